@@ -1,0 +1,45 @@
+/* cli.h: what the subcommands share: the command table entry, exit codes, and argument parsing helpers
+ * that produce the one-line errors every command prints. Only src/cli talks to the user. */
+#ifndef IKS_CLI_H
+#define IKS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    const char *summary;
+    const char *help; /* full text for `ikshade help NAME` and `ikshade NAME --help` */
+} iks_command;
+
+/* Prints "ikshade CMD: message" on stderr; returns EXIT_USAGE so callers can `return usage(...)`. */
+int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
+int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: the whole string must be the number (no trailing junk, no empty string).
+ * Return false on anything else; the caller names the input in its message. */
+bool iks_parse_float(const char *s, float *out);
+bool iks_parse_double(const char *s, double *out);
+bool iks_parse_long(const char *s, long *out);
+/* A finite double, for options where NaN or Inf make no sense. */
+bool iks_parse_finite(const char *s, double *out);
+
+/* `--name VALUE` or `--name=VALUE` at argv[*i]; advances *i past the value. Returns NULL if argv[*i]
+ * is not this option; sets *missing when the value is absent. */
+const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool *missing);
+
+/* Prints the help of a command to stdout. */
+void iks_print_help(const iks_command *c);
+
+/* The subcommands. */
+int cmd_solve(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+extern const char HELP_SOLVE[];
+extern const char HELP_BENCH[];
+
+#endif

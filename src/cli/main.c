@@ -1,0 +1,70 @@
+/* main.c: the `ikshade` entry point: one table of subcommands, which also prints the help. */
+#include "cli.h"
+#include "ik.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef IKSHADE_VERSION
+#define IKSHADE_VERSION IK_VERSION
+#endif
+
+static const iks_command COMMANDS[] = {
+#ifdef IKS_HAVE_GL
+    { "render", cmd_render, "render frames of a shader to PNG, headless", HELP_RENDER },
+    { "check", cmd_check, "verify the GLSL IK solver against the C one on this GPU", HELP_CHECK },
+#endif
+    { "solve", cmd_solve, "solve IK cases read from stdin (scriptable)", HELP_SOLVE },
+    { "bench", cmd_bench, "benchmarks, printed as ratios against a baseline", HELP_BENCH },
+};
+#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+
+static void usage(FILE *f) /* the full list, for --help */
+{
+    fprintf(f, "usage: ikshade <command> [options]\n\n"
+               "A Shadertoy-style GLSL runner built around analytic two-bone IK.\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    fprintf(f, "\n  ikshade help <command>   (or ikshade <command> --help) for a command's options\n"
+               "  ikshade --version\n");
+}
+
+static const iks_command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(COMMANDS[i].name, name) == 0) return &COMMANDS[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return iks_usage(NULL, "no command given (try ikshade --help)");
+    const char *a = argv[1];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(a, "--version") == 0 || strcmp(a, "version") == 0) {
+        printf("ikshade %s\n", IKSHADE_VERSION);
+        return EXIT_OK;
+    }
+    if (strcmp(a, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return EXIT_OK;
+        }
+        const iks_command *c = find(argv[2]);
+        if (!c) return iks_usage(NULL, "help: no command '%s' (try ikshade --help)", argv[2]);
+        iks_print_help(c);
+        return EXIT_OK;
+    }
+    const iks_command *c = find(a);
+    if (!c) return iks_usage(NULL, "no command '%s' (try ikshade --help)", a);
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            iks_print_help(c);
+            return EXIT_OK;
+        }
+    }
+    return c->run(argc - 1, argv + 1);
+}

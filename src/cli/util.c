@@ -1,0 +1,106 @@
+/* util.c: messages and strict argument parsing for the subcommands. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void vmsg(const char *cmd, const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "ikshade%s%s: %s", cmd ? " " : "", cmd ? cmd : "", kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+int iks_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, "", fmt, ap);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+int iks_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, "", fmt, ap);
+    va_end(ap);
+    return EXIT_FAIL;
+}
+
+void iks_warn(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, "warning: ", fmt, ap);
+    va_end(ap);
+}
+
+bool iks_parse_double(const char *s, double *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0') return false;
+    /* overflow is an error; underflow to a denormal or zero is a legitimate tiny number */
+    if (errno == ERANGE && isinf(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool iks_parse_float(const char *s, float *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    float v = strtof(s, &end);
+    if (end == s || *end != '\0') return false;
+    if (errno == ERANGE && isinf(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool iks_parse_finite(const char *s, double *out)
+{
+    double v;
+    if (!iks_parse_double(s, &v) || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+bool iks_parse_long(const char *s, long *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE) return false;
+    *out = v;
+    return true;
+}
+
+const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    *missing = false;
+    if (strncmp(a, name, n) != 0) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n] != '\0') return NULL;
+    if (*i + 1 >= argc) {
+        *missing = true;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+void iks_print_help(const iks_command *c)
+{
+    fputs(c->help, stdout);
+}

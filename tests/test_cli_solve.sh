@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `ikshade solve`, `--help`, `--version`, as a user scripts them.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1
+
+out=$(printf '1 1 1 1\n1 1 1 1 -1\n0 5 1 2\n0.5 0 1 2\n0 0 1 1\nnan 1 1 1\n# a comment\n\n' | "$bin" solve)
+want=$'-0 1 reached\n1 -0 reached\n0 1 too-far\n-1 0 too-near\n1 0 degenerate\n0 0 degenerate'
+# signs of zeros are the solver's business; compare numerically
+norm() { awk '{ for (i = 1; i < NF; i++) $i = $i + 0; print }'; }
+check "2D answers" [ "$(norm <<<"$out")" = "$(norm <<<"$want")" ]
+
+# round trip: %.9g output read back as input gives the same float (feed x back as a target)
+rt=$(printf '0.3 0.9 0.8 0.6\n' | "$bin" solve | awk '{print $1, $2, 0.8, 0.000001}' | "$bin" solve | awk '{print $3}')
+check "round trip: |x| = r1 exactly reachable" [ "$rt" = reached ]
+v=$(printf '0.1 0.2 0.3 0.4\n' | "$bin" solve)
+check "%.9g output" grep -qE '^-?[0-9.e+-]+ -?[0-9.e+-]+ (reached|too-far|too-near|degenerate)$' <<<"$v"
+x=$(printf '1e-3 2e-3 1e3 1e3\n' | "$bin" solve | awk '{print $1}')
+check "extreme scales give a finite answer" grep -qvE 'nan|inf' <<<"$x"
+
+out3=$(printf '0 1.5 0 1 1 1 0 0\n0 1.5 0 1 1 1 0 0 -1\n' | "$bin" solve --3d | awk '{print ($1 > 0) "" ($4)}')
+check "3D bends towards the pole, and away with bend -1" [ "$out3" = $'1reached\n0reached' ]
+
+s=$(printf '4 0 1 1\n' | "$bin" solve --stretch)
+check "--stretch" [ "$s" = "2 0 too-far" ]
+a=$(printf '1.99 0 1 1\n' | "$bin" solve); b=$(printf '1.99 0 1 1\n' | "$bin" solve --soften 0.1)
+ya=$(awk '{print $2}' <<<"$a"); yb=$(awk '{print $2}' <<<"$b")
+check "--soften bends the knee more near full reach" awk -v a="$ya" -v b="$yb" 'BEGIN{exit !(b > a)}'
+
+# malformed input: error names line and field, exit 1, earlier lines already written
+out=$(printf '1 1 1 1\n1 x 1 1\n2 2 2 2\n' | "$bin" solve 2>/tmp/ikerr.$$); rc=$?
+check "malformed line exits 1" [ $rc -eq 1 ]
+check "lines before the bad one are written" [ "$(wc -l <<<"$out")" -eq 1 ]
+check "error names line 2, field py" grep -q "stdin:2: field 2 (py): 'x' is not a number" /tmp/ikerr.$$
+rm -f /tmp/ikerr.$$
+expect_fail "too few fields" 1 'stdin:1: missing field 4 \(r2\)' sh -c "printf '1 1 1\n' | '$bin' solve"
+expect_fail "too many fields" 1 'stdin:1: too many fields' sh -c "printf '1 1 1 1 1 1\n' | '$bin' solve"
+expect_fail "3D missing pole" 1 'stdin:1: missing field 6 \(hx\)' sh -c "printf '1 1 1 1 1\n' | '$bin' solve --3d"
+expect_fail "overflowing number" 1 "field 1 \(px\): '1e99'" sh -c "printf '1e99 1 1 1\n' | '$bin' solve"
+expect_fail "--soften out of range" 2 "--soften '2'" "$bin" solve --soften 2
+expect_fail "--soften without value" 2 "--soften needs a value" "$bin" solve --soften
+expect_fail "unknown option" 2 "unknown option '--bogus'" "$bin" solve --bogus
+expect_fail "unknown command" 2 "no command 'frobnicate'" "$bin" frobnicate
+expect_fail "no command" 2 "no command given" "$bin"
+
+check "--version" grep -qE '^ikshade [0-9]+\.[0-9]+\.[0-9]+$' <<<"$("$bin" --version)"
+check "help solve = solve --help" [ "$("$bin" help solve)" = "$("$bin" solve --help)" ]
+check "--help lists solve" grep -q '^  solve' <<<"$("$bin" --help)"
+finish

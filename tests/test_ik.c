@@ -1,0 +1,461 @@
+/* test_ik.c: the C solver against an independent oracle, and its documented properties.
+ *
+ * The oracle is the law of cosines in long double (acos, cos, sin), computed from the exact float
+ * inputs: a different formula in 64-bit mantissas, so its own error is far below float's.
+ *
+ * The error bound. Errors are measured as |x - x_oracle| / (eps * scale), eps = FLT_EPSILON,
+ * scale = max(|p|, r1, r2). The solver's roundings are equivalent to relative perturbations of its
+ * inputs by a few eps; the joint's displacement under a perturbation dd of d (or of r1, r2) is
+ * |dx| = |cos(beta)| |dd| / sin(gamma) <= |dd| / sin(gamma), gamma the knee angle (law of sines on
+ * d(alpha)/dd). Adding the few roundings of the final products gives
+ *        err <= K (1 + 1/sin(gamma)),   with K = 4,
+ * where K = 4 counts: d (1 rounding), the four Heron factors (1 each, from exact inputs), the product
+ * and the square root (~2), and the last combination and scaling (~1), of which at most about four eps
+ * line up. The test fails if any case exceeds it, and prints the largest normalised error seen.
+ */
+#include "ik.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+static int checks;
+
+#define CHECK(cond, ...)                                                                      \
+    do {                                                                                      \
+        checks++;                                                                             \
+        if (!(cond)) {                                                                        \
+            if (failures++ < 30) {                                                            \
+                fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);              \
+                fprintf(stderr, __VA_ARGS__);                                                 \
+                fputc('\n', stderr);                                                          \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
+static const double EPS = FLT_EPSILON;
+static const double K = 4.0;
+
+/* xorshift64*: a seeded, portable generator */
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static double urand(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) * 0x1p-53;
+}
+static double logu(double lo, double hi) { return lo * pow(hi / lo, urand()); }
+
+/* ---- the oracle ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    long double x, y;
+    ik_status st;
+    long double sin_gamma; /* knee angle's sine; 0 out of reach */
+    long double margin;    /* distance of |p| from the nearer edge of reach */
+} oracle;
+
+static oracle solve_oracle(float px, float py, float r1f, float r2f, int bend, int stretch)
+{
+    oracle o = { 0 };
+    long double X = px, Y = py, r1 = r1f, r2 = r2f;
+    long double d = sqrtl(X * X + Y * Y);
+    long double ux = X / d, uy = Y / d;
+    long double L = r1 + r2, D = fabsl(r1 - r2);
+    o.margin = fminl(fabsl(d - L), fabsl(d - D));
+    if (d > L || d < D) {
+        o.st = d > L ? IK_TOO_FAR : IK_TOO_NEAR;
+        long double a = stretch ? (d * d + r1 * r1 - r2 * r2) / (2 * d)
+                        : (d > L || r1 > r2) ? r1 : -r1;
+        o.x = a * ux;
+        o.y = a * uy;
+        return o;
+    }
+    o.st = IK_REACHED;
+    long double c = (d * d + r1 * r1 - r2 * r2) / (2 * d * r1);
+    c = c > 1 ? 1 : c < -1 ? -1 : c;
+    long double al = acosl(c) * (bend < 0 ? -1 : 1);
+    o.x = r1 * (cosl(al) * ux - sinl(al) * uy);
+    o.y = r1 * (cosl(al) * uy + sinl(al) * ux);
+    o.sin_gamma = d * fabsl(sinl(al)) / r2; /* law of sines */
+    return o;
+}
+
+/* ---- case generation ----------------------------------------------------------------------------- */
+
+typedef struct { float px, py, r1, r2; } kase;
+
+/* Lengths log-uniform in 1e-3..1e3 (ratios to 1e6); a third of targets anywhere up to 1.3 L, a third
+ * within 1e-7..1e-1 relative of r1 + r2, a third within that of |r1 - r2|. */
+static kase gen(void)
+{
+    kase k;
+    double r1 = logu(1e-3, 1e3), r2 = logu(1e-3, 1e3);
+    double L = r1 + r2, D = fabs(r1 - r2), d;
+    double u = urand(), rel = logu(1e-7, 1e-1) * (urand() < 0.5 ? -1 : 1);
+    if (u < 1.0 / 3) d = 1.3 * L * urand();
+    else if (u < 2.0 / 3) d = L * (1 + rel);
+    else d = D * (1 + rel);
+    double ang = 2 * M_PI * urand();
+    k.px = (float)(d * cos(ang));
+    k.py = (float)(d * sin(ang));
+    k.r1 = (float)r1;
+    k.r2 = (float)r2;
+    return k;
+}
+
+static double scale_of(kase k) { return fmax(fmax(hypot(k.px, k.py), k.r1), k.r2); }
+
+/* ---- tests --------------------------------------------------------------------------------------- */
+
+static void test_oracle(long n)
+{
+    double worst = 0, worst_well = 0;
+    long boundary = 0;
+    kase wk = { 0 };
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        int bend = (i & 1) ? -1 : 1;
+        int stretch = (i % 7) == 0;
+        ik_opts opts = { .bend = (float)bend, .stretch = stretch };
+        ik_vec2 x;
+        ik_status st = ik_solve2((ik_vec2){ k.px, k.py }, k.r1, k.r2, &opts, &x, NULL);
+        oracle o = solve_oracle(k.px, k.py, k.r1, k.r2, bend, stretch);
+        double scale = scale_of(k);
+        double err = (double)hypotl(x.x - o.x, x.y - o.y) / (EPS * scale);
+        /* A target within rounding of an edge may be classified either way: the float |p| is one
+         * rounding off. Then the answer is the sqrt-singular one: up to sqrt(eps) * scale. */
+        int near_edge = o.margin <= 4 * EPS * scale;
+        if (st != o.st) {
+            CHECK(near_edge, "case %ld: status %s, oracle %s (p=%.9g,%.9g r1=%.9g r2=%.9g)", i,
+                  ik_status_name(st), ik_status_name(o.st), k.px, k.py, k.r1, k.r2);
+            boundary++;
+            if (!stretch) CHECK(err <= K * (1 + 1 / sqrt(EPS)), "case %ld: edge err %g", i, err);
+            continue;
+        }
+        if (stretch && st != IK_REACHED) {
+            /* the article's a = (d^2 + r1^2 - r2^2) / 2d: ill-conditioned as 1/d, measured relative */
+            double mag = (double)hypotl(o.x, o.y);
+            double rel = (double)hypotl(x.x - o.x, x.y - o.y) / (EPS * fmax(mag, scale));
+            CHECK(rel <= 4 * K * (1 + scale * scale / ((double)hypot(k.px, k.py) * fmax(mag, scale))),
+                  "case %ld: stretch err %g", i, rel);
+            continue;
+        }
+        double cond = 1 + (st == IK_REACHED ? 1 / (double)fmaxl(o.sin_gamma, 1e-30L) : 0);
+        double nerr = err / cond;
+        if (nerr > worst) { worst = nerr; wk = k; }
+        if (st == IK_REACHED && o.sin_gamma > 0.5 && err > worst_well) worst_well = err;
+        CHECK(nerr <= K, "case %ld: err %.3g eps*scale > %g (1 + 1/sin gamma = %.3g) at p=(%.9g, %.9g) "
+              "r1=%.9g r2=%.9g bend=%d status=%s", i, err, K, cond, k.px, k.py, k.r1, k.r2, bend,
+              ik_status_name(st));
+    }
+    printf("oracle: %ld cases; max err / (eps scale (1 + 1/sin gamma)) = %.3f (bound %g) at "
+           "p=(%.9g, %.9g) r1=%.9g r2=%.9g; max err where sin gamma > 0.5: %.3f eps scale; "
+           "%ld within rounding of an edge classified the other way\n",
+           n, worst, K, wk.px, wk.py, wk.r1, wk.r2, worst_well, boundary);
+}
+
+/* The article's raw discriminant, to show the test above would catch it. */
+static double raw_article_worst(long n)
+{
+    double worst = 0;
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        oracle o = solve_oracle(k.px, k.py, k.r1, k.r2, 1, 0);
+        if (o.st != IK_REACHED || o.margin <= 4 * EPS * scale_of(k)) continue;
+        float h = k.px * k.px + k.py * k.py;
+        float w = h + k.r1 * k.r1 - k.r2 * k.r2;
+        float s = sqrtf(fmaxf(4 * k.r1 * k.r1 * h - w * w, 0));
+        float x = (w * k.px - k.py * s) * 0.5f / h, y = (w * k.py + k.px * s) * 0.5f / h;
+        double err = (double)hypotl(x - o.x, y - o.y) / (EPS * scale_of(k));
+        double nerr = err / (1 + 1 / (double)o.sin_gamma);
+        if (nerr > worst) worst = nerr;
+    }
+    return worst;
+}
+
+static void test_properties(long n)
+{
+    double worst_len = 0, worst_mirror = 0;
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        ik_vec2 p = { k.px, k.py }, x, xm, e;
+        ik_status st = ik_solve2(p, k.r1, k.r2, NULL, &x, &e);
+        ik_solve2(p, k.r1, k.r2, &(ik_opts){ .bend = -1 }, &xm, NULL);
+        double scale = scale_of(k);
+        /* |x| = r1 always (out of reach too), |x - end| = r2, to a few eps of scale */
+        double l1 = fabs(hypot(x.x, x.y) - k.r1) / (EPS * scale);
+        double l2 = fabs(hypot(x.x - e.x, x.y - e.y) - k.r2) / (EPS * scale);
+        if (l1 > worst_len) worst_len = l1;
+        if (l2 > worst_len) worst_len = l2;
+        CHECK(l1 <= 4, "|x| - r1 = %g eps scale", l1);
+        CHECK(l2 <= 4, "|x - end| - r2 = %g eps scale", l2);
+        if (st == IK_REACHED) {
+            double de = hypot(e.x - p.x, e.y - p.y) / (EPS * scale);
+            CHECK(de <= 2, "reached, but end is %g eps scale from p", de);
+        }
+        /* bend flip: the mirror image of x across the line 0 -> p */
+        double d = hypot(k.px, k.py), ux = k.px / d, uy = k.py / d;
+        double a = x.x * ux + x.y * uy;
+        double mx = 2 * a * ux - x.x, my = 2 * a * uy - x.y;
+        double me = hypot(xm.x - mx, xm.y - my) / (EPS * scale);
+        if (me > worst_mirror) worst_mirror = me;
+        CHECK(me <= 4, "mirror err %g eps scale", me);
+        /* scale invariance: bit for bit under powers of two */
+        for (int sh = -20; sh <= 20; sh += 10) {
+            float f = ldexpf(1.0f, sh);
+            ik_vec2 xs;
+            ik_status ss = ik_solve2((ik_vec2){ k.px * f, k.py * f }, k.r1 * f, k.r2 * f, NULL, &xs, NULL);
+            CHECK(ss == st && xs.x == x.x * f && xs.y == x.y * f, "scale 2^%d: (%.9g,%.9g) vs (%.9g,%.9g)",
+                  sh, xs.x, xs.y, x.x * f, x.y * f);
+        }
+    }
+    printf("properties: %ld cases; max | |x| - r1 | or | |x - end| - r2 |: %.3f eps scale; max mirror "
+           "error %.3f eps scale\n", n, worst_len, worst_mirror);
+}
+
+static int finite2(ik_vec2 v) { return isfinite(v.x) && isfinite(v.y); }
+
+static void test_nonfinite_sweep(void)
+{
+    const float V[] = { 0.0f, -0.0f, 1e-45f, 1e-40f, FLT_MIN, 1e-30f, 0.5f, 1.0f, -1.0f, 3.0f,
+                        1e30f, -1e30f, FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN };
+    const int n = sizeof V / sizeof V[0];
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 }, { .soften = 0.2f },
+                             { .stretch = 1, .bend = -1 }, { .soften = 1 } };
+    long count = 0;
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++)
+        for (int a = 0; a < n; a++)
+            for (int b = 0; b < n; b++)
+                for (int c = 0; c < n; c++)
+                    for (int e = 0; e < n; e++) {
+                        ik_vec2 x, end;
+                        ik_status st = ik_solve2((ik_vec2){ V[a], V[b] }, V[c], V[e], &OPTS[o], &x, &end);
+                        count++;
+                        CHECK(finite2(x) && finite2(end), "non-finite out for p=(%g,%g) r=(%g,%g) opt %zu",
+                              V[a], V[b], V[c], V[e], o);
+                        int bad = !isfinite(V[a]) || !isfinite(V[b]) || !isfinite(V[c]) ||
+                                  !isfinite(V[e]) || !(V[c] > 0) || !(V[e] > 0) ||
+                                  (V[a] == 0 && V[b] == 0);
+                        CHECK(!bad || st == IK_DEGENERATE, "p=(%g,%g) r=(%g,%g): %s, want degenerate",
+                              V[a], V[b], V[c], V[e], ik_status_name(st));
+                        CHECK(bad || st != IK_DEGENERATE, "p=(%g,%g) r=(%g,%g): degenerate", V[a], V[b],
+                              V[c], V[e]);
+                        ik_vec3 x3, e3;
+                        ik_status s3 = ik_solve3((ik_vec3){ V[a], V[b], V[e] }, V[c], V[e],
+                                                 (ik_vec3){ V[b], V[c], V[a] }, &OPTS[o], &x3, &e3);
+                        CHECK(isfinite(x3.x) && isfinite(x3.y) && isfinite(x3.z) && isfinite(e3.x) &&
+                                  isfinite(e3.y) && isfinite(e3.z),
+                              "3D non-finite out");
+                        (void)s3;
+                    }
+    printf("sweep: %ld cases with 0, denormals, +-1e+-30, +-FLT_MAX, +-Inf, NaN: all finite\n", count);
+}
+
+static void test_documented_answers(void)
+{
+    ik_vec2 x, e;
+    CHECK(ik_solve2((ik_vec2){ 0, 0 }, 2, 1, NULL, &x, &e) == IK_DEGENERATE && x.x == 2 && x.y == 0,
+          "p=0: (%g,%g)", x.x, x.y);
+    CHECK(ik_solve2((ik_vec2){ 1, 1 }, 0, 1, NULL, &x, &e) == IK_DEGENERATE && x.x == 0 && x.y == 0,
+          "r1=0: (%g,%g)", x.x, x.y);
+    CHECK(ik_solve2((ik_vec2){ 3, 4 }, 2, 0, NULL, &x, &e) == IK_DEGENERATE &&
+              fabsf(x.x - 1.2f) < 1e-6f && fabsf(x.y - 1.6f) < 1e-6f,
+          "r2=0: (%g,%g)", x.x, x.y);
+    CHECK(ik_solve2((ik_vec2){ 1, 1 }, -1, 1, NULL, &x, &e) == IK_DEGENERATE && x.x == 0 && x.y == 0,
+          "r1<0");
+    CHECK(ik_solve2((ik_vec2){ NAN, 1 }, 1, 1, NULL, &x, &e) == IK_DEGENERATE && x.x == 0 && x.y == 0,
+          "NaN");
+    /* the article's picture: p=(1,1), r1=r2=1: x=(0,1) for bend +1 (left of 0->p), (1,0) for -1 */
+    CHECK(ik_solve2((ik_vec2){ 1, 1 }, 1, 1, NULL, &x, &e) == IK_REACHED && fabsf(x.x) < 1e-7f &&
+              fabsf(x.y - 1) < 1e-7f,
+          "bend +1: (%g,%g)", x.x, x.y);
+    CHECK(ik_solve2((ik_vec2){ 1, 1 }, 1, 1, &(ik_opts){ .bend = -1 }, &x, &e) == IK_REACHED &&
+              fabsf(x.x - 1) < 1e-7f && fabsf(x.y) < 1e-7f,
+          "bend -1: (%g,%g)", x.x, x.y);
+    /* too far: straight at the target, lengths kept */
+    CHECK(ik_solve2((ik_vec2){ 0, 5 }, 1, 2, NULL, &x, &e) == IK_TOO_FAR && x.x == 0 && x.y == 1 &&
+              e.x == 0 && e.y == 3,
+          "too far: (%g,%g) end (%g,%g)", x.x, x.y, e.x, e.y);
+    /* too near: folded; towards p when r1 > r2, away when r1 < r2 */
+    CHECK(ik_solve2((ik_vec2){ 0.5f, 0 }, 2, 1, NULL, &x, &e) == IK_TOO_NEAR && x.x == 2 && x.y == 0 &&
+              e.x == 1 && e.y == 0,
+          "too near r1>r2: (%g,%g) end (%g,%g)", x.x, x.y, e.x, e.y);
+    CHECK(ik_solve2((ik_vec2){ 0.5f, 0 }, 1, 2, NULL, &x, &e) == IK_TOO_NEAR && x.x == -1 && x.y == 0 &&
+              e.x == 1 && e.y == 0,
+          "too near r1<r2: (%g,%g) end (%g,%g)", x.x, x.y, e.x, e.y);
+    /* stretch: the article's x = w p / 2h, and the effector on the target */
+    CHECK(ik_solve2((ik_vec2){ 4, 0 }, 1, 1, &(ik_opts){ .stretch = 1 }, &x, &e) == IK_TOO_FAR &&
+              x.x == 2 && x.y == 0 && e.x == 4,
+          "stretch: (%g,%g) end %g", x.x, x.y, e.x);
+    CHECK(strcmp(ik_status_name(IK_TOO_NEAR), "too-near") == 0 && ik_status_parse("reached") == IK_REACHED &&
+              ik_status_parse("x") == IK_STATUS_COUNT && strcmp(ik_status_name((ik_status)9), "?") == 0,
+          "status names");
+}
+
+/* Effector distance as a function of target distance along +x, r1 = 0.7, r2 = 0.5, soften S. */
+static double soft_e(double d, float S)
+{
+    ik_vec2 x, e;
+    ik_solve2((ik_vec2){ (float)d, 0 }, 0.7f, 0.5f, &(ik_opts){ .soften = S }, &x, &e);
+    return e.x;
+}
+
+static void test_soft(void)
+{
+    const float S = 0.1f;
+    const double L = 1.2, s = S * L, start = L - s;
+    /* continuity and slope 1 at the start of the zone, by finite differences on both sides */
+    double hstep = 1e-3;
+    double left = (soft_e(start, S) - soft_e(start - hstep, S)) / hstep;
+    double right = (soft_e(start + hstep, S) - soft_e(start, S)) / hstep;
+    CHECK(fabs(left - 1) < 1e-3 && fabs(right - 1) < 0.02, "slope at start: %g left, %g right", left, right);
+    CHECK(fabs(soft_e(start, S) - start) < 1e-6, "continuity at start: %g vs %g", soft_e(start, S), start);
+    /* monotone, never past the target, reaches L at L + s and stays */
+    double prev = -1;
+    for (int i = 1; i <= 20000; i++) { /* from d > 0: the origin is degenerate */
+        double d = 2.0 * L * i / 20000.0;
+        double e = soft_e(d, S);
+        /* monotone up to the last rounding of e (2 ulps): the scaled frame changes with d */
+        CHECK(e >= prev - 2 * EPS * L, "not monotone at d=%g: %.9g < %.9g", d, e, prev);
+        /* (below |r1 - r2| = 0.2 the chain cannot fold closer: that is the too-near answer) */
+        if (d >= 0.2) CHECK(e <= d + 1e-6 * L, "past the target at d=%g: %g", d, e);
+        if (d >= L + s) CHECK(fabs(e - L) < 1e-6, "not fully extended at d=%g: %g", d, e);
+        if (d > start + 1e-6 && d < L + s) CHECK(e < d, "soft zone but not softened at d=%g", d);
+        prev = e;
+    }
+    /* the knee does not pop: x's offset from the line shrinks continuously to 0 */
+    ik_vec2 x;
+    ik_solve2((ik_vec2){ (float)(L + s * 0.99), 0 }, 0.7f, 0.5f, &(ik_opts){ .soften = S }, &x, NULL);
+    CHECK(x.y > 0 && x.y < 0.05, "offset near end of soft zone %g", x.y);
+}
+
+static void test_batch(long n)
+{
+    float *px = malloc(n * sizeof *px), *py = malloc(n * sizeof *py), *r1 = malloc(n * sizeof *r1),
+          *r2 = malloc(n * sizeof *r2), *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    uint8_t *st = malloc(n);
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        px[i] = k.px; py[i] = k.py; r1[i] = k.r1; r2[i] = k.r2;
+    }
+    /* a few of the awkward ones in the middle, so that they go through the vector lanes */
+    px[n / 2] = NAN; r1[n / 2 + 1] = 0; px[n / 2 + 2] = 0; py[n / 2 + 2] = 0; r2[n / 2 + 3] = -1;
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1, .stretch = 1 }, { .soften = 0.3f } };
+    long mism = 0;
+    for (size_t o = 0; o < 3; o++) {
+        ik_solve2_batch(n, px, py, r1, r2, &OPTS[o], x, y, st);
+        for (long i = 0; i < n; i++) {
+            ik_vec2 s;
+            ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
+            if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || ss != st[i]) mism++;
+        }
+        ik_solve2_batch(n, px, py, r1, r2, &OPTS[o], x, y, NULL);
+        for (long i = 0; i < n; i++) {
+            ik_vec2 s;
+            ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
+            if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4)) mism++;
+        }
+    }
+    CHECK(mism == 0, "batch differs from scalar in %ld cases", mism);
+    printf("batch: %ld cases x 3 option sets, bit-identical to the scalar call\n", n);
+    free(px); free(py); free(r1); free(r2); free(x); free(y); free(st);
+}
+
+/* ---- 3D ------------------------------------------------------------------------------------------ */
+
+static double dot3(ik_vec3 a, ik_vec3 b) { return (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z; }
+static ik_vec3 sub3(ik_vec3 a, ik_vec3 b) { return (ik_vec3){ a.x - b.x, a.y - b.y, a.z - b.z }; }
+static double len3(ik_vec3 a) { return sqrt(dot3(a, a)); }
+
+static void test_3d(long n)
+{
+    double worst = 0;
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        double zt = urand() * 2 - 1;
+        /* rotate the 2D case into 3D: p in a random plane, the pole on the +perp side of that plane */
+        double th = 2 * M_PI * urand(), ph = acos(zt);
+        double ax[3] = { sin(ph) * cos(th), sin(ph) * sin(th), cos(ph) }; /* the plane's normal */
+        double t1[3] = { -ax[1], ax[0], 0 };
+        double tl = sqrt(t1[0] * t1[0] + t1[1] * t1[1]);
+        if (tl < 1e-3) { t1[0] = 1; t1[1] = 0; tl = 1; }
+        for (int j = 0; j < 3; j++) t1[j] /= tl;
+        double t2[3] = { ax[1] * t1[2] - ax[2] * t1[1], ax[2] * t1[0] - ax[0] * t1[2], ax[0] * t1[1] - ax[1] * t1[0] };
+        ik_vec3 p = { (float)(k.px * t1[0] + k.py * t2[0]), (float)(k.px * t1[1] + k.py * t2[1]),
+                      (float)(k.px * t1[2] + k.py * t2[2]) };
+        /* pole: perp(p) in that plane, plus some of p */
+        double pp[2] = { -k.py + 0.3 * k.px, k.px + 0.3 * k.py };
+        ik_vec3 pole = { (float)(pp[0] * t1[0] + pp[1] * t2[0]), (float)(pp[0] * t1[1] + pp[1] * t2[1]),
+                         (float)(pp[0] * t1[2] + pp[1] * t2[2]) };
+        ik_vec3 x, e, xm;
+        ik_status st = ik_solve3(p, k.r1, k.r2, pole, NULL, &x, &e);
+        ik_solve3(p, k.r1, k.r2, pole, &(ik_opts){ .bend = -1 }, &xm, NULL);
+        double scale = fmax(fmax(len3(p), k.r1), k.r2);
+        CHECK(fabs(len3(x) - k.r1) <= 4 * EPS * scale, "3D |x| - r1 = %g", len3(x) - k.r1);
+        CHECK(fabs(len3(sub3(x, e)) - k.r2) <= 4 * EPS * scale, "3D |x-end| - r2");
+        if (st == IK_REACHED) {
+            /* in the plane of 0, p, pole, on the pole's side; the bend flip on the other */
+            ik_vec3 nrm = { p.y * pole.z - p.z * pole.y, p.z * pole.x - p.x * pole.z, p.x * pole.y - p.y * pole.x };
+            double nl = len3(nrm);
+            double off = fabs(dot3(x, nrm)) / nl / (EPS * scale);
+            double pd = len3(p);
+            double side = dot3(x, pole) - dot3(x, p) * dot3(pole, p) / (pd * pd);
+            double sidem = dot3(xm, pole) - dot3(xm, p) * dot3(pole, p) / (pd * pd);
+            double b = sqrt(fmax(dot3(x, x) - pow(dot3(x, p) / pd, 2), 0));
+            if (off > worst) worst = off;
+            CHECK(off <= 8, "3D: x off the plane by %g eps scale", off);
+            if (b > 1e-3 * scale) CHECK(side > 0 && sidem < 0, "3D: side %g, mirrored %g", side, sidem);
+            /* the 3D answer equals the 2D one mapped into the plane */
+            oracle o = solve_oracle(k.px, k.py, k.r1, k.r2, 1, 0);
+            double ox = (double)o.x * t1[0] + (double)o.y * t2[0], oy = (double)o.x * t1[1] + (double)o.y * t2[1],
+                   oz = (double)o.x * t1[2] + (double)o.y * t2[2];
+            double err = sqrt(pow(x.x - ox, 2) + pow(x.y - oy, 2) + pow(x.z - oz, 2)) / (EPS * scale);
+            /* p itself was rounded into 3D: its own perturbation adds to the conditioning term */
+            double cond = 1 + 1 / fmax((double)o.sin_gamma, 1e-30);
+            if (o.st == IK_REACHED && o.margin > 8 * EPS * scale)
+                CHECK(err <= 4 * K * cond, "3D vs oracle: %g eps scale, cond %g", err, cond);
+        }
+    }
+    /* a pole parallel to p, or zero: the documented axis fallback */
+    ik_vec3 x, x2;
+    ik_status st = ik_solve3((ik_vec3){ 0, 1.5f, 0 }, 1, 1, (ik_vec3){ 0, 7, 0 }, NULL, &x, NULL);
+    ik_solve3((ik_vec3){ 0, 1.5f, 0 }, 1, 1, (ik_vec3){ 1, 0, 0 }, NULL, &x2, NULL);
+    CHECK(st == IK_REACHED && x.x == x2.x && x.y == x2.y && x.z == x2.z && x.x > 0,
+          "parallel pole: (%g,%g,%g) vs x-axis pole (%g,%g,%g)", x.x, x.y, x.z, x2.x, x2.y, x2.z);
+    ik_solve3((ik_vec3){ 0, 1.5f, 0 }, 1, 1, (ik_vec3){ 0, 0, 0 }, NULL, &x, NULL);
+    CHECK(x.x == x2.x && x.y == x2.y && x.z == x2.z, "zero pole");
+    ik_solve3((ik_vec3){ 1.5f, 0, 0 }, 1, 1, (ik_vec3){ -3, 0, 0 }, NULL, &x, NULL);
+    CHECK(x.y > 0 && x.z == 0, "parallel pole along x falls back to y: (%g,%g,%g)", x.x, x.y, x.z);
+    CHECK(ik_solve3((ik_vec3){ 1, 1, 1 }, 1, 1, (ik_vec3){ NAN, 0, 0 }, NULL, &x, NULL) == IK_DEGENERATE,
+          "NaN pole is degenerate");
+    /* a case in the xy plane with pole perp(p) equals the 2D solve */
+    ik_vec2 x2d;
+    ik_solve2((ik_vec2){ 0.3f, 0.9f }, 0.8f, 0.6f, NULL, &x2d, NULL);
+    ik_solve3((ik_vec3){ 0.3f, 0.9f, 0 }, 0.8f, 0.6f, (ik_vec3){ -0.9f, 0.3f, 0 }, NULL, &x, NULL);
+    CHECK(fabsf(x.x - x2d.x) < 2e-7f && fabsf(x.y - x2d.y) < 2e-7f && x.z == 0, "3D in plane vs 2D");
+    printf("3D: %ld cases; max distance off the pole plane %.3f eps scale\n", n, worst);
+}
+
+int main(int argc, char **argv)
+{
+    long n = argc > 1 ? atol(argv[1]) : 1000000;
+    test_documented_answers();
+    test_oracle(n);
+    double raw = raw_article_worst(n / 4);
+    printf("the article's raw 4 r1^2 h - w^2 on the same kind of cases: max normalised error %.3g "
+           "(bound %g): the bound tells the two apart\n", raw, K);
+    CHECK(raw > 10 * K, "the raw discriminant should fail the bound, got %g", raw);
+    test_properties(n / 4);
+    test_nonfinite_sweep();
+    test_soft();
+    test_batch(n / 4 + 3);
+    test_3d(n / 4);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
