@@ -39,7 +39,11 @@ void iks_print_help(const iks_command *c);
 /* The subcommands. */
 int cmd_solve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_render(int argc, char **argv);
 extern const char HELP_SOLVE[];
 extern const char HELP_BENCH[];
+extern const char HELP_CHECK[];
+extern const char HELP_RENDER[];
 
 #endif

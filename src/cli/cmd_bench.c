@@ -14,14 +14,18 @@ const char HELP_BENCH[] =
     "usage: ikshade bench solver [--reps N]\n"
 #ifdef IKS_HAVE_GL
     "       ikshade bench gpu [--reps N]\n"
-    "       ikshade bench render [--frames N] [--size WxH]\n"
+#endif
+#ifdef IKS_HAVE_RENDER
+    "       ikshade bench render [--frames N]\n"
 #endif
     "\n"
     "solver: ns per 2D solve for the scalar call and the batch call, at n = 1e3 (in cache) and\n"
     "        n = 1e7 (in memory), beside the time to only stream the same bytes (16 B in, 8 B out).\n"
 #ifdef IKS_HAVE_GL
     "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
-    "render: the limb demo: draw only, draw+readback, encode only, and the whole render pipeline.\n"
+#endif
+#ifdef IKS_HAVE_RENDER
+    "render: the limb demo at 1280x720: draw only, draw+readback, encode only, whole render.\n"
 #endif
     ;
 
@@ -164,6 +168,8 @@ int cmd_bench(int argc, char **argv)
     }
 #ifdef IKS_HAVE_GL
     if (strcmp(what, "gpu") == 0) return bench_gpu(argc - 1, argv + 1);
+#endif
+#ifdef IKS_HAVE_RENDER
     if (strcmp(what, "render") == 0) return bench_render(argc - 1, argv + 1);
 #endif
     return iks_usage("bench", "no benchmark '%s' (see ikshade help bench)", what);

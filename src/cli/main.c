@@ -10,8 +10,10 @@
 #endif
 
 static const iks_command COMMANDS[] = {
-#ifdef IKS_HAVE_GL
+#ifdef IKS_HAVE_RENDER
     { "render", cmd_render, "render frames of a shader to PNG, headless", HELP_RENDER },
+#endif
+#ifdef IKS_HAVE_GL
     { "check", cmd_check, "verify the GLSL IK solver against the C one on this GPU", HELP_CHECK },
 #endif
     { "solve", cmd_solve, "solve IK cases read from stdin (scriptable)", HELP_SOLVE },

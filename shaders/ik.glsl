@@ -1,0 +1,177 @@
+// ik.glsl: analytic two-bone IK (after Inigo Quilez), the GLSL twin of src/ik/ik.c.
+//
+// Same formula, branches, statuses and options as the C library, function for function, so that
+// `ikshade check` can hold them against each other. Conventions (see src/ik/ik.h for the full text):
+//   bend >= 0 puts the joint left of 0 -> p (towards perp(p) = (-p.y, p.x)); bend < 0 mirrors it.
+//   status: IK_REACHED when |r1-r2| <= |p| <= r1+r2, IK_TOO_FAR above, IK_TOO_NEAR below,
+//           IK_DEGENERATE for p at the origin, a length <= 0, or non-finite input.
+//   Out of reach the bones keep their lengths; `stretch` gives the article's x = w p / 2h instead.
+//   `soften` S in [0,1]: soft IK over the last S*(r1+r2) of the reach (Spine's quadratic).
+//
+// Use: #include "ik.glsl", then
+//   vec2 x = ikSolve(p, r1, r2);                                        // the article's signature
+//   int st = ikSolve2(p, r1, r2, bend, stretch, soften, x, end);        // everything
+//   int st = ikSolve3(p, r1, r2, pole, bend, stretch, soften, x, end);  // 3D with a pole vector
+#ifndef IK_GLSL
+#define IK_GLSL
+
+#define IK_REACHED 0
+#define IK_TOO_FAR 1
+#define IK_TOO_NEAR 2
+#define IK_DEGENERATE 3
+
+// Power of two s with m*s in [1, 4): exact scaling, so squares neither overflow nor underflow.
+float ik_scale_for(float m)
+{
+    int e = int((floatBitsToUint(m) >> 23) & 0xffu);
+    int se = clamp(254 - e, 1, 253);
+    return uintBitsToFloat(uint(se) << 23);
+}
+float ik_unscale_for(float s) { return uintBitsToFloat(uint(254 - int(floatBitsToUint(s) >> 23)) << 23); }
+
+// s / sp as a power of two (held at 2^-126 or more), and its inverse, so 1/d needs no second division.
+float ik_ratio_of(float s, float sp, out float inverse)
+{
+    int re = max(int(floatBitsToUint(s) >> 23) - int(floatBitsToUint(sp) >> 23) + 127, 1);
+    inverse = uintBitsToFloat(uint(254 - re) << 23);
+    return uintBitsToFloat(uint(re) << 23);
+}
+
+bool ik_finite(float v) { return !isnan(v) && !isinf(v); }
+
+// The scaled-frame core: joint along u (A) and towards the bend side (B), effector distance (E).
+int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, float soften,
+            out float A, out float B, out float E)
+{
+    float L = R1 + R2;
+    float D = abs(R1 - R2);
+
+    // soft IK: pull the effective target distance dt in, Spine's quadratic
+    float dt = d, inv = inv_d;
+    if (soften > 0.0) {
+        float s = soften * L;
+        float sd = d - (L - s);
+        bool soft = s > 0.0 && sd > 0.0;
+        float t = min(sd / (soft ? 2.0 * s : 1.0), 1.0);
+        float q = 1.0 - t;
+        dt = soft ? L - s * q * q : d;
+        inv = soft ? 1.0 / (dt > 0.0 ? dt : 1.0) : inv_d;
+    }
+
+    // geometry on the effective distance: Heron's factors, each one rounding from exact inputs
+    float heron = max((L - dt) * (dt - D) * (dt + D) * (dt + L), 0.0);
+    float a = 0.5 * (dt + (R1 - R2) * L * inv);
+    float b = 0.5 * sqrt(heron) * inv;
+
+    float a_str = clamp(a, -1.8446744e19, 1.8446744e19);
+    float fold = R1 > R2 ? R1 : -R1;
+    bool far = dt > L, near = dt < D;
+    float a_out = near ? (stretch ? a_str : fold) : a;
+    a_out = far ? (stretch ? a_str : R1) : a_out;
+    float b_out = (far || near) ? 0.0 : b;
+
+    A = ok ? a_out : max(R1, 0.0);
+    B = ok ? b_out : 0.0;
+    E = stretch ? d : max(min(dt, L), D);
+    int status = d < D ? IK_TOO_NEAR : IK_REACHED;
+    status = d > L ? IK_TOO_FAR : status;
+    return ok ? status : IK_DEGENERATE;
+}
+
+vec2 ik_sat(vec2 v) { return clamp(v, vec2(-3.4028235e38), vec2(3.4028235e38)); }
+vec3 ik_sat(vec3 v) { return clamp(v, vec3(-3.4028235e38), vec3(3.4028235e38)); }
+
+int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften, out vec2 x, out vec2 end)
+{
+    bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(r1) && ik_finite(r2);
+    // non-finite input: solve a zero problem instead so nothing below sees NaN
+    p = fin ? p : vec2(0.0);
+    r1 = fin ? r1 : 0.0;
+    r2 = fin ? r2 : 0.0;
+    soften = soften > 0.0 ? min(soften, 1.0) : 0.0;
+    bool origin = p.x == 0.0 && p.y == 0.0;
+    // p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction
+    float pm = max(abs(p.x), abs(p.y));
+    float sp = ik_scale_for(pm);
+    vec2 P = p * sp;
+    float dp = sqrt(P.x * P.x + P.y * P.y);
+    float invd = 1.0 / (origin ? 1.0 : dp);
+    vec2 u = origin ? vec2(1.0, 0.0) : P * invd;
+    // the common frame: the largest of |p|, r1, r2 in [1, 4)
+    float s = ik_scale_for(max(pm, max(abs(r1), abs(r2))));
+    float us = ik_unscale_for(s);
+    float R1 = r1 * s, R2 = r2 * s;
+    float rinv;
+    float d = dp * ik_ratio_of(s, sp, rinv);
+    bool ok = r1 > 0.0 && r2 > 0.0 && !origin;
+    // a negative r2 answers x = 0, as non-finite input does
+    R1 = r2 >= 0.0 ? R1 : 0.0;
+    float A, B, E;
+    int st = ik_core(d, invd * rinv, R1, R2, ok, stretch, soften, A, B, E);
+    B *= bend < 0.0 ? -1.0 : 1.0;
+    vec2 j = vec2(A * u.x - B * u.y, A * u.y + B * u.x);
+    x = ik_sat(j * us);
+    // degenerate: the effector is reported at the joint
+    end = ik_sat((ok ? E * u : j) * us);
+    return fin ? st : IK_DEGENERATE;
+}
+
+// The article's signature: the joint for target p, bend +1, bones keeping their lengths.
+vec2 ikSolve(vec2 p, float r1, float r2)
+{
+    vec2 x, end;
+    ikSolve2(p, r1, r2, 1.0, false, 0.0, x, end);
+    return x;
+}
+
+int ikSolve3(vec3 p, float r1, float r2, vec3 pole, float bend, bool stretch, float soften,
+             out vec3 x, out vec3 end)
+{
+    bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(p.z) && ik_finite(r1) && ik_finite(r2) &&
+               ik_finite(pole.x) && ik_finite(pole.y) && ik_finite(pole.z);
+    if (!fin) {
+        x = vec3(0.0);
+        end = x;
+        return IK_DEGENERATE;
+    }
+    soften = soften > 0.0 ? min(soften, 1.0) : 0.0;
+    bool origin = p.x == 0.0 && p.y == 0.0 && p.z == 0.0;
+    float pm = max(max(abs(p.x), abs(p.y)), abs(p.z));
+    float sp = ik_scale_for(pm);
+    vec3 P = p * sp;
+    float dp = sqrt(dot(P, P));
+    vec3 u = origin ? vec3(1.0, 0.0, 0.0) : P / dp;
+    float s = ik_scale_for(max(pm, max(abs(r1), abs(r2))));
+    float us = ik_unscale_for(s);
+    float R1 = r1 * s, R2 = r2 * s;
+    float rinv;
+    float d = dp * ik_ratio_of(s, sp, rinv);
+    bool ok = r1 > 0.0 && r2 > 0.0 && !origin;
+
+    // the pole only gives a direction: scale it on its own
+    float hm = max(max(abs(pole.x), abs(pole.y)), abs(pole.z));
+    vec3 H = pole * ik_scale_for(hm);
+    float k = dot(H, u);
+    vec3 v = H - k * u;
+    float vv = dot(v, v);
+    const float PAR = 9.5367431640625e-07; // 2^-20
+    if (!(hm > 0.0) || vv <= PAR * PAR * dot(H, H)) {
+        // documented fallback: the axis least aligned with u
+        vec3 a = abs(u);
+        vec3 e = (a.x <= a.y && a.x <= a.z) ? vec3(1.0, 0.0, 0.0) : (a.y <= a.z ? vec3(0.0, 1.0, 0.0) : vec3(0.0, 0.0, 1.0));
+        v = e - dot(e, u) * u;
+        vv = dot(v, v);
+    }
+    v *= 1.0 / sqrt(vv);
+
+    R1 = r2 >= 0.0 ? R1 : 0.0;
+    float A, B, E;
+    int st = ik_core(d, rinv / dp, R1, R2, ok, stretch, soften, A, B, E);
+    B *= bend < 0.0 ? -1.0 : 1.0;
+    vec3 j = A * u + B * v;
+    x = ik_sat(j * us);
+    end = ok ? ik_sat(E * u * us) : x;
+    return st;
+}
+
+#endif

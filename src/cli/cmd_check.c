@@ -1,0 +1,409 @@
+/* cmd_check.c: `ikshade check` and `ikshade bench gpu`: the GLSL solver on this machine's GPU against
+ * the C one, case by case, through a float texture in and an RGBA32F target out.
+ *
+ * The bound. Errors are |x_gpu - x_c| in units of eps * scale (eps = FLT_EPSILON, scale = max(|p|,
+ * r1, r2)), divided by the case's condition c = max(1, 1/sin(gamma)) (gamma the knee angle; out of
+ * reach c = 1; with stretch c = max(1, scale/|p|) since the article's a = w/2d grows as 1/d). The C
+ * solver is within 4 c of the exact answer (tests/test_ik.c: measured 2.3). GLSL lets a GPU round a
+ * division to 2.5 ulp and sqrt to about 3 ulp (as 1/inversesqrt), and may fuse a*b+c: our solver does
+ * one division and two square roots on its main path, so the GPU's own error is at most about
+ * 4 + 2.5 + 2*3 = 12.5 c, and the two answers differ by at most about 16 c: BOUND_MAX. Roundings are
+ * not all worst-case at once, so almost every case lands far lower; a systematic error (a constant
+ * off by one part in a million moves x by 8.4 eps * |x|) shows in the bulk, which the 99.9th
+ * percentile bound BOUND_P999 = 4 catches while an honest GPU stays under it. */
+#include "bench.h"
+#include "cli.h"
+#include "ik.h"
+#include "session.h"
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BOUND_MAX 16.0
+#define BOUND_P999 4.0
+#define WIDTH 2048
+#define MAX_CASES 30000000L
+
+const char HELP_CHECK[] =
+    "usage: ikshade check [--cases N] [--seed S] [--solver FILE] [--json]\n"
+    "\n"
+    "Verifies the GLSL IK solver on this machine's GPU against the C solver, case by case: seeded\n"
+    "random cases (targets concentrated at the edges of reach, lengths 1e-3..1e3) plus the edge cases\n"
+    "of the solver's own tests, each solved with bend +1, bend -1, stretch and soften 0.25.\n"
+    "Prints the GPU, the number of cases, status mismatches, and the maximum and 99.9th-percentile\n"
+    "error in units of float epsilon x the case's scale, divided by the case's conditioning; exits 1\n"
+    "when a status differs or an error exceeds its bound (max 16, 99.9th percentile 4).\n"
+    "\n"
+    "options:\n"
+    "  --cases N      random cases (default 1000000)\n"
+    "  --seed S       random seed (default 1)\n"
+    "  --solver FILE  check FILE in place of shaders/ik.glsl (a port of your own)\n"
+    "  --json         print the result as one JSON object\n";
+
+/* ---- cases ------------------------------------------------------------------------------------- */
+
+static uint64_t rng_state;
+static double urand(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (double)((rng_state * 0x2545F4914F6CDD1Dull) >> 11) * 0x1p-53;
+}
+static double logu(double lo, double hi) { return lo * pow(hi / lo, urand()); }
+
+static void put(float *c, long i, double px, double py, double r1, double r2)
+{
+    c[4 * i + 0] = (float)px;
+    c[4 * i + 1] = (float)py;
+    c[4 * i + 2] = (float)r1;
+    c[4 * i + 3] = (float)r2;
+}
+
+/* The solver tests' edge cases: exact edges, the origin, zero lengths, scales 1e-3..1e3, ratios. */
+static long edge_cases(float *c)
+{
+    long n = 0;
+    static const double S[] = { 1e-3, 1e-2, 1, 1e2, 1e3 };
+    static const double R[][2] = { { 1, 1 }, { 1, 0.5 }, { 0.5, 1 }, { 1, 1e-3 }, { 1e-3, 1 }, { 1, 1e-6 } };
+    for (size_t a = 0; a < sizeof S / sizeof S[0]; a++)
+        for (size_t b = 0; b < sizeof R / sizeof R[0]; b++) {
+            double r1 = S[a] * R[b][0], r2 = S[a] * R[b][1], L = r1 + r2, D = fabs(r1 - r2);
+            const double dist[] = { 0, L, D, L * (1 + 1e-7), L * (1 - 1e-7), D * (1 + 1e-7), D * (1 - 1e-7),
+                                    0.5 * (L + D), 2 * L, 1e-9 * L };
+            for (size_t k = 0; k < sizeof dist / sizeof dist[0]; k++)
+                for (int q = 0; q < 4; q++) {
+                    double ang = q * 1.5707963267948966 + 0.3;
+                    if (c) put(c, n, dist[k] * cos(ang), dist[k] * sin(ang), r1, r2);
+                    n++;
+                }
+            if (c) {
+                put(c, n++, 1, 1, 0, r2);  /* zero lengths */
+                put(c, n++, 1, 1, r1, 0);
+                put(c, n++, 0, 0, 0, 0);
+            } else n += 3;
+        }
+    return n;
+}
+
+static void random_cases(float *c, long from, long n, uint64_t seed)
+{
+    rng_state = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    for (long i = 0; i < n; i++) {
+        double r1 = logu(1e-3, 1e3), r2 = logu(1e-3, 1e3);
+        double L = r1 + r2, D = fabs(r1 - r2), d;
+        double u = urand(), rel = logu(1e-7, 1e-1) * (urand() < 0.5 ? -1 : 1);
+        if (u < 1.0 / 3) d = 1.3 * L * urand();
+        else if (u < 2.0 / 3) d = L * (1 + rel);
+        else d = D * (1 + rel);
+        double ang = 6.283185307179586 * urand();
+        put(c, from + i, d * cos(ang), d * sin(ang), r1, r2);
+    }
+}
+
+/* ---- the probe --------------------------------------------------------------------------------- */
+
+typedef struct {
+    iks_platform *plat;
+    iks_source src;
+    iks_program prog;
+    iks_target target;
+    unsigned tex;
+    int w, h;
+} probe;
+
+static void probe_free(probe *p)
+{
+    iks_texture_destroy(p->tex);
+    iks_target_destroy(&p->target);
+    iks_program_destroy(&p->prog);
+    iks_source_free(&p->src);
+    if (p->plat) p->plat->destroy(p->plat);
+    memset(p, 0, sizeof *p);
+}
+
+static bool probe_init(probe *p, const char *cmd, const char *solver, const float *cases, long n)
+{
+    memset(p, 0, sizeof *p);
+    const char *sd = iks_shader_dir();
+    if (!sd) {
+        iks_fail(cmd, "cannot find the shaders directory (ik.glsl); set IKSHADE_SHADERS");
+        return false;
+    }
+    p->plat = iks_headless(cmd);
+    if (!p->plat) return false;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/check.frag", sd);
+    iks_includes inc;
+    iks_includes_init(&inc);
+    if (!iks_build(cmd, path, &inc, solver ? "ik.glsl" : NULL, solver, &p->src, &p->prog)) {
+        probe_free(p);
+        return false;
+    }
+    p->w = WIDTH;
+    p->h = (int)((n + WIDTH - 1) / WIDTH);
+    char err[IKS_GPU_ERR_LEN];
+    if (!iks_target_create(&p->target, p->w, p->h, IKS_RGBA32F, err)) {
+        iks_fail(cmd, "--cases %ld: %s", n, err);
+        probe_free(p);
+        return false;
+    }
+    /* pad the last row with copies of case 0 so the texture upload reads only our memory */
+    size_t texels = (size_t)p->w * (size_t)p->h;
+    float *pad = malloc(texels * 4 * sizeof *pad);
+    if (!pad) {
+        iks_fail(cmd, "out of memory for %ld cases", n);
+        probe_free(p);
+        return false;
+    }
+    memcpy(pad, cases, (size_t)n * 4 * sizeof *pad);
+    for (size_t i = (size_t)n; i < texels; i++) memcpy(pad + 4 * i, cases, 4 * sizeof *pad);
+    p->tex = iks_texture_rgba32f(p->w, p->h, pad);
+    free(pad);
+    return true;
+}
+
+/* Solves all cases on the GPU with one option set; out gets w*h RGBA floats. */
+static void probe_run(probe *p, const ik_opts *o, float *out, bool read)
+{
+    iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
+                         { "uSoften", { o->soften }, 1 } };
+    char err[IKS_GPU_ERR_LEN];
+    iks_program_apply(&p->prog, s, 3, err, NULL, 0);
+    iks_frame f;
+    iks_frame_defaults(&f);
+    f.channel[0] = p->tex;
+    f.channel_res[0][0] = (float)p->w;
+    f.channel_res[0][1] = (float)p->h;
+    iks_draw(&p->prog, &p->target, &f);
+    if (read) iks_read(&p->target, out);
+}
+
+/* ---- comparison -------------------------------------------------------------------------------- */
+
+typedef struct {
+    long cases, solves, status_mismatch, edge;
+    double max_err, p999;
+    long worst_i;
+    int worst_set;
+    float wx_gpu, wy_gpu, wx_c, wy_c;
+    int wst_gpu, wst_c;
+} result;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static const ik_opts SETS[] = { { .bend = 1 }, { .bend = -1 }, { .stretch = 1 }, { .soften = 0.25f } };
+static const char *const SET_NAMES[] = { "bend +1", "bend -1", "stretch", "soften 0.25" };
+#define NSETS 4
+
+static void compare(const float *cases, long n, const float *gpu, int set, double *errs, result *r)
+{
+    const ik_opts *o = &SETS[set];
+    for (long i = 0; i < n; i++) {
+        const float *c = cases + 4 * i;
+        ik_vec2 x, e;
+        ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], o, &x, &e);
+        const float *g = gpu + 4 * i;
+        int gst = (int)lrintf(g[2]);
+        double d = hypot(c[0], c[1]);
+        double scale = fmax(fmax(d, fabs(c[2])), fabs(c[3]));
+        if (!(scale > 0)) scale = 1;
+        double err = hypot((double)g[0] - x.x, (double)g[1] - x.y) / (FLT_EPSILON * scale);
+        if (!isfinite(g[0]) || !isfinite(g[1])) err = INFINITY;
+        double L = (double)c[2] + c[3], D = fabs((double)c[2] - c[3]);
+        bool at_edge = fmin(fabs(d - L), fabs(d - D)) <= 4 * FLT_EPSILON * scale;
+        double cond = 1;
+        if (st == IK_REACHED || (o->soften > 0 && st == IK_TOO_FAR)) {
+            double ax = -x.x, ay = -x.y, bx = (double)e.x - x.x, by = (double)e.y - x.y;
+            double la = hypot(ax, ay), lb = hypot(bx, by);
+            double sg = la > 0 && lb > 0 ? fabs(ax * by - ay * bx) / (la * lb) : 0;
+            cond = 1 / fmax(sg, 1e-30);
+        } else if (o->stretch && st != IK_DEGENERATE) cond = scale / fmax(d, 1e-30);
+        if (cond < 1) cond = 1;
+        double nerr = err / cond;
+        if (gst != (int)st) {
+            if (at_edge) {
+                /* either status is right within rounding; the answer is then sqrt-singular */
+                r->edge++;
+                nerr = err / (1 / sqrt(FLT_EPSILON));
+            } else {
+                r->status_mismatch++;
+                nerr = INFINITY;
+            }
+        }
+        errs[i] = nerr;
+        if (nerr > r->max_err || r->worst_i < 0) {
+            r->max_err = nerr;
+            r->worst_i = i;
+            r->worst_set = set;
+            r->wx_gpu = g[0]; r->wy_gpu = g[1]; r->wx_c = x.x; r->wy_c = x.y;
+            r->wst_gpu = gst; r->wst_c = (int)st;
+        }
+    }
+}
+
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\') printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20) printf("\\u%04x", *s);
+        else putchar(*s);
+    }
+    putchar('"');
+}
+
+int cmd_check(int argc, char **argv)
+{
+    long ncases = 1000000;
+    long seed = 1;
+    const char *solver = NULL;
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        bool miss;
+        const char *v;
+        if (strcmp(argv[i], "--json") == 0) json = true;
+        else if ((v = iks_opt_value(argc, argv, &i, "--cases", &miss)) || miss) {
+            if (miss) return iks_usage("check", "--cases needs a number");
+            if (!iks_parse_long(v, &ncases) || ncases < 0 || ncases > MAX_CASES)
+                return iks_usage("check", "--cases '%s': expected a whole number from 0 to %ld", v, MAX_CASES);
+        } else if ((v = iks_opt_value(argc, argv, &i, "--seed", &miss)) || miss) {
+            if (miss) return iks_usage("check", "--seed needs a number");
+            if (!iks_parse_long(v, &seed)) return iks_usage("check", "--seed '%s': expected a whole number", v);
+        } else if ((v = iks_opt_value(argc, argv, &i, "--solver", &miss)) || miss) {
+            if (miss) return iks_usage("check", "--solver needs a file");
+            solver = v;
+            FILE *f = fopen(v, "rb");
+            if (!f) return iks_fail("check", "--solver %s: %s", v, strerror(errno));
+            fclose(f);
+        } else return iks_usage("check", "unknown option '%s' (see ikshade help check)", argv[i]);
+    }
+    long nedge = edge_cases(NULL);
+    long n = nedge + ncases;
+    float *cases = malloc((size_t)n * 4 * sizeof *cases);
+    float *gpu = malloc((size_t)((n + WIDTH - 1) / WIDTH) * WIDTH * 4 * sizeof *gpu);
+    double *errs = malloc((size_t)n * NSETS * sizeof *errs);
+    if (!cases || !gpu || !errs) {
+        free(cases); free(gpu); free(errs);
+        return iks_fail("check", "out of memory for %ld cases", n);
+    }
+    edge_cases(cases);
+    random_cases(cases, nedge, ncases, (uint64_t)seed);
+
+    probe p;
+    if (!probe_init(&p, "check", solver, cases, n)) {
+        free(cases); free(gpu); free(errs);
+        return EXIT_FAIL;
+    }
+    result r = { .cases = n, .worst_i = -1 };
+    for (int s = 0; s < NSETS; s++) {
+        probe_run(&p, &SETS[s], gpu, true);
+        compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
+    }
+    const char *glerr = iks_gl_error();
+    r.solves = n * NSETS;
+    qsort(errs, (size_t)r.solves, sizeof *errs, cmp_double);
+    r.p999 = errs[(size_t)((double)(r.solves - 1) * 0.999)];
+    bool pass = !glerr && r.status_mismatch == 0 && r.max_err <= BOUND_MAX && r.p999 <= BOUND_P999;
+    const float *wc = cases + 4 * (r.worst_i < 0 ? 0 : r.worst_i);
+    if (json) {
+        printf("{\"renderer\": ");
+        json_str(iks_gpu_renderer());
+        printf(", \"version\": ");
+        json_str(iks_gpu_version());
+        printf(", \"solver\": ");
+        json_str(solver ? solver : "ik.glsl");
+        printf(", \"cases\": %ld, \"option_sets\": %d, \"solves\": %ld, \"status_mismatches\": %ld, "
+               "\"edge_status_differences\": %ld, \"max_error\": %.6g, \"p999_error\": %.6g, "
+               "\"bound_max\": %g, \"bound_p999\": %g, \"worst\": {\"set\": ",
+               r.cases, NSETS, r.solves, r.status_mismatch, r.edge, r.max_err, r.p999, BOUND_MAX, BOUND_P999);
+        json_str(SET_NAMES[r.worst_set]);
+        printf(", \"p\": [%.9g, %.9g], \"r1\": %.9g, \"r2\": %.9g, \"gpu\": [%.9g, %.9g, %d], "
+               "\"c\": [%.9g, %.9g, %d]}, \"pass\": %s}\n",
+               wc[0], wc[1], wc[2], wc[3], r.wx_gpu, r.wy_gpu, r.wst_gpu, r.wx_c, r.wy_c, r.wst_c,
+               pass ? "true" : "false");
+    } else {
+        printf("GL_RENDERER: %s\nGL_VERSION:  %s\n", iks_gpu_renderer(), iks_gpu_version());
+        printf("solver: %s\n", solver ? solver : "ik.glsl (built in)");
+        printf("cases: %ld (%ld random, seed %ld, + %ld edge cases) x %d option sets = %ld solves\n", n,
+               ncases, seed, nedge, NSETS, r.solves);
+        printf("status mismatches: %ld (+ %ld within rounding of an edge of reach, where either status is right)\n",
+               r.status_mismatch, r.edge);
+        printf("error, in eps x scale / conditioning: max %.3g (bound %g), 99.9th percentile %.3g (bound %g)\n",
+               r.max_err, BOUND_MAX, r.p999, BOUND_P999);
+        printf("largest at case %ld (%s): p=(%.9g, %.9g) r1=%.9g r2=%.9g: GPU x=(%.9g, %.9g) %s, C x=(%.9g, "
+               "%.9g) %s\n", r.worst_i, SET_NAMES[r.worst_set], wc[0], wc[1], wc[2], wc[3], r.wx_gpu, r.wy_gpu,
+               ik_status_name((ik_status)r.wst_gpu), r.wx_c, r.wy_c, ik_status_name((ik_status)r.wst_c));
+        if (glerr) printf("GL error: %s\n", glerr);
+        printf("%s\n", pass ? "PASS: the GLSL solver agrees with the C solver"
+                            : "FAIL: the GLSL solver disagrees with the C solver");
+    }
+    probe_free(&p);
+    free(cases); free(gpu); free(errs);
+    return pass ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ---- bench gpu --------------------------------------------------------------------------------- */
+
+int bench_gpu(int argc, char **argv)
+{
+    int reps = 3;
+    int rc = bench_parse_reps("gpu", argc, argv, &reps);
+    if (rc) return rc;
+    static const long SIZES[] = { 1000000, 10000000 };
+    printf("bench gpu: solves per second, best of %d; the probe (draw + readback of x, status) beside the "
+           "CPU batch solver on the same cases\n", reps);
+    printf("%10s %14s %14s %14s %10s\n", "n", "gpu draw", "gpu draw+read", "cpu batch", "gpu/cpu");
+    for (size_t k = 0; k < sizeof SIZES / sizeof SIZES[0]; k++) {
+        long n = SIZES[k];
+        float *cases = malloc((size_t)n * 16);
+        float *out = malloc((size_t)((n + WIDTH - 1) / WIDTH) * WIDTH * 16);
+        float *soa = malloc((size_t)n * 24);
+        if (!cases || !out || !soa) {
+            free(cases); free(out); free(soa);
+            return iks_fail("bench", "gpu: out of memory for %ld cases", n);
+        }
+        random_cases(cases, 0, n, 7);
+        probe p;
+        if (!probe_init(&p, "bench", NULL, cases, n)) {
+            free(cases); free(out); free(soa);
+            return EXIT_FAIL;
+        }
+        double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
+        probe_run(&p, &SETS[0], out, true); /* warm-up: shader compile happens lazily on some drivers */
+        for (int r = 0; r < reps; r++) {
+            double t0 = iks_now();
+            probe_run(&p, &SETS[0], out, false);
+            iks_gpu_finish();
+            double t1 = iks_now();
+            probe_run(&p, &SETS[0], out, true);
+            double t2 = iks_now();
+            if (t1 - t0 < best_draw) best_draw = t1 - t0;
+            if (t2 - t1 < best_rt) best_rt = t2 - t1;
+        }
+        float *px = soa, *py = soa + n, *r1 = soa + 2 * n, *r2 = soa + 3 * n, *x = soa + 4 * n, *y = soa + 5 * n;
+        for (long i = 0; i < n; i++) {
+            px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
+        }
+        for (int r = 0; r < reps; r++) {
+            double t0 = iks_now();
+            ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
+            double t = iks_now() - t0;
+            if (t < best_cpu) best_cpu = t;
+        }
+        printf("%10ld %14.3g %14.3g %14.3g %10.2f\n", n, n / best_draw, n / best_rt, n / best_cpu,
+               best_cpu / best_rt);
+        probe_free(&p);
+        free(cases); free(out); free(soa);
+    }
+    return EXIT_OK;
+}

@@ -1,0 +1,101 @@
+/* session.c: headless context set-up and program building for the GL subcommands. */
+#include "session.h"
+
+#include "cli.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool is_dir_with_ik(const char *d)
+{
+    char p[PATH_MAX + 16];
+    struct stat st;
+    snprintf(p, sizeof p, "%.*s/ik.glsl", PATH_MAX - 1, d);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+const char *iks_shader_dir(void)
+{
+    static char dir[PATH_MAX];
+    if (dir[0]) return dir;
+    const char *env = getenv("IKSHADE_SHADERS");
+    if (env && *env && is_dir_with_ik(env)) return snprintf(dir, sizeof dir, "%s", env), dir;
+#ifdef IKS_SOURCE_SHADERS
+    if (is_dir_with_ik(IKS_SOURCE_SHADERS)) return snprintf(dir, sizeof dir, "%s", IKS_SOURCE_SHADERS), dir;
+#endif
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = '\0';
+        char cand[PATH_MAX];
+        snprintf(cand, sizeof cand, "%.3000s/../share/ikshade/shaders", exe);
+        if (is_dir_with_ik(cand)) return snprintf(dir, sizeof dir, "%s", cand), dir;
+        snprintf(cand, sizeof cand, "%.3000s/shaders", exe);
+        if (is_dir_with_ik(cand)) return snprintf(dir, sizeof dir, "%s", cand), dir;
+    }
+    return NULL;
+}
+
+iks_platform *iks_headless(const char *cmd)
+{
+    char err[IKS_ERR_LEN];
+    iks_platform *p = iks_egl_create(err);
+    if (!p) {
+        iks_fail(cmd, "%s", err);
+        return NULL;
+    }
+    char gerr[IKS_GPU_ERR_LEN];
+    if (!iks_gpu_load(p->get_proc_address, gerr)) {
+        iks_fail(cmd, "%s (platform: %s)", gerr, p->name);
+        p->destroy(p);
+        return NULL;
+    }
+    return p;
+}
+
+void iks_includes_init(iks_includes *inc)
+{
+    memset(inc, 0, sizeof *inc);
+}
+
+bool iks_includes_add(iks_includes *inc, const char *dir)
+{
+    if (inc->n >= 16) return false;
+    inc->include_dirs[inc->n++] = dir;
+    return true;
+}
+
+bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
+               const char *override_path, iks_source *src, iks_program *prog)
+{
+    const char *dirs[17];
+    int n = 0;
+    for (int i = 0; i < inc->n; i++) dirs[n++] = inc->include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[n++] = sd;
+    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = n, .override_name = override_name,
+                          .override_path = override_path };
+    char err[IKS_SRC_ERR_LEN];
+    if (!iks_source_load(src, path, &o, err)) {
+        iks_fail(cmd, "%s", err);
+        return false;
+    }
+    char *log = NULL;
+    if (!iks_program_build(prog, src, &log)) {
+        /* compiler-style lines, as editors and terminals expect: path:line:col: error: message */
+        (void)cmd;
+        fputs(log ? log : "", stderr);
+        free(log);
+        iks_source_free(src);
+        return false;
+    }
+    if (log) fputs(log, stderr); /* warnings */
+    free(log);
+    return true;
+}

@@ -1,0 +1,29 @@
+/* session.h: what the GL subcommands share: a headless context, the shaders directory, and building a
+ * program from a user's file with errors printed in the user's terms. */
+#ifndef IKS_SESSION_H
+#define IKS_SESSION_H
+
+#include "gpu.h"
+#include "platform.h"
+#include "source.h"
+
+/* The directory holding ik.glsl and the demos: $IKSHADE_SHADERS, else the source tree this binary was
+ * built from (for a build tree), else <bindir>/../share/ikshade/shaders (installed). NULL if none. */
+const char *iks_shader_dir(void);
+
+/* Headless EGL context with GL loaded. Prints the reason and returns NULL on failure. */
+iks_platform *iks_headless(const char *cmd);
+
+typedef struct {
+    const char *include_dirs[17]; /* the user's -I dirs, then the shaders dir */
+    int n;
+} iks_includes;
+void iks_includes_init(iks_includes *inc);
+/* Adds a user -I dir; false when there are too many. */
+bool iks_includes_add(iks_includes *inc, const char *dir);
+
+/* Loads, assembles and builds path. On failure prints the (mapped) errors and returns false. */
+bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
+               const char *override_path, iks_source *src, iks_program *prog);
+
+#endif

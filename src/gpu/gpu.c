@@ -1,0 +1,397 @@
+/* gpu.c: GL objects and draws for the core. Every object made here has one owner: the struct that
+ * holds its name, released by the matching *_destroy. */
+#include "gpu.h"
+
+#include <glad/gl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN])
+{
+    int v = gladLoadGL((GLADloadfunc)get_proc);
+    if (!v) {
+        snprintf(err, IKS_GPU_ERR_LEN, "GL: cannot load OpenGL entry points");
+        return false;
+    }
+    if (GLAD_VERSION_MAJOR(v) * 10 + GLAD_VERSION_MINOR(v) < 33) {
+        snprintf(err, IKS_GPU_ERR_LEN, "GL: OpenGL %d.%d found, 3.3 core needed", GLAD_VERSION_MAJOR(v),
+                 GLAD_VERSION_MINOR(v));
+        return false;
+    }
+    return true;
+}
+
+const char *iks_gpu_renderer(void) { return (const char *)glGetString(GL_RENDERER); }
+const char *iks_gpu_version(void) { return (const char *)glGetString(GL_VERSION); }
+
+int iks_gpu_max_size(void)
+{
+    GLint tex = 0, rb = 0, vp[2] = { 0, 0 };
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &tex);
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &rb);
+    glGetIntegerv(GL_MAX_VIEWPORT_DIMS, vp);
+    int m = tex;
+    if (rb < m) m = rb;
+    if (vp[0] < m) m = vp[0];
+    if (vp[1] < m) m = vp[1];
+    return m;
+}
+
+void iks_gpu_finish(void) { glFinish(); }
+
+const char *iks_gl_error(void)
+{
+    GLenum e = glGetError();
+    switch (e) {
+    case GL_NO_ERROR: return NULL;
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    default: return "unknown GL error";
+    }
+}
+
+/* ---- settings ---------------------------------------------------------------------------------- */
+
+bool iks_setting_parse(const char *arg, iks_setting *out, char err[IKS_GPU_ERR_LEN])
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]", arg);
+        return false;
+    }
+    size_t n = (size_t)(eq - arg);
+    if (n >= sizeof out->name) {
+        snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': name too long", arg);
+        return false;
+    }
+    memcpy(out->name, arg, n);
+    for (size_t i = 0; i < n; i++) {
+        char c = out->name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9'))) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': '%s' is not a GLSL identifier", arg, out->name);
+            return false;
+        }
+    }
+    const char *p = eq + 1;
+    for (;;) {
+        if (out->n == 4) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': at most 4 values", arg);
+            return false;
+        }
+        char *end;
+        double v;
+        if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
+        else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
+        else v = strtod(p, &end);
+        if (end == p || (*end && *end != ',') || !isfinite(v)) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': value %d is not a finite number", arg, out->n + 1);
+            return false;
+        }
+        out->v[out->n++] = v;
+        if (!*end) break;
+        p = end + 1;
+    }
+    return true;
+}
+
+/* ---- programs ---------------------------------------------------------------------------------- */
+
+static char *shader_log(GLuint sh, bool program)
+{
+    GLint n = 0;
+    if (program) glGetProgramiv(sh, GL_INFO_LOG_LENGTH, &n);
+    else glGetShaderiv(sh, GL_INFO_LOG_LENGTH, &n);
+    if (n <= 1) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) return NULL;
+    if (program) glGetProgramInfoLog(sh, n, NULL, s);
+    else glGetShaderInfoLog(sh, n, NULL, s);
+    s[n] = '\0';
+    return s;
+}
+
+/* Appends the mapped form of raw to *acc. */
+static void add_log(char **acc, const char *raw, const iks_source *src)
+{
+    if (!raw) return;
+    char *m = iks_log_map(raw, src);
+    if (!m || !*m) {
+        free(m);
+        return;
+    }
+    size_t a = *acc ? strlen(*acc) : 0, b = strlen(m);
+    char *s = realloc(*acc, a + b + 1);
+    if (s) {
+        memcpy(s + a, m, b + 1);
+        *acc = s;
+    }
+    free(m);
+}
+
+static GLuint compile(GLenum type, const char *text, const iks_source *src, char **log, bool *ok)
+{
+    GLuint sh = glCreateShader(type);
+    glShaderSource(sh, 1, &text, NULL);
+    glCompileShader(sh);
+    GLint status = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &status);
+    char *raw = shader_log(sh, false);
+    add_log(log, raw, src);
+    if (!status && !raw) add_log(log, "0:0: error: the shader did not compile and the driver gave no log", src);
+    free(raw);
+    *ok = status != 0;
+    return sh;
+}
+
+bool iks_program_build(iks_program *p, const iks_source *src, char **log)
+{
+    memset(p, 0, sizeof *p);
+    *log = NULL;
+    bool vok, fok;
+    GLuint vs = compile(GL_VERTEX_SHADER, src->vertex, src, log, &vok);
+    GLuint fs = compile(GL_FRAGMENT_SHADER, src->fragment, src, log, &fok);
+    if (!vok || !fok) {
+        glDeleteShader(vs);
+        glDeleteShader(fs);
+        return false;
+    }
+    GLuint prog = glCreateProgram();
+    glAttachShader(prog, vs);
+    glAttachShader(prog, fs);
+    glBindFragDataLocation(prog, 0, "iks_FragColor");
+    glLinkProgram(prog);
+    glDetachShader(prog, vs);
+    glDetachShader(prog, fs);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint linked = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &linked);
+    char *raw = shader_log(prog, true);
+    if (!linked) {
+        add_log(log, raw ? raw : "error: the program did not link and the driver gave no log", src);
+        free(raw);
+        glDeleteProgram(prog);
+        return false;
+    }
+    free(raw); /* link warnings on success are driver chatter ("no errors"), not the user's */
+    p->prog = prog;
+    glGenVertexArrays(1, &p->vao);
+#define LOC(f, n) p->f = glGetUniformLocation(prog, n)
+    LOC(loc_res, "iResolution"); LOC(loc_time, "iTime"); LOC(loc_dt, "iTimeDelta");
+    LOC(loc_frame, "iFrame"); LOC(loc_rate, "iFrameRate"); LOC(loc_mouse, "iMouse");
+    LOC(loc_date, "iDate"); LOC(loc_ch[0], "iChannel0"); LOC(loc_ch[1], "iChannel1");
+    LOC(loc_ch[2], "iChannel2"); LOC(loc_ch[3], "iChannel3"); LOC(loc_chres, "iChannelResolution");
+    LOC(loc_chtime, "iChannelTime"); LOC(loc_srate, "iSampleRate");
+#undef LOC
+    int n = iks_uniform_decls(src->fragment, NULL, 0);
+    p->decls = calloc((size_t)(n > 0 ? n : 1), sizeof *p->decls);
+    if (p->decls) p->ndecls = iks_uniform_decls(src->fragment, p->decls, n);
+    return true;
+}
+
+void iks_program_destroy(iks_program *p)
+{
+    if (p->prog) glDeleteProgram(p->prog);
+    if (p->vao) glDeleteVertexArrays(1, &p->vao);
+    free(p->decls);
+    memset(p, 0, sizeof *p);
+}
+
+bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN],
+                       char *warn, size_t warn_len)
+{
+    if (warn && warn_len) warn[0] = '\0';
+    glUseProgram(p->prog);
+    for (int i = 0; i < n; i++) {
+        const iks_udecl *d = NULL;
+        for (int k = 0; k < p->ndecls; k++)
+            if (strcmp(p->decls[k].name, s[i].name) == 0) d = &p->decls[k];
+        if (!d) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: the shader declares no uniform '%s'", s[i].name, s[i].name);
+            return false;
+        }
+        if (d->comps == 0) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s%s; only float, int, uint, bool and "
+                     "their vectors can be set", s[i].name, s[i].name, d->type, d->comps ? "" : " (or an array)");
+            return false;
+        }
+        if (s[i].n != d->comps) {
+            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: expected %d value%s, got %d", s[i].name,
+                     s[i].name, d->type, d->comps, d->comps > 1 ? "s" : "", s[i].n);
+            return false;
+        }
+        GLint loc = glGetUniformLocation(p->prog, s[i].name);
+        if (loc < 0) {
+            if (warn) {
+                size_t k = strlen(warn);
+                snprintf(warn + k, warn_len - k, "%s--set %s: uniform '%s' is declared but unused, so the "
+                         "compiler removed it: the setting has no effect", k ? "\n" : "", s[i].name, s[i].name);
+            }
+            continue;
+        }
+        const double *v = s[i].v;
+        switch (d->base) {
+        case IKS_U_FLOAT:
+            if (d->comps == 1) glUniform1f(loc, (float)v[0]);
+            if (d->comps == 2) glUniform2f(loc, (float)v[0], (float)v[1]);
+            if (d->comps == 3) glUniform3f(loc, (float)v[0], (float)v[1], (float)v[2]);
+            if (d->comps == 4) glUniform4f(loc, (float)v[0], (float)v[1], (float)v[2], (float)v[3]);
+            break;
+        case IKS_U_INT:
+        case IKS_U_BOOL: {
+            for (int c = 0; c < d->comps; c++)
+                if (v[c] != floor(v[c]) || fabs(v[c]) > 2147483647.0) {
+                    snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: value %d (%g) is not a whole "
+                             "number", s[i].name, s[i].name, d->type, c + 1, v[c]);
+                    return false;
+                }
+            GLint iv[4] = { (GLint)v[0], (GLint)v[1], (GLint)v[2], (GLint)v[3] };
+            if (d->base == IKS_U_BOOL)
+                for (int c = 0; c < 4; c++) iv[c] = iv[c] != 0;
+            if (d->comps == 1) glUniform1iv(loc, 1, iv);
+            if (d->comps == 2) glUniform2iv(loc, 1, iv);
+            if (d->comps == 3) glUniform3iv(loc, 1, iv);
+            if (d->comps == 4) glUniform4iv(loc, 1, iv);
+            break;
+        }
+        case IKS_U_UINT: {
+            for (int c = 0; c < d->comps; c++)
+                if (v[c] != floor(v[c]) || v[c] < 0 || v[c] > 4294967295.0) {
+                    snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
+                             "non-negative whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
+                    return false;
+                }
+            GLuint uv[4] = { (GLuint)v[0], (GLuint)v[1], (GLuint)v[2], (GLuint)v[3] };
+            if (d->comps == 1) glUniform1uiv(loc, 1, uv);
+            if (d->comps == 2) glUniform2uiv(loc, 1, uv);
+            if (d->comps == 3) glUniform3uiv(loc, 1, uv);
+            if (d->comps == 4) glUniform4uiv(loc, 1, uv);
+            break;
+        }
+        default: break;
+        }
+    }
+    return true;
+}
+
+/* ---- targets ----------------------------------------------------------------------------------- */
+
+bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, char err[IKS_GPU_ERR_LEN])
+{
+    memset(t, 0, sizeof *t);
+    int max = iks_gpu_max_size();
+    if (w < 1 || h < 1 || w > max || h > max) {
+        snprintf(err, IKS_GPU_ERR_LEN, "size %dx%d: this GL allows 1 to %d on each side", w, h, max);
+        return false;
+    }
+    t->w = w;
+    t->h = h;
+    t->fmt = fmt;
+    while (glGetError() != GL_NO_ERROR) {}
+    glGenTextures(1, &t->tex);
+    glBindTexture(GL_TEXTURE_2D, t->tex);
+    if (fmt == IKS_RGBA32F) glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, NULL);
+    else glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glGenFramebuffers(1, &t->fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->tex, 0);
+    GLenum st = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    const char *e = iks_gl_error();
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (st != GL_FRAMEBUFFER_COMPLETE || e) {
+        snprintf(err, IKS_GPU_ERR_LEN, "size %dx%d: cannot make a render target (%s)", w, h,
+                 e ? e : "framebuffer incomplete");
+        iks_target_destroy(t);
+        return false;
+    }
+    return true;
+}
+
+void iks_target_destroy(iks_target *t)
+{
+    if (t->fbo) glDeleteFramebuffers(1, &t->fbo);
+    if (t->tex) glDeleteTextures(1, &t->tex);
+    memset(t, 0, sizeof *t);
+}
+
+unsigned iks_texture_rgba32f(int w, int h, const float *data)
+{
+    GLuint tex;
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, w, h, 0, GL_RGBA, GL_FLOAT, data);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    return tex;
+}
+
+void iks_texture_destroy(unsigned tex)
+{
+    if (tex) glDeleteTextures(1, &tex);
+}
+
+/* ---- frames ------------------------------------------------------------------------------------ */
+
+void iks_frame_defaults(iks_frame *f)
+{
+    memset(f, 0, sizeof *f);
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    /* shadertoy.com: year, month from 0, day, seconds since midnight */
+    f->date[0] = (float)(tm.tm_year + 1900);
+    f->date[1] = (float)tm.tm_mon;
+    f->date[2] = (float)tm.tm_mday;
+    f->date[3] = (float)(tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec);
+    f->frame_rate = 60;
+    f->time_delta = 1.0 / 60;
+}
+
+void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glViewport(0, 0, t->w, t->h);
+    glUseProgram(p->prog);
+    if (p->loc_res >= 0) glUniform3f(p->loc_res, (float)t->w, (float)t->h, 1.0f);
+    if (p->loc_time >= 0) glUniform1f(p->loc_time, (float)f->time);
+    if (p->loc_dt >= 0) glUniform1f(p->loc_dt, (float)f->time_delta);
+    if (p->loc_frame >= 0) glUniform1i(p->loc_frame, f->frame);
+    if (p->loc_rate >= 0) glUniform1f(p->loc_rate, (float)f->frame_rate);
+    if (p->loc_mouse >= 0) glUniform4fv(p->loc_mouse, 1, f->mouse);
+    if (p->loc_date >= 0) glUniform4fv(p->loc_date, 1, f->date);
+    if (p->loc_srate >= 0) glUniform1f(p->loc_srate, 44100.0f);
+    if (p->loc_chres >= 0) glUniform3fv(p->loc_chres, 4, &f->channel_res[0][0]);
+    if (p->loc_chtime >= 0) {
+        float ct[4] = { (float)f->time, (float)f->time, (float)f->time, (float)f->time };
+        glUniform1fv(p->loc_chtime, 4, ct);
+    }
+    for (int i = 0; i < 4; i++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)i);
+        glBindTexture(GL_TEXTURE_2D, f->channel[i]);
+        if (p->loc_ch[i] >= 0) glUniform1i(p->loc_ch[i], i);
+    }
+    glBindVertexArray(p->vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+}
+
+void iks_read(const iks_target *t, void *dst)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (t->fmt == IKS_RGBA32F) glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_FLOAT, dst);
+    else glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}

@@ -1,0 +1,94 @@
+/* gpu.h: the OpenGL core with no window system: programs built from iks_source, render targets,
+ * Shadertoy uniforms, draws and readback. It needs a current GL 3.3 core context from src/platform;
+ * it never includes EGL or GLFW headers, never prints and never exits: errors come back as text. */
+#ifndef IKS_GPU_H
+#define IKS_GPU_H
+
+#include "source.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IKS_GPU_ERR_LEN 1024
+
+typedef void (*iks_gl_proc)(void);
+/* Loads GL entry points through the platform's getter; checks for 3.3 core. */
+bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN]);
+const char *iks_gpu_renderer(void);
+const char *iks_gpu_version(void);
+int iks_gpu_max_size(void); /* the largest render target side this GL allows */
+void iks_gpu_finish(void);  /* waits for all GL work issued so far */
+
+/* ---- user uniforms (--set) --------------------------------------------------------------------- */
+
+typedef struct {
+    char name[64];
+    double v[4];
+    int n;
+} iks_setting;
+
+/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with a one-line reason in err. */
+bool iks_setting_parse(const char *arg, iks_setting *out, char err[IKS_GPU_ERR_LEN]);
+
+/* ---- programs ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    unsigned prog, vao;
+    int loc_res, loc_time, loc_dt, loc_frame, loc_rate, loc_mouse, loc_date, loc_ch[4], loc_chres,
+        loc_chtime, loc_srate;
+    iks_udecl *decls; /* uniform declarations, for --set */
+    int ndecls;
+} iks_program;
+
+/* Compiles and links. On failure returns false; *log gets the driver's messages mapped to the user's
+ * files (`path:line:col: error: ...`, one per line, malloc'd, caller frees). Warnings on success also
+ * come back in *log (or NULL when there are none). */
+bool iks_program_build(iks_program *p, const iks_source *src, char **log);
+void iks_program_destroy(iks_program *p);
+
+/* Applies settings after checking them against the declarations: an undeclared name or a wrong count
+ * is an error (returns false, err names the uniform and its declared type); a declared uniform that
+ * the compiler removed is a warning (appended to warn, one line each). Program must be current. */
+bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN],
+                       char *warn, size_t warn_len);
+
+/* ---- targets ----------------------------------------------------------------------------------- */
+
+typedef enum { IKS_RGBA8, IKS_RGBA32F } iks_format;
+
+typedef struct {
+    unsigned fbo, tex;
+    int w, h;
+    iks_format fmt;
+} iks_target;
+
+bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, char err[IKS_GPU_ERR_LEN]);
+void iks_target_destroy(iks_target *t);
+
+/* A float texture to feed a shader through a channel (RGBA32F, nearest, clamped). */
+unsigned iks_texture_rgba32f(int w, int h, const float *data);
+void iks_texture_destroy(unsigned tex);
+
+/* ---- frames ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    double time, time_delta, frame_rate;
+    int frame;
+    float mouse[4];
+    float date[4];
+    unsigned channel[4];    /* GL textures, 0 for none */
+    float channel_res[4][3];
+} iks_frame;
+
+/* Fills date from the clock and mouse with zeros; the caller sets time and frame. */
+void iks_frame_defaults(iks_frame *f);
+
+/* Draws the program into t (viewport = t's size). */
+void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f);
+/* Synchronous readback of t into dst (w*h*4 bytes for RGBA8, w*h*16 for RGBA32F), bottom row first. */
+void iks_read(const iks_target *t, void *dst);
+/* Any GL error since the last call, as a name; NULL if none. */
+const char *iks_gl_error(void);
+
+#endif

@@ -1,0 +1,761 @@
+/* source.c: shader assembly (#include, the Shadertoy prelude, a line map), driver-log mapping, and the
+ * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
+#include "source.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_FILES 256
+#define MAX_DEPTH 32
+#define MAX_FILE_BYTES (16u << 20)
+
+/* ---- a growing string -------------------------------------------------------------------------- */
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+static void sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_fmt(sbuf *b, const char *fmt, ...)
+{
+    char tmp[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* ---- files ------------------------------------------------------------------------------------- */
+
+char *iks_read_text(const char *path, size_t max_bytes, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
+    sbuf b = { 0 };
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (memchr(chunk, '\0', n)) {
+            free(b.s);
+            fclose(f);
+            errno = EILSEQ;
+            return NULL;
+        }
+        if (b.len + n > max_bytes) {
+            free(b.s);
+            fclose(f);
+            errno = EFBIG;
+            return NULL;
+        }
+        sb_add(&b, chunk, n);
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr || b.oom) {
+        free(b.s);
+        errno = rerr ? EIO : ENOMEM;
+        return NULL;
+    }
+    if (!b.s) sb_add(&b, "", 0);
+    if (len) *len = b.len;
+    return b.s;
+}
+
+static const char *read_error(int e)
+{
+    switch (e) {
+    case EILSEQ: return "binary file (contains NUL bytes), not GLSL";
+    case EFBIG: return "larger than 16 MiB, not a shader";
+    default: return strerror(e);
+    }
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    if (slash == path) return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static bool is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    if (name[0] == '/') return strdup(name);
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s/%s", strcmp(dir, ".") == 0 ? "." : dir, name);
+    /* keep "./x" out of messages for files beside the current directory */
+    if (s && strncmp(s, "./", 2) == 0 && strcmp(dir, ".") == 0) memmove(s, s + 2, strlen(s + 2) + 1);
+    return s;
+}
+
+/* The identity of a file for cycle and once-only checks: device and inode, so that two spellings of
+ * one path are one file. */
+typedef struct { dev_t dev; ino_t ino; } fid;
+
+static bool fid_of(const char *path, fid *out)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    out->dev = st.st_dev;
+    out->ino = st.st_ino;
+    return true;
+}
+
+/* ---- assembly ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    const iks_source_opts *opts;
+    iks_source *src;
+    sbuf body;
+    int *mfile, *mline; /* for each line of body: which file and line it came from */
+    int nlines, caplines;
+    fid done[MAX_FILES]; /* files fully included (skipped if seen again) */
+    int ndone;
+    fid chain_id[MAX_DEPTH];
+    const char *chain_path[MAX_DEPTH];
+    int depth;
+    char *err;
+} asm_ctx;
+
+static bool fail(asm_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(asm_ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err, IKS_SRC_ERR_LEN, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+/* " (included from a.frag -> b.glsl)" for messages about the file at the top of the chain */
+static void chain_text(asm_ctx *c, char *out, size_t n, const char *last)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < c->depth && k < n; i++)
+        k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " -> " : "", c->chain_path[i]);
+    if (last && k < n) snprintf(out + k, n - k, " -> %s", last);
+}
+
+static int add_file(asm_ctx *c, const char *path)
+{
+    iks_source *s = c->src;
+    if (s->nfiles >= MAX_FILES) return -1;
+    char **f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
+    if (!f) return -1;
+    s->files = f;
+    s->files[s->nfiles] = strdup(path);
+    if (!s->files[s->nfiles]) return -1;
+    return s->nfiles++;
+}
+
+/* An #include line: returns the quoted name (written into name) or false if the line is not one. */
+static bool parse_include(const char *line, size_t len, char *name, size_t cap, bool *malformed)
+{
+    *malformed = false;
+    size_t i = 0;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    if (i >= len || line[i] != '#') return false;
+    i++;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    if (len - i < 7 || strncmp(line + i, "include", 7) != 0) return false;
+    i += 7;
+    while (i < len && (line[i] == ' ' || line[i] == '\t')) i++;
+    char close = 0;
+    if (i < len && line[i] == '"') close = '"';
+    else if (i < len && line[i] == '<') close = '>';
+    if (!close) {
+        *malformed = true;
+        return true;
+    }
+    size_t start = ++i;
+    while (i < len && line[i] != close) i++;
+    if (i >= len || i == start || i - start >= cap) {
+        *malformed = true;
+        return true;
+    }
+    memcpy(name, line + start, i - start);
+    name[i - start] = '\0';
+    return true;
+}
+
+static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
+
+/* Appends one line (without its newline) to the body and records where it came from. */
+static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line)
+{
+    if (c->nlines == c->caplines) {
+        int cap = c->caplines ? c->caplines * 2 : 1024;
+        int *f = realloc(c->mfile, (size_t)cap * sizeof *f);
+        if (f) c->mfile = f;
+        int *l = realloc(c->mline, (size_t)cap * sizeof *l);
+        if (l) c->mline = l;
+        if (!f || !l) return false;
+        c->caplines = cap;
+    }
+    c->mfile[c->nlines] = file;
+    c->mline[c->nlines] = line;
+    c->nlines++;
+    sb_add(&c->body, s, n);
+    sb_str(&c->body, "\n");
+    return !c->body.oom;
+}
+
+static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found)
+{
+    *found = NULL;
+    const iks_source_opts *o = c->opts;
+    if (o->override_name && strcmp(name, o->override_name) == 0) {
+        *found = strdup(o->override_path);
+        return *found != NULL;
+    }
+    char *p = join(from_dir, name);
+    if (p && is_file(p)) {
+        *found = p;
+        return true;
+    }
+    free(p);
+    for (int i = 0; i < o->n_include_dirs; i++) {
+        p = join(o->include_dirs[i], name);
+        if (p && is_file(p)) {
+            *found = p;
+            return true;
+        }
+        free(p);
+    }
+    return false;
+}
+
+static bool include_file(asm_ctx *c, const char *path, const char *given_text)
+{
+    char chain[768];
+    if (c->depth >= MAX_DEPTH) {
+        chain_text(c, chain, sizeof chain, path);
+        return fail(c, "%s: includes nested deeper than %d: %s", path, MAX_DEPTH, chain);
+    }
+    fid id = { 0 };
+    bool have_id = fid_of(path, &id);
+    if (have_id) {
+        for (int i = 0; i < c->depth; i++)
+            if (c->chain_id[i].dev == id.dev && c->chain_id[i].ino == id.ino) {
+                chain_text(c, chain, sizeof chain, path);
+                return fail(c, "%s: include cycle: %s", c->chain_path[c->depth - 1], chain);
+            }
+        for (int i = 0; i < c->ndone; i++)
+            if (c->done[i].dev == id.dev && c->done[i].ino == id.ino) return true; /* once only */
+    }
+    size_t len = 0;
+    char *text = given_text ? strdup(given_text) : iks_read_text(path, MAX_FILE_BYTES, &len);
+    if (!text) {
+        int e = errno;
+        if (c->depth == 0) return fail(c, "%s: %s", path, read_error(e));
+        chain_text(c, chain, sizeof chain, path);
+        return fail(c, "%s: %s (included from %s)", path, read_error(e), chain);
+    }
+    int fidx = add_file(c, path);
+    if (fidx < 0) {
+        free(text);
+        return fail(c, "%s: too many included files (at most %d)", path, MAX_FILES);
+    }
+    c->chain_id[c->depth] = id;
+    c->chain_path[c->depth] = c->src->files[fidx];
+    c->depth++;
+    char *dir = dir_of(path);
+    bool ok = dir != NULL;
+
+    int lineno = 0;
+    for (char *ln = text; ok && *ln;) {
+        char *nl = strchr(ln, '\n');
+        size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
+        lineno++;
+        char name[512];
+        bool malformed;
+        if (parse_include(ln, n, name, sizeof name, &malformed)) {
+            if (malformed) {
+                ok = fail(c, "%s:%d: malformed #include: expected #include \"file\"", path, lineno);
+                break;
+            }
+            char *found;
+            if (!resolve(c, dir, name, &found)) {
+                char dirs[512];
+                size_t k = (size_t)snprintf(dirs, sizeof dirs, "%s", dir);
+                for (int i = 0; i < c->opts->n_include_dirs && k < sizeof dirs; i++)
+                    k += (size_t)snprintf(dirs + k, sizeof dirs - k, ", %s", c->opts->include_dirs[i]);
+                chain_text(c, chain, sizeof chain, NULL);
+                ok = fail(c, "%s:%d: cannot include \"%s\": not found in %s (include chain: %s)", path,
+                          lineno, name, dirs, chain);
+                break;
+            }
+            ok = include_file(c, found, NULL);
+            free(found);
+        } else if (!emit_line(c, ln, n, fidx, lineno)) {
+            ok = fail(c, "%s: out of memory", path);
+        }
+        ln = nl ? nl + 1 : ln + n;
+    }
+    c->depth--;
+    if (ok && have_id && c->ndone < MAX_FILES) c->done[c->ndone++] = id;
+    free(dir);
+    free(text);
+    return ok;
+}
+
+/* Skips whitespace and comments from s; returns the first significant character's position. */
+static const char *skip_ws_comments(const char *s)
+{
+    for (;;) {
+        while (*s && isspace((unsigned char)*s)) s++;
+        if (s[0] == '/' && s[1] == '/') {
+            while (*s && *s != '\n') s++;
+        } else if (s[0] == '/' && s[1] == '*') {
+            const char *e = strstr(s + 2, "*/");
+            s = e ? e + 2 : s + strlen(s);
+        } else return s;
+    }
+}
+
+/* A copy of GLSL text with comments blanked (newlines kept), for scanning declarations. */
+static char *strip_comments(const char *s)
+{
+    char *o = strdup(s);
+    if (!o) return NULL;
+    for (char *p = o; *p;) {
+        if (p[0] == '/' && p[1] == '/') {
+            while (*p && *p != '\n') *p++ = ' ';
+        } else if (p[0] == '/' && p[1] == '*') {
+            *p++ = ' ';
+            *p++ = ' ';
+            while (*p && !(p[0] == '*' && p[1] == '/')) {
+                if (*p != '\n') *p = ' ';
+                p++;
+            }
+            if (*p) {
+                *p++ = ' ';
+                *p++ = ' ';
+            }
+        } else p++;
+    }
+    return o;
+}
+
+static bool is_ident(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+/* Is there a definition `void NAME (` in the comment-free text t? */
+static bool defines_function(const char *t, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = t; (p = strstr(p, name)); p += n) {
+        if (p > t && is_ident(p[-1])) continue;
+        if (is_ident(p[n])) continue;
+        const char *q = p + n;
+        while (isspace((unsigned char)*q)) q++;
+        if (*q != '(') continue;
+        const char *b = p;
+        while (b > t && isspace((unsigned char)b[-1])) b--;
+        if (b - t >= 4 && strncmp(b - 4, "void", 4) == 0 && (b - 4 == t || !is_ident(b[-5]))) return true;
+    }
+    return false;
+}
+
+static const char PRELUDE[] =
+    "uniform vec3 iResolution;\n"
+    "uniform float iTime;\n"
+    "uniform float iTimeDelta;\n"
+    "uniform int iFrame;\n"
+    "uniform float iFrameRate;\n"
+    "uniform vec4 iMouse;\n"
+    "uniform vec4 iDate;\n"
+    "uniform sampler2D iChannel0;\n"
+    "uniform sampler2D iChannel1;\n"
+    "uniform sampler2D iChannel2;\n"
+    "uniform sampler2D iChannel3;\n"
+    "uniform vec3 iChannelResolution[4];\n"
+    "uniform float iChannelTime[4];\n"
+    "uniform float iSampleRate;\n"
+    "#define HW_PERFORMANCE 1\n"
+    "#define IKSHADE 1\n"
+    "out vec4 iks_FragColor;\n";
+
+static const char EPILOGUE[] =
+    "void main() {\n"
+    "    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n"
+    "    mainImage(color, gl_FragCoord.xy);\n"
+    "    iks_FragColor = color;\n"
+    "}\n";
+
+/* Appends text (whole lines) to f, mapping each line to (file, first_line + k). */
+static void emit_block(sbuf *f, iks_source *src, int *nl, const char *text, int file, int first_line)
+{
+    int k = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
+        sb_add(f, p, n);
+        if (!e) sb_str(f, "\n");
+        if (src->map_file && *nl < src->nlines) {
+            src->map_file[*nl] = file;
+            src->map_line[*nl] = first_line + k;
+        }
+        (*nl)++;
+        k++;
+        p += n;
+    }
+}
+
+static int count_lines(const char *t)
+{
+    int n = 0;
+    for (; *t; t++) n += *t == '\n';
+    return n;
+}
+
+bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts,
+                     char err[IKS_SRC_ERR_LEN])
+{
+    static const iks_source_opts none = { 0 };
+    memset(src, 0, sizeof *src);
+    err[0] = '\0';
+    asm_ctx c = { .opts = opts ? opts : &none, .src = src, .err = err };
+    bool ok = add_file(&c, "<prelude>") == 0 && include_file(&c, path, c.opts->text);
+    char *body = c.body.s;
+    if (ok && !body) ok = emit_line(&c, "", 0, 1, 1), body = c.body.s;
+    if (!ok || c.body.oom) {
+        if (!err[0]) snprintf(err, IKS_SRC_ERR_LEN, "%s: out of memory", path);
+        free(c.body.s);
+        free(c.mfile);
+        free(c.mline);
+        iks_source_free(src);
+        return false;
+    }
+    /* a #version must come first: lift it out of the body, leaving blanks so line numbers stay true */
+    const char *sig = skip_ws_comments(body);
+    snprintf(src->version, sizeof src->version, "#version 330 core");
+    if (strncmp(sig, "#version", 8) == 0) {
+        char *eol = strchr(sig, '\n');
+        size_t n = eol ? (size_t)(eol - sig) : strlen(sig);
+        if (n >= sizeof src->version) n = sizeof src->version - 1;
+        memcpy(src->version, sig, n);
+        src->version[n] = '\0';
+        memset((char *)sig, ' ', n);
+    }
+    char *plain = strip_comments(body);
+    bool has_main = plain && defines_function(plain, "main");
+    bool has_image = plain && defines_function(plain, "mainImage");
+    free(plain);
+    if (!has_main && !has_image) {
+        free(body);
+        free(c.mfile);
+        free(c.mline);
+        iks_source_free(src);
+        snprintf(err, IKS_SRC_ERR_LEN,
+                 "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()", path);
+        return false;
+    }
+    src->shadertoy = !has_main;
+    /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
+    src->nlines = 1 + (src->shadertoy ? count_lines(PRELUDE) + count_lines(EPILOGUE) : 0) + c.nlines;
+    src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
+    src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
+    sbuf f = { 0 };
+    int nl = 0;
+    char vline[80];
+    snprintf(vline, sizeof vline, "%s\n", src->version);
+    emit_block(&f, src, &nl, vline, 0, 0);
+    if (src->shadertoy) emit_block(&f, src, &nl, PRELUDE, 0, 1);
+    for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
+        src->map_file[nl] = c.mfile[i];
+        src->map_line[nl] = c.mline[i];
+    }
+    sb_str(&f, body);
+    if (src->shadertoy) emit_block(&f, src, &nl, EPILOGUE, IKS_WRAPPER, 1);
+    free(body);
+    free(c.mfile);
+    free(c.mline);
+    sbuf v = { 0 };
+    sb_fmt(&v, "%s\n", src->version);
+    sb_str(&v, "void main() {\n"
+               "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+               "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+               "}\n");
+    src->fragment = f.s;
+    src->vertex = v.s;
+    if (f.oom || v.oom || !src->map_file || !src->map_line) {
+        iks_source_free(src);
+        snprintf(err, IKS_SRC_ERR_LEN, "%s: out of memory", path);
+        return false;
+    }
+    return true;
+}
+
+bool iks_source_where(const iks_source *src, int line, const char **path, int *file_line)
+{
+    if (line < 1 || line > src->nlines) return false;
+    int f = src->map_file[line - 1];
+    *file_line = src->map_line[line - 1];
+    *path = f == IKS_WRAPPER ? NULL : src->files[f];
+    return true;
+}
+
+void iks_source_free(iks_source *src)
+{
+    if (!src) return;
+    for (int i = 0; i < src->nfiles; i++) free(src->files[i]);
+    free(src->files);
+    free(src->fragment);
+    free(src->vertex);
+    free(src->map_file);
+    free(src->map_line);
+    memset(src, 0, sizeof *src);
+}
+
+/* ---- driver logs ------------------------------------------------------------------------------- */
+
+static bool read_int(const char **p, int *out)
+{
+    const char *s = *p;
+    if (!isdigit((unsigned char)*s)) return false;
+    long v = 0;
+    while (isdigit((unsigned char)*s)) {
+        v = v * 10 + (*s - '0');
+        if (v > 100000000) return false;
+        s++;
+    }
+    *out = (int)v;
+    *p = s;
+    return true;
+}
+
+static bool lit(const char **p, const char *s)
+{
+    size_t n = strlen(s);
+    if (strncmp(*p, s, n) != 0) return false;
+    *p += n;
+    return true;
+}
+
+static void ws(const char **p)
+{
+    while (**p == ' ' || **p == '\t') (*p)++;
+}
+
+/* "error", "warning" (any case) at *p, copied lower-case into sev */
+static bool severity(const char **p, char *sev, size_t n)
+{
+    static const char *const S[] = { "error", "warning", "info", "note" };
+    for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
+        size_t k = strlen(S[i]);
+        if (strncasecmp(*p, S[i], k) == 0 && !is_ident((*p)[k])) {
+            snprintf(sev, n, "%s", S[i]);
+            *p += k;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool iks_log_parse(const char *line, iks_log_line *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = line;
+    ws(&p);
+    /* ANGLE / AMD / Apple: "ERROR: 0:12: message" */
+    const char *q = p;
+    if (severity(&q, out->sev, sizeof out->sev) && lit(&q, ":")) {
+        ws(&q);
+        if (read_int(&q, &out->id) && lit(&q, ":") && read_int(&q, &out->line) && lit(&q, ":")) {
+            ws(&q);
+            out->msg = q;
+            return true;
+        }
+        return false;
+    }
+    int id;
+    if (!read_int(&p, &id)) return false;
+    out->id = id;
+    if (lit(&p, ":")) {
+        /* Mesa: "0:12(7): error: message" */
+        if (!read_int(&p, &out->line)) return false;
+        if (lit(&p, "(")) {
+            if (!read_int(&p, &out->col) || !lit(&p, ")")) return false;
+        }
+        if (!lit(&p, ":")) return false;
+        ws(&p);
+        if (!severity(&p, out->sev, sizeof out->sev)) return false;
+        if (!lit(&p, ":")) return false;
+        ws(&p);
+        out->msg = p;
+        return true;
+    }
+    if (lit(&p, "(")) {
+        /* NVIDIA: "0(12) : error C0000: message" */
+        if (!read_int(&p, &out->line) || !lit(&p, ")")) return false;
+        ws(&p);
+        if (!lit(&p, ":")) return false;
+        ws(&p);
+        if (!severity(&p, out->sev, sizeof out->sev)) return false;
+        ws(&p);
+        while (is_ident(*p)) p++; /* the C0000 code */
+        if (!lit(&p, ":")) return false;
+        ws(&p);
+        out->msg = p;
+        return true;
+    }
+    return false;
+}
+
+char *iks_log_map(const char *log, const iks_source *src)
+{
+    sbuf b = { 0 };
+    const char *main_path = src->nfiles > 1 ? src->files[1] : "shader";
+    for (const char *ln = log; ln && *ln;) {
+        const char *nl = strchr(ln, '\n');
+        size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
+        char *line = strndup(ln, n);
+        if (line) {
+            size_t k = strlen(line);
+            while (k && (line[k - 1] == '\r' || line[k - 1] == ' ')) line[--k] = '\0';
+            iks_log_line L;
+            if (k == 0) {
+                /* skip blank lines */
+            } else if (iks_log_parse(line, &L)) {
+                /* the driver's line is a line of the assembled text: the map says whose it is */
+                const char *path;
+                int fl;
+                if (!iks_source_where(src, L.line, &path, &fl)) {
+                    path = main_path;
+                    fl = L.line;
+                }
+                if (!path)
+                    sb_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is mainImage declared as "
+                               "void mainImage(out vec4, in vec2)?)\n", main_path, L.sev, L.msg);
+                else if (L.col > 0) sb_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);
+                else sb_fmt(&b, "%s:%d: %s: %s\n", path, fl, L.sev, L.msg);
+            } else {
+                const char *m = line;
+                while (*m == ' ' || *m == '\t') m++;
+                sb_fmt(&b, "%s: %s%s\n", main_path, strncasecmp(m, "error", 5) == 0 ? "" : "error: ", m);
+            }
+            free(line);
+        }
+        ln = nl ? nl + 1 : ln + n;
+    }
+    if (!b.s) sb_add(&b, "", 0);
+    return b.s;
+}
+
+/* ---- uniform declarations ---------------------------------------------------------------------- */
+
+static void classify(iks_udecl *u)
+{
+    static const struct { const char *t; iks_ubase b; int n; } T[] = {
+        { "float", IKS_U_FLOAT, 1 }, { "vec2", IKS_U_FLOAT, 2 }, { "vec3", IKS_U_FLOAT, 3 },
+        { "vec4", IKS_U_FLOAT, 4 },  { "int", IKS_U_INT, 1 },    { "ivec2", IKS_U_INT, 2 },
+        { "ivec3", IKS_U_INT, 3 },   { "ivec4", IKS_U_INT, 4 },  { "uint", IKS_U_UINT, 1 },
+        { "uvec2", IKS_U_UINT, 2 },  { "uvec3", IKS_U_UINT, 3 }, { "uvec4", IKS_U_UINT, 4 },
+        { "bool", IKS_U_BOOL, 1 },   { "bvec2", IKS_U_BOOL, 2 }, { "bvec3", IKS_U_BOOL, 3 },
+        { "bvec4", IKS_U_BOOL, 4 },
+    };
+    u->base = IKS_U_OTHER;
+    u->comps = 0;
+    for (size_t i = 0; i < sizeof T / sizeof T[0]; i++)
+        if (strcmp(u->type, T[i].t) == 0) {
+            u->base = T[i].b;
+            u->comps = T[i].n;
+        }
+}
+
+static const char *word(const char *p, char *out, size_t cap)
+{
+    while (isspace((unsigned char)*p)) p++;
+    size_t n = 0;
+    while (is_ident(p[n])) n++;
+    if (n == 0 || n >= cap) return NULL;
+    memcpy(out, p, n);
+    out[n] = '\0';
+    return p + n;
+}
+
+int iks_uniform_decls(const char *glsl, iks_udecl *out, int max)
+{
+    char *t = strip_comments(glsl);
+    if (!t) return 0;
+    int count = 0;
+    for (const char *p = t; (p = strstr(p, "uniform"));) {
+        if ((p > t && is_ident(p[-1])) || is_ident(p[7])) {
+            p += 7;
+            continue;
+        }
+        p += 7;
+        char type[32];
+        const char *q = word(p, type, sizeof type);
+        while (q && (!strcmp(type, "lowp") || !strcmp(type, "mediump") || !strcmp(type, "highp")))
+            q = word(q, type, sizeof type);
+        if (!q) continue;
+        /* names, separated by commas, each maybe with [N] or = initialiser, up to ';' */
+        for (;;) {
+            char name[64];
+            const char *r = word(q, name, sizeof name);
+            if (!r) break;
+            if (count < max) {
+                iks_udecl *u = &out[count];
+                snprintf(u->name, sizeof u->name, "%s", name);
+                snprintf(u->type, sizeof u->type, "%s", type);
+                classify(u);
+                while (isspace((unsigned char)*r)) r++;
+                if (*r == '[') u->comps = 0; /* arrays cannot be --set */
+            }
+            count++;
+            int depth = 0;
+            while (*r && !(depth == 0 && (*r == ',' || *r == ';'))) {
+                if (*r == '(' || *r == '[') depth++;
+                if (*r == ')' || *r == ']') depth--;
+                r++;
+            }
+            if (*r != ',') break;
+            q = r + 1;
+        }
+        p = q ? q : p;
+    }
+    free(t);
+    return count;
+}

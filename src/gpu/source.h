@@ -1,0 +1,83 @@
+/* source.h: turning a user's shader file into the GLSL we compile, and the driver's log back into the
+ * user's terms. Text only: no GL here, so all of it is testable without a context.
+ *
+ * Assembly: the file's #include "x" lines are expanded (relative to the including file, then the
+ * include dirs in order). Every line of the assembled text remembers which file and line it came
+ * from, and the driver's (line) in a log is looked up there: no reliance on `#line` source numbers,
+ * which Mesa, for one, leaves out of its logs. A file already included is skipped the second time (like
+ * #pragma once, so diamonds work); a file that includes itself through a chain is an error naming
+ * the chain. A Shadertoy file (mainImage, no main) gets the version line, the Shadertoy uniforms and a
+ * main(); a file with its own main() is compiled as written. */
+#ifndef IKS_SOURCE_H
+#define IKS_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define IKS_SRC_ERR_LEN 1024
+
+typedef struct {
+    const char *const *include_dirs; /* searched in order after the including file's directory */
+    int n_include_dirs;
+    /* Replaces one include name with a file: `#include "ik.glsl"` -> --solver FILE. May be NULL. */
+    const char *override_name;
+    const char *override_path;
+    /* Source text for the main file instead of reading path (path still names it); may be NULL. */
+    const char *text;
+} iks_source_opts;
+
+typedef struct {
+    char *fragment;  /* the assembled fragment shader */
+    char *vertex;    /* a full-screen triangle, same #version */
+    char **files;    /* every file read: files[0] is "<prelude>", files[1] the main file */
+    int nfiles;
+    int *map_file;   /* per line of fragment: index into files, or IKS_WRAPPER */
+    int *map_line;   /* per line of fragment: the line in that file */
+    int nlines;
+    bool shadertoy;  /* mainImage wrapped by our main() */
+    char version[64];
+} iks_source;
+
+/* Reads and assembles. On failure returns false and writes a one-line message into err. The result is
+ * owned by src: release with iks_source_free (safe on a zeroed or failed src). */
+bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts,
+                     char err[IKS_SRC_ERR_LEN]);
+void iks_source_free(iks_source *src);
+
+#define IKS_WRAPPER (-1) /* the main() that wraps mainImage */
+/* Where line `line` (1-based) of the assembled fragment came from: *path NULL for the wrapper. */
+bool iks_source_where(const iks_source *src, int line, const char **path, int *file_line);
+
+/* One line of a driver's info log, in any of the formats we know:
+ *   Mesa        0:12(7): error: message
+ *   NVIDIA      0(12) : error C0000: message
+ *   ANGLE/AMD   ERROR: 0:12: message     (also WARNING:)
+ * Returns false if the line is none of them. sev gets "error" or "warning"; msg points into line. */
+typedef struct {
+    int id, line, col; /* col 0 when the driver gives none */
+    char sev[16];
+    const char *msg;
+} iks_log_line;
+bool iks_log_parse(const char *line, iks_log_line *out);
+
+/* The whole log rewritten as `path:line:col: error: message` lines (col left out when unknown), the
+ * driver's line numbers looked up in the source's line map (the ids they carry are ignored);
+ * lines we cannot parse are kept, prefixed with the main file's path. Returns malloc'd text. */
+char *iks_log_map(const char *log, const iks_source *src);
+
+/* Uniform declarations found in the assembled fragment source (comments skipped). */
+typedef enum { IKS_U_FLOAT, IKS_U_INT, IKS_U_UINT, IKS_U_BOOL, IKS_U_OTHER } iks_ubase;
+typedef struct {
+    char name[64];
+    char type[32]; /* as written: vec3, int, sampler2D, ... */
+    iks_ubase base;
+    int comps;     /* 1..4 for scalars and vectors, 0 for anything else */
+} iks_udecl;
+/* Fills up to max declarations; returns how many there are (may exceed max). */
+int iks_uniform_decls(const char *glsl, iks_udecl *out, int max);
+
+/* Reads a whole file; returns malloc'd NUL-terminated text, or NULL with errno set. Refuses files
+ * with NUL bytes (binary) by setting errno to EILSEQ, and ones over max_bytes with EFBIG. */
+char *iks_read_text(const char *path, size_t max_bytes, size_t *len);
+
+#endif

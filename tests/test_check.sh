@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `ikshade check`: passes with our GLSL solver, and fails with each of four mutated copies of it,
+# made here from shaders/ik.glsl so that they follow the real solver.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 shaders=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+N=200000
+
+out=$("$bin" check --cases $N); rc=$?
+check "check passes on this GPU (exit 0)" [ $rc -eq 0 ]
+check "prints the renderer and GL version" grep -q '^GL_RENDERER: .' <<<"$out"
+check "prints the case count" grep -qE "^cases: [0-9]+ \($N random" <<<"$out"
+check "prints the errors against their bounds" grep -qE '^error.*max .* \(bound 16\), 99.9th percentile .* \(bound 4\)' <<<"$out"
+check "says PASS" grep -q '^PASS' <<<"$out"
+
+j=$("$bin" check --cases 1000 --json)
+check "--json is one object with pass:true" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is True and d["cases"] > 1000 and "renderer" in d' "$j"
+
+mutate() { # NAME SED-EXPRESSION
+  sed "$2" "$shaders/ik.glsl" > "$tmp/$1.glsl"
+  if cmp -s "$shaders/ik.glsl" "$tmp/$1.glsl"; then echo "FAIL: mutation $1 changed nothing" >&2; fail=$((fail+1)); return; fi
+  local o rc
+  o=$("$bin" check --cases $N --solver "$tmp/$1.glsl"); rc=$?
+  check "mutant '$1' fails the check (exit 1)" [ $rc -eq 1 ]
+  check "mutant '$1' says FAIL" grep -q '^FAIL' <<<"$o"
+}
+mutate const 's/float a = 0\.5 \* (dt/float a = 0.5000005 * (dt/'
+mutate swap 's/float R1 = r1 \* s, R2 = r2 \* s;/float R1 = r2 * s, R2 = r1 * s;/'
+mutate bend 's/B \*= bend < 0\.0 ? -1\.0 : 1\.0;/B *= 1.0;/'
+mutate raw 's/float heron = max((L - dt) \* (dt - D) \* (dt + D) \* (dt + L), 0\.0);/float w = dt * dt + R1 * R1 - R2 * R2; float heron = max(4.0 * R1 * R1 * dt * dt - w * w, 0.0);/'
+
+# a solver file that does not compile: compiler-style errors pointing into it, exit 1
+printf 'vec2 ikSolve(vec2 p, float r1, float r2) { return p }\n' > "$tmp/broken.glsl"
+err=$("$bin" check --cases 10 --solver "$tmp/broken.glsl" 2>&1 >/dev/null); rc=$?
+check "broken solver exits 1" [ $rc -eq 1 ]
+check "broken solver error names its file:line" grep -q "^$tmp/broken.glsl:1:" <<<"$err"
+
+expect_fail "missing solver file" 1 "--solver /nonexistent.glsl: No such file" "$bin" check --solver /nonexistent.glsl
+expect_fail "bad --cases" 2 "--cases 'lots'" "$bin" check --cases lots
+expect_fail "negative --cases" 2 "--cases '-5'" "$bin" check --cases -5
+expect_fail "unknown option" 2 "unknown option '--fast'" "$bin" check --fast
+finish

@@ -1,0 +1,291 @@
+/* test_gpu.c: the GL core on llvmpipe through headless EGL: program assembly, error mapping against
+ * deliberately broken shaders, recorded logs of other drivers, Shadertoy uniforms read back exactly,
+ * and --set. Writes its shader files into a fresh temporary directory. */
+#include "gpu.h"
+#include "platform.h"
+#include "source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int failures, checks;
+#define CHECK(cond, ...)                                                              \
+    do {                                                                              \
+        checks++;                                                                     \
+        if (!(cond)) {                                                                \
+            failures++;                                                               \
+            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);          \
+            fprintf(stderr, __VA_ARGS__);                                             \
+            fputc('\n', stderr);                                                      \
+        }                                                                             \
+    } while (0)
+
+static char dir[256];
+
+static const char *write_file(const char *name, const char *text)
+{
+    static char paths[32][512];
+    static int k;
+    char *p = paths[k++ % 32];
+    snprintf(p, 512, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (!f) {
+        perror(p);
+        exit(2);
+    }
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+/* Builds path; returns the mapped log (malloc'd, "" when none) and sets *ok. */
+static char *build(const char *path, bool *ok, iks_program *prog, iks_source *src)
+{
+    const char *dirs[] = { dir };
+    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
+    char err[IKS_SRC_ERR_LEN];
+    if (!iks_source_load(src, path, &o, err)) {
+        *ok = false;
+        return strdup(err);
+    }
+    char *log = NULL;
+    *ok = iks_program_build(prog, src, &log);
+    return log ? log : strdup("");
+}
+
+/* The first line of the log for a shader that must fail, starting with want_prefix. */
+static void expect_error(const char *name, const char *text, const char *want_prefix)
+{
+    const char *path = write_file(name, text);
+    iks_program prog;
+    iks_source src;
+    bool ok;
+    char *log = build(path, &ok, &prog, &src);
+    char want[600];
+    snprintf(want, sizeof want, "%s/%s", dir, want_prefix);
+    CHECK(!ok, "%s compiled", name);
+    CHECK(strncmp(log, want, strlen(want)) == 0, "%s: log '%s' does not start with '%s'", name, log, want);
+    if (ok) iks_program_destroy(&prog);
+    iks_source_free(&src);
+    free(log);
+}
+
+static void test_errors(void)
+{
+    expect_error("first.frag", "float x = ;\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n",
+                 "first.frag:1:");
+    expect_error("middle.frag",
+                 "// a comment\nvoid mainImage(out vec4 c, in vec2 f) {\n  c = vec4(1.0);\n  c.x += undefined_name;\n"
+                 "  c.y = 0.0;\n}\n",
+                 "middle.frag:4:");
+    expect_error("last.frag", "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\nfloat g() { return 1.0 }",
+                 "last.frag:2:");
+    write_file("bad.glsl", "float helper() {\n  return 1.0;\n}\nfloat broken() { return nope; }\n");
+    expect_error("inc.frag", "// uses an include\n#include \"bad.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(helper()); }\n",
+                 "bad.glsl:4:");
+    /* a line after the include still maps to the including file */
+    write_file("good.glsl", "float helper() {\n  return 1.0;\n}\n");
+    expect_error("after.frag", "#include \"good.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) {\n  c = vec4(zz);\n}\n",
+                 "after.frag:3:");
+    /* own #version and main(): compiled as written, errors still mapped */
+    expect_error("own.frag", "#version 330 core\nout vec4 o;\nvoid main() { o = vec4(1.0) + zz; }\n", "own.frag:3:");
+    /* a wrong mainImage signature is reported against the user's file with a hint */
+    expect_error("sig.frag", "void mainImage(out vec4 c) { c = vec4(1.0); }\n", "sig.frag: error:");
+}
+
+static void test_assembly_errors(void)
+{
+    char err[IKS_SRC_ERR_LEN];
+    iks_source src;
+    const char *dirs[] = { dir };
+    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
+    write_file("good.glsl", "float helper() {\n  return 1.0;\n}\n");
+    write_file("a.glsl", "#include \"b.glsl\"\n");
+    write_file("b.glsl", "#include \"a.glsl\"\n");
+    const char *p = write_file("cycle.frag", "#include \"a.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) {}\n");
+    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "include cycle") &&
+              strstr(err, "cycle.frag -> ") && strstr(err, "a.glsl -> ") && strstr(err, "b.glsl -> "),
+          "cycle: %s", err);
+    p = write_file("missing.frag", "#include \"good.glsl\"\n#include \"nowhere.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) {}\n");
+    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "missing.frag:2: cannot include \"nowhere.glsl\""),
+          "missing: %s", err);
+    /* a diamond: both branches include good.glsl; it goes in once, so no redefinition */
+    write_file("l.glsl", "#include \"good.glsl\"\nfloat l() { return helper(); }\n");
+    write_file("r.glsl", "#include \"good.glsl\"\nfloat r() { return helper(); }\n");
+    p = write_file("diamond.frag",
+                   "#include \"l.glsl\"\n#include \"r.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(l() + r()); }\n");
+    iks_program prog;
+    bool ok;
+    char *log = build(p, &ok, &prog, &src);
+    CHECK(ok, "diamond: %s", log);
+    if (ok) iks_program_destroy(&prog);
+    iks_source_free(&src);
+    free(log);
+    p = write_file("nomain.frag", "float f() { return 1.0; }\n");
+    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "defines neither mainImage"), "no main: %s", err);
+    CHECK(!iks_source_load(&src, "/nonexistent/x.frag", &o, err) && strstr(err, "/nonexistent/x.frag: No such file"),
+          "missing file: %s", err);
+    p = write_file("bin.frag", "");
+    FILE *f = fopen(p, "wb");
+    fwrite("ab\0cd", 1, 5, f);
+    fclose(f);
+    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "binary file"), "binary: %s", err);
+}
+
+static void test_log_formats(void)
+{
+    iks_log_line L;
+    CHECK(iks_log_parse("0:12(7): error: `x' undeclared", &L) && L.line == 12 && L.col == 7 &&
+              !strcmp(L.sev, "error") && !strcmp(L.msg, "`x' undeclared"), "mesa");
+    CHECK(iks_log_parse("0(12) : error C0000: syntax error, unexpected '}'", &L) && L.line == 12 && L.col == 0 &&
+              !strcmp(L.sev, "error") && !strcmp(L.msg, "syntax error, unexpected '}'"), "nvidia");
+    CHECK(iks_log_parse("ERROR: 0:12: 'foo' : undeclared identifier", &L) && L.line == 12 &&
+              !strcmp(L.sev, "error") && !strcmp(L.msg, "'foo' : undeclared identifier"), "angle/amd");
+    CHECK(iks_log_parse("WARNING: 0:3: extension not supported", &L) && L.line == 3 && !strcmp(L.sev, "warning"),
+          "amd warning");
+    CHECK(iks_log_parse("0(5) : warning C7050: \"c\" might be used before being initialized", &L) &&
+              L.line == 5 && !strcmp(L.sev, "warning"), "nvidia warning");
+    CHECK(!iks_log_parse("error: linking with uncompiled shader", &L), "not a located line");
+    /* mapped through a real source: line numbers of the assembled text go back to the user's file */
+    iks_source src;
+    char err[IKS_SRC_ERR_LEN];
+    const char *p = write_file("map.frag", "void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(1.0);\n}\n");
+    CHECK(iks_source_load(&src, p, NULL, err), "%s", err);
+    int line = 0; /* find the assembled line holding "c = vec4" */
+    int k = 1;
+    for (const char *s = src.fragment; *s; s++) {
+        if (!strncmp(s, "  c = vec4", 10)) line = k;
+        if (*s == '\n') k++;
+    }
+    char rec[3][128];
+    snprintf(rec[0], 128, "0:%d(5): error: mesa says\n", line);
+    snprintf(rec[1], 128, "0(%d) : error C1008: nvidia says\n", line);
+    snprintf(rec[2], 128, "ERROR: 0:%d: amd says\n", line);
+    for (int i = 0; i < 3; i++) {
+        char *m = iks_log_map(rec[i], &src);
+        char want[600];
+        snprintf(want, sizeof want, "%s:2:", p);
+        CHECK(strncmp(m, want, strlen(want)) == 0, "mapped '%s' from '%s'", m, rec[i]);
+        free(m);
+    }
+    char *m = iks_log_map("error: fragment shader lacks `main'\n", &src);
+    CHECK(strstr(m, "map.frag: error: fragment shader lacks") != NULL, "unlocated: %s", m);
+    free(m);
+    iks_source_free(&src);
+}
+
+static void test_decls(void)
+{
+    iks_udecl d[8];
+    int n = iks_uniform_decls("uniform float a; // uniform int commented;\n/* uniform vec2 no; */ uniform highp vec3 b, c = vec3(1);\n"
+                              "uniform int arr[3];\nuniform bool flag;\nfloat notuniform;\n", d, 8);
+    CHECK(n == 5, "got %d declarations", n);
+    CHECK(!strcmp(d[0].name, "a") && d[0].base == IKS_U_FLOAT && d[0].comps == 1, "a");
+    CHECK(!strcmp(d[1].name, "b") && d[1].comps == 3 && !strcmp(d[2].name, "c") && d[2].comps == 3, "b, c");
+    CHECK(!strcmp(d[3].name, "arr") && d[3].comps == 0, "arrays cannot be set");
+    CHECK(!strcmp(d[4].name, "flag") && d[4].base == IKS_U_BOOL, "bool");
+}
+
+static void test_render(void)
+{
+    /* every Shadertoy uniform we feed, written into pixels that are read back exactly */
+    const char *p = write_file("uniforms.frag",
+        "uniform float uGain;\nuniform vec2 uOff;\nuniform int uCount;\nuniform bool uOn;\nuniform float uUnused;\n"
+        "void mainImage(out vec4 fragColor, in vec2 fragCoord) {\n"
+        "  int x = int(fragCoord.x);\n"
+        "  if (x == 0) fragColor = vec4(iResolution.xy, iResolution.z, 0.0);\n"
+        "  else if (x == 1) fragColor = vec4(iTime, iTimeDelta, float(iFrame), iFrameRate);\n"
+        "  else if (x == 2) fragColor = iMouse;\n"
+        "  else if (x == 3) fragColor = vec4(uGain, uOff, float(uCount));\n"
+        "  else if (x == 4) fragColor = vec4(uOn ? 1.0 : 0.0, fragCoord, iSampleRate);\n"
+        "  else fragColor = iDate;\n"
+        "}\n");
+    iks_program prog;
+    iks_source src;
+    bool ok;
+    char *log = build(p, &ok, &prog, &src);
+    CHECK(ok, "uniforms.frag: %s", log);
+    free(log);
+    if (!ok) return;
+    iks_target t;
+    char err[IKS_GPU_ERR_LEN];
+    CHECK(iks_target_create(&t, 8, 3, IKS_RGBA32F, err), "%s", err);
+    iks_setting s[4];
+    CHECK(iks_setting_parse("uGain=2.5", &s[0], err), "%s", err);
+    CHECK(iks_setting_parse("uOff=-1,0.25", &s[1], err), "%s", err);
+    CHECK(iks_setting_parse("uCount=7", &s[2], err), "%s", err);
+    CHECK(iks_setting_parse("uOn=true", &s[3], err), "%s", err);
+    char warn[512];
+    CHECK(iks_program_apply(&prog, s, 4, err, warn, sizeof warn), "%s", err);
+    iks_frame f;
+    iks_frame_defaults(&f);
+    f.time = 12.5;
+    f.time_delta = 0.25;
+    f.frame = 42;
+    f.frame_rate = 4;
+    memcpy(f.mouse, (float[]){ 10, 20, 30, -40 }, sizeof f.mouse);
+    iks_draw(&prog, &t, &f);
+    float px[8 * 3 * 4];
+    iks_read(&t, px);
+    const float *r = px + 4 * (8 * 1); /* row 1 */
+    CHECK(r[0] == 8 && r[1] == 3 && r[2] == 1, "iResolution %g %g %g", r[0], r[1], r[2]);
+    CHECK(r[4] == 12.5f && r[5] == 0.25f && r[6] == 42 && r[7] == 4, "time %g %g %g %g", r[4], r[5], r[6], r[7]);
+    CHECK(r[8] == 10 && r[9] == 20 && r[10] == 30 && r[11] == -40, "iMouse");
+    CHECK(r[12] == 2.5f && r[13] == -1 && r[14] == 0.25f && r[15] == 7, "--set values %g %g %g %g", r[12], r[13],
+          r[14], r[15]);
+    CHECK(r[16] == 1 && r[17] == 4.5f && r[18] == 1.5f && r[19] == 44100, "bool, fragCoord at pixel centres");
+    CHECK(r[20] >= 2024 && r[21] >= 0 && r[21] <= 11 && r[22] >= 1 && r[23] >= 0 && r[23] < 86400, "iDate");
+    CHECK(iks_gl_error() == NULL, "GL error");
+    /* bad settings: each names the uniform and its type */
+    iks_setting b;
+    CHECK(iks_setting_parse("nosuch=1", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
+              strstr(err, "declares no uniform 'nosuch'"), "undeclared: %s", err);
+    CHECK(iks_setting_parse("uOff=1", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
+              strstr(err, "uniform 'uOff' is vec2: expected 2 values, got 1"), "count: %s", err);
+    CHECK(iks_setting_parse("uCount=1.5", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
+              strstr(err, "not a whole number"), "int: %s", err);
+    CHECK(iks_setting_parse("uUnused=1", &b, err) && iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
+              strstr(warn, "'uUnused' is declared but unused"), "removed: '%s'", warn);
+    CHECK(!iks_setting_parse("x", &b, err) && strstr(err, "expected NAME=VALUE"), "%s", err);
+    CHECK(!iks_setting_parse("1x=2", &b, err) && strstr(err, "not a GLSL identifier"), "%s", err);
+    CHECK(!iks_setting_parse("x=1,2,3,4,5", &b, err) && strstr(err, "at most 4"), "%s", err);
+    CHECK(!iks_setting_parse("x=nan", &b, err) && strstr(err, "not a finite number"), "%s", err);
+    CHECK(!iks_setting_parse("x=1,", &b, err), "trailing comma");
+    /* size limits */
+    iks_target big;
+    CHECK(!iks_target_create(&big, iks_gpu_max_size() + 1, 4, IKS_RGBA8, err) && strstr(err, "this GL allows"),
+          "%s", err);
+    iks_target_destroy(&t);
+    iks_program_destroy(&prog);
+    iks_source_free(&src);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/ikshade-test-gpu-XXXXXX");
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    test_log_formats();
+    test_decls();
+    char err[IKS_ERR_LEN];
+    iks_platform *plat = iks_egl_create(err);
+    CHECK(plat != NULL, "no headless context: %s", err);
+    if (plat) {
+        char gerr[IKS_GPU_ERR_LEN];
+        CHECK(iks_gpu_load(plat->get_proc_address, gerr), "%s", gerr);
+        printf("platform: %s, renderer: %s\n", plat->name, iks_gpu_renderer());
+        test_assembly_errors();
+        test_errors();
+        test_render();
+        plat->destroy(plat);
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
