@@ -395,3 +395,119 @@ void iks_read(const iks_target *t, void *dst)
     else glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, dst);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
+
+/* ---- asynchronous readback --------------------------------------------------------------------- */
+
+bool iks_readback_create(iks_readback *r, int slots, int w, int h)
+{
+    memset(r, 0, sizeof *r);
+    if (slots < 1 || slots > IKS_RING_MAX) return false;
+    r->n = slots;
+    r->w = w;
+    r->h = h;
+    glGenBuffers(slots, r->pbo);
+    for (int i = 0; i < slots; i++) {
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
+        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_READ);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    return iks_gl_error() == NULL;
+}
+
+void iks_readback_start(iks_readback *r, int slot, const iks_target *t)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[slot]);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, r->w, r->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+bool iks_readback_finish(iks_readback *r, int slot, void *dst)
+{
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[slot]);
+    size_t n = (size_t)r->w * (size_t)r->h * 4;
+    const void *src = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)n, GL_MAP_READ_BIT);
+    bool ok = src != NULL;
+    if (ok) {
+        memcpy(dst, src, n);
+        ok = glUnmapBuffer(GL_PIXEL_PACK_BUFFER) == GL_TRUE;
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    return ok;
+}
+
+void iks_readback_destroy(iks_readback *r)
+{
+    if (r->n) glDeleteBuffers(r->n, r->pbo);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---- supersampling ----------------------------------------------------------------------------- */
+
+static const char DOWN_VS[] = "#version 330 core\n"
+                              "void main() {\n"
+                              "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+                              "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+                              "}\n";
+static const char DOWN_FS[] = "#version 330 core\n"
+                              "uniform sampler2D src;\n"
+                              "uniform int k;\n"
+                              "out vec4 o;\n"
+                              "void main() {\n"
+                              "    ivec2 b = ivec2(gl_FragCoord.xy) * k;\n"
+                              "    vec4 s = vec4(0.0);\n"
+                              "    for (int y = 0; y < k; y++)\n"
+                              "        for (int x = 0; x < k; x++) s += texelFetch(src, b + ivec2(x, y), 0);\n"
+                              "    o = s / float(k * k);\n"
+                              "}\n";
+
+bool iks_downsample_create(iks_downsample *d, char err[IKS_GPU_ERR_LEN])
+{
+    memset(d, 0, sizeof *d);
+    const char *src[2] = { DOWN_VS, DOWN_FS };
+    GLenum types[2] = { GL_VERTEX_SHADER, GL_FRAGMENT_SHADER };
+    GLuint prog = glCreateProgram();
+    for (int i = 0; i < 2; i++) {
+        GLuint sh = glCreateShader(types[i]);
+        glShaderSource(sh, 1, &src[i], NULL);
+        glCompileShader(sh);
+        glAttachShader(prog, sh);
+        glDeleteShader(sh);
+    }
+    glLinkProgram(prog);
+    GLint ok = 0;
+    glGetProgramiv(prog, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        glDeleteProgram(prog);
+        snprintf(err, IKS_GPU_ERR_LEN, "GL: the supersampling filter did not build");
+        return false;
+    }
+    d->prog = prog;
+    d->loc_src = glGetUniformLocation(prog, "src");
+    d->loc_k = glGetUniformLocation(prog, "k");
+    glGenVertexArrays(1, &d->vao);
+    return true;
+}
+
+void iks_downsample_run(const iks_downsample *d, const iks_target *src, const iks_target *dst, int k)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, dst->fbo);
+    glViewport(0, 0, dst->w, dst->h);
+    glUseProgram(d->prog);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, src->tex);
+    glUniform1i(d->loc_src, 0);
+    glUniform1i(d->loc_k, k);
+    glBindVertexArray(d->vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindVertexArray(0);
+}
+
+void iks_downsample_destroy(iks_downsample *d)
+{
+    if (d->prog) glDeleteProgram(d->prog);
+    if (d->vao) glDeleteVertexArrays(1, &d->vao);
+    memset(d, 0, sizeof *d);
+}

@@ -91,4 +91,31 @@ void iks_read(const iks_target *t, void *dst);
 /* Any GL error since the last call, as a name; NULL if none. */
 const char *iks_gl_error(void);
 
+
+/* ---- asynchronous readback --------------------------------------------------------------------- */
+
+/* A ring of pixel buffer objects: start() queues glReadPixels of a target into a slot and returns at
+ * once; finish() maps that slot later (a frame or two on) and copies it out, so drawing the next
+ * frames overlaps the transfer. RGBA8 targets only. */
+#define IKS_RING_MAX 4
+typedef struct {
+    unsigned pbo[IKS_RING_MAX];
+    int n, w, h;
+} iks_readback;
+bool iks_readback_create(iks_readback *r, int slots, int w, int h);
+void iks_readback_start(iks_readback *r, int slot, const iks_target *t);
+bool iks_readback_finish(iks_readback *r, int slot, void *dst);
+void iks_readback_destroy(iks_readback *r);
+
+/* ---- supersampling ----------------------------------------------------------------------------- */
+
+/* Box-filters a K-times larger target down into dst (K x K texels per pixel). */
+typedef struct {
+    unsigned prog, vao;
+    int loc_src, loc_k;
+} iks_downsample;
+bool iks_downsample_create(iks_downsample *d, char err[IKS_GPU_ERR_LEN]);
+void iks_downsample_run(const iks_downsample *d, const iks_target *src, const iks_target *dst, int k);
+void iks_downsample_destroy(iks_downsample *d);
+
 #endif

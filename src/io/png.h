@@ -1,0 +1,24 @@
+/* png.h: PNG encoding (stb_image_write's container, libdeflate's deflate) and atomic file writes.
+ * Thread-safe once iks_png_setup() has run: workers encode frames in parallel. */
+#ifndef IKS_PNG_H
+#define IKS_PNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Call once, before any thread encodes. level: libdeflate's 0..12 (1 is the fast default). */
+void iks_png_setup(int level);
+
+/* Encodes w x h RGBA8 pixels stored bottom row first (as GL reads them) into a PNG, top row first;
+ * RGB unless alpha. Returns malloc'd bytes in *out (caller frees), or false when out of memory. */
+bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+
+/* Releases the calling thread's compressor; each thread that encoded calls it before it ends. */
+void iks_png_thread_done(void);
+
+/* Writes data to path atomically: a temporary file in the same directory, then rename, so that a
+ * crash, a kill or a full disk never leaves a partial file under path. false with errno set. */
+bool iks_write_atomic(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,156 @@
+/* pool.c: the encoder pool: a free list and a FIFO of filled buffers under one mutex. */
+#include "pool.h"
+
+#include "png.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct iks_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t work, space, idle;
+    pthread_t *threads;
+    int nthreads;
+    uint8_t **bufs;
+    int nbufs;
+    int *free_list, nfree;
+    int *queue;   /* ring of filled buffers */
+    long *frames; /* frame of each buffer */
+    int qhead, qlen;
+    int busy;     /* jobs running */
+    bool stop, failed;
+    long done;
+    char err[IKS_POOL_ERR_LEN];
+    iks_job_fn fn;
+    void *ctx;
+};
+
+static void *worker(void *arg)
+{
+    iks_pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (p->qlen == 0 && !p->stop) pthread_cond_wait(&p->work, &p->mu);
+        if (p->qlen == 0 && p->stop) break;
+        int b = p->queue[p->qhead];
+        p->qhead = (p->qhead + 1) % p->nbufs;
+        p->qlen--;
+        p->busy++;
+        bool skip = p->failed;
+        pthread_mutex_unlock(&p->mu);
+        char err[IKS_POOL_ERR_LEN] = "";
+        bool ok = skip || p->fn(p->ctx, p->frames[b], p->bufs[b], err);
+        pthread_mutex_lock(&p->mu);
+        p->busy--;
+        if (!ok && !p->failed) {
+            p->failed = true;
+            memcpy(p->err, err, sizeof err);
+        }
+        if (ok && !skip) p->done++;
+        p->free_list[p->nfree++] = b;
+        pthread_cond_broadcast(&p->space);
+        if (p->qlen == 0 && p->busy == 0) pthread_cond_broadcast(&p->idle);
+    }
+    pthread_mutex_unlock(&p->mu);
+    iks_png_thread_done();
+    return NULL;
+}
+
+iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, iks_job_fn fn, void *ctx)
+{
+    if (threads < 1) threads = 1;
+    if (buffers < threads + 1) buffers = threads + 1;
+    iks_pool *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->fn = fn;
+    p->ctx = ctx;
+    p->nbufs = buffers;
+    p->bufs = calloc((size_t)buffers, sizeof *p->bufs);
+    p->free_list = calloc((size_t)buffers, sizeof *p->free_list);
+    p->queue = calloc((size_t)buffers, sizeof *p->queue);
+    p->frames = calloc((size_t)buffers, sizeof *p->frames);
+    p->threads = calloc((size_t)threads, sizeof *p->threads);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->space, NULL);
+    pthread_cond_init(&p->idle, NULL);
+    if (!p->bufs || !p->free_list || !p->queue || !p->frames || !p->threads) goto fail;
+    for (int i = 0; i < buffers; i++) {
+        p->bufs[i] = malloc(buf_bytes);
+        if (!p->bufs[i]) goto fail;
+        p->free_list[p->nfree++] = i;
+    }
+    for (int i = 0; i < threads; i++) {
+        if (pthread_create(&p->threads[i], NULL, worker, p) != 0) goto fail;
+        p->nthreads++;
+    }
+    return p;
+fail:
+    iks_pool_finish(p, NULL);
+    iks_pool_destroy(p);
+    return NULL;
+}
+
+uint8_t *iks_pool_acquire(iks_pool *p, int *buf)
+{
+    pthread_mutex_lock(&p->mu);
+    while (p->nfree == 0 && !p->failed) pthread_cond_wait(&p->space, &p->mu);
+    uint8_t *r = NULL;
+    if (!p->failed) {
+        *buf = p->free_list[--p->nfree];
+        r = p->bufs[*buf];
+    }
+    pthread_mutex_unlock(&p->mu);
+    return r;
+}
+
+void iks_pool_submit(iks_pool *p, int buf, long frame)
+{
+    pthread_mutex_lock(&p->mu);
+    p->frames[buf] = frame;
+    p->queue[(p->qhead + p->qlen) % p->nbufs] = buf;
+    p->qlen++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+long iks_pool_done(iks_pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    long d = p->done;
+    pthread_mutex_unlock(&p->mu);
+    return d;
+}
+
+bool iks_pool_finish(iks_pool *p, char err[IKS_POOL_ERR_LEN])
+{
+    if (!p) return false;
+    pthread_mutex_lock(&p->mu);
+    while ((p->qlen > 0 || p->busy > 0) && p->nthreads > 0) pthread_cond_wait(&p->idle, &p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
+    p->nthreads = 0;
+    if (p->failed && err) memcpy(err, p->err, IKS_POOL_ERR_LEN);
+    return !p->failed;
+}
+
+void iks_pool_destroy(iks_pool *p)
+{
+    if (!p) return;
+    if (p->bufs)
+        for (int i = 0; i < p->nbufs; i++) free(p->bufs[i]);
+    free(p->bufs);
+    free(p->free_list);
+    free(p->queue);
+    free(p->frames);
+    free(p->threads);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->space);
+    pthread_cond_destroy(&p->idle);
+    free(p);
+}
