@@ -3,7 +3,7 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build deps run test test-fast test-asan vec-report clean
+.PHONY: all build deps run test test-fast test-asan vec-report golden clean
 
 all: build
 
@@ -35,6 +35,11 @@ test-asan: deps
 # Shows which loops of the solver the compiler vectorised.
 vec-report:
 	$(CC) -std=c11 -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off -fopt-info-vec-optimized -c src/ik/ik.c -o /dev/null
+
+# Regenerates the golden image on purpose, after a deliberate change to limb.frag; review it, then commit.
+golden: build
+	$(BUILD)/ikshade render -o tests/golden/limb.png --size 320x180 --time 1.5 --quiet
+	@echo "tests/golden/limb.png regenerated: look at it before committing"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `ikshade render` as users run it: files, determinism, time mapping, the picture against the C
+# solver, a golden image, and every bad input answered with one line and no partial file.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 tests=$2
+png() { python3 "$tests/png.py" "$@"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+# valid PNGs, the right size and count, directories created, RGB by default, RGBA with --alpha
+"$bin" render -o a/b/%03d.png --frames 5 --size 160x90 --quiet
+check "5 files" [ "$(ls a/b | wc -l)" -eq 5 ]
+check "named by pattern" [ -f a/b/000.png ] && [ -f a/b/004.png ]
+check "size and RGB" [ "$(png info a/b/003.png)" = "160 90 3" ]
+"$bin" render -o alpha.png --size 64x32 --alpha --quiet
+check "--alpha gives RGBA" [ "$(png info alpha.png)" = "64 32 4" ]
+check "no temporary files left" [ -z "$(find . -name '.*' -type f)" ]
+"$bin" render -o one.png --size 32x32 2>err.txt
+check "one summary line when stderr is not a terminal" [ "$(wc -l <err.txt)" -eq 1 ] && grep -q '1 frame of 32x32' err.txt
+
+# determinism: two runs byte-identical, and a split into ranges gives the same files
+"$bin" render -o r1/%04d.png --frames 6 --size 200x120 --quiet
+"$bin" render -o r2/%04d.png --frames 6 --size 200x120 --quiet
+"$bin" render -o r3/%04d.png --frames 0:2 --size 200x120 --quiet
+"$bin" render -o r3/%04d.png --frames 2:6 --size 200x120 --quiet --jobs 1
+check "two runs are byte-identical" diff -r r1 r2
+check "ranges 0:2 + 2:6 equal one run of 6" diff -r r1 r3
+
+# the time mapping: iTime = T0 + i/fps and iFrame = i, read back exactly
+cat > t.frag <<'G'
+void mainImage(out vec4 c, in vec2 f) {
+  c = vec4(float(iFrame) / 255.0, (iTime * 10.0) / 255.0, (iTimeDelta * 1000.0) / 255.0, 1.0);
+}
+G
+"$bin" render t.frag -o t/%02d.png --frames 3:6 --fps 10 --time 0.5 --size 4x4 --quiet
+for i in 3 4 5; do
+  check "frame $i: iFrame=$i, iTime=0.5+$i/10, iTimeDelta=0.1" [ "$(png pixel t/0$i.png 1 1)" = "$i $((5 + i)) 100" ]
+done
+# iMouse as on shadertoy.com: w > 0 on frame 0 only
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iMouse.x, iMouse.y, iMouse.z, iMouse.w > 0.0 ? 255.0 : 0.0) / 255.0; }\n' > m.frag
+"$bin" render m.frag -o m/%d.png --frames 2 --size 4x4 --mouse 10,20,30,40 --alpha --quiet
+check "iMouse on the click frame" [ "$(png pixel m/0.png 0 0)" = "10 20 30 255" ]
+check "iMouse after the click frame: w < 0" [ "$(png pixel m/1.png 0 0)" = "10 20 30 0" ]
+
+# the picture agrees with the C solver: the joint and both bones where `ikshade solve` puts them
+"$bin" render -o limb.png --size 640x360 --mouse 420,250 --quiet
+check "limb.frag's joint and bones match the C solver" png limb limb.png 420 250 "$bin"
+"$bin" render -o limb2.png --size 640x360 --mouse 250,120 --set bend=-1 --quiet
+check "... with bend -1 the picture differs" bash -c '! cmp -s limb.png limb2.png'
+
+# a golden image, within a per-pixel tolerance (another GPU may differ in the last bits);
+# regenerate on purpose with `make golden`
+"$bin" render -o golden.png --size 320x180 --time 1.5 --quiet
+check "limb.frag matches tests/golden/limb.png" png diff golden.png "$tests/golden/limb.png" 8 0.002
+
+# the default shader is found from any directory
+(cd / && "$bin" render -o "$tmp/fromroot.png" --size 32x32 --quiet)
+check "default shader from another directory" [ -f fromroot.png ]
+
+# raw frames to stdout, top row first
+"$bin" render -o - --frames 2 --size 8x4 --quiet > raw.bin
+check "-o - writes w*h*4 bytes a frame" [ "$(stat -c %s raw.bin)" -eq $((8 * 4 * 4 * 2)) ]
+
+# bad inputs: one line naming the input, exit 2 (usage) or 1 (run time), no partial files
+expect_fail "no output" 2 "no output: add -o" "$bin" render
+expect_fail "bad pattern %s" 2 "-o 'x%s.png': the name may hold one frame number" "$bin" render -o x%s.png
+expect_fail "two frame numbers" 2 "one frame number" "$bin" render -o %d_%d.png
+expect_fail "plain name, many frames" 2 "3 frames need a frame number" "$bin" render -o x.png --frames 3
+expect_fail "not .png" 2 "expected a .png name" "$bin" render -o x.jpg
+expect_fail "--size 0x5" 2 "--size '0x5'" "$bin" render -o x.png --size 0x5
+expect_fail "--size -3x5" 2 "--size '-3x5'" "$bin" render -o x.png --size -3x5
+expect_fail "--size abc" 2 "--size 'abc'" "$bin" render -o x.png --size abc
+expect_fail "--size beyond the GL limit" 2 "this GL allows at most" "$bin" render -o x.png --size 60000x60000
+expect_fail "--frames 5:2" 2 "--frames '5:2'" "$bin" render -o %d.png --frames 5:2
+expect_fail "--frames 0" 2 "--frames '0'" "$bin" render -o %d.png --frames 0
+expect_fail "--fps 0" 2 "--fps '0'" "$bin" render -o x.png --fps 0
+expect_fail "--fps nan" 2 "--fps 'nan'" "$bin" render -o x.png --fps nan
+expect_fail "--time inf" 2 "--time 'inf'" "$bin" render -o x.png --time inf
+expect_fail "--mouse 1" 2 "--mouse '1'" "$bin" render -o x.png --mouse 1
+expect_fail "--mouse 1,,2" 2 "--mouse '1,,2'" "$bin" render -o x.png --mouse 1,,2
+expect_fail "--ssaa 9" 2 "--ssaa '9'" "$bin" render -o x.png --ssaa 9
+expect_fail "--set undeclared" 2 "declares no uniform 'nope'" "$bin" render -o x.png --set nope=1
+expect_fail "--set wrong count" 2 "uniform 'r1' is float: expected 1 value, got 2" "$bin" render -o x.png --set r1=1,2
+expect_fail "--set malformed" 2 "expected NAME=VALUE" "$bin" render -o x.png --set r1
+expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" render nosuch.frag -o x.png
+printf 'float f() { return 1.0; }\n' > nomain.frag
+expect_fail "shader without mainImage" 1 "nomain.frag: defines neither mainImage" "$bin" render nomain.frag -o x.png
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > broken.frag
+# a compile error: the driver's errors, one compiler-style line each, in the user's file and line
+err=$("$bin" render broken.frag -o x.png 2>&1 >/dev/null); rc=$?
+check "compile error exits 1" [ $rc -eq 1 ]
+check "compile errors are path:line:col: error: lines" bash -c 'grep -qvE "^broken.frag:2:[0-9]+: error: " <<<"$1" && exit 1; exit 0' _ "$err"
+expect_fail "unwritable directory" 1 "/proc/ikshade-no/x.png: " "$bin" render -o /proc/ikshade-no/x.png
+expect_fail "output under a file" 1 "one.png/x.png: Not a directory" "$bin" render -o one.png/x.png
+expect_fail "ffmpeg missing" 1 "needs ffmpeg, which is not installed" env PATH=/nonexistent "$bin" render -o movie.mp4
+check "no partial file for the failed video" [ ! -e movie.mp4 ]
+expect_fail "stdout full" 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 > /dev/full"
+# a file size limit makes every write fail part-way: no truncated PNG may remain, under any name
+mkdir -p full
+expect_fail "write fails part-way" 1 "full/0000.png: File too large" \
+  bash -c "trap '' XFSZ; ulimit -f 8; exec '$bin' render -o full/%04d.png --frames 3 --size 640x360"
+check "no partial PNG left behind" [ -z "$(ls -A full)" ]
+for x in x.png x.jpg nomain.png; do check "no output file $x from a failed run" [ ! -e "$x" ]; done
+finish
