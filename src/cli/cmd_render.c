@@ -343,26 +343,12 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, char err[IKS_POOL
     return ok;
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            return false;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
 /* Raw frames go out top row first; GL gives bottom row first. */
 static bool write_raw(int fd, const uint8_t *px, int w, int h)
 {
     size_t row = (size_t)w * 4;
     for (int y = h - 1; y >= 0; y--)
-        if (!write_all(fd, px + (size_t)y * row, row)) return false;
+        if (!iks_write_all(fd, px + (size_t)y * row, row)) return false;
     return true;
 }
 

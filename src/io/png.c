@@ -96,6 +96,21 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out
     return true;
 }
 
+bool iks_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
 bool iks_write_atomic(const char *path, const void *data, size_t len)
 {
     size_t n = strlen(path);
@@ -112,17 +127,7 @@ bool iks_write_atomic(const char *path, const void *data, size_t len)
         errno = e;
         return false;
     }
-    const char *p = data;
-    size_t left = len;
-    while (left > 0) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            goto fail;
-        }
-        p += w;
-        left -= (size_t)w;
-    }
+    if (!iks_write_all(fd, data, len)) goto fail;
     if (fchmod(fd, 0644) != 0) goto fail;
     if (close(fd) != 0) {
         fd = -1;

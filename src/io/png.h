@@ -17,6 +17,9 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out
 /* Releases the calling thread's compressor; each thread that encoded calls it before it ends. */
 void iks_png_thread_done(void);
 
+/* write(2) until all of data is written, through EINTR and short writes; false with errno set. */
+bool iks_write_all(int fd, const void *data, size_t len);
+
 /* Writes data to path atomically: a temporary file in the same directory, then rename, so that a
  * crash, a kill or a full disk never leaves a partial file under path. false with errno set. */
 bool iks_write_atomic(const char *path, const void *data, size_t len);
