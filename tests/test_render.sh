@@ -101,5 +101,13 @@ mkdir -p full
 expect_fail "write fails part-way" 1 "full/000[0-2].png: File too large" \
   bash -c "trap '' XFSZ; ulimit -f 8; exec '$bin' render -o full/%04d.png --frames 3 --size 640x360"
 check "no partial PNG left behind" [ -z "$(ls -A full)" ]
+# Ctrl-C: stops after the frames in flight, says how many were written, leaves only complete PNGs
+"$bin" render -o int/%05d.png --frames 100000 --size 320x180 2>int.err & pid=$!
+for _ in $(seq 50); do [ -n "$(ls int 2>/dev/null)" ] && break; sleep 0.1; done
+kill -INT $pid; wait $pid; rc=$?
+check "Ctrl-C exits 130" [ $rc -eq 130 ]
+check "Ctrl-C says how many frames were written" grep -qE "interrupted: [0-9]+ of 100000 frames written" int.err
+check "no temporary files after Ctrl-C" [ -z "$(ls -A int | grep '^\.')" ]
+check "every PNG after Ctrl-C is complete" bash -c 'for f in int/*.png; do python3 "$1" info "$f" >/dev/null || exit 1; done' _ "$tests/png.py"
 for x in x.png x.jpg nomain.png; do check "no output file $x from a failed run" [ ! -e "$x" ]; done
 finish
