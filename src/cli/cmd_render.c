@@ -226,7 +226,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             char err[IKS_GPU_ERR_LEN];
             if (o->nsets == MAX_SETS) return iks_usage("render", "--set: at most %d settings", MAX_SETS);
             if (!iks_setting_parse(v, &o->sets[o->nsets++], err)) return iks_usage("render", "%s", err);
-        } else if (strcmp(a, "-I") == 0 || strncmp(a, "-I", 2) == 0) {
+        } else if (strncmp(a, "-I", 2) == 0) {
             const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
             if (!d) return iks_usage("render", "-I needs a directory");
             struct stat st;
