@@ -184,7 +184,8 @@ static void test_decls(void)
     CHECK(n == 5, "got %d declarations", n);
     CHECK(!strcmp(d[0].name, "a") && d[0].base == IKS_U_FLOAT && d[0].comps == 1, "a");
     CHECK(!strcmp(d[1].name, "b") && d[1].comps == 3 && !strcmp(d[2].name, "c") && d[2].comps == 3, "b, c");
-    CHECK(!strcmp(d[3].name, "arr") && d[3].comps == 0, "arrays cannot be set");
+    CHECK(!strcmp(d[3].name, "arr") && d[3].comps == 0 && d[3].array, "arrays cannot be set");
+    CHECK(!d[0].array && !d[4].array, "scalars are not arrays");
     CHECK(!strcmp(d[4].name, "flag") && d[4].base == IKS_U_BOOL, "bool");
 }
 

@@ -83,6 +83,7 @@ expect_fail "--ssaa 9" 2 "--ssaa '9'" "$bin" render -o x.png --ssaa 9
 expect_fail "--set undeclared" 2 "declares no uniform 'nope'" "$bin" render -o x.png --set nope=1
 expect_fail "--set wrong count" 2 "uniform 'r1' is float: expected 1 value, got 2" "$bin" render -o x.png --set r1=1,2
 expect_fail "--set malformed" 2 "expected NAME=VALUE" "$bin" render -o x.png --set r1
+expect_fail "--set on a sampler" 2 "uniform 'iChannel0' is sampler2D; only float" "$bin" render t.frag -o x.png --set iChannel0=1
 expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" render nosuch.frag -o x.png
 printf 'float f() { return 1.0; }\n' > nomain.frag
 expect_fail "shader without mainImage" 1 "nomain.frag: defines neither mainImage" "$bin" render nomain.frag -o x.png

@@ -219,7 +219,7 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char e
         }
         if (d->comps == 0) {
             snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s%s; only float, int, uint, bool and "
-                     "their vectors can be set", s[i].name, s[i].name, d->type, d->comps ? "" : " (or an array)");
+                     "their vectors can be set", s[i].name, s[i].name, d->type, d->array ? " (an array)" : "");
             return false;
         }
         if (s[i].n != d->comps) {

@@ -742,7 +742,8 @@ int iks_uniform_decls(const char *glsl, iks_udecl *out, int max)
                 snprintf(u->type, sizeof u->type, "%s", type);
                 classify(u);
                 while (isspace((unsigned char)*r)) r++;
-                if (*r == '[') u->comps = 0; /* arrays cannot be --set */
+                u->array = *r == '[';
+                if (u->array) u->comps = 0; /* arrays cannot be --set */
             }
             count++;
             int depth = 0;

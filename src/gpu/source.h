@@ -72,6 +72,7 @@ typedef struct {
     char type[32]; /* as written: vec3, int, sampler2D, ... */
     iks_ubase base;
     int comps;     /* 1..4 for scalars and vectors, 0 for anything else */
+    bool array;
 } iks_udecl;
 /* Fills up to max declarations; returns how many there are (may exceed max). */
 int iks_uniform_decls(const char *glsl, iks_udecl *out, int max);
