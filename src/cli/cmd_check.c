@@ -168,13 +168,17 @@ static bool probe_init(probe *p, const char *cmd, const char *solver, const floa
     return true;
 }
 
-/* Solves all cases on the GPU with one option set; out gets w*h RGBA floats. */
-static void probe_run(probe *p, const ik_opts *o, float *out, bool read)
+/* Solves all cases on the GPU with one option set; out gets w*h RGBA floats. false (with the reason
+ * printed) when the probe's option uniforms cannot be set, e.g. a --solver file redeclares them. */
+static bool probe_run(probe *p, const ik_opts *o, float *out, bool read)
 {
     iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
                          { "uSoften", { o->soften }, 1 } };
     char err[IKS_GPU_ERR_LEN];
-    iks_program_apply(&p->prog, s, 3, err, NULL, 0);
+    if (!iks_program_apply(&p->prog, s, 3, err, NULL, 0)) {
+        iks_fail("check", "the probe's option uniforms: %s", err);
+        return false;
+    }
     iks_frame f;
     iks_frame_defaults(&f);
     f.channel[0] = p->tex;
@@ -182,6 +186,7 @@ static void probe_run(probe *p, const ik_opts *o, float *out, bool read)
     f.channel_res[0][1] = (float)p->h;
     iks_draw(&p->prog, &p->target, &f);
     if (read) iks_read(&p->target, out);
+    return true;
 }
 
 /* ---- comparison -------------------------------------------------------------------------------- */
@@ -306,7 +311,11 @@ int cmd_check(int argc, char **argv)
     }
     result r = { .cases = n, .worst_i = -1 };
     for (int s = 0; s < NSETS; s++) {
-        probe_run(&p, &SETS[s], gpu, true);
+        if (!probe_run(&p, &SETS[s], gpu, true)) {
+            probe_free(&p);
+            free(cases); free(gpu); free(errs);
+            return EXIT_FAIL;
+        }
         compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
     }
     const char *glerr = iks_gl_error();
@@ -379,7 +388,12 @@ int bench_gpu(int argc, char **argv)
             return EXIT_FAIL;
         }
         double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
-        probe_run(&p, &SETS[0], out, true); /* warm-up: shader compile happens lazily on some drivers */
+        /* warm-up: shader compile happens lazily on some drivers */
+        if (!probe_run(&p, &SETS[0], out, true)) {
+            probe_free(&p);
+            free(cases); free(out); free(soa);
+            return EXIT_FAIL;
+        }
         for (int r = 0; r < reps; r++) {
             double t0 = iks_now();
             probe_run(&p, &SETS[0], out, false);
