@@ -4,6 +4,7 @@
   png.py info FILE                  -> "W H channels"
   png.py pixel FILE X Y             -> "R G B [A]" (Y from the top)
   png.py diff A B MAXDIFF MAXFRAC   -> exit 1 if more than MAXFRAC of pixels differ by more than MAXDIFF
+  png.py count FILE R G B           -> how many pixels have exactly this colour
   png.py limb FILE MX MY            -> checks limb.frag's joint and bones against `ikshade solve` (argv[5])
 """
 import struct, subprocess, sys, zlib
@@ -62,6 +63,10 @@ def main():
         print(w, h, ch)
     elif cmd == 'pixel':
         print(*px(read(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+    elif cmd == 'count':
+        w, h, ch, rows = read(sys.argv[2])
+        want = bytes(int(v) for v in sys.argv[3:6])
+        print(sum(1 for r in rows for i in range(0, len(r), ch) if bytes(r[i:i + 3]) == want))
     elif cmd == 'diff':
         a, b = read(sys.argv[2]), read(sys.argv[3])
         maxd, frac = int(sys.argv[4]), float(sys.argv[5])

@@ -49,6 +49,13 @@ check "limb.frag's joint and bones match the C solver" png limb limb.png 420 250
 "$bin" render -o limb2.png --size 640x360 --mouse 250,120 --set bend=-1 --quiet
 check "... with bend -1 the picture differs" bash -c '! cmp -s limb.png limb2.png'
 
+# creature.frag: legs solved by ik.glsl; it walks, and standing still (speed 0) nothing moves
+"$bin" render "$tests/../shaders/creature.frag" -o cr/%d.png --size 640x360 --frames 2 --fps 2 --quiet
+check "creature: both knees drawn (solid knee colour)" [ "$(png count cr/0.png 86 180 233)" -gt 100 ]
+check "creature: it walks (frames differ)" bash -c '! cmp -s cr/0.png cr/1.png'
+"$bin" render "$tests/../shaders/creature.frag" -o still/%d.png --size 320x180 --frames 2 --fps 1 --set speed=0 --quiet
+check "creature: at speed 0 nothing moves" cmp -s still/0.png still/1.png
+
 # a golden image, within a per-pixel tolerance (another GPU may differ in the last bits);
 # regenerate on purpose with `make golden`
 "$bin" render -o golden.png --size 320x180 --time 1.5 --quiet
@@ -61,6 +68,10 @@ check "default shader from another directory" [ -f fromroot.png ]
 # raw frames to stdout, top row first
 "$bin" render -o - --frames 2 --size 8x4 --quiet > raw.bin
 check "-o - writes w*h*4 bytes a frame" [ "$(stat -c %s raw.bin)" -eq $((8 * 4 * 4 * 2)) ]
+
+# the benchmark runs every stage and the encoder comparison (timings themselves are not asserted)
+"$bin" bench render --frames 3 > bench.txt
+check "bench render prints (a) to (e) and the ratio" bash -c 'for k in "(a) draw only" "(d) whole render" "(d) / best" "<- render"; do grep -qF "$k" bench.txt || exit 1; done; [ "$(grep -c " ms " bench.txt)" -eq 7 ]'
 
 # bad inputs: one line naming the input, exit 2 (usage) or 1 (run time), no partial files
 expect_fail "no output" 2 "no output: add -o" "$bin" render

@@ -7,7 +7,7 @@
  * Frame i is drawn at t0 + i/fps in double, so a split into ranges gives the same frames. */
 #include "bench.h"
 #include "cli.h"
-#include "png.h"
+#include "pngio.h"
 #include "pool.h"
 #include "session.h"
 
@@ -55,7 +55,7 @@ const char HELP_RENDER[] =
     "  -I DIR               add DIR to the #include path\n"
     "  --ssaa K             K x K supersampling, box-filtered (1..8, default 1)\n"
     "  --alpha              keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com\n"
-    "  --png-level L        deflate level 0..12 (default 1: fast; 9 and up: smaller, much slower)\n"
+    "  --png-level L        deflate level 0..12 (default 2: the fastest; 10 and up: smaller, much slower)\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
     "  --quiet              no progress and no summary\n"
     "\n"
@@ -177,7 +177,7 @@ static int parse_args(int argc, char **argv, ropts *o)
     o->f1 = 1;
     o->fps = 60;
     o->ssaa = 1;
-    o->level = 1;
+    o->level = 2; /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)ncpu : 2;
     iks_includes_init(&o->inc);
@@ -538,6 +538,19 @@ static void draw_frame(gl_state *g, const ropts *o, long i)
     iks_readback_start(&g->rb, (int)(i % RING), out);
 }
 
+/* Where the "GPU" is the CPU (llvmpipe and kin), encoder threads preempting its rasterizer threads make
+ * every draw wait for its slowest tile: the cores sat ~25% idle. Encoders at lower priority fill the
+ * gaps instead (bench render: (d) 2.16 -> ~1.75 s for 120 frames of 720p on 2 cores). On a real GPU
+ * the encoders are the only CPU work and keep normal priority. */
+static int encoder_nice(void)
+{
+    const char *r = iks_gpu_renderer();
+    static const char *const soft[] = { "llvmpipe", "softpipe", "SwiftShader", "lavapipe" };
+    for (size_t i = 0; r && i < sizeof soft / sizeof soft[0]; i++)
+        if (strstr(r, soft[i])) return 10;
+    return 0;
+}
+
 int cmd_render(int argc, char **argv)
 {
     ropts o;
@@ -569,7 +582,7 @@ int cmd_render(int argc, char **argv)
         gl_free(&g);
         return rc;
     }
-    iks_png_setup(o.level);
+    iks_png_setup(o.level, 2);
     size_t frame_bytes = (size_t)o.w * (size_t)o.h * 4;
     job_ctx jc = { &o, o.w, o.h };
     iks_pool *pool = NULL;
@@ -578,7 +591,7 @@ int cmd_render(int argc, char **argv)
     char err[1024] = "";
     int out_fd = STDOUT_FILENO;
     if (o.kind == OUT_PNG) {
-        pool = iks_pool_create(o.jobs, o.jobs + 2, frame_bytes, png_job, &jc);
+        pool = iks_pool_create(o.jobs, o.jobs + 2, frame_bytes, encoder_nice(), png_job, &jc);
         if (!pool) {
             gl_free(&g);
             return iks_fail("render", "out of memory for %d frame buffers of %dx%d", o.jobs + 2, o.w, o.h);
@@ -728,78 +741,93 @@ int bench_render(int argc, char **argv)
         gl_free(&g);
         return rc;
     }
-    iks_png_setup(o.level);
+    iks_png_setup(o.level, 2);
     size_t fb = (size_t)o.w * o.h * 4;
     uint8_t *all = malloc(fb * (size_t)frames);
     if (!all) {
         gl_free(&g);
         return iks_fail("bench", "render: out of memory for %ld frames", frames);
     }
-    /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw that
-     * a later one overwrites before any flush, so a batch of draws would measure only the last. */
-    iks_frame f;
-    double t = iks_now();
-    for (long i = 0; i < frames; i++) {
-        frame_of(&o, i, &f);
-        iks_draw(&g.prog, &g.hi, &f);
-        iks_gpu_finish();
-    }
-    double ta = iks_now() - t;
-    /* (b) draw and read back through the ring into one reused buffer, as the render does */
-    double cb = cpu_now();
-    t = iks_now();
-    for (long i = 0; i < frames + RING - 1; i++) {
-        if (i < frames) draw_frame(&g, &o, i);
-        long c = i - (RING - 1);
-        if (c >= 0) iks_readback_finish(&g.rb, (int)(c % RING), all);
-    }
-    double tb = iks_now() - t;
-    cb = cpu_now() - cb;
-    /* untimed: keep every frame for (c), so that it encodes the same pictures */
-    for (long i = 0; i < frames + RING - 1; i++) {
-        if (i < frames) draw_frame(&g, &o, i);
-        long c = i - (RING - 1);
-        if (c >= 0) iks_readback_finish(&g.rb, (int)(c % RING), all + fb * (size_t)c);
+    /* Each stage is the best of REPS runs: one run on a 2-core machine swings by 20%. */
+    enum { REPS = 3 };
+    double ta = INFINITY, tb = INFINITY, cb = 0, tc = INFINITY, cc = 0, td = INFINITY;
+    for (int rep = 0; rep < REPS; rep++) {
+        /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw
+         * that a later one overwrites before any flush, so a batch of draws would measure only the last. */
+        iks_frame f;
+        double t = iks_now();
+        for (long i = 0; i < frames; i++) {
+            frame_of(&o, i, &f);
+            iks_draw(&g.prog, &g.hi, &f);
+            iks_gpu_finish();
+        }
+        ta = fmin(ta, iks_now() - t);
+        /* (b) draw and read back through the ring, every frame kept for (c) so it encodes the same
+         * pictures (the copy is the same work the render does into its pool's buffers) */
+        double c0 = cpu_now();
+        t = iks_now();
+        for (long i = 0; i < frames + RING - 1; i++) {
+            if (i < frames) draw_frame(&g, &o, i);
+            long c = i - (RING - 1);
+            if (c >= 0) iks_readback_finish(&g.rb, (int)(c % RING), all + fb * (size_t)c);
+        }
+        t = iks_now() - t;
+        if (t < tb) {
+            tb = t;
+            cb = cpu_now() - c0;
+        }
     }
     gl_free(&g);
     /* (c) encode only, the same frames, on all cores */
     job_ctx jc = { &o, o.w, o.h };
-    double cc = cpu_now();
-    t = iks_now();
-    iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encode_job, &jc);
-    if (!pool) {
-        free(all);
-        return iks_fail("bench", "render: cannot start the encoder pool");
+    for (int rep = 0; rep < REPS; rep++) {
+        double c0 = cpu_now(), t = iks_now();
+        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &jc);
+        if (!pool) {
+            free(all);
+            return iks_fail("bench", "render: cannot start the encoder pool");
+        }
+        for (long i = 0; i < frames; i++) {
+            int buf;
+            uint8_t *dst = iks_pool_acquire(pool, &buf);
+            if (!dst) break;
+            memcpy(dst, all + fb * (size_t)i, fb);
+            iks_pool_submit(pool, buf, i);
+        }
+        iks_pool_finish(pool, NULL);
+        iks_pool_destroy(pool);
+        t = iks_now() - t;
+        if (t < tc) {
+            tc = t;
+            cc = cpu_now() - c0;
+        }
     }
-    for (long i = 0; i < frames; i++) {
-        int buf;
-        uint8_t *dst = iks_pool_acquire(pool, &buf);
-        if (!dst) break;
-        memcpy(dst, all + fb * (size_t)i, fb);
-        iks_pool_submit(pool, buf, i);
-    }
-    iks_pool_finish(pool, NULL);
-    iks_pool_destroy(pool);
-    double tc = iks_now() - t;
-    cc = cpu_now() - cc;
-    free(all);
     /* (d) the whole render, as a user runs it */
-    t = iks_now();
-    rc = cmd_render(7, rargv);
-    double td = iks_now() - t;
+    for (int rep = 0; rep < REPS && rc == 0; rep++) {
+        double t = iks_now();
+        rc = cmd_render(7, rargv);
+        td = fmin(td, iks_now() - t);
+    }
     char cmd[PATH_MAX + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) iks_warn("bench", "could not remove %s", dir);
-    if (rc) return rc;
+    if (rc) {
+        free(all);
+        return rc;
+    }
     double cpu_bound = (cb + cc) / (double)cores;
     double best = fmax(fmax(tb, tc), cpu_bound);
-    printf("bench render: limb demo, %ld frames of %dx%d, %ld cores, PNG deflate level %d\n", frames, o.w, o.h,
-           cores, o.level);
+    printf("bench render: limb demo, %ld frames of %dx%d, %ld cores, PNG deflate level %d, best of %d\n", frames,
+           o.w, o.h, cores, o.level, REPS);
     printf("  (a) draw only            %7.3f s  %6.1f ms/frame\n", ta, 1e3 * ta / frames);
     printf("  (b) draw + readback      %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", tb, 1e3 * tb / frames, cb);
     printf("  (c) encode only, %ld thr  %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", cores, tc, 1e3 * tc / frames, cc);
     printf("  (d) whole render         %7.3f s  %6.1f ms/frame\n", td, 1e3 * td / frames);
     printf("  best the machine allows: max((b), (c), cpu(b+c)/cores) = %.3f s; (d) / best = %.2f (goal <= 1.10)\n",
            best, td / best);
+    /* (e) the encoders we chose between, on the first frames */
+    bool enc_ok = bench_encoders(all, fb, frames < 12 ? frames : 12, o.w, o.h, o.level);
+    free(all);
+    if (!enc_ok) return iks_fail("bench", "render: an encoder failed (out of memory?)");
     return EXIT_OK;
 }

@@ -1,9 +1,12 @@
 /* pool.c: the encoder pool: a free list and a FIFO of filled buffers under one mutex. */
 #include "pool.h"
 
-#include "png.h"
+#include "pngio.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +28,15 @@ struct iks_pool {
     char err[IKS_POOL_ERR_LEN];
     iks_job_fn fn;
     void *ctx;
+    int nice;
 };
 
 static void *worker(void *arg)
 {
     iks_pool *p = arg;
+    /* Linux applies a thread id's niceness to that thread alone; raising it needs no privilege, and if
+     * it fails the pool merely runs at normal priority */
+    if (p->nice > 0) (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), p->nice);
     pthread_mutex_lock(&p->mu);
     for (;;) {
         while (p->qlen == 0 && !p->stop) pthread_cond_wait(&p->work, &p->mu);
@@ -58,13 +65,14 @@ static void *worker(void *arg)
     return NULL;
 }
 
-iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, iks_job_fn fn, void *ctx)
+iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, int nice, iks_job_fn fn, void *ctx)
 {
     if (threads < 1) threads = 1;
     if (buffers < threads + 1) buffers = threads + 1;
     iks_pool *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->fn = fn;
+    p->nice = nice;
     p->ctx = ctx;
     p->nbufs = buffers;
     p->bufs = calloc((size_t)buffers, sizeof *p->bufs);

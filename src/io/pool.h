@@ -15,9 +15,10 @@ typedef bool (*iks_job_fn)(void *ctx, long frame, const uint8_t *data, char err[
 
 typedef struct iks_pool iks_pool;
 
-/* threads >= 1 workers, buffers of buf_bytes each (at least threads + 1 of them). NULL on failure.
+/* threads >= 1 workers, buffers of buf_bytes each (at least threads + 1 of them). nice > 0 lowers the
+ * workers' scheduling priority by that much (see the render loop for why). NULL on failure.
  * Owner: the caller, through iks_pool_finish then iks_pool_destroy. */
-iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, iks_job_fn fn, void *ctx);
+iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, int nice, iks_job_fn fn, void *ctx);
 /* Blocks for a free buffer; NULL once a job has failed (then stop producing). */
 uint8_t *iks_pool_acquire(iks_pool *p, int *buf);
 void iks_pool_submit(iks_pool *p, int buf, long frame);

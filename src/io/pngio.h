@@ -1,14 +1,15 @@
-/* png.h: PNG encoding (stb_image_write's container, libdeflate's deflate) and atomic file writes.
+/* pngio.h: PNG encoding (stb_image_write's container, libdeflate's deflate) and atomic file writes.
  * Thread-safe once iks_png_setup() has run: workers encode frames in parallel. */
-#ifndef IKS_PNG_H
-#define IKS_PNG_H
+#ifndef IKS_PNGIO_H
+#define IKS_PNGIO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* Call once, before any thread encodes. level: libdeflate's 0..12 (1 is the fast default). */
-void iks_png_setup(int level);
+/* Call before any thread encodes. level: libdeflate's 0..12 (1 is the fast default). filter: the PNG row
+ * filter 0..4 for every row (2, Up, is render's), or -1 for stb's per-row choice of the best of five. */
+void iks_png_setup(int level, int filter);
 
 /* Encodes w x h RGBA8 pixels stored bottom row first (as GL reads them) into a PNG, top row first;
  * RGB unless alpha. Returns malloc'd bytes in *out (caller frees), or false when out of memory. */

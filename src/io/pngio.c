@@ -1,7 +1,7 @@
-/* png.c: PNG through stb_image_write (Debian's libstb-dev header) with its zlib stage replaced by
+/* pngio.c: PNG through stb_image_write (Debian's libstb-dev header) with its zlib stage replaced by
  * libdeflate, the fastest deflate we measured, and the row filter forced to "Up": stb otherwise tries
  * all five filters on every row, which costs more than the compression itself. */
-#include "png.h"
+#include "pngio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,10 +64,11 @@ static unsigned char *zlib_compress(unsigned char *data, int data_len, int *out_
 #pragma GCC diagnostic pop
 #endif
 
-void iks_png_setup(int level)
+void iks_png_setup(int level, int filter)
 {
     deflate_level = level < 0 ? 0 : level > 12 ? 12 : level;
-    stbi_write_force_png_filter = 2; /* Up: one pass per row, and deflate likes it on rendered images */
+    /* Up by default: one pass per row, and deflate likes it on rendered images */
+    stbi_write_force_png_filter = filter < -1 || filter > 4 ? -1 : filter;
     stbi_flip_vertically_on_write(1); /* GL reads bottom row first */
 }
 

@@ -1,0 +1,160 @@
+/* bench_png.c: the PNG encoders we chose between, measured on the same rendered frames: stb_image_write
+ * as shipped (its own zlib, five filters tried per row), libpng at level 1, and stb's container with
+ * libdeflate (what `render` uses). Only `ikshade bench render` calls this; the alternatives live here so
+ * that the product links them nowhere else. */
+#include "bench.h"
+#include "pngio.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* a second, private copy of stb_image_write with its own deflate: the "default path" to compare with */
+#define STB_IMAGE_WRITE_STATIC
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBI_WRITE_NO_STDIO
+#if defined(__GNUC__)
+/* left on to the end of the file: GCC reports unused static functions only when the file ends */
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#include <stb/stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+    bool oom;
+} membuf;
+
+static void mem_write(png_structp png, png_bytep data, png_size_t len)
+{
+    membuf *m = png_get_io_ptr(png);
+    if (m->oom) return;
+    if (m->n + len > m->cap) {
+        size_t cap = m->cap ? m->cap : 1 << 16;
+        while (cap < m->n + len) cap *= 2;
+        uint8_t *q = realloc(m->p, cap);
+        if (!q) {
+            m->oom = true;
+            return;
+        }
+        m->p = q;
+        m->cap = cap;
+    }
+    memcpy(m->p + m->n, data, len);
+    m->n += len;
+}
+
+static void mem_flush(png_structp png) { (void)png; }
+
+/* libpng, RGB from bottom-up RGBA rows; filter < 0 leaves libpng's own adaptive choice. Returns the size. */
+static size_t libpng_encode(const uint8_t *rgba, int w, int h, int level, int filter)
+{
+    membuf m = { 0 };
+    png_bytep *rows = malloc(sizeof *rows * (size_t)h);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    size_t n = 0;
+    if (!rows || !info) goto done;
+    if (setjmp(png_jmpbuf(png))) goto done;
+    png_set_write_fn(png, &m, mem_write, mem_flush);
+    png_set_compression_level(png, level);
+    if (filter >= 0) png_set_filter(png, 0, filter);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    png_set_filler(png, 0, PNG_FILLER_AFTER); /* drop the alpha byte on write */
+    for (int y = 0; y < h; y++) rows[y] = (png_bytep)(rgba + (size_t)(h - 1 - y) * (size_t)w * 4);
+    png_write_image(png, rows);
+    png_write_end(png, NULL);
+    n = m.oom ? 0 : m.n;
+done:
+    png_destroy_write_struct(&png, &info);
+    free(rows);
+    free(m.p);
+    return n;
+}
+
+static size_t stb_default_encode(const uint8_t *rgba, int w, int h)
+{
+    uint8_t *rgb = malloc((size_t)w * (size_t)h * 3);
+    if (!rgb) return 0;
+    for (size_t i = 0, n = (size_t)w * (size_t)h; i < n; i++) memcpy(rgb + 3 * i, rgba + 4 * i, 3);
+    int len = 0;
+    stbi_flip_vertically_on_write(1);
+    unsigned char *png = stbi_write_png_to_mem(rgb, w * 3, w, h, 3, &len);
+    free(rgb);
+    size_t n = png ? (size_t)len : 0;
+    free(png);
+    return n;
+}
+
+static size_t ours_encode(const uint8_t *rgba, int w, int h)
+{
+    uint8_t *png;
+    size_t len;
+    if (!iks_png_encode(rgba, w, h, false, &png, &len)) return 0;
+    free(png);
+    return len;
+}
+
+enum { STB_DEFAULT, LIBPNG_ADAPTIVE, LIBPNG_UP, DEFLATE1_UP, DEFLATE_ADAPTIVE, DEFLATE_UP, DEFLATE6_UP, N_ENC };
+static const char *const NAMES[N_ENC] = {
+    "stb_image_write as shipped (own zlib, 5 filters)",
+    "libpng level 1, adaptive filters",
+    "libpng level 1, Up filter",
+    "stb + libdeflate 1, Up filter",
+    "stb + libdeflate 2, 5 filters",
+    "stb + libdeflate 2, Up filter   <- render",
+    "stb + libdeflate 6, Up filter",
+};
+
+static size_t encode(int which, const uint8_t *rgba, int w, int h)
+{
+    switch (which) {
+    case STB_DEFAULT: return stb_default_encode(rgba, w, h);
+    case LIBPNG_ADAPTIVE: return libpng_encode(rgba, w, h, 1, -1);
+    case LIBPNG_UP: return libpng_encode(rgba, w, h, 1, PNG_FILTER_UP);
+    case DEFLATE1_UP: iks_png_setup(1, 2); return ours_encode(rgba, w, h);
+    case DEFLATE_ADAPTIVE: iks_png_setup(2, -1); return ours_encode(rgba, w, h);
+    case DEFLATE_UP: iks_png_setup(2, 2); return ours_encode(rgba, w, h);
+    default: iks_png_setup(6, 2); return ours_encode(rgba, w, h);
+    }
+}
+
+bool bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level)
+{
+    printf("  (e) PNG encoders, one thread, %ld of the frames (ms/frame, mean bytes, against render's):\n", count);
+    double ms[N_ENC];
+    size_t bytes[N_ENC];
+    /* best of 3 rounds, the encoders interleaved, so that warm-up and drift favour none of them */
+    for (int round = 0; round < 3; round++) {
+        for (int e = 0; e < N_ENC; e++) {
+            size_t total = 0;
+            double t = iks_now();
+            for (long i = 0; i < count; i++) {
+                size_t n = encode(e, frames + frame_bytes * (size_t)i, w, h);
+                if (n == 0) {
+                    iks_png_setup(level, 2);
+                    return false;
+                }
+                total += n;
+            }
+            double m = 1e3 * (iks_now() - t) / (double)count;
+            if (round == 0 || m < ms[e]) ms[e] = m;
+            bytes[e] = total / (size_t)count;
+        }
+    }
+    iks_png_setup(level, 2);
+    for (int e = 0; e < N_ENC; e++)
+        printf("      %-48s %7.1f ms %5.2fx  %8zu B %5.2fx\n", NAMES[e], ms[e], ms[e] / ms[DEFLATE_UP], bytes[e],
+               (double)bytes[e] / (double)bytes[DEFLATE_UP]);
+    return true;
+}
