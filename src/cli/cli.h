@@ -26,6 +26,8 @@ void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 bool iks_parse_float(const char *s, float *out);
 bool iks_parse_double(const char *s, double *out);
 bool iks_parse_long(const char *s, long *out);
+/* "WxH" with whole numbers from 1 to 65536. */
+bool iks_parse_size(const char *s, int *w, int *h);
 /* A finite double, for options where NaN or Inf make no sense. */
 bool iks_parse_finite(const char *s, double *out);
 
@@ -41,9 +43,11 @@ int cmd_solve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
+int cmd_view(int argc, char **argv);
 extern const char HELP_SOLVE[];
 extern const char HELP_BENCH[];
 extern const char HELP_CHECK[];
 extern const char HELP_RENDER[];
+extern const char HELP_VIEW[];
 
 #endif

@@ -117,20 +117,6 @@ static const char *video_format(const char *out)
     return NULL;
 }
 
-static bool parse_size(const char *s, int *w, int *h)
-{
-    char *end;
-    long a = strtol(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X')) return false;
-    const char *q = end + 1;
-    long b = strtol(q, &end, 10);
-    if (end == q || *end) return false;
-    if (a < 1 || b < 1 || a > 65536 || b > 65536) return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
 static bool parse_frames(const char *s, long *a, long *b)
 {
     const char *colon = strchr(s, ':');
@@ -196,7 +182,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             o->out = v;
         } else if (OPT("--size")) {
             NEED("--size", "WxH");
-            if (!parse_size(v, &o->w, &o->h))
+            if (!iks_parse_size(v, &o->w, &o->h))
                 return iks_usage("render", "--size '%s': expected WxH with whole numbers from 1, e.g. 1280x720", v);
         } else if (OPT("--frames")) {
             NEED("--frames", "N or A:B");

@@ -10,6 +10,9 @@
 #endif
 
 static const iks_command COMMANDS[] = {
+#ifdef IKS_HAVE_VIEW
+    { "view", cmd_view, "run a shader in a window: drag the IK target, live reload on save", HELP_VIEW },
+#endif
 #ifdef IKS_HAVE_RENDER
     { "render", cmd_render, "render frames of a shader to PNG, headless", HELP_RENDER },
 #endif

@@ -104,3 +104,17 @@ void iks_print_help(const iks_command *c)
 {
     fputs(c->help, stdout);
 }
+
+bool iks_parse_size(const char *s, int *w, int *h)
+{
+    char *end;
+    long a = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X')) return false;
+    const char *q = end + 1;
+    long b = strtol(q, &end, 10);
+    if (end == q || *end) return false;
+    if (a < 1 || b < 1 || a > 65536 || b > 65536) return false;
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}

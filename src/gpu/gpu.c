@@ -42,6 +42,15 @@ int iks_gpu_max_size(void)
 
 void iks_gpu_finish(void) { glFinish(); }
 
+int iks_gpu_live_objects(unsigned max_name)
+{
+    int n = 0;
+    for (GLuint i = 1; i <= max_name; i++)
+        n += glIsProgram(i) + glIsShader(i) + glIsBuffer(i) + glIsTexture(i) + glIsVertexArray(i) +
+             glIsFramebuffer(i);
+    return n;
+}
+
 const char *iks_gl_error(void)
 {
     GLenum e = glGetError();

@@ -19,6 +19,9 @@ const char *iks_gpu_renderer(void);
 const char *iks_gpu_version(void);
 int iks_gpu_max_size(void); /* the largest render target side this GL allows */
 void iks_gpu_finish(void);  /* waits for all GL work issued so far */
+/* GL objects alive now (programs, shaders, buffers, textures, vertex arrays, framebuffers), found by
+ * asking GL about every name from 1 to max_name: for leak checks, independent of our bookkeeping. */
+int iks_gpu_live_objects(unsigned max_name);
 
 /* ---- user uniforms (--set) --------------------------------------------------------------------- */
 

@@ -5,10 +5,6 @@
 #include "platform.h"
 
 #include <glad/egl.h>
-#ifdef IKS_SANITIZE
-#include <dlfcn.h>
-#include <link.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,18 +131,6 @@ static bool has_ext(const char *list, const char *ext)
     return false;
 }
 
-#ifdef IKS_SANITIZE
-/* Sanitizer builds only: Mesa unloads its driver at eglTerminate, after which LeakSanitizer cannot
- * name the driver's own leaks (they show as "<unknown module>") and so cannot suppress them by
- * library. Pinning every loaded module keeps them named. */
-static int pin_module(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    (void)data;
-    if (info->dlpi_name && info->dlpi_name[0]) dlopen(info->dlpi_name, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
-    return 0;
-}
-#endif
 
 iks_platform *iks_egl_create(char err[IKS_ERR_LEN])
 {
@@ -210,9 +194,7 @@ iks_platform *iks_egl_create(char err[IKS_ERR_LEN])
     egl_destroy(p);
     return NULL;
 ok:
-#ifdef IKS_SANITIZE
-    dl_iterate_phdr(pin_module, NULL);
-#endif
+    iks_pin_modules();
     p->get_proc_address = egl_proc;
     p->make_current = egl_make_current;
     p->framebuffer_size = egl_size;

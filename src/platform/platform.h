@@ -10,6 +10,21 @@
 
 typedef void (*iks_glproc)(void);
 
+/* Input, as the viewer needs it, independent of the window system. Positions are in framebuffer
+ * pixels with y up (Shadertoy's convention), so HiDPI scaling is already applied. */
+typedef enum { IKS_EV_KEY, IKS_EV_BUTTON, IKS_EV_MOVE, IKS_EV_CLOSE } iks_event_kind;
+typedef enum {
+    IKS_KEY_OTHER, IKS_KEY_SPACE, IKS_KEY_R, IKS_KEY_LEFT, IKS_KEY_RIGHT, IKS_KEY_F, IKS_KEY_F11, IKS_KEY_S,
+    IKS_KEY_H, IKS_KEY_ESCAPE, IKS_KEY_Q
+} iks_key;
+typedef struct {
+    iks_event_kind kind;
+    iks_key key;     /* IKS_EV_KEY */
+    bool down;       /* KEY: pressed or repeated; BUTTON: the left button went down */
+    bool repeat;     /* KEY: an auto-repeat of a held key */
+    double x, y;     /* BUTTON, MOVE: the pointer */
+} iks_event;
+
 typedef struct iks_platform iks_platform;
 struct iks_platform {
     const char *name; /* "EGL surfaceless (Mesa)", "GLFW window", ... */
@@ -19,6 +34,10 @@ struct iks_platform {
     void (*swap)(iks_platform *p);
     void (*poll)(iks_platform *p);
     void (*destroy)(iks_platform *p); /* frees p itself */
+    /* Windows only (NULL for headless): the next queued input event, false when none is left. */
+    bool (*next_event)(iks_platform *p, iks_event *ev);
+    void (*set_title)(iks_platform *p, const char *title);
+    void (*toggle_fullscreen)(iks_platform *p);
     void *impl;
 };
 
@@ -26,5 +45,20 @@ struct iks_platform {
  * display with a pbuffer. Returns NULL with a one-line reason in err (which platforms were tried and
  * what each said). The context is current on return. Owner: the caller, through destroy(). */
 iks_platform *iks_egl_create(char err[IKS_ERR_LEN]);
+
+/* A GLFW window with a GL 3.3 core context, current on return. w x h in screen coordinates; vsync
+ * swaps once per display refresh. NULL with a one-line reason in err; no_display is set when the reason
+ * is that there is no display to open a window on. Owner: the caller, through destroy(). */
+typedef struct {
+    int w, h;
+    const char *title;
+    bool vsync;
+} iks_window_desc;
+iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], bool *no_display);
+
+/* Sanitizer builds only (a no-op otherwise): keeps every module loaded so far loaded for good. Mesa and
+ * GLFW unload the GL driver on terminate, after which LeakSanitizer can no longer name the driver's
+ * own leaks (they show as "<unknown module>") and so cannot suppress them by library. */
+void iks_pin_modules(void);
 
 #endif

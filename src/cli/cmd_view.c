@@ -1,0 +1,544 @@
+/* cmd_view.c: `ikshade view`: a window that runs a shader in real time, with shadertoy.com's iMouse,
+ * a HUD, screenshots, and live reload of the shader and everything it includes on every save.
+ * What it does not do: render offline (cmd_render.c) or parse GLSL (src/gpu/source.c). */
+#include "cli.h"
+#include "gpu.h"
+#include "hud.h"
+#include "platform.h"
+#include "pngio.h"
+#include "session.h"
+#include "watch.h"
+
+#include <errno.h>
+#include <glad/gl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char HELP_VIEW[] =
+    "usage: ikshade view [SHADER] [options]\n"
+    "\n"
+    "Runs a Shadertoy-style shader in a window (default: the IK limb demo; drag the target with the\n"
+    "left mouse button). The shader and every file it includes are reloaded on each save; a broken\n"
+    "edit keeps the last good picture and shows the error until a good edit replaces it.\n"
+    "\n"
+    "options:\n"
+    "  --size WxH           window size (default 1280x720)\n"
+    "  --set NAME=V[,V..]   set a uniform the shader declares (repeatable; kept across reloads)\n"
+    "  --time T0            start at iTime = T0 seconds (default 0)\n"
+    "  --paused             start paused\n"
+    "  --no-vsync           draw as fast as possible (vsync: once per refresh, at most 240 fps)\n"
+    "  --no-hud             start with the HUD hidden\n"
+    "  --frames N           quit after N frames (for scripts)\n"
+    "  --log                print each reload: compile time and latency from the save to the screen\n"
+    "  -I DIR               also look for #include files in DIR (repeatable)\n"
+    "\n"
+    "keys:\n"
+    "  Space        pause / resume\n"
+    "  R            restart time (iTime = T0, iFrame = 0)\n"
+    "  Left/Right   one frame back / forward while paused (hold to scrub)\n"
+    "  F or F11     fullscreen on / off\n"
+    "  S            screenshot: ikshade-NNNN.png in the current directory (framebuffer size, no HUD)\n"
+    "  H            HUD on / off (fps, frame time, iTime, iFrame, resolution, mouse, errors)\n"
+    "  Esc or Q     quit\n"
+    "\n"
+    "iMouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
+    "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
+    "Without a display this exits with an error: use `ikshade render` for headless output.\n";
+
+#define MAX_SETS 64
+#define STEP (1.0 / 60.0)      /* a frame step while paused */
+#define DEBOUNCE 0.030         /* quiet time after a write that did not close the file */
+#define MAX_ERR_LINES 12       /* of a compile error, in the HUD */
+#define MAX_FPS 240.0          /* with vsync on, even where the driver ignores it */
+
+typedef struct {
+    const char *shader;
+    int w, h;
+    iks_setting sets[MAX_SETS];
+    int nsets;
+    double t0;
+    bool paused, vsync, hud, log;
+    long frames; /* 0: until closed */
+    iks_includes inc;
+} vopts;
+
+static volatile sig_atomic_t stop_requested;
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static double now_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double now_real(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, res = 0;
+    if (!f) return -1;
+    if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = -1;
+    fclose(f);
+    return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static int parse_args(int argc, char **argv, vopts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->w = 1280;
+    o->h = 720;
+    o->vsync = true;
+    o->hud = true;
+    iks_includes_init(&o->inc);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        bool miss = false;
+#define OPT(name) ((v = iks_opt_value(argc, argv, &i, name, &miss)) || miss)
+#define NEED(name, what) \
+    if (miss) return iks_usage("view", "%s needs %s", name, what)
+        if (OPT("--size")) {
+            NEED("--size", "WxH");
+            if (!iks_parse_size(v, &o->w, &o->h) || o->w > 16384 || o->h > 16384)
+                return iks_usage("view", "--size '%s': expected WxH with whole numbers from 1 to 16384", v);
+        } else if (OPT("--time")) {
+            NEED("--time", "seconds");
+            if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
+                return iks_usage("view", "--time '%s': expected a finite number of seconds", v);
+        } else if (OPT("--frames")) {
+            NEED("--frames", "a count");
+            if (!iks_parse_long(v, &o->frames) || o->frames < 1)
+                return iks_usage("view", "--frames '%s': expected a whole number from 1", v);
+        } else if (OPT("--set")) {
+            NEED("--set", "NAME=VALUE");
+            char err[IKS_GPU_ERR_LEN];
+            if (o->nsets == MAX_SETS) return iks_usage("view", "--set: at most %d settings", MAX_SETS);
+            if (!iks_setting_parse(v, &o->sets[o->nsets++], err)) return iks_usage("view", "%s", err);
+        } else if (strncmp(a, "-I", 2) == 0) {
+            const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+            if (!d) return iks_usage("view", "-I needs a directory");
+            struct stat st;
+            if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("view", "-I %s: not a directory", d);
+            if (!iks_includes_add(&o->inc, d)) return iks_usage("view", "-I: at most 16 include directories");
+        } else if (strcmp(a, "--paused") == 0) o->paused = true;
+        else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
+        else if (strcmp(a, "--no-hud") == 0) o->hud = false;
+        else if (strcmp(a, "--log") == 0) o->log = true;
+        else if (a[0] == '-' && a[1]) return iks_usage("view", "unknown option '%s' (see ikshade help view)", a);
+        else if (!o->shader) o->shader = a;
+        else return iks_usage("view", "more than one shader given ('%s' and '%s')", o->shader, a);
+#undef OPT
+#undef NEED
+    }
+    return -1;
+}
+
+/* ---- the live program -------------------------------------------------------------------------- */
+
+typedef struct {
+    const vopts *o;
+    const char *path;
+    iks_program prog;   /* the last good program; prog.prog == 0 before the first success */
+    char *attempted;    /* the assembled text of the last attempt, to skip saves that change nothing */
+    char *error;        /* the current error (mapped compiler lines), NULL when none */
+    iks_watch *watch;
+    bool missing;       /* the main file was gone at the last attempt */
+} live;
+
+static void set_error(live *l, const char *msg)
+{
+    free(l->error);
+    l->error = msg ? strdup(msg) : NULL;
+}
+
+/* the newest modification time among a source's files, as realtime seconds; 0 if none can be read */
+static double newest_mtime(const iks_source *src)
+{
+    double t = 0;
+    for (int i = 1; i < src->nfiles; i++) {
+        struct stat st;
+        if (stat(src->files[i], &st) == 0) {
+            double m = (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+            if (m > t) t = m;
+        }
+    }
+    return t;
+}
+
+typedef enum { RL_SAME, RL_OK, RL_FAILED } reload_result;
+
+/* Loads and builds the shader again. On success the new program replaces the old; on failure the old
+ * one stays and the error is kept for the HUD and printed once. *mtime gets the save's time. */
+static reload_result reload(live *l, double *compile_s, double *mtime)
+{
+    const vopts *o = l->o;
+    const char *dirs[17];
+    int n = 0;
+    for (int i = 0; i < o->inc.n; i++) dirs[n++] = o->inc.include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[n++] = sd;
+    iks_source src;
+    memset(&src, 0, sizeof src);
+    iks_source_opts so = { .include_dirs = dirs, .n_include_dirs = n };
+    char err[IKS_SRC_ERR_LEN];
+    *compile_s = 0;
+    *mtime = 0;
+    if (!iks_source_load(&src, l->path, &so, err)) {
+        bool gone = access(l->path, F_OK) != 0 && errno == ENOENT;
+        char msg[IKS_SRC_ERR_LEN + 128];
+        if (gone) snprintf(msg, sizeof msg, "%s: deleted; showing the last good program until it comes back", l->path);
+        else snprintf(msg, sizeof msg, "%s", err);
+        bool repeat = l->error && strcmp(l->error, msg) == 0;
+        if (!repeat) {
+            iks_fail("view", "%s", msg);
+            set_error(l, msg);
+        }
+        l->missing = gone;
+        free(l->attempted);
+        l->attempted = NULL;
+        iks_source_free(&src);
+        return repeat ? RL_SAME : RL_FAILED;
+    }
+    l->missing = false;
+    /* watch what this version includes (a new include is watched from now on) */
+    const char *files[64];
+    int nf = 0;
+    for (int i = 1; i < src.nfiles && nf < 64; i++) files[nf++] = src.files[i];
+    if (l->watch) iks_watch_set(l->watch, files, nf);
+    if (l->attempted && strcmp(l->attempted, src.fragment) == 0) {
+        iks_source_free(&src);
+        return RL_SAME;
+    }
+    free(l->attempted);
+    l->attempted = strdup(src.fragment);
+    *mtime = newest_mtime(&src);
+    iks_program np;
+    memset(&np, 0, sizeof np);
+    char *log = NULL;
+    double t = now_mono();
+    bool ok = iks_program_build(&np, &src, &log);
+    *compile_s = now_mono() - t;
+    iks_source_free(&src);
+    if (!ok) {
+        fputs(log ? log : "", stderr);
+        set_error(l, log ? log : "compile failed");
+        free(log);
+        return RL_FAILED;
+    }
+    if (log) fputs(log, stderr); /* warnings */
+    free(log);
+    glUseProgram(np.prog);
+    char aerr[IKS_GPU_ERR_LEN], warn[2048] = "";
+    if (o->nsets && !iks_program_apply(&np, o->sets, o->nsets, aerr, warn, sizeof warn)) {
+        /* an edit may drop a uniform that --set names: say so, but show the edit */
+        iks_warn("view", "%s", aerr);
+    }
+    if (warn[0]) fputs(warn, stderr);
+    iks_program_destroy(&l->prog);
+    l->prog = np;
+    if (l->error) fprintf(stderr, "ikshade view: %s: fixed\n", l->path);
+    set_error(l, NULL);
+    return RL_OK;
+}
+
+/* ---- screenshots ------------------------------------------------------------------------------- */
+
+/* The back buffer as PNG into the next free ikshade-NNNN.png of the current directory. */
+static void screenshot(int w, int h)
+{
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    uint8_t *px = malloc(bytes);
+    if (!px) {
+        iks_warn("view", "screenshot: out of memory for %dx%d", w, h);
+        return;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    uint8_t *png = NULL;
+    size_t len = 0;
+    if (!iks_png_encode(px, w, h, false, &png, &len)) {
+        free(px);
+        iks_warn("view", "screenshot: out of memory while encoding");
+        return;
+    }
+    free(px);
+    char name[64];
+    for (int i = 1; i < 100000; i++) {
+        snprintf(name, sizeof name, "ikshade-%04d.png", i);
+        if (access(name, F_OK) != 0 && errno == ENOENT) break;
+    }
+    if (iks_write_atomic(name, png, len)) {
+        printf("screenshot: %s (%dx%d)\n", name, w, h);
+        fflush(stdout);
+    } else iks_warn("view", "screenshot: %s: %s", name, strerror(errno));
+    free(png);
+}
+
+/* ---- the loop ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    float mouse[4];
+    bool held, clicked; /* clicked: the press happened since the last frame */
+} mouse_state;
+
+/* shadertoy.com's iMouse: xy while held; zw the press; z > 0 while held; w > 0 on the press frame */
+static void mouse_event(mouse_state *m, const iks_event *ev)
+{
+    if (ev->kind == IKS_EV_BUTTON && ev->down) {
+        m->held = m->clicked = true;
+        m->mouse[0] = m->mouse[2] = (float)ev->x;
+        m->mouse[1] = m->mouse[3] = (float)ev->y;
+    } else if (ev->kind == IKS_EV_BUTTON && m->held) {
+        m->held = false;
+        m->mouse[2] = -fabsf(m->mouse[2]);
+        m->mouse[3] = -fabsf(m->mouse[3]);
+    } else if (ev->kind == IKS_EV_MOVE && m->held) {
+        m->mouse[0] = (float)ev->x;
+        m->mouse[1] = (float)ev->y;
+    }
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+int cmd_view(int argc, char **argv)
+{
+    vopts o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc >= 0) return rc;
+    char def[PATH_MAX];
+    if (!o.shader) {
+        const char *sd = iks_shader_dir();
+        if (!sd) return iks_fail("view", "cannot find the demo shaders; set IKSHADE_SHADERS or give a shader");
+        snprintf(def, sizeof def, "%.4000s/limb.frag", sd);
+        o.shader = def;
+    }
+    if (access(o.shader, R_OK) != 0) return iks_fail("view", "%s: %s", o.shader, strerror(errno));
+
+    char err[IKS_ERR_LEN];
+    bool no_display = false;
+    iks_window_desc wd = { .w = o.w, .h = o.h, .title = base_name(o.shader), .vsync = o.vsync };
+    iks_platform *p = iks_glfw_create(&wd, err, &no_display);
+    if (!p) {
+        if (no_display)
+            return iks_fail("view", "no display to open a window on (%s); for headless output use `ikshade "
+                            "render`", err);
+        return iks_fail("view", "%s", err);
+    }
+    char gerr[IKS_GPU_ERR_LEN];
+    if (!iks_gpu_load(p->get_proc_address, gerr)) {
+        p->destroy(p);
+        return iks_fail("view", "%s", gerr);
+    }
+    iks_png_setup(2, 2);
+    live l = { .o = &o, .path = o.shader };
+    l.watch = iks_watch_create();
+    if (!l.watch) iks_warn("view", "cannot watch files (%s): live reload is off", strerror(errno));
+    double compile_s, mtime;
+    if (reload(&l, &compile_s, &mtime) != RL_OK) {
+        /* nothing good to show yet: a broken file at start is the same error `render` gives */
+        iks_watch_destroy(l.watch);
+        free(l.attempted);
+        free(l.error);
+        p->destroy(p);
+        return EXIT_FAIL;
+    }
+    iks_hud hud;
+    if (!iks_hud_create(&hud)) iks_warn("view", "the HUD could not be built; running without it");
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    mouse_state ms = { .mouse = { 0 } };
+    double t = o.t0;               /* iTime */
+    long frame = 0;                /* iFrame */
+    bool paused = o.paused, hud_on = o.hud, want_shot = false;
+    double last = now_mono(), title_at = 0, fps = 0, frame_ms = 0;
+    double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
+    double present_wanted = 0;         /* a reload to report once its first frame is on screen */
+    double reload_save = 0, reload_compile = 0, first_draw = 0;
+    long drawn = 0;
+    bool quit = false;
+    char title[PATH_MAX + 64];
+    while (!quit && !stop_requested) {
+        p->poll(p);
+        iks_event ev;
+        while (p->next_event(p, &ev)) {
+            if (ev.kind == IKS_EV_CLOSE) quit = true;
+            else if (ev.kind == IKS_EV_KEY && ev.down) {
+                switch (ev.key) {
+                case IKS_KEY_ESCAPE:
+                case IKS_KEY_Q: quit = true; break;
+                case IKS_KEY_SPACE:
+                    if (!ev.repeat) paused = !paused;
+                    break;
+                case IKS_KEY_R:
+                    if (!ev.repeat) t = o.t0, frame = 0;
+                    break;
+                case IKS_KEY_LEFT:
+                    if (paused && frame > 0) t -= STEP, frame--;
+                    break;
+                case IKS_KEY_RIGHT:
+                    if (paused) t += STEP, frame++;
+                    break;
+                case IKS_KEY_F:
+                case IKS_KEY_F11:
+                    if (!ev.repeat) p->toggle_fullscreen(p);
+                    break;
+                case IKS_KEY_S:
+                    if (!ev.repeat) want_shot = true;
+                    break;
+                case IKS_KEY_H:
+                    if (!ev.repeat) hud_on = !hud_on;
+                    break;
+                default: break;
+                }
+            } else mouse_event(&ms, &ev);
+        }
+        if (quit) break;
+
+        /* live reload: a finished save reloads now; a write still in progress waits for quiet */
+        double tnow = now_mono();
+        iks_watch_news news = l.watch ? iks_watch_poll(l.watch) : IKS_WATCH_NONE;
+        if (news != IKS_WATCH_NONE) {
+            if (!pending_since) pending_since = now_real();
+            due = news == IKS_WATCH_SETTLED ? tnow : tnow + DEBOUNCE;
+        }
+        if (due && tnow >= due) {
+            double seen = pending_since;
+            due = 0;
+            pending_since = 0;
+            reload_result r = reload(&l, &compile_s, &mtime);
+            if (r != RL_SAME) {
+                /* the save's own time when the file has a fresh one; a file renamed in keeps an old
+                 * mtime, and then the moment we saw it is the best we know */
+                reload_save = mtime > seen - 1.0 && mtime <= now_real() ? mtime : seen;
+                reload_compile = compile_s;
+                if (r == RL_OK) present_wanted = 1;
+                else if (o.log) {
+                    printf("reload %s: error, kept the last good program (compile %.1f ms)\n", l.path,
+                           1e3 * compile_s);
+                    fflush(stdout);
+                }
+            }
+        }
+
+        int fw, fh;
+        p->framebuffer_size(p, &fw, &fh);
+        if (fw > 0 && fh > 0) {
+            iks_frame f;
+            iks_frame_defaults(&f);
+            f.time = t;
+            f.frame = (int)(frame > INT32_MAX ? INT32_MAX : frame);
+            f.time_delta = paused ? 0.0 : fmax(frame_ms, 0.0) / 1e3;
+            f.frame_rate = fps;
+            memcpy(f.mouse, ms.mouse, sizeof f.mouse);
+            if (!ms.clicked && f.mouse[3] > 0) f.mouse[3] = -f.mouse[3];
+            iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
+            double t_draw = now_mono();
+            iks_draw(&l.prog, &screen, &f);
+            if (present_wanted && o.log) {
+                /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
+                 * call): that time is compile time too, measured apart from the latency we control */
+                glFinish();
+                first_draw = now_mono() - t_draw;
+            }
+            if (want_shot) {
+                screenshot(fw, fh);
+                want_shot = false;
+            }
+            if (hud_on) {
+                char text[4096];
+                int k = snprintf(text, sizeof text,
+                                 "%s\n%.1f fps  %.2f ms\niTime %.3f  iFrame %ld%s\n%dx%d  iMouse %.0f %.0f %.0f %.0f",
+                                 base_name(l.path), fps, frame_ms, t, frame, paused ? "  (paused)" : "", fw, fh,
+                                 f.mouse[0], f.mouse[1], f.mouse[2], f.mouse[3]);
+                if (l.error && k > 0 && (size_t)k < sizeof text) {
+                    /* the first lines of the error, each cut to fit */
+                    const char *s = l.error;
+                    for (int line = 0; *s && line < MAX_ERR_LINES; line++) {
+                        const char *e = strchr(s, '\n');
+                        int len = e ? (int)(e - s) : (int)strlen(s);
+                        if (len > 120) len = 120;
+                        int m = snprintf(text + k, sizeof text - (size_t)k, "\n%.*s", len, s);
+                        if (m < 0 || (size_t)(k + m) >= sizeof text) break;
+                        k += m;
+                        s = e ? e + 1 : s + strlen(s);
+                    }
+                }
+                float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
+                iks_hud_draw(&hud, text, fw, fh, scale);
+            }
+        }
+        p->swap(p);
+        ms.clicked = false;
+        if (present_wanted) {
+            present_wanted = 0;
+            if (o.log) {
+                /* on screen: the swap has been issued; finish so the figure includes the draw */
+                glFinish();
+                double latency = now_real() - reload_save;
+                double compile = reload_compile + first_draw;
+                printf("reload %s: ok, compile %.1f ms (link %.1f + first draw %.1f), save to screen %.1f ms, "
+                       "minus compile %.1f ms (gl objects %d, rss %ld kB)\n",
+                       l.path, 1e3 * compile, 1e3 * reload_compile, 1e3 * first_draw, 1e3 * latency,
+                       1e3 * (latency - compile), iks_gpu_live_objects(4096), rss_kb());
+                fflush(stdout);
+            }
+        }
+
+        /* vsync requested but not honoured (Xvfb, VNC, some drivers return from the swap at once):
+         * hold to MAX_FPS rather than spin a core on frames no display shows */
+        if (o.vsync) {
+            double spare = 1.0 / MAX_FPS - (now_mono() - last);
+            if (spare > 0) nanosleep(&(struct timespec){ 0, (long)(spare * 1e9) }, NULL);
+        }
+        double t1 = now_mono(), dt = t1 - last;
+        last = t1;
+        frame_ms = 1e3 * dt;
+        fps = fps > 0 ? 0.9 * fps + 0.1 / fmax(dt, 1e-6) : 1.0 / fmax(dt, 1e-6);
+        if (!paused) {
+            t += dt;
+            frame++;
+        }
+        if (t1 - title_at > 0.5) {
+            title_at = t1;
+            snprintf(title, sizeof title, "%s - %.0f fps%s%s", base_name(l.path), fps, paused ? " (paused)" : "",
+                     l.error ? " - error" : "");
+            p->set_title(p, title);
+        }
+        if (o.frames && ++drawn >= o.frames) break;
+    }
+    iks_hud_destroy(&hud);
+    iks_program_destroy(&l.prog);
+    iks_watch_destroy(l.watch);
+    free(l.attempted);
+    free(l.error);
+    p->destroy(p);
+    return EXIT_OK;
+}

@@ -1,0 +1,22 @@
+/* hud.h: a text overlay (stb_easy_font's vector glyphs) drawn over whatever is in the framebuffer:
+ * the viewer's fps, times and mouse, and the current compile error. Needs a current GL 3.3 context. */
+#ifndef IKS_HUD_H
+#define IKS_HUD_H
+
+#include <stdbool.h>
+
+typedef struct {
+    unsigned prog, vao, vbo, ibo;
+    int loc_view, loc_scale;
+    int cap_quads; /* capacity of vbo and ibo, in quads */
+} iks_hud;
+
+bool iks_hud_create(iks_hud *h);
+void iks_hud_destroy(iks_hud *h);
+
+/* Draws text ('\n' separates lines) at the top-left of a w x h framebuffer (fbo 0) on a translucent
+ * panel; lines starting with "error" or a path followed by ": error" are drawn in the error colour.
+ * scale: pixels per font unit (2 on HiDPI). */
+void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale);
+
+#endif

@@ -1,0 +1,228 @@
+/* glfw.c: a window with a GL 3.3 core context through GLFW, for the viewer. GLFW's callbacks queue
+ * events in the window system's terms turned into ours (framebuffer pixels, y up), so the viewer reads
+ * them in order once per frame and never sees a GLFW header. Not thread-safe: GLFW itself is not. */
+#include "platform.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define QUEUE 256
+
+typedef struct {
+    GLFWwindow *win;
+    iks_event q[QUEUE];
+    int head, len;
+    bool fullscreen;
+    int saved_x, saved_y, saved_w, saved_h; /* the windowed placement, to return to */
+} glfw_impl;
+
+/* GLFW reports errors through a callback; the last one becomes our one-line reason */
+static char last_error[512];
+static int last_code;
+static void on_error(int code, const char *msg)
+{
+    last_code = code;
+    snprintf(last_error, sizeof last_error, "%s", msg);
+}
+
+static void push(glfw_impl *g, const iks_event *ev)
+{
+    if (g->len == QUEUE) {
+        /* full: pointer motion is the only thing worth dropping, and the newest is what matters */
+        if (ev->kind != IKS_EV_MOVE) {
+            g->head = (g->head + 1) % QUEUE;
+            g->len--;
+        } else return;
+    }
+    g->q[(g->head + g->len) % QUEUE] = *ev;
+    g->len++;
+}
+
+/* the cursor in framebuffer pixels, y up, floored as shadertoy.com does */
+static void to_pixels(GLFWwindow *w, double cx, double cy, double *x, double *y)
+{
+    int ww, wh, fw, fh;
+    glfwGetWindowSize(w, &ww, &wh);
+    glfwGetFramebufferSize(w, &fw, &fh);
+    double sx = ww > 0 ? (double)fw / ww : 1.0, sy = wh > 0 ? (double)fh / wh : 1.0;
+    *x = floor(cx * sx);
+    *y = floor((double)fh - cy * sy);
+}
+
+static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
+{
+    (void)scancode;
+    (void)mods;
+    glfw_impl *g = glfwGetWindowUserPointer(w);
+    iks_key k;
+    switch (key) {
+    case GLFW_KEY_SPACE: k = IKS_KEY_SPACE; break;
+    case GLFW_KEY_R: k = IKS_KEY_R; break;
+    case GLFW_KEY_LEFT: k = IKS_KEY_LEFT; break;
+    case GLFW_KEY_RIGHT: k = IKS_KEY_RIGHT; break;
+    case GLFW_KEY_F: k = IKS_KEY_F; break;
+    case GLFW_KEY_F11: k = IKS_KEY_F11; break;
+    case GLFW_KEY_S: k = IKS_KEY_S; break;
+    case GLFW_KEY_H: k = IKS_KEY_H; break;
+    case GLFW_KEY_ESCAPE: k = IKS_KEY_ESCAPE; break;
+    case GLFW_KEY_Q: k = IKS_KEY_Q; break;
+    default: k = IKS_KEY_OTHER; break;
+    }
+    push(g, &(iks_event){ .kind = IKS_EV_KEY, .key = k, .down = action != GLFW_RELEASE,
+                          .repeat = action == GLFW_REPEAT });
+}
+
+static void on_button(GLFWwindow *w, int button, int action, int mods)
+{
+    (void)mods;
+    if (button != GLFW_MOUSE_BUTTON_LEFT) return;
+    glfw_impl *g = glfwGetWindowUserPointer(w);
+    double cx, cy, x, y;
+    glfwGetCursorPos(w, &cx, &cy);
+    to_pixels(w, cx, cy, &x, &y);
+    push(g, &(iks_event){ .kind = IKS_EV_BUTTON, .down = action == GLFW_PRESS, .x = x, .y = y });
+}
+
+static void on_move(GLFWwindow *w, double cx, double cy)
+{
+    glfw_impl *g = glfwGetWindowUserPointer(w);
+    double x, y;
+    to_pixels(w, cx, cy, &x, &y);
+    push(g, &(iks_event){ .kind = IKS_EV_MOVE, .x = x, .y = y });
+}
+
+static void on_close(GLFWwindow *w)
+{
+    push(glfwGetWindowUserPointer(w), &(iks_event){ .kind = IKS_EV_CLOSE });
+}
+
+static iks_glproc get_proc(const char *name) { return (iks_glproc)glfwGetProcAddress(name); }
+
+static bool make_current(iks_platform *p)
+{
+    glfw_impl *g = p->impl;
+    glfwMakeContextCurrent(g->win);
+    return true;
+}
+
+static void fb_size(iks_platform *p, int *w, int *h)
+{
+    glfw_impl *g = p->impl;
+    glfwGetFramebufferSize(g->win, w, h);
+}
+
+static void swap(iks_platform *p)
+{
+    glfw_impl *g = p->impl;
+    glfwSwapBuffers(g->win);
+}
+
+static void poll(iks_platform *p)
+{
+    (void)p;
+    glfwPollEvents();
+}
+
+static bool next_event(iks_platform *p, iks_event *ev)
+{
+    glfw_impl *g = p->impl;
+    if (g->len == 0) return false;
+    *ev = g->q[g->head];
+    g->head = (g->head + 1) % QUEUE;
+    g->len--;
+    return true;
+}
+
+static void set_title(iks_platform *p, const char *title)
+{
+    glfw_impl *g = p->impl;
+    glfwSetWindowTitle(g->win, title);
+}
+
+static void toggle_fullscreen(iks_platform *p)
+{
+    glfw_impl *g = p->impl;
+    if (g->fullscreen) {
+        glfwSetWindowMonitor(g->win, NULL, g->saved_x, g->saved_y, g->saved_w, g->saved_h, GLFW_DONT_CARE);
+        g->fullscreen = false;
+        return;
+    }
+    GLFWmonitor *m = glfwGetPrimaryMonitor();
+    const GLFWvidmode *mode = m ? glfwGetVideoMode(m) : NULL;
+    if (!mode) return; /* no monitor to fill: stay windowed */
+    glfwGetWindowPos(g->win, &g->saved_x, &g->saved_y);
+    glfwGetWindowSize(g->win, &g->saved_w, &g->saved_h);
+    glfwSetWindowMonitor(g->win, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+    g->fullscreen = true;
+}
+
+static void destroy(iks_platform *p)
+{
+    if (!p) return;
+    glfw_impl *g = p->impl;
+    if (g && g->win) glfwDestroyWindow(g->win);
+    glfwTerminate();
+    free(g);
+    free(p);
+}
+
+iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], bool *no_display)
+{
+    err[0] = '\0';
+    *no_display = false;
+    glfwSetErrorCallback(on_error);
+    last_error[0] = '\0';
+    if (!glfwInit()) {
+        /* GLFW 3.3 says "X11: The DISPLAY environment variable is missing" or "Failed to open display" */
+        *no_display = last_code == GLFW_PLATFORM_ERROR || strstr(last_error, "DISPLAY") ||
+                      strstr(last_error, "display");
+        snprintf(err, IKS_ERR_LEN, "GLFW: %s", last_error[0] ? last_error : "cannot initialise");
+        return NULL;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+    glfw_impl *g = calloc(1, sizeof *g);
+    iks_platform *p = calloc(1, sizeof *p);
+    if (!g || !p) {
+        free(g);
+        free(p);
+        glfwTerminate();
+        snprintf(err, IKS_ERR_LEN, "GLFW: out of memory");
+        return NULL;
+    }
+    p->impl = g;
+    p->name = "GLFW window";
+    p->get_proc_address = get_proc;
+    p->make_current = make_current;
+    p->framebuffer_size = fb_size;
+    p->swap = swap;
+    p->poll = poll;
+    p->destroy = destroy;
+    p->next_event = next_event;
+    p->set_title = set_title;
+    p->toggle_fullscreen = toggle_fullscreen;
+    g->win = glfwCreateWindow(d->w, d->h, d->title ? d->title : "ikshade", NULL, NULL);
+    if (!g->win) {
+        snprintf(err, IKS_ERR_LEN, "GLFW: cannot open a GL 3.3 core window: %s",
+                 last_error[0] ? last_error : "unknown reason");
+        destroy(p);
+        return NULL;
+    }
+    glfwSetWindowUserPointer(g->win, g);
+    glfwSetKeyCallback(g->win, on_key);
+    glfwSetMouseButtonCallback(g->win, on_button);
+    glfwSetCursorPosCallback(g->win, on_move);
+    glfwSetWindowCloseCallback(g->win, on_close);
+    glfwMakeContextCurrent(g->win);
+    glfwSwapInterval(d->vsync ? 1 : 0);
+    iks_pin_modules();
+    return p;
+}

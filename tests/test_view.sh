@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# `ikshade view` with a real X server (Xvfb) and real input (xdotool): the window opens and shows the
+# limb; a drag moves the target to where the C solver puts the joint; keys; live edits of every kind
+# an editor makes; broken edits keep the last good picture; no display gives one line.
+# usage: test_view.sh IKSHADE TESTS_DIR
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 tests=$2
+png() { python3 "$tests/png.py" "$@"; }
+
+if [ -z "${IKS_IN_XVFB:-}" ]; then
+  # without any display: one line that points to render, exit 1, nothing from GLFW
+  expect_fail "no display" 1 "no display to open a window on .*use .ikshade render." \
+    env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view
+  expect_fail "bad --size" 2 "--size '0x1'" "$bin" view --size 0x1
+  expect_fail "unknown option" 2 "unknown option '--nope'" "$bin" view --nope
+  expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
+  echo "part 1: $pass passed, $fail failed"
+  [ "$fail" -eq 0 ] || exit 1
+  exec env IKS_IN_XVFB=1 xvfb-run -a -s "-screen 0 1280x1024x24" bash "$0" "$@"
+fi
+
+tmp=$(mktemp -d)
+vpid=
+cleanup() { [ -n "$vpid" ] && kill "$vpid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+cd "$tmp"
+
+# wait_for PATTERN N FILE: until FILE has N lines matching PATTERN (15 s at most)
+wait_for() {
+  for _ in $(seq 1500); do
+    [ "$(grep -cE -- "$1" "$3" 2>/dev/null)" -ge "$2" ] && return 0
+    sleep 0.01
+  done
+  echo "timed out waiting for $2 x '$1' in $3:" >&2; cat "$3" >&2; return 1
+}
+# start SHADER [OPTIONS]: the viewer in the background, its window id in $wid
+start() {
+  nshots=0 nok=0
+  "$bin" view "$@" --size 640x360 --log --no-hud > v.out 2> v.err & vpid=$!
+  wid=
+  for _ in $(seq 200); do
+    wid=$(xdotool search --name "^$(basename "$1")" 2>/dev/null | head -1)
+    [ -n "$wid" ] && break
+    sleep 0.05
+  done
+  [ -n "$wid" ] || { echo "no window for $1" >&2; cat v.err >&2; return 1; }
+  sleep 0.3
+}
+# shot: presses S and sets $shot to the new screenshot's name
+nshots=0
+shot() {
+  xdotool key --window "$wid" s
+  nshots=$((nshots + 1))
+  wait_for '^screenshot: ' "$nshots" v.out || return 1
+  shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
+}
+stop() { xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; local rc=$?; vpid=; return $rc; }
+centre() { png pixel "$1" 320 180; }
+nok=0
+# edit_then_wait: after an edit, the next "ok" reload line
+reloaded() { nok=$((nok + 1)); wait_for 'reload .*: ok' "$nok" v.out; }
+
+# ---- the limb demo: it opens, and a drag moves the target ----------------------------------------
+cp "$tests/../shaders/limb.frag" limb.frag
+start limb.frag
+shot
+check "S writes a PNG at the framebuffer's size" [ "$(png info "$shot")" = "640 360 3" ]
+check "S names the screenshot ikshade-0001.png" [ "$shot" = ikshade-0001.png ]
+# press at window pixel (420,110) and hold: iMouse = (420, 360-110) in shadertoy's pixels
+xdotool mousemove --window "$wid" 400 120 mousedown 1 mousemove --window "$wid" 410 115 \
+  sleep 0.1 mousemove --window "$wid" 420 110 sleep 0.3
+shot
+xdotool mouseup 1
+check "a drag puts the joint and bones where the C solver does" png limb "$shot" 420 250 "$bin"
+check "the second screenshot takes the next free name" [ "$shot" = ikshade-0002.png ]
+stop
+check "Esc quits with status 0" [ $? -eq 0 ]
+
+# ---- keys and iMouse: a shader that shows iFrame, iMouse.z and iMouse.w as colours ----------------
+cat > keys.frag <<'G'
+void mainImage(out vec4 c, in vec2 f) {
+  c = vec4(float(iFrame % 256) / 255.0, iMouse.z > 0.0 ? 1.0 : 0.0, iMouse.w > 0.0 ? 1.0 : 0.0, 1.0);
+}
+G
+start keys.frag --paused
+shot; a=$(centre "$shot")
+check "paused: iFrame stays 0" [ "$a" = "0 0 0" ]
+xdotool key --window "$wid" Right Right Right
+shot; check "Right steps three frames while paused" [ "$(centre "$shot")" = "3 0 0" ]
+xdotool key --window "$wid" Left
+shot; check "Left steps one back" [ "$(centre "$shot")" = "2 0 0" ]
+xdotool key --window "$wid" r
+shot; check "R restarts at frame 0" [ "$(centre "$shot")" = "0 0 0" ]
+xdotool mousemove --window "$wid" 100 100 mousedown 1 sleep 0.3
+shot; check "held after the press frame: z > 0, w < 0" [ "$(centre "$shot")" = "0 255 0" ]
+xdotool mouseup 1 sleep 0.3
+shot; check "released: z < 0" [ "$(centre "$shot")" = "0 0 0" ]
+xdotool key --window "$wid" space sleep 0.3
+shot; check "Space resumes: frames advance" [ "$(centre "$shot" | cut -d' ' -f1)" != 0 ]
+stop
+
+# ---- live edits -----------------------------------------------------------------------------------
+colour() { printf '#include "col.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(%s, 1.0); }\n' "$1"; }
+printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl
+colour 'vec3(10.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
+start live.frag
+shot; check "live: first picture" [ "$(centre "$shot")" = "10 20 30" ]
+
+colour 'vec3(40.0, 20.0, 30.0) / 255.0 + tint()' > live.frag   # truncate-then-write (shell >)
+reloaded; shot; check "live: a truncate-then-write save is picked up" [ "$(centre "$shot")" = "40 20 30" ]
+
+colour 'vec3(50.0, 20.0, 30.0) / 255.0 + tint()' > .live.tmp && mv .live.tmp live.frag   # rename
+reloaded; shot; check "live: a save by rename is picked up" [ "$(centre "$shot")" = "50 20 30" ]
+
+rm live.frag; colour 'vec3(60.0, 20.0, 30.0) / 255.0 + tint()' > live.frag   # a new file over the old
+reloaded; shot; check "live: a new file over the old is picked up" [ "$(centre "$shot")" = "60 20 30" ]
+
+: > live.frag; sleep 0.3; colour 'vec3(70.0, 20.0, 30.0) / 255.0 + tint()' >> live.frag   # slow writer
+reloaded; shot; check "live: a slow truncate, then write, ends on the new picture" [ "$(centre "$shot")" = "70 20 30" ]
+
+printf 'vec3 tint() { return vec3(0.0, 5.0, 0.0) / 255.0; }\n' > col.glsl
+reloaded; shot; check "live: an edit to an included file reloads" [ "$(centre "$shot")" = "70 25 30" ]
+
+n_before=$(grep -c '^reload' v.out)
+colour 'vec3(70.0, 20.0, 30.0) / 255.0 + tint()' > live.frag   # the same bytes again
+sleep 0.5
+check "live: a save that changes nothing does not recompile" [ "$(grep -c '^reload' v.out)" -eq "$n_before" ]
+
+printf '#include "col.glsl"\nvoid mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > live.frag
+wait_for 'reload .*: error' 1 v.out
+wait_for '^live.frag:3:[0-9]+: error: ' 1 v.err
+check "live: a broken edit prints live.frag:3 compiler-style" grep -qE '^live.frag:3:[0-9]+: error: ' v.err
+shot; check "live: a broken edit keeps the last good picture" [ "$(centre "$shot")" = "70 25 30" ]
+check "live: the process lives on after a broken edit" kill -0 "$vpid"
+colour 'vec3(80.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
+reloaded; shot; check "live: a fix recovers" [ "$(centre "$shot")" = "80 25 30" ]
+
+printf 'vec3 tint() { return nope; }\n' > col.glsl
+wait_for '^col.glsl:1:[0-9]+: error: ' 1 v.err
+check "live: an error in an included file names that file and line" grep -qE '^col.glsl:1:[0-9]+: error: ' v.err
+printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl
+reloaded; shot; check "live: fixing the included file recovers" [ "$(centre "$shot")" = "80 20 30" ]
+
+rm live.frag
+wait_for 'live.frag: deleted; showing the last good program' 1 v.err
+check "live: a deleted file is reported and the viewer keeps running" kill -0 "$vpid"
+colour 'vec3(90.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
+reloaded; shot; check "live: the file coming back is picked up" [ "$(centre "$shot")" = "90 20 30" ]
+stop
+check "the viewer exits 0 after all that" [ $? -eq 0 ]
+finish
