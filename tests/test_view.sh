@@ -74,6 +74,13 @@ shot
 xdotool mouseup 1
 check "a drag puts the joint and bones where the C solver does" png limb "$shot" 420 250 "$bin"
 check "the second screenshot takes the next free name" [ "$shot" = ikshade-0002.png ]
+# F: fullscreen on the 1280x1024 Xvfb screen and back; a resize changes the framebuffer (iResolution)
+xdotool key --window "$wid" f sleep 0.5
+shot; check "F goes fullscreen: the framebuffer is the screen" [ "$(png info "$shot")" = "1280 1024 3" ]
+xdotool key --window "$wid" f sleep 0.5
+shot; check "F again returns to the window" [ "$(png info "$shot")" = "640 360 3" ]
+xdotool windowsize "$wid" 800 500 sleep 0.5
+shot; check "a resized window renders at its new size" [ "$(png info "$shot")" = "800 500 3" ]
 stop
 check "Esc quits with status 0" [ $? -eq 0 ]
 
