@@ -149,6 +149,19 @@ check "live: an error in an included file names that file and line" grep -qE '^c
 printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl
 reloaded; shot; check "live: fixing the included file recovers" [ "$(centre "$shot")" = "80 20 30" ]
 
+# started on a broken file: the viewer stays up and a good save brings the picture
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(nope); }\n' > late.frag
+xdotool key --window "$wid" Escape; wait "$vpid"; vpid=
+cp live.frag keep.frag
+start late.frag
+wait_for 'late.frag: nothing to show until a save compiles' 1 v.err
+check "started on a broken shader: the error is printed as late.frag:1" grep -qE '^late.frag:1:[0-9]+: error: ' v.err
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 2.0, 3.0, 255.0) / 255.0; }\n' > late.frag
+reloaded; shot; check "... and a good save shows the picture" [ "$(centre "$shot")" = "1 2 3" ]
+xdotool key --window "$wid" Escape; wait "$vpid"; vpid=
+cp keep.frag live.frag
+start live.frag
+
 rm live.frag
 wait_for 'live.frag: deleted; showing the last good program' 1 v.err
 check "live: a deleted file is reported and the viewer keeps running" kill -0 "$vpid"

@@ -357,8 +357,11 @@ int cmd_view(int argc, char **argv)
     l.watch = iks_watch_create();
     if (!l.watch) iks_warn("view", "cannot watch files (%s): live reload is off", strerror(errno));
     double compile_s, mtime;
-    if (reload(&l, &compile_s, &mtime) != RL_OK) {
-        /* nothing good to show yet: a broken file at start is the same error `render` gives */
+    if (reload(&l, &compile_s, &mtime) != RL_OK && l.watch) {
+        /* a shader broken from the start: stay open on a blank screen with the error in the HUD, so
+         * that the user can fix it in the editor as with any later edit */
+        iks_warn("view", "%s: nothing to show until a save compiles", l.path);
+    } else if (!l.prog.prog) {
         iks_watch_destroy(l.watch);
         free(l.attempted);
         free(l.error);
@@ -461,7 +464,13 @@ int cmd_view(int argc, char **argv)
             if (!ms.clicked && f.mouse[3] > 0) f.mouse[3] = -f.mouse[3];
             iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
             double t_draw = now_mono();
-            iks_draw(&l.prog, &screen, &f);
+            if (l.prog.prog) iks_draw(&l.prog, &screen, &f);
+            else {
+                glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                glViewport(0, 0, fw, fh);
+                glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT);
+            }
             if (present_wanted && o.log) {
                 /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
                  * call): that time is compile time too, measured apart from the latency we control */
