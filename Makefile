@@ -1,9 +1,11 @@
 # The README's commands. CMake does the building; this file only sequences set-up, build and tests.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all build deps run test test-fast test-asan vec-report golden clean
+.PHONY: all build deps run test test-fast test-asan test-fuzz vec-report golden clean
 
 all: build
 
@@ -19,8 +21,9 @@ build: deps $(BUILD)/CMakeCache.txt
 run: build
 	@scripts/run.sh $(BUILD)/ikshade
 
-# The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
-test: test-fast test-asan
+# The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
+# then each libFuzzer target for FUZZ_SECONDS from its seeds.
+test: test-fast test-asan test-fuzz
 
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -32,6 +35,11 @@ test-asan: deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
+test-fuzz: deps
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli
+	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
 # Shows which loops of the solver the compiler vectorised.
 vec-report:
 	$(CC) -std=c11 -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off -fopt-info-vec-optimized -c src/ik/ik.c -o /dev/null
@@ -42,4 +50,4 @@ golden: build
 	@echo "tests/golden/limb.png regenerated: look at it before committing"
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

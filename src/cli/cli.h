@@ -38,6 +38,14 @@ const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool 
 /* Prints the help of a command to stdout. */
 void iks_print_help(const iks_command *c);
 
+/* One line of `solve` input: 1 with n numbers in f (4-5 or 8-9 fields), 0 for a blank or comment line,
+ * -1 with a reason in err (which field, what is wrong). Modifies line. */
+int iks_solve_parse_line(char *line, bool three, float f[9], int *n, char *err, size_t errlen);
+/* The option parsers of render and view alone (no GL, no files written): -1 when the arguments are
+ * valid, else the exit code after printing the one-line error. For tests and fuzzing. */
+int iks_render_parse_only(int argc, char **argv);
+int iks_view_parse_only(int argc, char **argv);
+
 /* The subcommands. */
 int cmd_solve(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -817,3 +817,9 @@ int bench_render(int argc, char **argv)
     if (!enc_ok) return iks_fail("bench", "render: an encoder failed (out of memory?)");
     return EXIT_OK;
 }
+
+int iks_render_parse_only(int argc, char **argv)
+{
+    ropts o;
+    return parse_args(argc, argv, &o);
+}

@@ -3,6 +3,8 @@
 #include "cli.h"
 #include "ik.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +18,7 @@ const char HELP_SOLVE[] =
     "bend < 0 picks the mirrored solution. status is one of: reached too-far too-near degenerate.\n"
     "Numbers are printed with %.9g, so they round-trip a float exactly. Blank lines and lines\n"
     "starting with # are skipped. A malformed line stops the run with an error naming the line and\n"
-    "field (exit 1); the answers before it are already written.\n"
+    "field (exit 1), as does NaN or Inf; the answers before it are already written.\n"
     "\n"
     "options:\n"
     "  --3d         read 3D cases\n"
@@ -29,14 +31,46 @@ const char HELP_SOLVE[] =
 static const char *const FIELDS2[] = { "px", "py", "r1", "r2", "bend" };
 static const char *const FIELDS3[] = { "px", "py", "pz", "r1", "r2", "hx", "hy", "hz", "bend" };
 
+int iks_solve_parse_line(char *line, bool three, float f[9], int *n, char *err, size_t errlen)
+{
+    const char *const *names = three ? FIELDS3 : FIELDS2;
+    int need = three ? 8 : 4;
+    char *save = NULL, *tok = strtok_r(line, " \t\r\n", &save);
+    *n = 0;
+    if (!tok || tok[0] == '#') return 0;
+    for (; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+        if (*n == need + 1) {
+            snprintf(err, errlen, "too many fields: expected %d or %d, got more", need, need + 1);
+            return -1;
+        }
+        double d;
+        if (!iks_parse_double(tok, &d)) {
+            snprintf(err, errlen, "field %d (%s): '%.40s' is not a number", *n + 1, names[*n], tok);
+            return -1;
+        }
+        /* NaN or Inf is never a case anyone meant: say so instead of answering "degenerate" */
+        if (!isfinite(d) || fabs(d) > FLT_MAX) {
+            snprintf(err, errlen, "field %d (%s): '%.40s' is not a finite float", *n + 1, names[*n], tok);
+            return -1;
+        }
+        f[(*n)++] = (float)d;
+    }
+    if (*n < need) {
+        snprintf(err, errlen, "missing field %d (%s): expected %d or %d fields", *n + 1, names[*n], need,
+                 need + 1);
+        return -1;
+    }
+    return 1;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     ik_opts opts = { 0 };
-    int three = 0;
+    bool three = false;
     for (int i = 1; i < argc; i++) {
         bool missing;
         const char *v;
-        if (strcmp(argv[i], "--3d") == 0) three = 1;
+        if (strcmp(argv[i], "--3d") == 0) three = true;
         else if (strcmp(argv[i], "--stretch") == 0) opts.stretch = 1;
         else if ((v = iks_opt_value(argc, argv, &i, "--soften", &missing)) || missing) {
             double s;
@@ -47,7 +81,6 @@ int cmd_solve(int argc, char **argv)
         } else return iks_usage("solve", "unknown option '%s' (see ikshade help solve)", argv[i]);
     }
 
-    const char *const *names = three ? FIELDS3 : FIELDS2;
     int need = three ? 8 : 4;
     char *line = NULL;
     size_t cap = 0;
@@ -55,29 +88,14 @@ int cmd_solve(int argc, char **argv)
     int rc = EXIT_OK;
     while (getline(&line, &cap, stdin) >= 0) {
         lineno++;
-        char *save = NULL, *tok = strtok_r(line, " \t\r\n", &save);
-        if (!tok || tok[0] == '#') continue;
         float f[9];
         int n = 0;
-        for (; tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
-            if (n == need + 1) {
-                fflush(stdout);
-                rc = iks_fail("solve", "stdin:%ld: too many fields: expected %d or %d, got more", lineno,
-                              need, need + 1);
-                goto out;
-            }
-            if (!iks_parse_float(tok, &f[n])) {
-                fflush(stdout);
-                rc = iks_fail("solve", "stdin:%ld: field %d (%s): '%s' is not a number", lineno, n + 1,
-                              names[n], tok);
-                goto out;
-            }
-            n++;
-        }
-        if (n < need) {
+        char err[256];
+        int r = iks_solve_parse_line(line, three, f, &n, err, sizeof err);
+        if (r == 0) continue;
+        if (r < 0) {
             fflush(stdout);
-            rc = iks_fail("solve", "stdin:%ld: missing field %d (%s): expected %d or %d fields", lineno,
-                          n + 1, names[n], need, need + 1);
+            rc = iks_fail("solve", "stdin:%ld: %s", lineno, err);
             goto out;
         }
         opts.bend = n > need ? f[need] : 1.0f;

@@ -551,3 +551,9 @@ int cmd_view(int argc, char **argv)
     p->destroy(p);
     return EXIT_OK;
 }
+
+int iks_view_parse_only(int argc, char **argv)
+{
+    vopts o;
+    return parse_args(argc, argv, &o);
+}
