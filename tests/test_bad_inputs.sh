@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The bad-input matrix: what a careful user throws at every subcommand. Each row runs in an empty
+# directory under a time limit and must give: the exit code (2 usage, 1 run time), exactly one line on
+# stderr that names the input and matches the pattern, no crash or core dump (no signal), no hang
+# (TIMEOUT seconds), and no file left behind (no partial output, no temporary).
+# usage: test_bad_inputs.sh IKSHADE
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1
+TIMEOUT=60
+tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+fx=$tmp/fx w=$tmp/w
+mkdir -p "$fx" "$w"
+ulimit -c 0
+
+# fixtures, outside the working directory
+good=$fx/good.frag
+printf 'uniform float r1 = 0.5;\nuniform sampler2D tex;\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(r1); }\n' > "$good"
+: > "$fx/empty.frag"
+printf 'void mainImage(out vec4 c, in vec2 f)\0{ c = vec4(1.0); }\n' > "$fx/binary.frag"
+head -c $((17 << 20)) /dev/zero | tr '\0' '/' > "$fx/huge.frag"
+mkdir "$fx/dir.frag"
+printf 'float f() { return 1.0; }\n' > "$fx/nomain.frag"
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(1.0)\n}\n' > "$fx/compile.frag"
+printf 'float g();\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(g()); }\n' > "$fx/link.frag"
+printf '#include "nowhere.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n' > "$fx/noinclude.frag"
+printf '#include "b.glsl"\n' > "$fx/a.glsl"
+printf '#include "a.glsl"\n' > "$fx/b.glsl"
+printf '#include "a.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n' > "$fx/cycle.frag"
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n' > "$fx/ok.frag"
+touch "$fx/afile"
+
+rows=0
+# bad CODE PATTERN CMD...: one row of the matrix; stdin is empty unless the command pipes its own
+bad() {
+  local code=$1 pat=$2; shift 2
+  rows=$((rows + 1))
+  local err rc left
+  err=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$@" 2>&1 >/dev/null </dev/null); rc=$?
+  left=$(ls -A "$w")
+  if [ $rc -eq 137 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: hung (killed after ${TIMEOUT}s)" >&2
+  elif [ $rc -gt 128 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: died of signal $((rc - 128))" >&2
+  elif [ $rc -ne "$code" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: exit $rc, want $code: $err" >&2
+  elif [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: want one line, got: $err" >&2
+  elif ! grep -qE -- "$pat" <<<"$err"; then fail=$((fail + 1)); echo "FAIL: [$*]: '$err' does not match '$pat'" >&2
+  elif [ -n "$left" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: left files behind: $left" >&2
+  else pass=$((pass + 1))
+  fi
+  rm -rf "${w:?}"/* "$w"/.[!.]* 2>/dev/null
+}
+R=("$bin" render)
+
+# ---- shader files -----------------------------------------------------------------------------------
+bad 1 "nosuch.frag: No such file or directory" "${R[@]}" nosuch.frag -o x.png
+bad 1 "clear_refs: (Permission denied|Input/output error)" "${R[@]}" /proc/self/clear_refs -o x.png
+bad 1 "dir.frag: Is a directory" "${R[@]}" "$fx/dir.frag" -o x.png
+bad 1 "empty.frag: defines neither mainImage" "${R[@]}" "$fx/empty.frag" -o x.png
+bad 1 "binary.frag: binary file \(contains NUL bytes\)" "${R[@]}" "$fx/binary.frag" -o x.png
+bad 1 "huge.frag: larger than 16 MiB" "${R[@]}" "$fx/huge.frag" -o x.png
+bad 1 "nomain.frag: defines neither mainImage" "${R[@]}" "$fx/nomain.frag" -o x.png
+bad 1 "^.*compile.frag:3:[0-9]+: error: " "${R[@]}" "$fx/compile.frag" -o x.png
+bad 1 "link.frag: error: .*g" "${R[@]}" "$fx/link.frag" -o x.png
+bad 1 "nowhere.glsl" "${R[@]}" "$fx/noinclude.frag" -o x.png
+bad 1 "cycle.*a.glsl.*b.glsl" "${R[@]}" "$fx/cycle.frag" -o x.png
+bad 2 "-I /nonexistent: not a directory" "${R[@]}" "$good" -o x.png -I /nonexistent
+bad 2 "more than one shader given" "${R[@]}" "$good" "$good" -o x.png
+
+# ---- sizes, frames, times, mouse ----------------------------------------------------------------------
+bad 2 "--size '0x5'" "${R[@]}" -o x.png --size 0x5
+bad 2 "--size '-3x5'" "${R[@]}" -o x.png --size -3x5
+bad 2 "--size 'abc'" "${R[@]}" -o x.png --size abc
+bad 2 "--size '1280x'" "${R[@]}" -o x.png --size 1280x
+bad 2 "--size 60000x60000: this GL allows at most" "${R[@]}" -o x.png --size 60000x60000
+bad 2 "--size needs WxH" "${R[@]}" -o x.png --size
+bad 2 "--frames '0'" "${R[@]}" -o %d.png --frames 0
+bad 2 "--frames '5:2'" "${R[@]}" -o %d.png --frames 5:2
+bad 2 "--frames '-1'" "${R[@]}" -o %d.png --frames -1
+bad 2 "--frames 'ten'" "${R[@]}" -o %d.png --frames ten
+bad 2 "--fps '0'" "${R[@]}" -o x.png --fps 0
+bad 2 "--fps 'nan'" "${R[@]}" -o x.png --fps nan
+bad 2 "--fps '-5'" "${R[@]}" -o x.png --fps -5
+bad 2 "--time 'inf'" "${R[@]}" -o x.png --time inf
+bad 2 "--time '1s'" "${R[@]}" -o x.png --time 1s
+bad 2 "--mouse '1'" "${R[@]}" -o x.png --mouse 1
+bad 2 "--mouse '1,,2'" "${R[@]}" -o x.png --mouse 1,,2
+bad 2 "--mouse 'a,b'" "${R[@]}" -o x.png --mouse a,b
+bad 2 "--ssaa '9'" "${R[@]}" -o x.png --ssaa 9
+bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
+bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
+bad 2 "unknown option '--bogus'" "${R[@]}" -o x.png --bogus
+
+# ---- --set --------------------------------------------------------------------------------------------
+bad 2 "declares no uniform 'nope'" "${R[@]}" "$good" -o x.png --set nope=1
+bad 2 "uniform 'r1' is float: expected 1 value, got 2" "${R[@]}" "$good" -o x.png --set r1=1,2
+bad 2 "--set 'r1': expected NAME=VALUE" "${R[@]}" "$good" -o x.png --set r1
+bad 2 "--set 'r1=abc': value 1 is not a finite number" "${R[@]}" "$good" -o x.png --set r1=abc
+bad 2 "uniform 'tex' is sampler2D" "${R[@]}" "$good" -o x.png --set tex=1
+
+# ---- outputs ------------------------------------------------------------------------------------------
+bad 2 "no output: add -o" "${R[@]}"
+bad 2 "-o needs an output" "${R[@]}" -o
+bad 2 "-o 'x%s.png': the name may hold one frame number" "${R[@]}" -o x%s.png
+bad 2 "one frame number" "${R[@]}" -o %d_%d.png
+bad 2 "3 frames need a frame number" "${R[@]}" -o x.png --frames 3
+bad 2 "-o 'x.jpg': expected a .png name" "${R[@]}" -o x.jpg
+bad 1 "/proc/ikshade-no/x.png: " "${R[@]}" -o /proc/ikshade-no/x.png
+bad 1 "afile/x.png: Not a directory" "${R[@]}" -o "$fx/afile/x.png"
+bad 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 > /dev/full"
+bad 2 "stdout is a terminal" sh -c "script -qec \"'$bin' render -o -\" /dev/null >&2"
+bad 1 "needs ffmpeg, which is not installed" env PATH=/nonexistent "$bin" render -o movie.mp4
+
+# ---- solve ---------------------------------------------------------------------------------------------
+bad 1 "stdin:1: missing field 4 \(r2\)" sh -c "printf '1 1 1\n' | '$bin' solve"
+bad 1 "stdin:1: too many fields" sh -c "printf '1 1 1 1 1 1\n' | '$bin' solve"
+bad 1 "stdin:2: field 2 \(py\): 'abc' is not a number" sh -c "printf '1 1 1 1\n1 abc 1 1\n' | '$bin' solve"
+bad 1 "stdin:1: field 1 \(px\): 'nan' is not a finite float" sh -c "printf 'nan 1 1 1\n' | '$bin' solve"
+bad 1 "stdin:1: field 3 \(r1\): 'inf' is not a finite float" sh -c "printf '1 1 inf 1\n' | '$bin' solve"
+bad 1 "stdin:1: field 4 \(r2\): '-Infinity' is not a finite float" sh -c "printf '1 1 1 -Infinity\n' | '$bin' solve"
+bad 1 "stdin:1: field 1 \(px\): '1e99' is not a finite float" sh -c "printf '1e99 1 1 1\n' | '$bin' solve"
+bad 1 "stdin:1: missing field 6 \(hx\)" sh -c "printf '1 1 1 1 1\n' | '$bin' solve --3d"
+bad 2 "--soften '2'" sh -c "printf '' | '$bin' solve --soften 2"
+bad 2 "--soften needs a value" sh -c "printf '' | '$bin' solve --soften"
+
+# ---- view, check, bench, the program itself -------------------------------------------------------------
+bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view
+bad 2 "--size '0x1'" "$bin" view --size 0x1
+bad 2 "--frames '0'" "$bin" view --frames 0
+bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
+bad 2 "--cases '-5'" "$bin" check --cases -5
+bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
+bad 2 "bench" "$bin" bench nonsense
+bad 2 "no command given" "$bin"
+bad 2 "no command 'frobnicate'" "$bin" frobnicate
+bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate
+
+echo "$rows bad inputs"
+check "at least 40 distinct bad inputs" [ "$rows" -ge 40 ]
+finish
