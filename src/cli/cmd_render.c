@@ -78,6 +78,9 @@ typedef struct {
     iks_setting sets[MAX_SETS];
     int nsets;
     iks_includes inc;
+    const char *channel[4];
+    bool missing_black;
+    long warmup;
 } ropts;
 
 static volatile sig_atomic_t interrupted;
@@ -237,6 +240,21 @@ static int parse_args(int argc, char **argv, ropts *o)
             if (!iks_parse_long(v, &l) || l < 0 || l > 12)
                 return iks_usage("render", "--png-level '%s': expected a whole number from 0 to 12", v);
             o->level = (int)l;
+        } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' &&
+                   (a[10] == '\0' || a[10] == '=')) {
+            char name[16];
+            snprintf(name, sizeof name, "--channel%c", a[9]);
+            v = iks_opt_value(argc, argv, &i, name, &miss);
+            NEED(name, "FILE.png, FILE.jpg, keyboard or black");
+            o->channel[a[9] - '0'] = v;
+        } else if (OPT("--missing-media")) {
+            NEED("--missing-media", "black");
+            if (strcmp(v, "black") != 0) return iks_usage("render", "--missing-media '%s': the one choice is black", v);
+            o->missing_black = true;
+        } else if (OPT("--warmup")) {
+            NEED("--warmup", "a frame count");
+            if (!iks_parse_long(v, &o->warmup) || o->warmup < 0 || o->warmup > 1000000)
+                return iks_usage("render", "--warmup '%s': expected a whole number from 0 to 1000000", v);
         } else if (strcmp(a, "--alpha") == 0) o->alpha = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
         else if (a[0] == '-' && a[1]) return iks_usage("render", "unknown option '%s' (see ikshade help render)", a);
@@ -246,6 +264,9 @@ static int parse_args(int argc, char **argv, ropts *o)
 #undef NEED
     }
     if (!o->out) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
+    /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
+    o->f0 += o->warmup;
+    o->f1 += o->warmup;
     long nframes = o->f1 - o->f0;
     if (strcmp(o->out, "-") == 0) {
         o->kind = OUT_RAW;
@@ -446,8 +467,8 @@ static void progress(long done, long total, double t0, bool final)
 
 typedef struct {
     iks_platform *plat;
-    iks_source src;
-    iks_program prog;
+    iks_toyfile tf;
+    iks_toy toy;
     iks_target hi, lo;
     iks_downsample down;
     iks_readback rb;
@@ -459,8 +480,8 @@ static void gl_free(gl_state *g)
     iks_downsample_destroy(&g->down);
     iks_target_destroy(&g->lo);
     iks_target_destroy(&g->hi);
-    iks_program_destroy(&g->prog);
-    iks_source_free(&g->src);
+    iks_toy_destroy(&g->toy);
+    iks_toyfile_free(&g->tf);
     if (g->plat) g->plat->destroy(g->plat);
     memset(g, 0, sizeof *g);
 }
@@ -471,16 +492,18 @@ static int gl_setup(gl_state *g, const ropts *o)
     memset(g, 0, sizeof *g);
     g->plat = iks_headless("render");
     if (!g->plat) return EXIT_FAIL;
-    if (!iks_build("render", o->shader, &o->inc, NULL, NULL, &g->src, &g->prog)) return EXIT_FAIL;
     char err[IKS_GPU_ERR_LEN], warn[2048];
-    if (!iks_program_apply(&g->prog, o->sets, o->nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
-    if (warn[0]) iks_warn("render", "%s", warn);
     int max = iks_gpu_max_size();
     if ((long)o->w * o->ssaa > max || (long)o->h * o->ssaa > max)
         return iks_usage("render", "--size %dx%d%s: this GL allows at most %d pixels on a side", o->w, o->h,
                          o->ssaa > 1 ? " with --ssaa" : "", max);
     if (!iks_target_create(&g->hi, o->w * o->ssaa, o->h * o->ssaa, IKS_RGBA8, err))
         return iks_fail("render", "--size: %s", err);
+    int rc = iks_toy_build("render", o->shader, o->channel, o->missing_black, &o->inc, g->hi.w, g->hi.h, &g->tf,
+                           &g->toy);
+    if (rc) return rc;
+    if (!iks_toy_apply(&g->toy, o->sets, o->nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
+    if (warn[0]) fputs(warn, stderr);
     if (o->ssaa > 1) {
         if (!iks_target_create(&g->lo, o->w, o->h, IKS_RGBA8, err)) return iks_fail("render", "--size: %s", err);
         if (!iks_downsample_create(&g->down, err)) return iks_fail("render", "%s", err);
@@ -515,7 +538,7 @@ static void draw_frame(gl_state *g, const ropts *o, long i)
 {
     iks_frame f;
     frame_of(o, i, &f);
-    iks_draw(&g->prog, &g->hi, &f);
+    iks_toy_draw(&g->toy, &g->hi, &f);
     const iks_target *out = &g->hi;
     if (o->ssaa > 1) {
         iks_downsample_run(&g->down, &g->hi, &g->lo, o->ssaa);
@@ -608,6 +631,17 @@ int cmd_render(int argc, char **argv)
 
     bool tty = isatty(STDERR_FILENO) && !o.quiet;
     long total = o.f1 - o.f0, written_seq = 0;
+    /* buffers carry state from frame to frame: a range that starts later must live through the frames
+     * before it, unsaved, to be the same as one long run */
+    if (g.toy.has_buffers && o.f0 > 0) {
+        if (!o.quiet)
+            fprintf(stderr, "ikshade render: drawing frames 0..%ld first, unsaved, for the buffers' state\n", o.f0 - 1);
+        for (long i = 0; i < o.f0 && !interrupted; i++) {
+            iks_frame f;
+            frame_of(&o, i, &f);
+            iks_toy_draw(&g.toy, &g.hi, &f);
+        }
+    }
     double start = iks_now(), last_bar = 0;
     bool ok = true;
     /* Frame k is drawn into ring slot k % RING and collected once RING frames are outstanding (or
@@ -744,7 +778,7 @@ int bench_render(int argc, char **argv)
         double t = iks_now();
         for (long i = 0; i < frames; i++) {
             frame_of(&o, i, &f);
-            iks_draw(&g.prog, &g.hi, &f);
+            iks_toy_draw(&g.toy, &g.hi, &f);
             iks_gpu_finish();
         }
         ta = fmin(ta, iks_now() - t);

@@ -99,3 +99,28 @@ bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const
     free(log);
     return true;
 }
+
+int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black,
+                  const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy)
+{
+    memset(toy, 0, sizeof *toy);
+    char err[1024], warn[2048];
+    if (!iks_toyfile_load(tf, path, channel, missing_black, err, sizeof err, warn, sizeof warn))
+        return strncmp(err, "--channel", 9) == 0 ? iks_usage(cmd, "%s", err) : iks_fail(cmd, "%s", err);
+    if (warn[0]) fputs(warn, stderr);
+    const char *dirs[17];
+    int n = 0;
+    for (int i = 0; i < inc->n; i++) dirs[n++] = inc->include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[n++] = sd;
+    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
+    char *log = NULL;
+    if (!iks_toy_create(toy, &tf->desc, &base, w, h, &log)) {
+        /* the driver's errors are already one compiler-style line each; anything else is one reason */
+        if (log && (strstr(log, ": error") || strchr(log, '\n'))) fputs(log, stderr);
+        else iks_fail(cmd, "%s", log ? log : "cannot build the shader");
+        free(log);
+        return EXIT_FAIL;
+    }
+    return 0;
+}

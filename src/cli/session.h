@@ -6,6 +6,8 @@
 #include "gpu.h"
 #include "platform.h"
 #include "source.h"
+#include "toy.h"
+#include "toyfile.h"
 
 /* The directory holding ik.glsl and the demos: $IKSHADE_SHADERS, else the source tree this binary was
  * built from (for a build tree), else <bindir>/../share/ikshade/shaders (installed). NULL if none. */
@@ -25,5 +27,12 @@ bool iks_includes_add(iks_includes *inc, const char *dir);
 /* Loads, assembles and builds path. On failure prints the (mapped) errors and returns false. */
 bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
                const char *override_path, iks_source *src, iks_program *prog);
+
+/* Loads path (a shader file with --channelN specs, or a shadertoy.com JSON) into tf and builds its
+ * passes into toy at w x h. On failure prints the errors (compile errors as mapped compiler lines,
+ * anything else as one line) and returns the exit code (2 for a bad --channel, else 1); 0 on success.
+ * tf and toy are owned by the caller (iks_toyfile_free, iks_toy_destroy), also after a failure. */
+int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black,
+                  const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy);
 
 #endif

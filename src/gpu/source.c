@@ -456,7 +456,10 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     memset(src, 0, sizeof *src);
     err[0] = '\0';
     asm_ctx c = { .opts = opts ? opts : &none, .src = src, .err = err };
-    bool ok = add_file(&c, "<prelude>") == 0 && include_file(&c, path, c.opts->text);
+    bool ok = add_file(&c, "<prelude>") == 0;
+    if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
+    src->main_file = src->nfiles;
+    ok = ok && include_file(&c, path, c.opts->text);
     char *body = c.body.s;
     if (ok && !body) ok = emit_line(&c, "", 0, 1, 1), body = c.body.s;
     if (!ok || c.body.oom) {
@@ -646,7 +649,7 @@ bool iks_log_parse(const char *line, iks_log_line *out)
 char *iks_log_map(const char *log, const iks_source *src)
 {
     sbuf b = { 0 };
-    const char *main_path = src->nfiles > 1 ? src->files[1] : "shader";
+    const char *main_path = src->main_file > 0 && src->main_file < src->nfiles ? src->files[src->main_file] : "shader";
     for (const char *ln = log; ln && *ln;) {
         const char *nl = strchr(ln, '\n');
         size_t n = nl ? (size_t)(nl - ln) : strlen(ln);

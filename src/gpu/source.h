@@ -24,6 +24,10 @@ typedef struct {
     const char *override_path;
     /* Source text for the main file instead of reading path (path still names it); may be NULL. */
     const char *text;
+    /* Shadertoy's Common tab: a file (or text named by it) put before the main file, its lines mapped
+     * to it; both may be NULL. */
+    const char *common_path;
+    const char *common_text;
 } iks_source_opts;
 
 typedef struct {
@@ -34,6 +38,7 @@ typedef struct {
     int *map_file;   /* per line of fragment: index into files, or IKS_WRAPPER */
     int *map_line;   /* per line of fragment: the line in that file */
     int nlines;
+    int main_file;   /* index in files of the main file (after Common's, when there is one) */
     bool shadertoy;  /* mainImage wrapped by our main() */
     char version[64];
 } iks_source;

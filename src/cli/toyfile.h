@@ -1,0 +1,31 @@
+/* toyfile.h: what the user names on the command line, turned into a toy description: a single shader
+ * file (the Image pass) with channels from --channelN, or the JSON that shadertoy.com exports or its
+ * API returns (with or without the outer {"Shader": ...}). */
+#ifndef IKS_TOYFILE_H
+#define IKS_TOYFILE_H
+
+#include "toy.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct {
+    iks_toy_desc desc;
+    char *owned[48]; /* strings the desc points into (code, names, media paths) */
+    int nowned;
+    char name[256];  /* the toy's name, for titles and reports */
+} iks_toyfile;
+
+/* Fills tf from path. channel[c] is the --channelC text or NULL (single files only). missing_black:
+ * media a JSON names but that is not on disk become black instead of an error. On failure returns
+ * false with a one-line reason in err naming the file and what is wrong; tf holds nothing. warn gets
+ * one line per ignored part (a sound pass, ...), may be empty. */
+bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
+                      char *err, size_t errlen, char *warn, size_t warnlen);
+void iks_toyfile_free(iks_toyfile *tf);
+
+/* Parses one --channelN value: FILE.png|FILE.jpg|keyboard|black, then ,filter=nearest|linear|mipmap
+ * ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with the reason in err. */
+bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,317 @@
+/* toy.c: the passes of a Shadertoy toy, their buffers, channels and samplers. Sampling state lives in
+ * sampler objects, not in textures, because one buffer may be read with different filters by
+ * different passes (and by itself). */
+#include "toy.h"
+
+#include <errno.h>
+#include <glad/gl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG
+#define STBI_FAILURE_USERMSG
+#include <stb/stb_image.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
+
+static char *dup_printf(const char *fmt, const char *a, const char *b)
+{
+    size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, fmt, a, b);
+    return s;
+}
+
+static unsigned sampler(iks_toy *t, iks_filter f, bool repeat)
+{
+    unsigned *s = &t->sampler_cache[f][repeat];
+    if (*s) return *s;
+    glGenSamplers(1, s);
+    GLint min = f == IKS_FILTER_NEAREST ? GL_NEAREST : f == IKS_FILTER_MIPMAP ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR;
+    glSamplerParameteri(*s, GL_TEXTURE_MIN_FILTER, min);
+    glSamplerParameteri(*s, GL_TEXTURE_MAG_FILTER, f == IKS_FILTER_NEAREST ? GL_NEAREST : GL_LINEAR);
+    GLint wrap = repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
+    glSamplerParameteri(*s, GL_TEXTURE_WRAP_S, wrap);
+    glSamplerParameteri(*s, GL_TEXTURE_WRAP_T, wrap);
+    return *s;
+}
+
+/* loads a PNG or JPEG as an RGBA8 (or sRGB) texture; NULL on success, else the reason */
+static const char *load_image(const iks_input *in, unsigned *tex, float res[3])
+{
+    int w, h, n;
+    if (!in->path) { /* media that is not there, run with --missing-media=black */
+        static const unsigned char black[4] = { 0, 0, 0, 255 };
+        glGenTextures(1, tex);
+        glBindTexture(GL_TEXTURE_2D, *tex);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        res[0] = res[1] = res[2] = 1.0f;
+        return NULL;
+    }
+    stbi_set_flip_vertically_on_load(in->vflip);
+    unsigned char *px = stbi_load(in->path, &w, &h, &n, 4);
+    if (!px) {
+        FILE *f = fopen(in->path, "rb");
+        if (!f) return strerror(errno);
+        fclose(f);
+        return stbi_failure_reason();
+    }
+    glGenTextures(1, tex);
+    glBindTexture(GL_TEXTURE_2D, *tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_2D);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    stbi_image_free(px);
+    res[0] = (float)w;
+    res[1] = (float)h;
+    res[2] = 1.0f;
+    return NULL;
+}
+
+static bool make_buffers(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+{
+    for (int b = 0; b < 4; b++) {
+        if (!t->prog[b].prog) continue;
+        for (int k = 0; k < 2; k++) {
+            if (!iks_target_create(&t->buf[b][k], w, h, IKS_RGBA32F, err)) return false;
+            static const float zero[4] = { 0, 0, 0, 0 };
+            glBindFramebuffer(GL_FRAMEBUFFER, t->buf[b][k].fbo);
+            glClearBufferfv(GL_COLOR, 0, zero);
+        }
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    t->w = w;
+    t->h = h;
+    return true;
+}
+
+static void add_files(iks_toy *t, const iks_source *src)
+{
+    for (int i = 1; i < src->nfiles && t->nfiles < 64; i++) {
+        bool seen = false;
+        for (int j = 0; j < t->nfiles; j++) seen |= strcmp(t->files[j], src->files[i]) == 0;
+        if (!seen && (t->files[t->nfiles] = strdup(src->files[i]))) t->nfiles++;
+    }
+}
+
+bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *base, int w, int h, char **log)
+{
+    memset(t, 0, sizeof *t);
+    *log = NULL;
+    if (!d->pass[IKS_IMAGE_PASS].path) {
+        *log = strdup("the toy has no Image pass");
+        return false;
+    }
+    for (int p = 0; p < IKS_PASSES; p++) {
+        const iks_pass *ps = &d->pass[p];
+        if (!ps->path) continue;
+        iks_source_opts o = *base;
+        o.text = ps->text;
+        o.common_path = d->common_path;
+        o.common_text = d->common_text;
+        iks_source src;
+        char err[IKS_SRC_ERR_LEN];
+        if (!iks_source_load(&src, ps->path, &o, err)) {
+            *log = strdup(err);
+            goto fail;
+        }
+        add_files(t, &src);
+        bool ok = iks_program_build(&t->prog[p], &src, log);
+        iks_source_free(&src);
+        if (!ok) goto fail;
+        if (*log) { /* warnings: not a failure */
+            free(*log);
+            *log = NULL;
+        }
+        for (int c = 0; c < 4; c++) {
+            const iks_input *in = &ps->in[c];
+            t->in[p][c] = *in;
+            if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path)) {
+                char ch[16];
+                snprintf(ch, sizeof ch, "iChannel%d", c);
+                *log = dup_printf("%s: %s reads a buffer that the toy does not have", PASS_NAMES[p], ch);
+                goto fail;
+            }
+            if (in->kind == IKS_IN_IMAGE) {
+                const char *why = load_image(in, &t->tex[p][c], t->tex_res[p][c]);
+                if (why) {
+                    *log = dup_printf("%s: %s", in->path, why);
+                    goto fail;
+                }
+            }
+            if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
+                glGenTextures(1, &t->keyboard);
+                glBindTexture(GL_TEXTURE_2D, t->keyboard);
+                glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+                glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, 256, 3, 0, GL_RED, GL_UNSIGNED_BYTE, t->keys);
+                glBindTexture(GL_TEXTURE_2D, 0);
+            }
+        }
+        if (p < 4) t->has_buffers = true;
+    }
+    char err[IKS_GPU_ERR_LEN];
+    if (!make_buffers(t, w, h, err)) {
+        *log = strdup(err);
+        goto fail;
+    }
+    return true;
+fail:
+    if (!*log) *log = strdup("out of memory");
+    iks_toy_destroy(t);
+    return false;
+}
+
+void iks_toy_destroy(iks_toy *t)
+{
+    for (int p = 0; p < IKS_PASSES; p++) {
+        iks_program_destroy(&t->prog[p]);
+        for (int c = 0; c < 4; c++)
+            if (t->tex[p][c]) glDeleteTextures(1, &t->tex[p][c]);
+    }
+    for (int b = 0; b < 4; b++)
+        for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
+    if (t->keyboard) glDeleteTextures(1, &t->keyboard);
+    for (int f = 0; f < 3; f++)
+        for (int r = 0; r < 2; r++)
+            if (t->sampler_cache[f][r]) glDeleteSamplers(1, &t->sampler_cache[f][r]);
+    for (int i = 0; i < t->nfiles; i++) free(t->files[i]);
+    memset(t, 0, sizeof *t);
+}
+
+bool iks_toy_apply(const iks_toy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
+                   size_t warn_len)
+{
+    if (warn_len) warn[0] = '\0';
+    err[0] = '\0';
+    /* each setting must be declared by some pass; each pass gets the settings it declares */
+    for (int i = 0; i < n; i++) {
+        bool found = false;
+        for (int p = 0; p < IKS_PASSES && !found; p++)
+            for (int k = 0; t->prog[p].prog && k < t->prog[p].ndecls; k++)
+                found |= strcmp(t->prog[p].decls[k].name, s[i].name) == 0;
+        if (!found) {
+            /* the single-program check words the error */
+            return iks_program_apply(&t->prog[IKS_IMAGE_PASS], &s[i], 1, err, warn, warn_len);
+        }
+    }
+    for (int p = 0; p < IKS_PASSES; p++) {
+        if (!t->prog[p].prog) continue;
+        glUseProgram(t->prog[p].prog);
+        for (int i = 0; i < n; i++) {
+            bool declared = false;
+            for (int k = 0; k < t->prog[p].ndecls; k++) declared |= strcmp(t->prog[p].decls[k].name, s[i].name) == 0;
+            char w[1024] = "";
+            if (declared && !iks_program_apply(&t->prog[p], &s[i], 1, err, w, sizeof w)) return false;
+            size_t k = strlen(warn);
+            if (w[0] && k + 1 < warn_len) snprintf(warn + k, warn_len - k, "%s", w);
+        }
+    }
+    return true;
+}
+
+bool iks_toy_resize(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+{
+    if (w == t->w && h == t->h) return true;
+    iks_target old[4][2];
+    memcpy(old, t->buf, sizeof old);
+    memset(t->buf, 0, sizeof t->buf);
+    int ow = t->w, oh = t->h;
+    if (!make_buffers(t, w, h, err)) {
+        for (int b = 0; b < 4; b++)
+            for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
+        memcpy(t->buf, old, sizeof old);
+        t->w = ow;
+        t->h = oh;
+        return false;
+    }
+    /* keep what the buffers hold, as the site does: copy the overlap */
+    int cw = w < ow ? w : ow, ch = h < oh ? h : oh;
+    for (int b = 0; b < 4; b++)
+        for (int k = 0; k < 2; k++) {
+            if (!old[b][k].fbo) continue;
+            glBindFramebuffer(GL_READ_FRAMEBUFFER, old[b][k].fbo);
+            glBindFramebuffer(GL_DRAW_FRAMEBUFFER, t->buf[b][k].fbo);
+            glBlitFramebuffer(0, 0, cw, ch, 0, 0, cw, ch, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+            iks_target_destroy(&old[b][k]);
+        }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    return true;
+}
+
+void iks_toy_key(iks_toy *t, int k, bool down)
+{
+    if (k < 0 || k > 255) return;
+    if (down && !t->keys[0][k]) {
+        t->keys[1][k] = 255;
+        t->keys[2][k] ^= 255;
+    }
+    t->keys[0][k] = down ? 255 : 0;
+}
+
+void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
+{
+    if (t->keyboard) {
+        glBindTexture(GL_TEXTURE_2D, t->keyboard);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 256, 3, GL_RED, GL_UNSIGNED_BYTE, t->keys);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    for (int p = 0; p < IKS_PASSES; p++) {
+        if (!t->prog[p].prog) continue;
+        for (int c = 0; c < 4; c++) {
+            const iks_input *in = &t->in[p][c];
+            unsigned tex = 0;
+            float *res = f->channel_res[c];
+            res[0] = res[1] = res[2] = 0;
+            if (in->kind == IKS_IN_BUFFER) {
+                tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
+                res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
+            } else if (in->kind == IKS_IN_IMAGE) {
+                tex = t->tex[p][c];
+                memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
+            } else if (in->kind == IKS_IN_KEYBOARD) {
+                tex = t->keyboard;
+                res[0] = 256, res[1] = 3, res[2] = 1;
+            }
+            f->channel[c] = tex;
+            /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
+            glBindSampler((GLuint)c, tex ? sampler(t, in->kind == IKS_IN_KEYBOARD ? IKS_FILTER_NEAREST : in->filter,
+                                                   in->repeat)
+                                         : 0);
+        }
+        if (p < 4) {
+            int next = 1 - t->cur[p];
+            iks_draw(&t->prog[p], &t->buf[p][next], f);
+            t->cur[p] = next;
+            /* a mipmapped read of this buffer needs its levels rebuilt from what was just drawn */
+            bool mip = false;
+            for (int q = 0; q < IKS_PASSES; q++)
+                for (int c = 0; c < 4; c++)
+                    mip |= t->in[q][c].kind == IKS_IN_BUFFER && t->in[q][c].buffer == p &&
+                           t->in[q][c].filter == IKS_FILTER_MIPMAP;
+            if (mip) {
+                glBindTexture(GL_TEXTURE_2D, t->buf[p][next].tex);
+                glGenerateMipmap(GL_TEXTURE_2D);
+                glBindTexture(GL_TEXTURE_2D, 0);
+            }
+        } else iks_draw(&t->prog[p], out, f);
+    }
+    for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
+    memset(t->keys[1], 0, sizeof t->keys[1]);
+}

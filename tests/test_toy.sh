@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Shadertoy compatibility through `render`: buffers (feedback, order within a frame), Common, image
+# channels (vflip, wrap, filters), the keyboard texture, shadertoy.com's JSON in its vocabularies, and
+# each malformed JSON answered with one line. Every check reads back pixels that the shader's logic
+# determines exactly.
+# usage: test_toy.sh IKSHADE TESTS_DIR
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 tests=$2
+png() { python3 "$tests/png.py" "$@"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+R() { "$bin" render "$@" --quiet; }
+# pass TYPE NAME CODE [INPUTS] [OUTPUT_ID]: one renderpass object, older vocabulary (ctype/src)
+pass() { printf '{"inputs": [%s], "outputs": [%s], "code": %s, "name": "%s", "type": "%s"}' \
+  "${4:-}" "${5:-}" "$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$3")" "$2" "$1"; }
+buf_in() { printf '{"id": %s, "src": "/media/previz/buffer0%s.png", "ctype": "buffer", "channel": %s, "sampler": {"filter": "nearest", "wrap": "clamp", "vflip": "true", "srgb": "false"}}' "$((257 + $1))" "$1" "$2"; }
+toy() { printf '{"Shader": {"ver": "0.1", "info": {"name": "t"}, "renderpass": [%s]}}\n' "$1"; }
+FETCH='texelFetch(iChannel0, ivec2(f), 0)'
+
+# ---- feedback: Buffer A adds 1/255 to itself every frame ----------------------------------------------
+toy "$(pass buffer 'Buffer A' "void mainImage(out vec4 c, in vec2 f) { c = $FETCH + vec4(1.0 / 255.0); }" "$(buf_in 0 0)" '{"id": 257, "channel": 0}'),
+     $(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4($FETCH.rgb, 1.0); }" "$(buf_in 0 0)" '{"id": 37, "channel": 0}')" > fb.json
+R fb.json -o fb/%d.png --frames 5 --size 8x8
+check "feedback: frame 0 sees one step" [ "$(png pixel fb/0.png 3 3)" = "1 1 1" ]
+check "feedback: frame 4 has accumulated five" [ "$(png pixel fb/4.png 3 3)" = "5 5 5" ]
+R fb.json -o fb2/%d.png --frames 3:5 --size 8x8
+check "feedback: a range from frame 3 runs frames 0-2 first and matches one run" cmp fb/4.png fb2/4.png
+check "... and saves only its own frames" [ "$(ls fb2)" = "$(printf '3.png\n4.png')" ]
+"$bin" render fb.json -o fb3/%d.png --frames 3:4 --size 8x8 2>fb3.err
+check "... and says so" grep -q "drawing frames 0..2 first, unsaved" fb3.err
+R fb.json -o fb4/%d.png --frames 1 --warmup 4 --size 8x8
+check "--warmup 4 saves frame 4, after four unsaved" [ "$(png pixel fb4/4.png 3 3)" = "5 5 5" ]
+R fb.json -o fb5/%d.png --frames 2 --size 33x17
+check "buffers follow the output size" [ "$(png pixel fb5/1.png 32 16)" = "2 2 2" ]
+
+# ---- order within a frame: A then B then Image; a later buffer is seen from the previous frame ---------
+A="void mainImage(out vec4 c, in vec2 f) { c = vec4(float(iFrame) / 255.0, $FETCH.r, 0.0, 1.0); }"  # ch0 = B
+B="void mainImage(out vec4 c, in vec2 f) { c = vec4($FETCH.r, 0.0, 0.0, 1.0); }"                     # ch0 = A
+I="void mainImage(out vec4 c, in vec2 f) { vec4 a = $FETCH; vec4 b = texelFetch(iChannel1, ivec2(f), 0); c = vec4(a.r, a.g, b.r, 1.0); }"
+toy "$(pass buffer 'Buffer A' "$A" "$(buf_in 1 0)" '{"id": 257, "channel": 0}'),
+     $(pass buffer 'Buffer B' "$B" "$(buf_in 0 0)" '{"id": 258, "channel": 0}'),
+     $(pass image Image "$I" "$(buf_in 0 0), $(buf_in 1 1)")" > order.json
+R order.json -o order/%d.png --frames 4 --size 4x4
+check "order: at frame 3, A = 3, A's copy of B = last frame's 2, B's copy of A = this frame's 3" [ "$(png pixel order/3.png 1 1)" = "3 2 3" ]
+
+# ---- Common, and the newer vocabulary (type/filepath, string ids, no outer Shader) -------------------
+python3 - <<'P' > newer.json
+import json
+print(json.dumps({"ver": "0.1", "info": {"name": "newer"}, "renderpass": [
+  {"inputs": [], "outputs": [], "code": "vec4 col() { return vec4(7.0, 8.0, 9.0, 255.0) / 255.0; }", "name": "Common", "type": "common"},
+  {"inputs": [{"id": "4dXGR8", "filepath": "/media/previz/buffer00.png", "type": "buffer", "channel": 1,
+               "sampler": {"filter": "nearest", "wrap": "clamp", "vflip": True, "srgb": False}}],
+   "outputs": [{"id": "4dXGR8", "channel": 0}], "code": "void mainImage(out vec4 c, in vec2 f) { c = col() * 2.0; }",
+   "name": "Buffer A", "type": "buffer"},
+  {"inputs": [{"id": "4dXGR8", "filepath": "/media/previz/buffer00.png", "type": "buffer", "channel": 1}],
+   "outputs": [{"id": "4dfGRr", "channel": 0}],
+   "code": "void mainImage(out vec4 c, in vec2 f) { c = vec4(col().rgb + texelFetch(iChannel1, ivec2(f), 0).rgb, 1.0); }",
+   "name": "Image", "type": "image"},
+  {"inputs": [], "outputs": [], "code": "vec2 mainSound(int s, float t) { return vec2(0.0); }", "name": "Sound", "type": "sound"}]}))
+P
+"$bin" render newer.json -o newer.png --size 4x4 --quiet 2>newer.err
+check "Common reaches every pass; newer JSON vocabulary; a buffer by string id" [ "$(png pixel newer.png 0 0)" = "21 24 27" ]
+check "a sound pass is ignored with a warning" grep -q "sound pass is ignored" newer.err
+
+# ---- image channels: a 2x2 picture made by ikshade itself ------------------------------------------------
+# top-left red (200,0,0), top-right green, bottom-left blue, bottom-right white (gl's y is up)
+printf 'void mainImage(out vec4 c, in vec2 f) { ivec2 p = ivec2(f); c = p.y == 1 ? (p.x == 0 ? vec4(200,0,0,255) : vec4(0,200,0,255)) / 255.0 : (p.x == 0 ? vec4(0,0,200,255) : vec4(200,200,200,255)) / 255.0; }\n' > quad.frag
+R quad.frag -o quad.png --size 2x2
+check "the picture: top-left red" [ "$(png pixel quad.png 0 0)" = "200 0 0" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(0, 0), 0); }\n' > fetch00.frag
+R fetch00.frag -o v1.png --size 2x2 --channel0 quad.png,filter=nearest
+check "vflip (default): texel (0,0) is the picture's bottom-left" [ "$(png pixel v1.png 0 0)" = "0 0 200" ]
+R fetch00.frag -o v0.png --size 2x2 --channel0 quad.png,filter=nearest,vflip=0
+check "vflip=0: texel (0,0) is the picture's top-left" [ "$(png pixel v0.png 0 0)" = "200 0 0" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, vec2(1.75, 0.25)); }\n' > wrap.frag
+R wrap.frag -o rep.png --size 2x2 --channel0 quad.png,filter=nearest,wrap=repeat
+check "wrap=repeat: u 1.75 samples u 0.75 (bottom-right)" [ "$(png pixel rep.png 0 0)" = "200 200 200" ]
+R wrap.frag -o clamp.png --size 2x2 --channel0 quad.png,filter=nearest,wrap=clamp
+check "wrap=clamp: u 1.75 samples the right edge (bottom-right)" [ "$(png pixel clamp.png 0 0)" = "200 200 200" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, vec2(-0.25, 0.25)); }\n' > wrapneg.frag
+R wrapneg.frag -o rep2.png --size 2x2 --channel0 quad.png,filter=nearest,wrap=repeat
+R wrapneg.frag -o clamp2.png --size 2x2 --channel0 quad.png,filter=nearest,wrap=clamp
+check "wrap: u -0.25 repeats to the right (white) and clamps to the left (blue)" \
+  [ "$(png pixel rep2.png 0 0) / $(png pixel clamp2.png 0 0)" = "200 200 200 / 0 0 200" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = textureLod(iChannel0, vec2(0.25), 8.0); }\n' > lod.frag
+R lod.frag -o mip.png --size 2x2 --channel0 quad.png,filter=mipmap
+check "filter=mipmap: the top level is the picture's average" [ "$(png pixel mip.png 0 0)" = "100 100 100" ]
+R lod.frag -o nomip.png --size 2x2 --channel0 quad.png,filter=linear
+check "filter=linear has no levels: the texel itself" [ "$(png pixel nomip.png 0 0)" = "0 0 200" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].xy / 255.0, 0.0, 1.0); }\n' > res.frag
+R res.frag -o res.png --size 2x2 --channel0 quad.png
+check "iChannelResolution of an image" [ "$(png pixel res.png 0 0)" = "2 2 0" ]
+
+# ---- the keyboard: 256x3, all up in a render ---------------------------------------------------------
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].x / 1024.0, iChannelResolution[0].y / 255.0, texelFetch(iChannel0, ivec2(32, 0), 0).x, 1.0); }\n' > kb.frag
+R kb.frag -o kb.png --size 2x2 --channel0 keyboard
+check "keyboard: a 256x3 texture, space not held" [ "$(png pixel kb.png 0 0)" = "64 3 0" ]
+
+# ---- missing media ---------------------------------------------------------------------------------------
+toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
+  '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json
+expect_fail "a texture that is not on disk" 1 "iChannel2: texture '/media/a/0123abcd.png' is not on disk" "$bin" render media.json -o m.png
+R media.json -o m.png --size 2x2 --missing-media=black
+check "--missing-media=black runs it with black" [ "$(png pixel m.png 0 0)" = "51 51 51" ]
+mkdir -p media/a && cp quad.png media/a/0123abcd.png
+R media.json -o m2.png --size 2x2
+check "a texture found beside the JSON under its path" [ "$(png pixel m2.png 0 0)" != "51 51 51" ]
+
+# ---- malformed JSON: one line each, naming the file and what is wrong -------------------------------------
+head -c 200 fb.json > trunc.json
+expect_fail "truncated JSON" 1 "trunc.json:1: not valid JSON" "$bin" render trunc.json -o x.png
+printf '{"Shader": {"renderpass": {"code": 1}}}' > notarray.json
+expect_fail "renderpass not an array" 1 "notarray.json: no \"renderpass\" array" "$bin" render notarray.json -o x.png
+printf '{"renderpass": [{"type": "image", "code": 42}]}' > codenum.json
+expect_fail "code of the wrong type" 1 "codenum.json: renderpass\[0\] \(image\) has no \"code\" string" "$bin" render codenum.json -o x.png
+printf '{"renderpass": [{"code": "void mainImage(out vec4 c, in vec2 f) {}"}]}' > notype.json
+expect_fail "a pass without a type" 1 "notype.json: renderpass\[0\] has no \"type\"" "$bin" render notype.json -o x.png
+printf '{"renderpass": [{"type": "cubemap", "code": ""}, {"type": "image", "code": ""}]}' > cube.json
+expect_fail "an unknown pass type" 1 "cube.json: renderpass\[0\] has type 'cubemap', which ikshade does not run" "$bin" render cube.json -o x.png
+printf '{"renderpass": [{"type": "buffer", "name": "Buffer A", "outputs": [{"id": 257}], "code": "void mainImage(out vec4 c, in vec2 f) {}"}]}' > noimage.json
+expect_fail "no image pass" 1 "noimage.json: no pass of type \"image\"" "$bin" render noimage.json -o x.png
+toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }" "$(buf_in 2 0)")" > nobuf.json
+expect_fail "a channel naming a missing pass" 1 "iChannel0 reads a buffer the JSON does not define" "$bin" render nobuf.json -o x.png
+toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }" '{"id": 3, "ctype": "video", "channel": 1}')" > video.json
+expect_fail "an unsupported input" 1 "iChannel1: input type 'video' is not supported" "$bin" render video.json -o x.png
+toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) {\n c = vec4(oops);\n}")" | sed 's/\\\\n/\\n/' > err.json
+err=$("$bin" render err.json -o x.png 2>&1 >/dev/null)
+check "a compile error in a JSON pass names the JSON and the pass" grep -qE '^err.json\[Image\]:[0-9]+:[0-9]+: error' <<<"$err"
+expect_fail "--channel0 with a JSON" 2 "--channel0: a JSON brings its own channels" "$bin" render fb.json -o x.png --channel0 keyboard
+expect_fail "--channel0 bad file type" 2 "--channel0 'x.gif'" "$bin" render -o x.png --channel0 x.gif
+expect_fail "--channel0 bad setting" 2 "--channel0 'quad.png,filter=cubic': bad filter 'cubic'" "$bin" render -o x.png --channel0 quad.png,filter=cubic
+expect_fail "--channel0 missing image" 1 "nosuch.png: " "$bin" render -o x.png --channel0 nosuch.png
+expect_fail "--channel0 not an image" 1 "fetch00.png: " sh -c "cp fetch00.frag fetch00.png; exec '$bin' render -o x.png --channel0 fetch00.png"
+for x in x.png; do check "no output file from the failed runs" [ ! -e "$x" ]; done
+finish
