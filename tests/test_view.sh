@@ -107,6 +107,30 @@ xdotool key --window "$wid" space sleep 0.3
 shot; check "Space resumes: frames advance" [ "$(centre "$shot" | cut -d' ' -f1)" != 0 ]
 stop
 
+# ---- a shadertoy.com JSON with a buffer and the keyboard: keys go to the shader, Ctrl+S shoots -------
+python3 - <<'P' > kb.json
+import json
+img = "void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(65, 0), 0).x, texelFetch(iChannel0, ivec2(65, 2), 0).x, texelFetch(iChannel1, ivec2(0), 0).r, 1.0); }"
+buf = "void mainImage(out vec4 c, in vec2 f) { c = vec4(100.0 / 255.0); }"
+print(json.dumps({"Shader": {"info": {"name": "kb"}, "renderpass": [
+  {"type": "buffer", "name": "Buffer A", "outputs": [{"id": 257, "channel": 0}], "inputs": [], "code": buf},
+  {"type": "image", "name": "Image", "outputs": [{"id": 37, "channel": 0}], "code": img, "inputs": [
+    {"id": 33, "ctype": "keyboard", "channel": 0}, {"id": 257, "ctype": "buffer", "channel": 1}]}]}}))
+P
+start kb.json
+xdotool key --window "$wid" ctrl+s
+wait_for '^screenshot: ' 1 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2); nshots=1
+check "JSON in the viewer: the buffer is read; no key held" [ "$(centre "$shot")" = "0 0 100" ]
+xdotool keydown --window "$wid" a sleep 0.3 key --window "$wid" ctrl+s
+nshots=2; wait_for '^screenshot: ' 2 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
+check "keyboard: A held and toggled on" [ "$(centre "$shot")" = "255 255 100" ]
+xdotool keyup --window "$wid" a sleep 0.3 key --window "$wid" ctrl+s
+nshots=3; wait_for '^screenshot: ' 3 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
+check "keyboard: A released, still toggled" [ "$(centre "$shot")" = "0 255 100" ]
+xdotool key --window "$wid" s sleep 0.4
+check "keyboard: a plain S went to the shader, not to the screenshot key" [ "$(grep -c '^screenshot: ' v.out)" -eq 3 ]
+stop
+
 # ---- live edits -----------------------------------------------------------------------------------
 colour() { printf '#include "col.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(%s, 1.0); }\n' "$1"; }
 printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl
@@ -151,14 +175,14 @@ reloaded; shot; check "live: fixing the included file recovers" [ "$(centre "$sh
 
 # started on a broken file: the viewer stays up and a good save brings the picture
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(nope); }\n' > late.frag
-xdotool key --window "$wid" Escape; wait "$vpid"; vpid=
+xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; vpid=
 cp live.frag keep.frag
 start late.frag
 wait_for 'late.frag: nothing to show until a save compiles' 1 v.err
 check "started on a broken shader: the error is printed as late.frag:1" grep -qE '^late.frag:1:[0-9]+: error: ' v.err
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 2.0, 3.0, 255.0) / 255.0; }\n' > late.frag
 reloaded; shot; check "... and a good save shows the picture" [ "$(centre "$shot")" = "1 2 3" ]
-xdotool key --window "$wid" Escape; wait "$vpid"; vpid=
+xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; vpid=
 cp keep.frag live.frag
 start live.frag
 

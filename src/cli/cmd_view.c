@@ -24,7 +24,8 @@
 const char HELP_VIEW[] =
     "usage: ikshade view [SHADER] [options]\n"
     "\n"
-    "Runs a Shadertoy-style shader in a window (default: the IK limb demo; drag the target with the\n"
+    "Runs a Shadertoy-style shader, or a shadertoy.com JSON export with its buffers, in a window\n"
+    "(default: the IK limb demo; drag the target with the\n"
     "left mouse button). The shader and every file it includes are reloaded on each save; a broken\n"
     "edit keeps the last good picture and shows the error until a good edit replaces it.\n"
     "\n"
@@ -38,6 +39,9 @@ const char HELP_VIEW[] =
     "  --frames N           quit after N frames (for scripts)\n"
     "  --log                print each reload: compile time and latency from the save to the screen\n"
     "  -I DIR               also look for #include files in DIR (repeatable)\n"
+    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|keyboard|black, then\n"
+    "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
+    "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "\n"
     "keys:\n"
     "  Space        pause / resume\n"
@@ -47,6 +51,8 @@ const char HELP_VIEW[] =
     "  S            screenshot: ikshade-NNNN.png in the current directory (framebuffer size, no HUD)\n"
     "  H            HUD on / off (fps, frame time, iTime, iFrame, resolution, mouse, errors)\n"
     "  Esc or Q     quit\n"
+    "When the shader reads the keyboard (a keyboard channel), keys go to it, and the viewer's own\n"
+    "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
     "\n"
     "iMouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
     "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
@@ -67,6 +73,8 @@ typedef struct {
     bool paused, vsync, hud, log;
     long frames; /* 0: until closed */
     iks_includes inc;
+    const char *channel[4];
+    bool missing_black;
 } vopts;
 
 static volatile sig_atomic_t stop_requested;
@@ -137,6 +145,17 @@ static int parse_args(int argc, char **argv, vopts *o)
             struct stat st;
             if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("view", "-I %s: not a directory", d);
             if (!iks_includes_add(&o->inc, d)) return iks_usage("view", "-I: at most 16 include directories");
+        } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' &&
+                   (a[10] == '\0' || a[10] == '=')) {
+            char name[16];
+            snprintf(name, sizeof name, "--channel%c", a[9]);
+            v = iks_opt_value(argc, argv, &i, name, &miss);
+            NEED(name, "FILE.png, FILE.jpg, keyboard or black");
+            o->channel[a[9] - '0'] = v;
+        } else if (OPT("--missing-media")) {
+            NEED("--missing-media", "black");
+            if (strcmp(v, "black") != 0) return iks_usage("view", "--missing-media '%s': the one choice is black", v);
+            o->missing_black = true;
         } else if (strcmp(a, "--paused") == 0) o->paused = true;
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
@@ -155,11 +174,16 @@ static int parse_args(int argc, char **argv, vopts *o)
 typedef struct {
     const vopts *o;
     const char *path;
-    iks_program prog;   /* the last good program; prog.prog == 0 before the first success */
-    char *attempted;    /* the assembled text of the last attempt, to skip saves that change nothing */
+    iks_toyfile tf;     /* the last good toy and what it was built from */
+    iks_toy toy;
+    bool have;          /* false before the first success */
+    char *files[64];    /* the files of the last attempt, watched (owned) */
+    int nfiles;
+    char *attempted;    /* every file of the last attempt, concatenated: saves that change nothing */
     char *error;        /* the current error (mapped compiler lines), NULL when none */
     iks_watch *watch;
     bool missing;       /* the main file was gone at the last attempt */
+    int w, h;           /* the framebuffer, which buffers follow */
 } live;
 
 static void set_error(live *l, const char *msg)
@@ -168,13 +192,13 @@ static void set_error(live *l, const char *msg)
     l->error = msg ? strdup(msg) : NULL;
 }
 
-/* the newest modification time among a source's files, as realtime seconds; 0 if none can be read */
-static double newest_mtime(const iks_source *src)
+/* the newest modification time among files, as realtime seconds; 0 if none can be read */
+static double newest_mtime(char *const *files, int n)
 {
     double t = 0;
-    for (int i = 1; i < src->nfiles; i++) {
+    for (int i = 0; i < n; i++) {
         struct stat st;
-        if (stat(src->files[i], &st) == 0) {
+        if (stat(files[i], &st) == 0) {
             double m = (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
             if (m > t) t = m;
         }
@@ -182,77 +206,149 @@ static double newest_mtime(const iks_source *src)
     return t;
 }
 
+/* the main file and every file of the last attempt, read and concatenated (malloc'd) */
+static char *signature(const live *l)
+{
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    for (int i = -1; s && i < l->nfiles; i++) {
+        const char *f = i < 0 ? l->path : l->files[i];
+        size_t n = 0;
+        char *t = iks_read_text(f, 64u << 20, &n);
+        size_t need = len + strlen(f) + n + 3;
+        if (need > cap) {
+            while (cap < need) cap *= 2;
+            char *q = realloc(s, cap);
+            if (!q) {
+                free(t);
+                free(s);
+                return NULL;
+            }
+            s = q;
+        }
+        len += (size_t)sprintf(s + len, "%s%c", f, 0) + 1;
+        if (t) memcpy(s + len, t, n), len += n;
+        s[len++] = 1;
+        free(t);
+    }
+    if (s) s[len] = '\0';
+    /* keep the length in front of the bytes: contents may hold NULs between files */
+    char *r = s ? malloc(len + sizeof len) : NULL;
+    if (r) {
+        memcpy(r, &len, sizeof len);
+        memcpy(r + sizeof len, s, len);
+    }
+    free(s);
+    return r;
+}
+
+static bool same_signature(const char *a, const char *b)
+{
+    if (!a || !b) return false;
+    size_t la, lb;
+    memcpy(&la, a, sizeof la);
+    memcpy(&lb, b, sizeof lb);
+    return la == lb && memcmp(a + sizeof la, b + sizeof lb, la) == 0;
+}
+
+/* watch the main file and every real file the toy read (JSON passes have names, not files) */
+static void take_files(live *l, iks_toy *t)
+{
+    for (int i = 0; i < l->nfiles; i++) free(l->files[i]);
+    l->nfiles = 0;
+    for (int i = 0; i < t->nfiles; i++) {
+        struct stat st;
+        if (stat(t->files[i], &st) == 0 && strcmp(t->files[i], l->path) != 0) {
+            l->files[l->nfiles++] = t->files[i];
+            t->files[i] = NULL;
+        }
+    }
+    if (!l->watch) return;
+    const char *w[65];
+    int n = 0;
+    w[n++] = l->path;
+    for (int i = 0; i < l->nfiles; i++) w[n++] = l->files[i];
+    iks_watch_set(l->watch, w, n);
+}
+
 typedef enum { RL_SAME, RL_OK, RL_FAILED } reload_result;
 
-/* Loads and builds the shader again. On success the new program replaces the old; on failure the old
- * one stays and the error is kept for the HUD and printed once. *mtime gets the save's time. */
+/* Loads and builds the toy again. On success the new toy replaces the old; on failure the old one
+ * stays and the error is kept for the HUD and printed once. *mtime gets the save's time. */
 static reload_result reload(live *l, double *compile_s, double *mtime)
 {
     const vopts *o = l->o;
-    const char *dirs[17];
-    int n = 0;
-    for (int i = 0; i < o->inc.n; i++) dirs[n++] = o->inc.include_dirs[i];
-    const char *sd = iks_shader_dir();
-    if (sd) dirs[n++] = sd;
-    iks_source src;
-    memset(&src, 0, sizeof src);
-    iks_source_opts so = { .include_dirs = dirs, .n_include_dirs = n };
-    char err[IKS_SRC_ERR_LEN];
     *compile_s = 0;
     *mtime = 0;
-    if (!iks_source_load(&src, l->path, &so, err)) {
-        bool gone = access(l->path, F_OK) != 0 && errno == ENOENT;
-        char msg[IKS_SRC_ERR_LEN + 128];
-        if (gone) snprintf(msg, sizeof msg, "%s: deleted; showing the last good program until it comes back", l->path);
-        else snprintf(msg, sizeof msg, "%s", err);
+    if (access(l->path, F_OK) != 0 && errno == ENOENT) {
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "%s: deleted; showing the last good program until it comes back", l->path);
         bool repeat = l->error && strcmp(l->error, msg) == 0;
         if (!repeat) {
             iks_fail("view", "%s", msg);
             set_error(l, msg);
         }
-        l->missing = gone;
+        l->missing = true;
         free(l->attempted);
         l->attempted = NULL;
-        iks_source_free(&src);
         return repeat ? RL_SAME : RL_FAILED;
     }
     l->missing = false;
-    /* watch what this version includes (a new include is watched from now on) */
-    const char *files[64];
-    int nf = 0;
-    for (int i = 1; i < src.nfiles && nf < 64; i++) files[nf++] = src.files[i];
-    if (l->watch) iks_watch_set(l->watch, files, nf);
-    if (l->attempted && strcmp(l->attempted, src.fragment) == 0) {
-        iks_source_free(&src);
+    char *sig = signature(l);
+    if (sig && same_signature(sig, l->attempted)) {
+        free(sig);
         return RL_SAME;
     }
     free(l->attempted);
-    l->attempted = strdup(src.fragment);
-    *mtime = newest_mtime(&src);
-    iks_program np;
-    memset(&np, 0, sizeof np);
-    char *log = NULL;
-    double t = now_mono();
-    bool ok = iks_program_build(&np, &src, &log);
-    *compile_s = now_mono() - t;
-    iks_source_free(&src);
-    if (!ok) {
-        fputs(log ? log : "", stderr);
-        set_error(l, log ? log : "compile failed");
-        free(log);
+    l->attempted = sig;
+
+    iks_toyfile ntf;
+    char err[1024], warn[2048];
+    if (!iks_toyfile_load(&ntf, l->path, o->channel, o->missing_black, err, sizeof err, warn, sizeof warn)) {
+        iks_fail("view", "%s", err);
+        set_error(l, err);
         return RL_FAILED;
     }
-    if (log) fputs(log, stderr); /* warnings */
+    if (warn[0]) fputs(warn, stderr);
+    const char *dirs[17];
+    int n = 0;
+    for (int i = 0; i < o->inc.n; i++) dirs[n++] = o->inc.include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[n++] = sd;
+    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
+    iks_toy nt;
+    char *log = NULL;
+    double t = now_mono();
+    bool ok = iks_toy_create(&nt, &ntf.desc, &base, l->w, l->h, &log);
+    *compile_s = now_mono() - t;
+    take_files(l, &nt); /* a new include is watched from now on, also when it is the broken one */
+    /* the signature of what was just read, so the next save is compared with this version */
+    free(l->attempted);
+    l->attempted = signature(l);
+    *mtime = fmax(newest_mtime(l->files, l->nfiles), newest_mtime((char *const *)&l->path, 1));
+    if (!ok) {
+        if (log && (strstr(log, ": error") || strchr(log, '\n'))) fputs(log, stderr);
+        else iks_fail("view", "%s", log ? log : "cannot build the shader");
+        set_error(l, log ? log : "cannot build the shader");
+        free(log);
+        iks_toy_destroy(&nt);
+        iks_toyfile_free(&ntf);
+        return RL_FAILED;
+    }
     free(log);
-    glUseProgram(np.prog);
-    char aerr[IKS_GPU_ERR_LEN], warn[2048] = "";
-    if (o->nsets && !iks_program_apply(&np, o->sets, o->nsets, aerr, warn, sizeof warn)) {
+    char aerr[IKS_GPU_ERR_LEN], awarn[2048] = "";
+    if (o->nsets && !iks_toy_apply(&nt, o->sets, o->nsets, aerr, awarn, sizeof awarn)) {
         /* an edit may drop a uniform that --set names: say so, but show the edit */
         iks_warn("view", "%s", aerr);
     }
-    if (warn[0]) fputs(warn, stderr);
-    iks_program_destroy(&l->prog);
-    l->prog = np;
+    if (awarn[0]) fputs(awarn, stderr);
+    if (l->have) {
+        iks_toy_destroy(&l->toy);
+        iks_toyfile_free(&l->tf);
+    }
+    l->toy = nt;
+    l->tf = ntf;
+    l->have = true;
     if (l->error) fprintf(stderr, "ikshade view: %s: fixed\n", l->path);
     set_error(l, NULL);
     return RL_OK;
@@ -354,6 +450,8 @@ int cmd_view(int argc, char **argv)
     }
     iks_png_setup(2, 2);
     live l = { .o = &o, .path = o.shader };
+    p->framebuffer_size(p, &l.w, &l.h);
+    if (l.w < 1 || l.h < 1) l.w = o.w, l.h = o.h;
     l.watch = iks_watch_create();
     if (!l.watch) iks_warn("view", "cannot watch files (%s): live reload is off", strerror(errno));
     double compile_s, mtime;
@@ -361,8 +459,9 @@ int cmd_view(int argc, char **argv)
         /* a shader broken from the start: stay open on a blank screen with the error in the HUD, so
          * that the user can fix it in the editor as with any later edit */
         iks_warn("view", "%s: nothing to show until a save compiles", l.path);
-    } else if (!l.prog.prog) {
+    } else if (!l.have) {
         iks_watch_destroy(l.watch);
+        for (int i = 0; i < l.nfiles; i++) free(l.files[i]);
         free(l.attempted);
         free(l.error);
         p->destroy(p);
@@ -392,7 +491,13 @@ int cmd_view(int argc, char **argv)
         p->poll(p);
         iks_event ev;
         while (p->next_event(p, &ev)) {
+            /* a shader that reads the keyboard gets the keys; the viewer's own then need Ctrl */
+            bool to_shader = ev.kind == IKS_EV_KEY && l.have && l.toy.keyboard && !ev.ctrl &&
+                             ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
+            if (ev.kind == IKS_EV_KEY && l.have && l.toy.keyboard && (to_shader || !ev.down))
+                iks_toy_key(&l.toy, ev.code, ev.down);
             if (ev.kind == IKS_EV_CLOSE) quit = true;
+            else if (to_shader) continue;
             else if (ev.kind == IKS_EV_KEY && ev.down) {
                 switch (ev.key) {
                 case IKS_KEY_ESCAPE:
@@ -464,7 +569,12 @@ int cmd_view(int argc, char **argv)
             if (!ms.clicked && f.mouse[3] > 0) f.mouse[3] = -f.mouse[3];
             iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
             double t_draw = now_mono();
-            if (l.prog.prog) iks_draw(&l.prog, &screen, &f);
+            if (l.have && (fw != l.toy.w || fh != l.toy.h)) {
+                char rerr[IKS_GPU_ERR_LEN];
+                if (!iks_toy_resize(&l.toy, fw, fh, rerr)) iks_warn("view", "resize: %s", rerr);
+            }
+            l.w = fw, l.h = fh;
+            if (l.have) iks_toy_draw(&l.toy, &screen, &f);
             else {
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 glViewport(0, 0, fw, fh);
@@ -544,7 +654,11 @@ int cmd_view(int argc, char **argv)
         if (o.frames && ++drawn >= o.frames) break;
     }
     iks_hud_destroy(&hud);
-    iks_program_destroy(&l.prog);
+    if (l.have) {
+        iks_toy_destroy(&l.toy);
+        iks_toyfile_free(&l.tf);
+    }
+    for (int i = 0; i < l.nfiles; i++) free(l.files[i]);
     iks_watch_destroy(l.watch);
     free(l.attempted);
     free(l.error);

@@ -162,8 +162,8 @@ static char *find_media(const char *json_dir, const char *rel)
     return NULL;
 }
 
-static bool load_json(iks_toyfile *tf, const char *path, char *text, bool missing_black, char *err, size_t errlen,
-                      char *warn, size_t warnlen)
+static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool missing_black, char *err,
+                      size_t errlen, char *warn, size_t warnlen)
 {
     size_t wl = 0;
     const char *eptr = NULL;
@@ -336,6 +336,17 @@ static bool load_json(iks_toyfile *tf, const char *path, char *text, bool missin
 out:
     if (!ok && !err[0]) snprintf(err, errlen, "%s: out of memory", path);
     cJSON_Delete(root);
+    return ok;
+}
+
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, char *err,
+                            size_t errlen, char *warn, size_t warnlen)
+{
+    memset(tf, 0, sizeof *tf);
+    err[0] = '\0';
+    if (warnlen) warn[0] = '\0';
+    bool ok = load_json(tf, name, text, missing_black, err, errlen, warn, warnlen);
+    if (!ok) iks_toyfile_free(tf);
     return ok;
 }
 

@@ -24,6 +24,11 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
                       char *err, size_t errlen, char *warn, size_t warnlen);
 void iks_toyfile_free(iks_toyfile *tf);
 
+/* The JSON half of iks_toyfile_load on text already read (name stands for the file in messages and
+ * locates media beside it). For the fuzzer and for tests. */
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, char *err,
+                            size_t errlen, char *warn, size_t warnlen);
+
 /* Parses one --channelN value: FILE.png|FILE.jpg|keyboard|black, then ,filter=nearest|linear|mipmap
  * ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with the reason in err. */
 bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen);

@@ -173,7 +173,14 @@ bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *ba
     return true;
 fail:
     if (!*log) *log = strdup("out of memory");
+    /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
+    char *files[64];
+    int nfiles = t->nfiles;
+    memcpy(files, t->files, sizeof files);
+    t->nfiles = 0;
     iks_toy_destroy(t);
+    memcpy(t->files, files, sizeof files);
+    t->nfiles = nfiles;
     return false;
 }
 

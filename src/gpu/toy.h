@@ -52,7 +52,8 @@ typedef struct {
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
  * the images. On failure returns false with *log holding the mapped compile errors or a one-line
- * reason (malloc'd; caller frees); nothing is left allocated. */
+ * reason (malloc'd; caller frees); only t->files (those read so far) is left: iks_toy_destroy frees
+ * it, as after a success. */
 bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *base, int w, int h, char **log);
 void iks_toy_destroy(iks_toy *t);
 

@@ -54,10 +54,43 @@ static void to_pixels(GLFWwindow *w, double cx, double cy, double *x, double *y)
     *y = floor((double)fh - cy * sy);
 }
 
+/* GLFW's key to the browser's keyCode, which Shadertoy's keyboard texture is indexed by */
+static int js_code(int key)
+{
+    if ((key >= GLFW_KEY_A && key <= GLFW_KEY_Z) || (key >= GLFW_KEY_0 && key <= GLFW_KEY_9)) return key;
+    if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F12) return 112 + key - GLFW_KEY_F1;
+    if (key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_9) return 96 + key - GLFW_KEY_KP_0;
+    switch (key) {
+    case GLFW_KEY_SPACE: return 32;
+    case GLFW_KEY_LEFT: return 37;
+    case GLFW_KEY_UP: return 38;
+    case GLFW_KEY_RIGHT: return 39;
+    case GLFW_KEY_DOWN: return 40;
+    case GLFW_KEY_ENTER: return 13;
+    case GLFW_KEY_ESCAPE: return 27;
+    case GLFW_KEY_TAB: return 9;
+    case GLFW_KEY_BACKSPACE: return 8;
+    case GLFW_KEY_LEFT_SHIFT: case GLFW_KEY_RIGHT_SHIFT: return 16;
+    case GLFW_KEY_LEFT_CONTROL: case GLFW_KEY_RIGHT_CONTROL: return 17;
+    case GLFW_KEY_LEFT_ALT: case GLFW_KEY_RIGHT_ALT: return 18;
+    case GLFW_KEY_PAGE_UP: return 33;
+    case GLFW_KEY_PAGE_DOWN: return 34;
+    case GLFW_KEY_END: return 35;
+    case GLFW_KEY_HOME: return 36;
+    case GLFW_KEY_INSERT: return 45;
+    case GLFW_KEY_DELETE: return 46;
+    case GLFW_KEY_COMMA: return 188;
+    case GLFW_KEY_PERIOD: return 190;
+    case GLFW_KEY_SLASH: return 191;
+    case GLFW_KEY_MINUS: return 189;
+    case GLFW_KEY_EQUAL: return 187;
+    default: return 0;
+    }
+}
+
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
-    (void)mods;
     glfw_impl *g = glfwGetWindowUserPointer(w);
     iks_key k;
     switch (key) {
@@ -73,8 +106,8 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_Q: k = IKS_KEY_Q; break;
     default: k = IKS_KEY_OTHER; break;
     }
-    push(g, &(iks_event){ .kind = IKS_EV_KEY, .key = k, .down = action != GLFW_RELEASE,
-                          .repeat = action == GLFW_REPEAT });
+    push(g, &(iks_event){ .kind = IKS_EV_KEY, .key = k, .code = js_code(key), .ctrl = (mods & GLFW_MOD_CONTROL) != 0,
+                          .down = action != GLFW_RELEASE, .repeat = action == GLFW_REPEAT });
 }
 
 static void on_button(GLFWwindow *w, int button, int action, int mods)

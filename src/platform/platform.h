@@ -20,6 +20,8 @@ typedef enum {
 typedef struct {
     iks_event_kind kind;
     iks_key key;     /* IKS_EV_KEY */
+    int code;        /* IKS_EV_KEY: the JavaScript keyCode (Shadertoy's keyboard texture), 0 if none */
+    bool ctrl;       /* IKS_EV_KEY: Ctrl was held */
     bool down;       /* KEY: pressed or repeated; BUTTON: the left button went down */
     bool repeat;     /* KEY: an auto-repeat of a held key */
     double x, y;     /* BUTTON, MOVE: the pointer */

@@ -1,0 +1,27 @@
+/* fuzz_json.c: the shadertoy.com JSON loader on arbitrary text: it accepts (with an Image pass and
+ * every string it hands out owned) or refuses with a reason; never a crash or a leak. */
+#include "toyfile.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 1 << 16) return 0;
+    char *text = malloc(size + 1);
+    if (!text) return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    iks_toyfile tf;
+    char err[1024], warn[2048];
+    for (int black = 0; black < 2; black++) {
+        if (iks_toyfile_parse_json(&tf, "/tmp/fuzz.json", text, black, err, sizeof err, warn, sizeof warn)) {
+            if (!tf.desc.pass[IKS_IMAGE_PASS].path || !tf.desc.pass[IKS_IMAGE_PASS].text) abort();
+            for (int p = 0; p < IKS_PASSES; p++) (void)strlen(tf.desc.pass[p].text ? tf.desc.pass[p].text : "");
+            iks_toyfile_free(&tf);
+        } else if (!err[0]) abort();
+    }
+    free(text);
+    return 0;
+}
