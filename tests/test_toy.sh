@@ -97,6 +97,11 @@ printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].x
 R kb.frag -o kb.png --size 2x2 --channel0 keyboard
 check "keyboard: a 256x3 texture, space not held" [ "$(png pixel kb.png 0 0)" = "64 3 0" ]
 
+# ---- legacy names ------------------------------------------------------------------------------------------
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iGlobalTime / 255.0, 0.0, 0.0, 1.0); }\n' > legacy.frag
+R legacy.frag -o legacy.png --size 2x2 --time 7
+check "iGlobalTime is iTime" [ "$(png pixel legacy.png 0 0)" = "7 0 0" ]
+
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json

@@ -413,6 +413,7 @@ static const char PRELUDE[] =
     "uniform float iChannelTime[4];\n"
     "uniform float iSampleRate;\n"
     "#define HW_PERFORMANCE 1\n"
+    "#define iGlobalTime iTime\n" /* the site's name for iTime until 2017; old shaders still use it */
     "#define IKSHADE 1\n"
     "out vec4 iks_FragColor;\n";
 
