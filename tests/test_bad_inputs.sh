@@ -88,6 +88,12 @@ bad 2 "--ssaa '9'" "${R[@]}" -o x.png --ssaa 9
 bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
 bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
 bad 2 "unknown option '--bogus'" "${R[@]}" -o x.png --bogus
+bad 2 "--each /nonexistent: not a directory" "${R[@]}" --each /nonexistent
+bad 2 "--each writes a report to stdout, not frames: drop -o" "${R[@]}" --each "$fx" -o x.png
+bad 2 "--warmup '-1'" "${R[@]}" -o x.png --warmup -1
+bad 2 "--missing-media 'white'" "${R[@]}" -o x.png --missing-media white
+bad 2 "--channel1 'x.gif'" "${R[@]}" -o x.png --channel1 x.gif
+bad 1 "nosuch.png: " "${R[@]}" -o x.png --channel0 nosuch.png
 
 # ---- --set --------------------------------------------------------------------------------------------
 bad 2 "declares no uniform 'nope'" "${R[@]}" "$good" -o x.png --set nope=1

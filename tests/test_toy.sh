@@ -138,4 +138,20 @@ expect_fail "--channel0 bad setting" 2 "--channel0 'quad.png,filter=cubic': bad 
 expect_fail "--channel0 missing image" 1 "nosuch.png: " "$bin" render -o x.png --channel0 nosuch.png
 expect_fail "--channel0 not an image" 1 "fetch00.png: " sh -c "cp fetch00.frag fetch00.png; exec '$bin' render -o x.png --channel0 fetch00.png"
 for x in x.png; do check "no output file from the failed runs" [ ! -e "$x" ]; done
+
+# ---- a compatibility report over a folder ------------------------------------------------------------------
+mkdir each && cp fb.json order.json legacy.frag each/ && printf 'float helper() { return 1.0; }\n' > each/lib.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > each/broken.frag
+cp trunc.json each/
+"$bin" render --each each --size 64x36 --frames 2 > report.md 2>report.err; rc=$?
+check "--each exits 1 when a shader failed" [ $rc -eq 1 ]
+check "--each: a table row per shader" [ "$(grep -c '^| [a-z]*\.\(frag\|json\|glsl\) |' report.md)" -eq 6 ]
+check "--each: working shaders are ok, with a time" grep -qE '^\| fb\.json \| ok \| [0-9.]+ \|' report.md
+check "--each: a compile error with its mapped line" grep -qE '^\| broken\.frag \| compile error \| \| .*broken\.frag:2:[0-9]+: error' report.md
+check "--each: a broken JSON is a load error" grep -qE '^\| trunc\.json \| load error \|' report.md
+check "--each: an include file is skipped, not failed" grep -qE '^\| lib\.glsl \| skipped \|' report.md
+check "--each: the summary" grep -q "6 shaders: 3 ok, 2 failed, 1 skipped" report.err
+rm each/broken.frag each/trunc.json
+"$bin" render --each each --size 64x36 --quiet > /dev/null
+check "--each exits 0 when all worked" [ $? -eq 0 ]
 finish

@@ -11,6 +11,7 @@
 #include "pool.h"
 #include "session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -58,6 +59,12 @@ const char HELP_RENDER[] =
     "  --png-level L        deflate level 0..12 (default 2: the fastest; 10 and up: smaller, much slower)\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
     "  --quiet              no progress and no summary\n"
+    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|keyboard|black, then\n"
+    "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
+    "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
+    "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
+    "  --each DIR           a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
+    "                       --frames given (default 1) at --size, as a table on stdout; exit 1 if any failed\n"
     "\n"
     "examples:\n"
     "  ikshade render -o out/%04d.png --frames 120\n"
@@ -81,6 +88,7 @@ typedef struct {
     const char *channel[4];
     bool missing_black;
     long warmup;
+    const char *each; /* --each DIR: a compatibility report instead of frames */
 } ropts;
 
 static volatile sig_atomic_t interrupted;
@@ -251,6 +259,11 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--missing-media", "black");
             if (strcmp(v, "black") != 0) return iks_usage("render", "--missing-media '%s': the one choice is black", v);
             o->missing_black = true;
+        } else if (OPT("--each")) {
+            NEED("--each", "a directory of shaders");
+            struct stat st;
+            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("render", "--each %s: not a directory", v);
+            o->each = v;
         } else if (OPT("--warmup")) {
             NEED("--warmup", "a frame count");
             if (!iks_parse_long(v, &o->warmup) || o->warmup < 0 || o->warmup > 1000000)
@@ -262,6 +275,11 @@ static int parse_args(int argc, char **argv, ropts *o)
         else return iks_usage("render", "more than one shader given ('%s' and '%s')", o->shader, a);
 #undef OPT
 #undef NEED
+    }
+    if (o->each) {
+        if (o->out) return iks_usage("render", "--each writes a report to stdout, not frames: drop -o");
+        if (o->shader) return iks_usage("render", "--each takes the shaders from its directory, not '%s'", o->shader);
+        return -1;
     }
     if (!o->out) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
@@ -560,11 +578,110 @@ static int encoder_nice(void)
     return 0;
 }
 
+static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* the first line of a message, with table-breaking characters replaced */
+static void one_line(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; s && *s && *s != '\n' && k + 1 < n; s++) out[k++] = *s == '|' ? '/' : *s;
+    out[k] = '\0';
+}
+
+/* --each DIR: every shader in DIR built and drawn; a table of what worked and why not */
+static int render_each(const ropts *o)
+{
+    DIR *d = opendir(o->each);
+    if (!d) return iks_fail("render", "--each %s: %s", o->each, strerror(errno));
+    char *names[4096];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 4096) {
+        const char *x = e->d_name;
+        if (x[0] != '.' && (ends_with(x, ".frag") || ends_with(x, ".glsl") || ends_with(x, ".fs") || ends_with(x, ".json")))
+            if ((names[n] = strdup(x))) n++;
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof names[0], cmp_names);
+    iks_platform *plat = iks_headless("render");
+    if (!plat) {
+        for (int i = 0; i < n; i++) free(names[i]);
+        return EXIT_FAIL;
+    }
+    char err[IKS_GPU_ERR_LEN];
+    iks_target out;
+    if (!iks_target_create(&out, o->w, o->h, IKS_RGBA8, err)) {
+        for (int i = 0; i < n; i++) free(names[i]);
+        plat->destroy(plat);
+        return iks_fail("render", "--size: %s", err);
+    }
+    const char *dirs[17];
+    int nd = 0;
+    for (int i = 0; i < o->inc.n; i++) dirs[nd++] = o->inc.include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[nd++] = sd;
+    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = nd };
+    printf("| shader | result | ms/frame | detail |\n|---|---|---:|---|\n");
+    int ok = 0, failed = 0, skipped = 0;
+    const char *const nochan[4] = { 0 };
+    for (int i = 0; i < n && !interrupted; i++) {
+        char path[PATH_MAX], detail[512] = "", lerr[1024], warn[2048];
+        snprintf(path, sizeof path, "%.2000s/%.1000s", o->each, names[i]);
+        iks_toyfile tf;
+        iks_toy toy;
+        memset(&toy, 0, sizeof toy);
+        const char *result = "ok";
+        double ms = -1;
+        if (!iks_toyfile_load(&tf, path, nochan, o->missing_black, lerr, sizeof lerr, warn, sizeof warn)) {
+            result = "load error";
+            one_line(lerr, detail, sizeof detail);
+        } else {
+            char *log = NULL;
+            if (!iks_toy_create(&toy, &tf.desc, &base, o->w, o->h, &log)) {
+                bool lib = log && strstr(log, "defines neither mainImage");
+                result = lib ? "skipped" : log && strstr(log, ": error") ? "compile error" : "load error";
+                one_line(lib ? "no mainImage or main(): an include file?" : log, detail, sizeof detail);
+            } else {
+                double t = iks_now();
+                for (long f = o->f0; f < o->f1; f++) {
+                    iks_frame fr;
+                    frame_of(o, f, &fr);
+                    iks_toy_draw(&toy, &out, &fr);
+                }
+                iks_gpu_finish();
+                ms = 1e3 * (iks_now() - t) / (double)(o->f1 - o->f0);
+                const char *ge = iks_gl_error();
+                if (ge) {
+                    result = "draw error";
+                    snprintf(detail, sizeof detail, "GL: %s", ge);
+                } else if (warn[0]) one_line(warn, detail, sizeof detail);
+            }
+            free(log);
+            iks_toy_destroy(&toy);
+            iks_toyfile_free(&tf);
+        }
+        if (!strcmp(result, "ok")) ok++;
+        else if (!strcmp(result, "skipped")) skipped++;
+        else failed++;
+        if (ms >= 0) printf("| %s | %s | %.1f | %s |\n", names[i], result, ms, detail);
+        else printf("| %s | %s | | %s |\n", names[i], result, detail);
+        fflush(stdout);
+    }
+    iks_target_destroy(&out);
+    plat->destroy(plat);
+    for (int i = 0; i < n; i++) free(names[i]);
+    if (!o->quiet)
+        fprintf(stderr, "ikshade render --each %s: %d shaders: %d ok, %d failed, %d skipped\n", o->each, ok + failed + skipped,
+                ok, failed, skipped);
+    return failed ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_render(int argc, char **argv)
 {
     ropts o;
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) return rc;
+    if (o.each) return render_each(&o);
     char dflt[PATH_MAX];
     if (!o.shader) {
         const char *sd = iks_shader_dir();
