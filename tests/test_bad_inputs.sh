@@ -89,6 +89,7 @@ bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
 bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
 bad 2 "unknown option '--bogus'" "${R[@]}" -o x.png --bogus
 bad 2 "--each /nonexistent: not a directory" "${R[@]}" --each /nonexistent
+bad 2 "--glsl '450': expected auto, es or 330" "${R[@]}" -o x.png --glsl 450
 bad 2 "--each writes a report to stdout, not frames: drop -o" "${R[@]}" --each "$fx" -o x.png
 bad 2 "--warmup '-1'" "${R[@]}" -o x.png --warmup -1
 bad 2 "--missing-media 'white'" "${R[@]}" -o x.png --missing-media white

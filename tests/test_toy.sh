@@ -102,6 +102,22 @@ printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iGlobalTime / 255.0, 0.
 R legacy.frag -o legacy.png --size 2x2 --time 7
 check "iGlobalTime is iTime" [ "$(png pixel legacy.png 0 0)" = "7 0 0" ]
 
+# ---- GLSL ES 3.00 for the site's code, 3.30 core for files; --glsl to choose -----------------------------
+printf 'void mainImage(out vec4 c, in vec2 f) {\n#ifdef GL_ES\n  c = vec4(1.0, float(__VERSION__) / 1000.0, 0.0, 1.0);\n#else\n  c = vec4(0.0, float(__VERSION__) / 1000.0, 0.0, 1.0);\n#endif\n}\n' > ver.frag
+python3 -c 'import json,sys; print(json.dumps({"renderpass": [{"type": "image", "code": open(sys.argv[1]).read(), "inputs": [], "outputs": []}]}))' ver.frag > ver.json
+R ver.frag -o ver1.png --size 2x2
+R ver.json -o ver2.png --size 2x2
+R ver.frag -o ver3.png --size 2x2 --glsl es
+R ver.json -o ver4.png --size 2x2 --glsl 330
+check "a file compiles as GLSL 3.30 core" [ "$(png pixel ver1.png 0 0)" = "0 84 0" ]
+check "a JSON compiles as GLSL ES 3.00 (GL_ES, __VERSION__ 300)" [ "$(png pixel ver2.png 0 0)" = "255 76 0" ]
+check "--glsl es and --glsl 330 choose" [ "$(png pixel ver3.png 0 0) / $(png pixel ver4.png 0 0)" = "255 76 0 / 0 84 0" ]
+python3 -c 'import json; print(json.dumps({"renderpass": [{"type": "image", "code": "void mainImage(out vec4 c, in vec2 f) {\n  float x = 1;\n  c = vec4(x);\n}\n", "inputs": [], "outputs": []}]}))' > strict.json
+err=$("$bin" render strict.json -o x.png 2>&1 >/dev/null)
+check "ES is strict (no int to float), and its errors still map to the pass's line" grep -qE '^strict.json\[Image\]:2:[0-9]+: error' <<<"$err"
+R strict.json -o strict.png --size 2x2 --glsl 330
+check "... which --glsl 330 accepts" [ "$(png pixel strict.png 0 0)" = "255 255 255" ]
+
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json

@@ -63,6 +63,8 @@ const char HELP_RENDER[] =
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
+    "  --glsl auto|es|330   compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto (default):\n"
+    "                       ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file\n"
     "  --each DIR           a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
     "                       --frames given (default 1) at --size, as a table on stdout; exit 1 if any failed\n"
     "\n"
@@ -89,6 +91,7 @@ typedef struct {
     bool missing_black;
     long warmup;
     const char *each; /* --each DIR: a compatibility report instead of frames */
+    int glsl;
 } ropts;
 
 static volatile sig_atomic_t interrupted;
@@ -259,6 +262,10 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--missing-media", "black");
             if (strcmp(v, "black") != 0) return iks_usage("render", "--missing-media '%s': the one choice is black", v);
             o->missing_black = true;
+        } else if (OPT("--glsl")) {
+            NEED("--glsl", "auto, es or 330");
+            if ((o->glsl = iks_glsl_parse(v)) < 0)
+                return iks_usage("render", "--glsl '%s': expected auto, es or 330", v);
         } else if (OPT("--each")) {
             NEED("--each", "a directory of shaders");
             struct stat st;
@@ -517,7 +524,7 @@ static int gl_setup(gl_state *g, const ropts *o)
                          o->ssaa > 1 ? " with --ssaa" : "", max);
     if (!iks_target_create(&g->hi, o->w * o->ssaa, o->h * o->ssaa, IKS_RGBA8, err))
         return iks_fail("render", "--size: %s", err);
-    int rc = iks_toy_build("render", o->shader, o->channel, o->missing_black, &o->inc, g->hi.w, g->hi.h, &g->tf,
+    int rc = iks_toy_build("render", o->shader, o->channel, o->missing_black, o->glsl, &o->inc, g->hi.w, g->hi.h, &g->tf,
                            &g->toy);
     if (rc) return rc;
     if (!iks_toy_apply(&g->toy, o->sets, o->nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
@@ -636,6 +643,7 @@ static int render_each(const ropts *o)
             result = "load error";
             one_line(lerr, detail, sizeof detail);
         } else {
+            if (o->glsl != IKS_GLSL_AUTO) tf.desc.es = o->glsl == IKS_GLSL_ES;
             char *log = NULL;
             if (!iks_toy_create(&toy, &tf.desc, &base, o->w, o->h, &log)) {
                 bool lib = log && strstr(log, "defines neither mainImage");

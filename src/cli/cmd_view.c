@@ -42,6 +42,7 @@ const char HELP_VIEW[] =
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|keyboard|black, then\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
+    "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"
     "\n"
     "keys:\n"
     "  Space        pause / resume\n"
@@ -75,6 +76,7 @@ typedef struct {
     iks_includes inc;
     const char *channel[4];
     bool missing_black;
+    int glsl;
 } vopts;
 
 static volatile sig_atomic_t stop_requested;
@@ -152,6 +154,9 @@ static int parse_args(int argc, char **argv, vopts *o)
             v = iks_opt_value(argc, argv, &i, name, &miss);
             NEED(name, "FILE.png, FILE.jpg, keyboard or black");
             o->channel[a[9] - '0'] = v;
+        } else if (OPT("--glsl")) {
+            NEED("--glsl", "auto, es or 330");
+            if ((o->glsl = iks_glsl_parse(v)) < 0) return iks_usage("view", "--glsl '%s': expected auto, es or 330", v);
         } else if (OPT("--missing-media")) {
             NEED("--missing-media", "black");
             if (strcmp(v, "black") != 0) return iks_usage("view", "--missing-media '%s': the one choice is black", v);
@@ -310,6 +315,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
         return RL_FAILED;
     }
     if (warn[0]) fputs(warn, stderr);
+    if (o->glsl != IKS_GLSL_AUTO) ntf.desc.es = o->glsl == IKS_GLSL_ES;
     const char *dirs[17];
     int n = 0;
     for (int i = 0; i < o->inc.n; i++) dirs[n++] = o->inc.include_dirs[i];

@@ -100,7 +100,12 @@ bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const
     return true;
 }
 
-int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black,
+int iks_glsl_parse(const char *v)
+{
+    return !strcmp(v, "auto") ? IKS_GLSL_AUTO : !strcmp(v, "es") ? IKS_GLSL_ES : !strcmp(v, "330") ? IKS_GLSL_330 : -1;
+}
+
+int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black, int glsl,
                   const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy)
 {
     memset(toy, 0, sizeof *toy);
@@ -108,6 +113,7 @@ int iks_toy_build(const char *cmd, const char *path, const char *const channel[4
     if (!iks_toyfile_load(tf, path, channel, missing_black, err, sizeof err, warn, sizeof warn))
         return strncmp(err, "--channel", 9) == 0 ? iks_usage(cmd, "%s", err) : iks_fail(cmd, "%s", err);
     if (warn[0]) fputs(warn, stderr);
+    if (glsl != IKS_GLSL_AUTO) tf->desc.es = glsl == IKS_GLSL_ES;
     const char *dirs[17];
     int n = 0;
     for (int i = 0; i < inc->n; i++) dirs[n++] = inc->include_dirs[i];

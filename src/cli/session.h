@@ -32,7 +32,12 @@ bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const
  * passes into toy at w x h. On failure prints the errors (compile errors as mapped compiler lines,
  * anything else as one line) and returns the exit code (2 for a bad --channel, else 1); 0 on success.
  * tf and toy are owned by the caller (iks_toyfile_free, iks_toy_destroy), also after a failure. */
-int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black,
+int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black, int glsl,
                   const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy);
+
+/* --glsl: 0 auto (GLSL ES 3.00 for a shadertoy.com JSON, 3.30 core for a file), 1 es, 2 330 */
+enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 };
+/* Parses --glsl's value; -1 when it is none of auto, es, 330. */
+int iks_glsl_parse(const char *v);
 
 #endif

@@ -332,6 +332,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
     for (int s = 0; s < IKS_PASSES; s++)
         if (tf->desc.pass[s].text && !(tf->desc.pass[s].text = keep(tf, strdup(tf->desc.pass[s].text)))) goto out;
     if (tf->desc.common_text && !(tf->desc.common_text = keep(tf, strdup(tf->desc.common_text)))) goto out;
+    tf->desc.es = true; /* the site's code is WebGL2's GLSL ES 3.00 */
     ok = true;
 out:
     if (!ok && !err[0]) snprintf(err, errlen, "%s: out of memory", path);

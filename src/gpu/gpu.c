@@ -9,9 +9,14 @@
 #include <string.h>
 #include <time.h>
 
+static int gl_version; /* major * 10 + minor, once loaded */
+
+bool iks_gpu_has_es3(void) { return gl_version >= 43 || GLAD_GL_ARB_ES3_compatibility; }
+
 bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN])
 {
     int v = gladLoadGL((GLADloadfunc)get_proc);
+    gl_version = GLAD_VERSION_MAJOR(v) * 10 + GLAD_VERSION_MINOR(v);
     if (!v) {
         snprintf(err, IKS_GPU_ERR_LEN, "GL: cannot load OpenGL entry points");
         return false;

@@ -16,6 +16,8 @@ typedef void (*iks_gl_proc)(void);
 /* Loads GL entry points through the platform's getter; checks for 3.3 core. */
 bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN]);
 const char *iks_gpu_renderer(void);
+/* Whether the context compiles GLSL ES 3.00 (#version 300 es): GL 4.3, or ARB_ES3_compatibility. */
+bool iks_gpu_has_es3(void);
 const char *iks_gpu_version(void);
 int iks_gpu_max_size(void); /* the largest render target side this GL allows */
 void iks_gpu_finish(void);  /* waits for all GL work issued so far */

@@ -417,6 +417,12 @@ static const char PRELUDE[] =
     "#define IKSHADE 1\n"
     "out vec4 iks_FragColor;\n";
 
+/* WebGL2 leaves float without a default precision in fragment shaders; the site's shaders assume highp */
+static const char ES_PRELUDE[] =
+    "precision highp float;\n"
+    "precision highp int;\n"
+    "precision highp sampler2D;\n";
+
 static const char EPILOGUE[] =
     "void main() {\n"
     "    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n"
@@ -473,13 +479,15 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     /* a #version must come first: lift it out of the body, leaving blanks so line numbers stay true */
     const char *sig = skip_ws_comments(body);
-    snprintf(src->version, sizeof src->version, "#version 330 core");
+    snprintf(src->version, sizeof src->version, "%s", c.opts->es ? "#version 300 es" : "#version 330 core");
+    bool own_version = false;
     if (strncmp(sig, "#version", 8) == 0) {
         char *eol = strchr(sig, '\n');
         size_t n = eol ? (size_t)(eol - sig) : strlen(sig);
         if (n >= sizeof src->version) n = sizeof src->version - 1;
         memcpy(src->version, sig, n);
         src->version[n] = '\0';
+        own_version = true;
         memset((char *)sig, ' ', n);
     }
     char *plain = strip_comments(body);
@@ -497,7 +505,9 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     src->shadertoy = !has_main;
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
-    src->nlines = 1 + (src->shadertoy ? count_lines(PRELUDE) + count_lines(EPILOGUE) : 0) + c.nlines;
+    bool es_prelude = src->shadertoy && c.opts->es && !own_version;
+    src->nlines = 1 + (es_prelude ? count_lines(ES_PRELUDE) : 0) +
+                  (src->shadertoy ? count_lines(PRELUDE) + count_lines(EPILOGUE) : 0) + c.nlines;
     src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
     src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
     sbuf f = { 0 };
@@ -505,6 +515,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     char vline[80];
     snprintf(vline, sizeof vline, "%s\n", src->version);
     emit_block(&f, src, &nl, vline, 0, 0);
+    if (es_prelude) emit_block(&f, src, &nl, ES_PRELUDE, 0, 1);
     if (src->shadertoy) emit_block(&f, src, &nl, PRELUDE, 0, 1);
     for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
         src->map_file[nl] = c.mfile[i];

@@ -28,6 +28,9 @@ typedef struct {
      * to it; both may be NULL. */
     const char *common_path;
     const char *common_text;
+    /* A Shadertoy file is compiled as WebGL2's GLSL ES 3.00 (#version 300 es, highp defaults) instead
+     * of GLSL 3.30 core. Only where the context accepts it: see iks_gpu_has_es3. */
+    bool es;
 } iks_source_opts;
 
 typedef struct {

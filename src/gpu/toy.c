@@ -125,6 +125,7 @@ bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *ba
         o.text = ps->text;
         o.common_path = d->common_path;
         o.common_text = d->common_text;
+        o.es = d->es && iks_gpu_has_es3();
         iks_source src;
         char err[IKS_SRC_ERR_LEN];
         if (!iks_source_load(&src, ps->path, &o, err)) {

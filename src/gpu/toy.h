@@ -31,6 +31,7 @@ typedef struct {
 
 typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
+    bool es;                                /* compile as GLSL ES 3.00 where the context can */
     iks_pass pass[IKS_PASSES];              /* A..D, then Image (which must be there) */
 } iks_toy_desc;
 
