@@ -97,6 +97,25 @@ printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].x
 R kb.frag -o kb.png --size 2x2 --channel0 keyboard
 check "keyboard: a 256x3 texture, space not held" [ "$(png pixel kb.png 0 0)" = "64 3 0" ]
 
+# ---- a directory, one file per pass, wired by manifest.txt -------------------------------------------------
+mkdir -p dirtoy
+printf 'vec4 step1() { return vec4(1.0 / 255.0); }\n' > dirtoy/common.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0) + step1(); }\n' > dirtoy/a.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel1, ivec2(f), 0).rgb + texture(iChannel2, vec2(0.25)).rgb, 1.0); }\n' > dirtoy/image.glsl
+cp quad.png dirtoy/pic.png
+printf '# the wiring\na.iChannel0 = a\nimage.iChannel1 = a,filter=nearest\nimage.iChannel2 = pic.png,filter=nearest   # beside the passes\n' > dirtoy/manifest.txt
+R dirtoy -o dir/%d.png --frames 3 --size 4x4
+check "directory toy: Common, a feedback buffer, an image relative to the directory" [ "$(png pixel dir/2.png 0 0)" = "3 3 203" ]
+printf 'image.iChannel0 = c\n' > dirtoy/manifest.txt
+expect_fail "manifest naming a missing pass" 1 "manifest.txt:1: image.iChannel0 reads buffer c, but the directory has no c.glsl" "$bin" render dirtoy -o x.png
+printf 'image.iChannel7 = a\n' > dirtoy/manifest.txt
+expect_fail "manifest: a bad channel" 1 "manifest.txt:1: 'image.iChannel7': expected PASS.iChannelN" "$bin" render dirtoy -o x.png
+printf 'image.iChannel0 a\n' > dirtoy/manifest.txt
+expect_fail "manifest: a malformed line" 1 "manifest.txt:1: expected PASS.iChannelN = SPEC" "$bin" render dirtoy -o x.png
+mkdir -p emptytoy
+expect_fail "a directory without image.glsl" 1 "emptytoy: a directory toy needs image.glsl" "$bin" render emptytoy -o x.png
+expect_fail "--channel0 a on a single file" 2 "--channel0 'a': a single file has no buffers" "$bin" render ver.frag -o x.png --channel0 a
+
 # ---- legacy names ------------------------------------------------------------------------------------------
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iGlobalTime / 255.0, 0.0, 0.0, 1.0); }\n' > legacy.frag
 R legacy.frag -o legacy.png --size 2x2 --time 7

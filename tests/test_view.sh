@@ -131,6 +131,16 @@ xdotool key --window "$wid" s sleep 0.4
 check "keyboard: a plain S went to the shader, not to the screenshot key" [ "$(grep -c '^screenshot: ' v.out)" -eq 3 ]
 stop
 
+# ---- a directory toy: editing its manifest rewires it live ---------------------------------------------
+mkdir -p dtoy
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(0.0, 60.0 / 255.0, 0.0, 1.0); }\n' > dtoy/a.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(f), 0).rgb + vec3(10.0 / 255.0), 1.0); }\n' > dtoy/image.glsl
+start dtoy
+shot; check "directory toy: nothing wired, iChannel0 is black" [ "$(centre "$shot")" = "10 10 10" ]
+printf 'image.iChannel0 = a\n' > dtoy/manifest.txt
+reloaded; shot; check "directory toy: a new manifest wires Buffer A in, live" [ "$(centre "$shot")" = "10 70 10" ]
+stop
+
 # ---- live edits -----------------------------------------------------------------------------------
 colour() { printf '#include "col.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(%s, 1.0); }\n' "$1"; }
 printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl

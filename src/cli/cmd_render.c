@@ -33,8 +33,9 @@ extern char **environ;
 const char HELP_RENDER[] =
     "usage: ikshade render [SHADER] -o OUTPUT [options]\n"
     "\n"
-    "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER defaults to the\n"
-    "IK limb demo. Frame i is drawn at time T0 + i/FPS (computed in double), with iTimeDelta = 1/FPS\n"
+    "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER is a file, a\n"
+    "shadertoy.com JSON export (Common, Buffers A-D, Image), or a directory with image.glsl, a.glsl..\n"
+    "d.glsl, common.glsl and manifest.txt; it defaults to the IK limb demo. Frame i is drawn at time T0 + i/FPS (computed in double), with iTimeDelta = 1/FPS\n"
     "and iFrame = i; iDate is fixed (2000-01-01, seconds = iTime) so renders are reproducible.\n"
     "\n"
     "OUTPUT:\n"

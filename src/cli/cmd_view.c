@@ -24,7 +24,7 @@
 const char HELP_VIEW[] =
     "usage: ikshade view [SHADER] [options]\n"
     "\n"
-    "Runs a Shadertoy-style shader, or a shadertoy.com JSON export with its buffers, in a window\n"
+    "Runs a Shadertoy-style shader, a shadertoy.com JSON export, or a directory toy in a window\n"
     "(default: the IK limb demo; drag the target with the\n"
     "left mouse button). The shader and every file it includes are reloaded on each save; a broken\n"
     "edit keeps the last good picture and shows the error until a good edit replaces it.\n"
@@ -257,13 +257,15 @@ static bool same_signature(const char *a, const char *b)
 }
 
 /* watch the main file and every real file the toy read (JSON passes have names, not files) */
-static void take_files(live *l, iks_toy *t)
+static void take_files(live *l, iks_toy *t, const iks_toyfile *tf)
 {
     for (int i = 0; i < l->nfiles; i++) free(l->files[i]);
     l->nfiles = 0;
+    for (int i = 0; i < tf->nwatch && l->nfiles < 32; i++)
+        if ((l->files[l->nfiles] = strdup(tf->watch[i]))) l->nfiles++;
     for (int i = 0; i < t->nfiles; i++) {
         struct stat st;
-        if (stat(t->files[i], &st) == 0 && strcmp(t->files[i], l->path) != 0) {
+        if (l->nfiles < 64 && stat(t->files[i], &st) == 0 && strcmp(t->files[i], l->path) != 0) {
             l->files[l->nfiles++] = t->files[i];
             t->files[i] = NULL;
         }
@@ -327,7 +329,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
     double t = now_mono();
     bool ok = iks_toy_create(&nt, &ntf.desc, &base, l->w, l->h, &log);
     *compile_s = now_mono() - t;
-    take_files(l, &nt); /* a new include is watched from now on, also when it is the broken one */
+    take_files(l, &nt, &ntf); /* a new include is watched from now on, also when it is the broken one */
     /* the signature of what was just read, so the next save is compared with this version */
     free(l->attempted);
     l->attempted = signature(l);

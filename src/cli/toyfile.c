@@ -63,14 +63,15 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
     if (!copy) return snprintf(err, errlen, "out of memory"), false;
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
-    if (!ok) snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard or black", spec);
+    if (!ok) snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard, black or a buffer a-d", spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
+    else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
     else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* points into spec, which outlives the desc */
     } else {
-        snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard or black first", spec);
+        snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard, black or a buffer a-d first", spec);
         ok = false;
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
@@ -351,6 +352,103 @@ bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text,
     return ok;
 }
 
+/* ---- a directory, one file per pass ------------------------------------------------------------ */
+
+static char *join2(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static bool is_reg(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool load_dir(iks_toyfile *tf, const char *dir, char *err, size_t errlen)
+{
+    static const char *const FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
+    static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
+    const char *base = strrchr(dir, '/');
+    snprintf(tf->name, sizeof tf->name, "%s", base && base[1] ? base + 1 : dir);
+    for (int p = 0; p < IKS_PASSES; p++) {
+        char *f = keep(tf, join2(dir, FILES[p]));
+        if (!f) return snprintf(err, errlen, "%s: out of memory", dir), false;
+        if (is_reg(f)) tf->desc.pass[p].path = f;
+    }
+    if (!tf->desc.pass[IKS_IMAGE_PASS].path) {
+        snprintf(err, errlen, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. d.glsl, "
+                 "manifest.txt)", dir);
+        return false;
+    }
+    char *common = keep(tf, join2(dir, "common.glsl"));
+    if (common && is_reg(common)) tf->desc.common_path = common;
+    char *man = keep(tf, join2(dir, "manifest.txt"));
+    if (!man) return snprintf(err, errlen, "%s: out of memory", dir), false;
+    tf->watch[tf->nwatch++] = man; /* watched even before it exists */
+    if (!is_reg(man)) return true;
+    size_t len;
+    char *text = iks_read_text(man, 1u << 20, &len);
+    if (!text) return snprintf(err, errlen, "%s: %s", man, strerror(errno)), false;
+    bool ok = true;
+    int lineno = 0;
+    for (char *ln = text, *next; ok && ln; ln = next) {
+        next = strchr(ln, '\n');
+        if (next) *next++ = '\0';
+        lineno++;
+        char *hash = strchr(ln, '#');
+        if (hash) *hash = '\0';
+        char lhs[64], rhs[1024];
+        if (sscanf(ln, " %63[^= \t] = %1023[^\n]", lhs, rhs) != 2) {
+            bool blank = true;
+            for (char *c = ln; *c; c++) blank &= isspace((unsigned char)*c) != 0;
+            if (!blank) {
+                snprintf(err, errlen, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image.iChannel0 = a", man, lineno);
+                ok = false;
+            }
+            continue;
+        }
+        for (size_t k = strlen(rhs); k && isspace((unsigned char)rhs[k - 1]);) rhs[--k] = '\0';
+        char *dot = strchr(lhs, '.');
+        int p = -1;
+        for (int i = 0; dot && i < IKS_PASSES; i++)
+            if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
+        int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
+        if (p < 0 || c < 0) {
+            snprintf(err, errlen, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image and N 0-3", man,
+                     lineno, lhs);
+            ok = false;
+            break;
+        }
+        if (!tf->desc.pass[p].path) {
+            snprintf(err, errlen, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
+            ok = false;
+            break;
+        }
+        iks_input *in = &tf->desc.pass[p].in[c];
+        char e[600];
+        if (!iks_channel_parse(rhs, in, e, sizeof e)) {
+            snprintf(err, errlen, "%s:%d: %s", man, lineno, e);
+            ok = false;
+            break;
+        }
+        if (in->path) {
+            char *owned = (char *)in->path;
+            in->path = owned[0] == '/' ? keep(tf, owned) : (keep(tf, owned), keep(tf, join2(dir, owned)));
+        }
+        if (in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
+            snprintf(err, errlen, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
+                     'a' + in->buffer, FILES[in->buffer]);
+            ok = false;
+        }
+    }
+    free(text);
+    return ok;
+}
+
 bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
                       char *err, size_t errlen, char *warn, size_t warnlen)
 {
@@ -374,6 +472,17 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        for (int c = 0; c < 4; c++)
+            if (channel[c]) {
+                snprintf(err, errlen, "--channel%d: a directory toy wires its channels in manifest.txt", c);
+                return false;
+            }
+        bool ok = load_dir(tf, path, err, errlen);
+        if (!ok) iks_toyfile_free(tf);
+        return ok;
+    }
     const char *base = strrchr(path, '/');
     snprintf(tf->name, sizeof tf->name, "%s", base ? base + 1 : path);
     tf->desc.pass[IKS_IMAGE_PASS].path = path;
@@ -387,6 +496,12 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
             return false;
         }
         if (in->path) keep(tf, (char *)in->path);
+        if (in->kind == IKS_IN_BUFFER) {
+            snprintf(err, errlen, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)", c,
+                     channel[c]);
+            iks_toyfile_free(tf);
+            return false;
+        }
     }
     return true;
 }
