@@ -92,6 +92,23 @@ printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].x
 R res.frag -o res.png --size 2x2 --channel0 quad.png
 check "iChannelResolution of an image" [ "$(png pixel res.png 0 0)" = "2 2 0" ]
 
+# ---- cubemaps: six faces sky.png, sky_1.png .. sky_5.png (+x -x +y -y +z -z) ----------------------------
+for i in 0 1 2 3 4 5; do
+  printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(%d.0 / 255.0, 0.0, 0.0, 1.0); }\n' $(( (i + 1) * 10 )) > face.frag
+  R face.frag -o "sky$([ $i = 0 ] || echo _$i).png" --size 4x4
+done
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  int i = int(f.x);\n  vec3 d[6] = vec3[6](vec3(1,0,0), vec3(-1,0,0), vec3(0,1,0), vec3(0,-1,0), vec3(0,0,1), vec3(0,0,-1));\n  c = vec4(texture(iChannel0, d[i]).rgb, iChannelResolution[0].x / 255.0);\n}\n' > cube.frag
+R cube.frag -o cube.png --size 6x1 --channel0 cube:sky.png --alpha
+faces=$(for x in 0 1 2 3 4 5; do png pixel cube.png $x 0 | cut -d' ' -f1; done | tr '\n' ' ')
+check "cubemap: each direction samples its face" [ "$faces" = "10 20 30 40 50 60 " ]
+check "cubemap: iChannelResolution is the face size" [ "$(png pixel cube.png 0 0 | cut -d' ' -f4)" = 4 ]
+python3 -c 'import json,sys; print(json.dumps({"renderpass": [{"type": "image", "code": open(sys.argv[1]).read(), "outputs": [], "inputs": [{"id": 9, "type": "cubemap", "filepath": "/media/a/sky.png", "channel": 0, "sampler": {"filter": "linear", "wrap": "clamp", "vflip": "false"}}]}]}))' cube.frag > cube.json
+R cube.json -o cube2.png --size 6x1 --glsl 330
+check "cubemap from a JSON, faces found beside it" cmp <(png pixel cube.png 3 0 | cut -d' ' -f1-3) <(png pixel cube2.png 3 0)
+mv sky_3.png sky_3.bak
+expect_fail "a missing cubemap face is named" 1 "sky_3.png: No such file or directory" "$bin" render cube.frag -o x.png --channel0 cube:sky.png
+mv sky_3.bak sky_3.png
+
 # ---- the keyboard: 256x3, all up in a render ---------------------------------------------------------
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].x / 1024.0, iChannelResolution[0].y / 255.0, texelFetch(iChannel0, ivec2(32, 0), 0).x, 1.0); }\n' > kb.frag
 R kb.frag -o kb.png --size 2x2 --channel0 keyboard

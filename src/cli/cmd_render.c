@@ -61,7 +61,7 @@ const char HELP_RENDER[] =
     "  --png-level L        deflate level 0..12 (default 2: the fastest; 10 and up: smaller, much slower)\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
     "  --quiet              no progress and no summary\n"
-    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|keyboard|black, then\n"
+    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"

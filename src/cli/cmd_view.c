@@ -39,7 +39,7 @@ const char HELP_VIEW[] =
     "  --frames N           quit after N frames (for scripts)\n"
     "  --log                print each reload: compile time and latency from the save to the screen\n"
     "  -I DIR               also look for #include files in DIR (repeatable)\n"
-    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|keyboard|black, then\n"
+    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"

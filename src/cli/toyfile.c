@@ -67,7 +67,11 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
-    else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
+    else if (!strncmp(what, "cube:", 5) && what[5]) {
+        in->kind = IKS_IN_CUBEMAP;
+        in->vflip = false; /* the site's default for cubemaps */
+        in->path = spec + (what - copy) + 5;
+    } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* points into spec, which outlives the desc */
     } else {
@@ -99,7 +103,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
         }
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
-    if (ok && in->kind == IKS_IN_IMAGE && in->path) {
+    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) && in->path) {
         size_t n = strcspn(in->path, ",");
         char *p = strndup(in->path, n);
         in->path = p; /* the caller keeps it (see keep) */
@@ -306,6 +310,17 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
                 d->buffer = b;
             } else if (!strcmp(type, "keyboard")) {
                 d->kind = IKS_IN_KEYBOARD;
+            } else if (!strcmp(type, "cubemap")) {
+                d->kind = IKS_IN_CUBEMAP;
+                d->vflip = smp ? bool_field(smp, "vflip", false) : false;
+                char *found = media ? find_media(dir, media) : NULL;
+                if (!found && !missing_black) {
+                    snprintf(err, errlen, "%s: %s: iChannel%d: cubemap '%s' is not on disk beside the JSON "
+                             "(put its six faces there, or use --missing-media=black)", path, tf->desc.pass[s].path, c,
+                             media ? media : "(no path)");
+                    goto out;
+                }
+                d->path = keep(tf, found);
             } else if (!strcmp(type, "texture")) {
                 d->kind = IKS_IN_IMAGE;
                 char *found = media ? find_media(dir, media) : NULL;

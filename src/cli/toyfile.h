@@ -34,7 +34,8 @@ void iks_toyfile_free(iks_toyfile *tf);
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, char *err,
                             size_t errlen, char *warn, size_t warnlen);
 
-/* Parses one --channelN value: FILE.png|FILE.jpg|keyboard|black|a|b|c|d (a-d: a buffer), then
+/* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d (a-d: a
+ * buffer; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
  * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with the reason in err.
  * An image's path is malloc'd (the caller keeps it). */
 bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen);

@@ -393,7 +393,8 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     }
     for (int i = 0; i < 4; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
-        glBindTexture(GL_TEXTURE_2D, f->channel[i]);
+        glBindTexture(GL_TEXTURE_2D, f->channel_cube[i] ? 0 : f->channel[i]);
+        glBindTexture(GL_TEXTURE_CUBE_MAP, f->channel_cube[i] ? f->channel[i] : 0);
         if (p->loc_ch[i] >= 0) glUniform1i(p->loc_ch[i], i);
     }
     glBindVertexArray(p->vao);

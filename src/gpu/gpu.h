@@ -83,6 +83,7 @@ typedef struct {
     float mouse[4];
     float date[4];
     unsigned channel[4];    /* GL textures, 0 for none */
+    bool channel_cube[4];   /* that texture is a cubemap */
     float channel_res[4][3];
 } iks_frame;
 

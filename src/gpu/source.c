@@ -516,7 +516,21 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     snprintf(vline, sizeof vline, "%s\n", src->version);
     emit_block(&f, src, &nl, vline, 0, 0);
     if (es_prelude) emit_block(&f, src, &nl, ES_PRELUDE, 0, 1);
-    if (src->shadertoy) emit_block(&f, src, &nl, PRELUDE, 0, 1);
+    if (src->shadertoy) {
+        /* the prelude as written, with each cubemap channel's sampler type swapped (same lines) */
+        sbuf pre = { 0 };
+        for (const char *p = PRELUDE; *p;) {
+            const char *eol = strchr(p, '\n');
+            size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+            int ch;
+            if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->cube[ch])
+                sb_fmt(&pre, "uniform samplerCube iChannel%d;\n", ch);
+            else sb_add(&pre, p, n);
+            p += n;
+        }
+        emit_block(&f, src, &nl, pre.s && !pre.oom ? pre.s : PRELUDE, 0, 1);
+        free(pre.s);
+    }
     for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
         src->map_file[nl] = c.mfile[i];
         src->map_line[nl] = c.mline[i];

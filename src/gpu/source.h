@@ -31,6 +31,8 @@ typedef struct {
     /* A Shadertoy file is compiled as WebGL2's GLSL ES 3.00 (#version 300 es, highp defaults) instead
      * of GLSL 3.30 core. Only where the context accepts it: see iks_gpu_has_es3. */
     bool es;
+    /* Channels declared samplerCube instead of sampler2D (a cubemap input) */
+    bool cube[4];
 } iks_source_opts;
 
 typedef struct {

@@ -84,6 +84,50 @@ static const char *load_image(const iks_input *in, unsigned *tex, float res[3])
     return NULL;
 }
 
+/* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap; NULL on success, else the reason */
+static const char *load_cube(const iks_input *in, unsigned *tex, float res[3], char *why, size_t whylen)
+{
+    glGenTextures(1, tex);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    const char *dot = in->path ? strrchr(in->path, '.') : NULL;
+    int size = 0;
+    for (int face = 0; face < 6; face++) {
+        GLenum target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face;
+        if (!in->path) { /* missing media: black */
+            static const unsigned char black[4] = { 0, 0, 0, 255 };
+            glTexImage2D(target, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+            size = 1;
+            continue;
+        }
+        char p[4096];
+        if (face == 0) snprintf(p, sizeof p, "%s", in->path);
+        else if (dot) snprintf(p, sizeof p, "%.*s_%d%s", (int)(dot - in->path), in->path, face, dot);
+        else snprintf(p, sizeof p, "%s_%d", in->path, face);
+        int w, h, n;
+        stbi_set_flip_vertically_on_load(in->vflip);
+        unsigned char *px = stbi_load(p, &w, &h, &n, 4);
+        if (!px || w != h || (size && w != size)) {
+            FILE *f = px ? NULL : fopen(p, "rb");
+            snprintf(why, whylen, "%s: %s", p,
+                     px ? "cubemap faces must be square and all the same size"
+                        : f ? stbi_failure_reason() : strerror(errno));
+            if (f) fclose(f);
+            stbi_image_free(px);
+            glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+            return why;
+        }
+        size = w;
+        glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        stbi_image_free(px);
+    }
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    res[0] = res[1] = (float)size;
+    res[2] = 1.0f;
+    return NULL;
+}
+
 static bool make_buffers(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
 {
     for (int b = 0; b < 4; b++) {
@@ -126,6 +170,7 @@ bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *ba
         o.common_path = d->common_path;
         o.common_text = d->common_text;
         o.es = d->es && iks_gpu_has_es3();
+        for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
         iks_source src;
         char err[IKS_SRC_ERR_LEN];
         if (!iks_source_load(&src, ps->path, &o, err)) {
@@ -155,6 +200,14 @@ bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *ba
                     *log = dup_printf("%s: %s", in->path, why);
                     goto fail;
                 }
+            }
+            if (in->kind == IKS_IN_CUBEMAP) {
+                char why[4200];
+                if (load_cube(in, &t->tex[p][c], t->tex_res[p][c], why, sizeof why)) {
+                    *log = strdup(why);
+                    goto fail;
+                }
+                glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
             }
             if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
                 glGenTextures(1, &t->keyboard);
@@ -290,7 +343,7 @@ void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
             if (in->kind == IKS_IN_BUFFER) {
                 tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
                 res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
-            } else if (in->kind == IKS_IN_IMAGE) {
+            } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
             } else if (in->kind == IKS_IN_KEYBOARD) {
@@ -298,6 +351,7 @@ void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
                 res[0] = 256, res[1] = 3, res[2] = 1;
             }
             f->channel[c] = tex;
+            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP;
             /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
             glBindSampler((GLuint)c, tex ? sampler(t, in->kind == IKS_IN_KEYBOARD ? IKS_FILTER_NEAREST : in->filter,
                                                    in->repeat)

@@ -10,13 +10,14 @@
 #define IKS_PASSES 5 /* A, B, C, D, Image */
 #define IKS_IMAGE_PASS 4
 
-typedef enum { IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD } iks_input_kind;
+typedef enum { IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD, IKS_IN_CUBEMAP } iks_input_kind;
 typedef enum { IKS_FILTER_LINEAR, IKS_FILTER_NEAREST, IKS_FILTER_MIPMAP } iks_filter;
 
 typedef struct {
     iks_input_kind kind;
     int buffer;       /* IKS_IN_BUFFER: 0..3 for A..D */
-    const char *path; /* IKS_IN_IMAGE: a PNG or JPEG file */
+    const char *path; /* IKS_IN_IMAGE: a PNG or JPEG file; IKS_IN_CUBEMAP: the first face, X.png, with
+                       * X_1.png .. X_5.png beside it (+x -x +y -y +z -z, the site's layout) */
     iks_filter filter;
     bool repeat;      /* wrap: repeat instead of clamp */
     bool vflip;       /* images: flip vertically on load (the site's default for textures) */
