@@ -88,6 +88,11 @@ R lod.frag -o mip.png --size 2x2 --channel0 quad.png,filter=mipmap
 check "filter=mipmap: the top level is the picture's average" [ "$(png pixel mip.png 0 0)" = "100 100 100" ]
 R lod.frag -o nomip.png --size 2x2 --channel0 quad.png,filter=linear
 check "filter=linear has no levels: the texel itself" [ "$(png pixel nomip.png 0 0)" = "0 0 200" ]
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(vec3(128.0 / 255.0), 1.0); }\n' > grey.frag
+R grey.frag -o grey.png --size 2x2
+R fetch00.frag -o lin.png --size 2x2 --channel0 grey.png,filter=nearest
+R fetch00.frag -o srgb.png --size 2x2 --channel0 grey.png,filter=nearest,srgb=1
+check "srgb=1 reads sRGB 128 as linear 0.216 (55); srgb=0 as 128" [ "$(png pixel srgb.png 0 0) / $(png pixel lin.png 0 0)" = "55 55 55 / 128 128 128" ]
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(iChannelResolution[0].xy / 255.0, 0.0, 1.0); }\n' > res.frag
 R res.frag -o res.png --size 2x2 --channel0 quad.png
 check "iChannelResolution of an image" [ "$(png pixel res.png 0 0)" = "2 2 0" ]

@@ -131,6 +131,20 @@ xdotool key --window "$wid" s sleep 0.4
 check "keyboard: a plain S went to the shader, not to the screenshot key" [ "$(grep -c '^screenshot: ' v.out)" -eq 3 ]
 stop
 
+# ---- feedback in the viewer: paused, the buffers hold still; a step moves them; a resize keeps them --------
+mkdir -p fbtoy
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0) + vec4(1.0 / 255.0); }\n' > fbtoy/a.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(f), 0).rgb, 1.0); }\n' > fbtoy/image.glsl
+printf 'a.iChannel0 = a\nimage.iChannel0 = a\n' > fbtoy/manifest.txt
+start fbtoy --paused
+shot; a=$(centre "$shot"); sleep 0.3
+shot; check "paused: the feedback buffer holds still (one frame drawn)" [ "$a / $(centre "$shot")" = "1 1 1 / 1 1 1" ]
+xdotool key --window "$wid" Right sleep 0.3
+shot; check "a step while paused moves the buffer on by one" [ "$(centre "$shot")" = "2 2 2" ]
+xdotool windowsize "$wid" 800 500 sleep 0.5
+shot; check "a resize keeps the buffer's contents, as the site does" [ "$(png info "$shot") / $(png pixel "$shot" 400 250)" = "800 500 3 / 2 2 2" ]
+stop
+
 # ---- a directory toy: editing its manifest rewires it live ---------------------------------------------
 mkdir -p dtoy
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(0.0, 60.0 / 255.0, 0.0, 1.0); }\n' > dtoy/a.glsl

@@ -493,7 +493,8 @@ int cmd_view(int argc, char **argv)
     double present_wanted = 0;         /* a reload to report once its first frame is on screen */
     double reload_save = 0, reload_compile = 0, first_draw = 0;
     long drawn = 0;
-    bool quit = false;
+    bool quit = false, stepped = false;
+    long drawn_since_reload = 0; /* a new toy draws its buffers once even when paused */
     char title[PATH_MAX + 64];
     while (!quit && !stop_requested) {
         p->poll(p);
@@ -517,10 +518,10 @@ int cmd_view(int argc, char **argv)
                     if (!ev.repeat) t = o.t0, frame = 0;
                     break;
                 case IKS_KEY_LEFT:
-                    if (paused && frame > 0) t -= STEP, frame--;
+                    if (paused && frame > 0) t -= STEP, frame--, stepped = true;
                     break;
                 case IKS_KEY_RIGHT:
-                    if (paused) t += STEP, frame++;
+                    if (paused) t += STEP, frame++, stepped = true;
                     break;
                 case IKS_KEY_F:
                 case IKS_KEY_F11:
@@ -555,7 +556,7 @@ int cmd_view(int argc, char **argv)
                  * mtime, and then the moment we saw it is the best we know */
                 reload_save = mtime > seen - 1.0 && mtime <= now_real() ? mtime : seen;
                 reload_compile = compile_s;
-                if (r == RL_OK) present_wanted = 1;
+                if (r == RL_OK) present_wanted = 1, drawn_since_reload = 0;
                 else if (o.log) {
                     printf("reload %s: error, kept the last good program (compile %.1f ms)\n", l.path,
                            1e3 * compile_s);
@@ -582,13 +583,17 @@ int cmd_view(int argc, char **argv)
                 if (!iks_toy_resize(&l.toy, fw, fh, rerr)) iks_warn("view", "resize: %s", rerr);
             }
             l.w = fw, l.h = fh;
-            if (l.have) iks_toy_draw(&l.toy, &screen, &f);
+            /* paused, the buffers hold still: only a step (or a new program) moves them on */
+            if (l.have && (!paused || stepped || drawn_since_reload == 0)) iks_toy_draw(&l.toy, &screen, &f);
+            else if (l.have) iks_toy_redraw_image(&l.toy, &screen, &f);
             else {
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 glViewport(0, 0, fw, fh);
                 glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
                 glClear(GL_COLOR_BUFFER_BIT);
             }
+            stepped = false;
+            drawn_since_reload++;
             if (present_wanted && o.log) {
                 /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
                  * call): that time is compile time too, measured apart from the latency we control */

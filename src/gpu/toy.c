@@ -325,7 +325,13 @@ void iks_toy_key(iks_toy *t, int k, bool down)
     t->keys[0][k] = down ? 255 : 0;
 }
 
-void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
+static void draw_passes(iks_toy *t, const iks_target *out, iks_frame *f, bool buffers);
+
+void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
+
+void iks_toy_redraw_image(iks_toy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, false); }
+
+static void draw_passes(iks_toy *t, const iks_target *out, iks_frame *f, bool buffers)
 {
     if (t->keyboard) {
         glBindTexture(GL_TEXTURE_2D, t->keyboard);
@@ -333,7 +339,7 @@ void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 256, 3, GL_RED, GL_UNSIGNED_BYTE, t->keys);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
-    for (int p = 0; p < IKS_PASSES; p++) {
+    for (int p = buffers ? 0 : IKS_IMAGE_PASS; p < IKS_PASSES; p++) {
         if (!t->prog[p].prog) continue;
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &t->in[p][c];
@@ -375,5 +381,5 @@ void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f)
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
-    memset(t->keys[1], 0, sizeof t->keys[1]);
+    if (buffers) memset(t->keys[1], 0, sizeof t->keys[1]);
 }

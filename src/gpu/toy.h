@@ -73,5 +73,8 @@ void iks_toy_key(iks_toy *t, int k, bool down);
 /* Draws Buffers A-D, then Image into out; f's channel fields are filled here. Then clears the
  * "pressed this frame" row of the keyboard. */
 void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f);
+/* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
+ * without moving any feedback on. */
+void iks_toy_redraw_image(iks_toy *t, const iks_target *out, iks_frame *f);
 
 #endif
