@@ -110,25 +110,29 @@ stop
 # ---- a shadertoy.com JSON with a buffer and the keyboard: keys go to the shader, Ctrl+S shoots -------
 python3 - <<'P' > kb.json
 import json
-img = "void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(65, 0), 0).x, texelFetch(iChannel0, ivec2(65, 2), 0).x, texelFetch(iChannel1, ivec2(0), 0).r, 1.0); }"
-buf = "void mainImage(out vec4 c, in vec2 f) { c = vec4(100.0 / 255.0); }"
+# Buffer A latches row 1 (pressed this frame) of key B into green: a one-frame pulse made visible
+buf = "void mainImage(out vec4 c, in vec2 f) { float prev = texelFetch(iChannel0, ivec2(f), 0).g; c = vec4(0.0, max(prev, texelFetch(iChannel1, ivec2(66, 1), 0).x), 0.0, 1.0); }"
+img = "void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(65, 0), 0).x, texelFetch(iChannel0, ivec2(65, 2), 0).x, texelFetch(iChannel1, ivec2(f), 0).g, 1.0); }"
 print(json.dumps({"Shader": {"info": {"name": "kb"}, "renderpass": [
-  {"type": "buffer", "name": "Buffer A", "outputs": [{"id": 257, "channel": 0}], "inputs": [], "code": buf},
+  {"type": "buffer", "name": "Buffer A", "outputs": [{"id": 257, "channel": 0}], "code": buf, "inputs": [
+    {"id": 257, "ctype": "buffer", "channel": 0}, {"id": 33, "ctype": "keyboard", "channel": 1}]},
   {"type": "image", "name": "Image", "outputs": [{"id": 37, "channel": 0}], "code": img, "inputs": [
     {"id": 33, "ctype": "keyboard", "channel": 0}, {"id": 257, "ctype": "buffer", "channel": 1}]}]}}))
 P
 start kb.json
-xdotool key --window "$wid" ctrl+s
-wait_for '^screenshot: ' 1 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2); nshots=1
-check "JSON in the viewer: the buffer is read; no key held" [ "$(centre "$shot")" = "0 0 100" ]
-xdotool keydown --window "$wid" a sleep 0.3 key --window "$wid" ctrl+s
-nshots=2; wait_for '^screenshot: ' 2 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
-check "keyboard: A held and toggled on" [ "$(centre "$shot")" = "255 255 100" ]
-xdotool keyup --window "$wid" a sleep 0.3 key --window "$wid" ctrl+s
-nshots=3; wait_for '^screenshot: ' 3 v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
-check "keyboard: A released, still toggled" [ "$(centre "$shot")" = "0 255 100" ]
+cshot() { # Ctrl+S: the viewer's screenshot key while the shader has the keyboard
+  xdotool key --window "$wid" ctrl+s
+  nshots=$((nshots + 1)); wait_for '^screenshot: ' "$nshots" v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
+}
+cshot; check "keyboard: nothing held, toggled or pressed" [ "$(centre "$shot")" = "0 0 0" ]
+xdotool keydown --window "$wid" a sleep 0.3
+cshot; check "keyboard: A held (row 0) and toggled on (row 2)" [ "$(centre "$shot")" = "255 255 0" ]
+xdotool keyup --window "$wid" a sleep 0.3
+cshot; check "keyboard: A released, still toggled" [ "$(centre "$shot")" = "0 255 0" ]
+xdotool key --window "$wid" b sleep 0.3
+cshot; check "keyboard: B's one-frame press (row 1) reached the buffer" [ "$(centre "$shot")" = "0 255 255" ]
 xdotool key --window "$wid" s sleep 0.4
-check "keyboard: a plain S went to the shader, not to the screenshot key" [ "$(grep -c '^screenshot: ' v.out)" -eq 3 ]
+check "keyboard: a plain S went to the shader, not to the screenshot key" [ "$(grep -c '^screenshot: ' v.out)" -eq 4 ]
 stop
 
 # ---- feedback in the viewer: paused, the buffers hold still; a step moves them; a resize keeps them --------
