@@ -4,6 +4,7 @@
   png.py info FILE                  -> "W H channels"
   png.py pixel FILE X Y             -> "R G B [A]" (Y from the top)
   png.py diff A B MAXDIFF MAXFRAC   -> exit 1 if more than MAXFRAC of pixels differ by more than MAXDIFF
+  png.py xwd FILE X Y                -> "R G B" of an xwd dump (32 bits per pixel, TrueColor), Y from the top
   png.py count FILE R G B           -> how many pixels have exactly this colour
   png.py limb FILE MX MY            -> checks limb.frag's joint and bones against `ikshade solve` (argv[5])
 """
@@ -63,6 +64,19 @@ def main():
         print(w, h, ch)
     elif cmd == 'pixel':
         print(*px(read(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+    elif cmd == 'xwd':
+        d = open(sys.argv[2], 'rb').read()
+        h = struct.unpack('>25I', d[:100])
+        hsize, w, bpp, bpl, ncolors = h[0], h[4], h[11], h[12], h[19]
+        rmask, gmask, bmask, byte_order = h[14], h[15], h[16], h[7]
+        assert bpp == 32, f'xwd: {bpp} bits per pixel, only 32 is read'
+        x, y = int(sys.argv[3]), int(sys.argv[4])
+        off = hsize + 12 * ncolors + y * bpl + 4 * x
+        v = struct.unpack('<I' if byte_order == 0 else '>I', d[off:off + 4])[0]
+        def chan(mask):
+            shift = (mask & -mask).bit_length() - 1
+            return (v & mask) >> shift
+        print(chan(rmask), chan(gmask), chan(bmask))
     elif cmd == 'count':
         w, h, ch, rows = read(sys.argv[2])
         want = bytes(int(v) for v in sys.argv[3:6])

@@ -84,6 +84,19 @@ shot; check "a resized window renders at its new size" [ "$(png info "$shot")" =
 stop
 check "Esc quits with status 0" [ $? -eq 0 ]
 
+# ---- the HUD, seen in the window itself (xwd): a dark panel top-left; H hides it -------------------------
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(vec3(200.0 / 255.0), 1.0); }\n' > grey.frag
+"$bin" view grey.frag --size 640x360 > v.out 2> v.err & vpid=$!
+for _ in $(seq 200); do wid=$(xdotool search --name '^grey.frag' 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.05; done
+sleep 0.5
+xwd -silent -id "$wid" > hud1.xwd
+xdotool key --window "$wid" h sleep 0.4
+xwd -silent -id "$wid" > hud2.xwd
+check "the HUD darkens its corner of the window" [ "$(png xwd hud1.xwd 5 5)" = "67 67 67" ]
+check "H hides the HUD" [ "$(png xwd hud2.xwd 5 5)" = "200 200 200" ]
+check "the HUD covers only its corner" [ "$(png xwd hud1.xwd 600 300)" = "200 200 200" ]
+stop
+
 # ---- keys and iMouse: a shader that shows iFrame, iMouse.z and iMouse.w as colours ----------------
 cat > keys.frag <<'G'
 void mainImage(out vec4 c, in vec2 f) {
