@@ -15,3 +15,17 @@ expect_fail() {
   pass=$((pass+1))
 }
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
+# xvfb_exec CMD...: runs CMD with DISPLAY set to a fresh Xvfb (1280x1024x24) that picks its own free
+# display number (-displayfd), so parallel test runs never race for one as `xvfb-run -a` can.
+xvfb_exec() {
+  local fifo dir pid disp rc
+  dir=$(mktemp -d); fifo=$dir/fd
+  mkfifo "$fifo"
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$fifo" >/dev/null 2>&1 & pid=$!
+  read -r -t 20 disp <"$fifo"
+  rm -rf "$dir"
+  if [ -z "$disp" ]; then kill "$pid" 2>/dev/null; echo "xvfb_exec: Xvfb did not start" >&2; return 1; fi
+  DISPLAY=":$disp" "$@"; rc=$?
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  return $rc
+}

@@ -17,7 +17,7 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
   echo "part 1: $pass passed, $fail failed"
   [ "$fail" -eq 0 ] || exit 1
-  exec env IKS_IN_XVFB=1 xvfb-run -a -s "-screen 0 1280x1024x24" bash "$0" "$@"
+  IKS_IN_XVFB=1 xvfb_exec bash "$0" "$@"; exit $?
 fi
 
 tmp=$(mktemp -d)

@@ -9,7 +9,7 @@ set -u
 bin=$1 reloads=${2:-500} build=${3:-plain}
 WARM=20 RSS_BOUND_KB=8192
 if [ -z "${IKS_IN_XVFB:-}" ]; then
-  exec env IKS_IN_XVFB=1 xvfb-run -a -s "-screen 0 1280x1024x24" bash "$0" "$@"
+  IKS_IN_XVFB=1 xvfb_exec bash "$0" "$@"; exit $?
 fi
 tmp=$(mktemp -d); vpid=
 trap '[ -n "$vpid" ] && kill $vpid 2>/dev/null; rm -rf "$tmp"' EXIT
