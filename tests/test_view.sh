@@ -37,9 +37,9 @@ wait_for() {
 # start SHADER [OPTIONS]: the viewer in the background, its window id in $wid
 start() {
   nshots=0 nok=0
-  "$bin" view "$@" --size 640x360 --log --no-hud > v.out 2> v.err & vpid=$!
+  "$bin" view "$@" --size 640x360 --log ${hud_flag---no-hud} > v.out 2> v.err & vpid=$!
   wid=
-  for _ in $(seq 200); do
+  for _ in $(seq 600); do  # 30 s: a sanitizer build on a busy machine starts slowly
     wid=$(xdotool search --name "^$(basename "$1")" 2>/dev/null | head -1)
     [ -n "$wid" ] && break
     sleep 0.05
@@ -86,9 +86,7 @@ check "Esc quits with status 0" [ $? -eq 0 ]
 
 # ---- the HUD, seen in the window itself (xwd): a dark panel top-left; H hides it -------------------------
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(vec3(200.0 / 255.0), 1.0); }\n' > grey.frag
-"$bin" view grey.frag --size 640x360 > v.out 2> v.err & vpid=$!
-for _ in $(seq 200); do wid=$(xdotool search --name '^grey.frag' 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.05; done
-sleep 0.5
+hud_flag= start grey.frag
 xwd -silent -id "$wid" > hud1.xwd
 xdotool key --window "$wid" h sleep 0.4
 xwd -silent -id "$wid" > hud2.xwd
