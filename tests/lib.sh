@@ -21,7 +21,9 @@ xvfb_exec() {
   local fifo dir pid disp rc
   dir=$(mktemp -d); fifo=$dir/fd
   mkfifo "$fifo"
-  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$fifo" >/dev/null 2>&1 & pid=$!
+  # -noreset: by default the server resets when its last client leaves, and a client connecting
+  # during that reset (the next viewer, under load) is refused
+  Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp -noreset 3>"$fifo" >/dev/null 2>&1 & pid=$!
   read -r -t 20 disp <"$fifo"
   rm -rf "$dir"
   if [ -z "$disp" ]; then kill "$pid" 2>/dev/null; echo "xvfb_exec: Xvfb did not start" >&2; return 1; fi

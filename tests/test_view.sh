@@ -50,12 +50,22 @@ start() {
 # shot: presses S and sets $shot to the new screenshot's name
 nshots=0
 shot() {
-  xdotool key --window "$wid" s
   nshots=$((nshots + 1))
+  for _ in 1 2 3; do  # a synthetic key can be lost on a loaded machine: ask again after 5 s
+    xdotool key --window "$wid" s
+    for _ in $(seq 100); do [ "$(grep -c '^screenshot: ' v.out)" -ge "$nshots" ] && break 2; sleep 0.05; done
+  done
   wait_for '^screenshot: ' "$nshots" v.out || return 1
   shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
 }
-stop() { xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; local rc=$?; vpid=; return $rc; }
+# stop: Esc until the viewer exits (a synthetic key can be lost on a loaded machine), then its status
+stop() {
+  for _ in 1 2 3 4 5; do
+    xdotool key --window "$wid" Escape 2>/dev/null
+    for _ in $(seq 30); do kill -0 "$vpid" 2>/dev/null || break 2; sleep 0.1; done
+  done
+  wait "$vpid"; local rc=$?; vpid=; return $rc
+}
 centre() { png pixel "$1" 320 180; }
 nok=0
 # edit_then_wait: after an edit, the next "ok" reload line
@@ -214,14 +224,14 @@ reloaded; shot; check "live: fixing the included file recovers" [ "$(centre "$sh
 
 # started on a broken file: the viewer stays up and a good save brings the picture
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(nope); }\n' > late.frag
-xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; vpid=
+stop
 cp live.frag keep.frag
 start late.frag
 wait_for 'late.frag: nothing to show until a save compiles' 1 v.err
 check "started on a broken shader: the error is printed as late.frag:1" grep -qE '^late.frag:1:[0-9]+: error: ' v.err
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 2.0, 3.0, 255.0) / 255.0; }\n' > late.frag
 reloaded; shot; check "... and a good save shows the picture" [ "$(centre "$shot")" = "1 2 3" ]
-xdotool key --window "$wid" Escape 2>/dev/null; wait "$vpid"; vpid=
+stop
 cp keep.frag live.frag
 start live.frag
 
