@@ -97,6 +97,7 @@ check "Esc quits with status 0" [ $? -eq 0 ]
 # ---- the HUD, seen in the window itself (xwd): a dark panel top-left; H hides it -------------------------
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(vec3(200.0 / 255.0), 1.0); }\n' > grey.frag
 hud_flag= start grey.frag
+shot; sleep 0.3  # a frame is surely on screen (start only waits for the window to exist)
 xwd -silent -id "$wid" > hud1.xwd
 xdotool key --window "$wid" h sleep 0.4
 xwd -silent -id "$wid" > hud2.xwd

@@ -27,7 +27,6 @@
 
 extern char **environ;
 
-#define MAX_SETS 32
 #define RING 3
 
 const char HELP_RENDER[] =
@@ -83,17 +82,12 @@ typedef struct {
     bool pattern; /* out has a frame number */
     int w, h, ssaa, jobs, level;
     long f0, f1;
-    double fps, t0;
+    double fps;
     bool have_mouse, alpha, quiet;
     float mouse[4];
-    iks_setting sets[MAX_SETS];
-    int nsets;
-    iks_includes inc;
-    const char *channel[4];
-    bool missing_black;
+    iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
     long warmup;
     const char *each; /* --each DIR: a compatibility report instead of frames */
-    int glsl;
 } ropts;
 
 static volatile sig_atomic_t interrupted;
@@ -182,10 +176,15 @@ static int parse_args(int argc, char **argv, ropts *o)
     o->level = 2; /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = ncpu > 0 ? (int)ncpu : 2;
-    iks_includes_init(&o->inc);
+    iks_shared_init(&o->s);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool miss = false;
+        int shared = iks_shared_opt("render", argc, argv, &i, &o->s);
+        if (shared >= 0) {
+            if (shared) return shared;
+            continue;
+        }
 #define OPT(name) ((v = iks_opt_value(argc, argv, &i, name, &miss)) || miss)
 #define NEED(name, what) \
     if (miss) return iks_usage("render", "%s needs %s", name, what)
@@ -209,10 +208,6 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--fps", "a number");
             if (!iks_parse_finite(v, &o->fps) || o->fps <= 0 || o->fps > 10000)
                 return iks_usage("render", "--fps '%s': expected a number above 0 and at most 10000", v);
-        } else if (OPT("--time")) {
-            NEED("--time", "seconds");
-            if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
-                return iks_usage("render", "--time '%s': expected a finite number of seconds", v);
         } else if (OPT("--mouse")) {
             NEED("--mouse", "X,Y[,CX,CY]");
             int n;
@@ -223,18 +218,6 @@ static int parse_args(int argc, char **argv, ropts *o)
                 o->mouse[3] = o->mouse[1];
             }
             o->have_mouse = true;
-        } else if (OPT("--set")) {
-            NEED("--set", "NAME=VALUE");
-            char err[IKS_GPU_ERR_LEN];
-            if (o->nsets == MAX_SETS) return iks_usage("render", "--set: at most %d settings", MAX_SETS);
-            if (!iks_setting_parse(v, &o->sets[o->nsets++], err)) return iks_usage("render", "%s", err);
-        } else if (strncmp(a, "-I", 2) == 0) {
-            const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!d) return iks_usage("render", "-I needs a directory");
-            struct stat st;
-            if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
-                return iks_usage("render", "-I %s: not a directory", d);
-            if (!iks_includes_add(&o->inc, d)) return iks_usage("render", "-I: at most 16 include directories");
         } else if (OPT("--ssaa")) {
             NEED("--ssaa", "a factor");
             long k;
@@ -253,21 +236,6 @@ static int parse_args(int argc, char **argv, ropts *o)
             if (!iks_parse_long(v, &l) || l < 0 || l > 12)
                 return iks_usage("render", "--png-level '%s': expected a whole number from 0 to 12", v);
             o->level = (int)l;
-        } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' &&
-                   (a[10] == '\0' || a[10] == '=')) {
-            char name[16];
-            snprintf(name, sizeof name, "--channel%c", a[9]);
-            v = iks_opt_value(argc, argv, &i, name, &miss);
-            NEED(name, "FILE.png, FILE.jpg, keyboard or black");
-            o->channel[a[9] - '0'] = v;
-        } else if (OPT("--missing-media")) {
-            NEED("--missing-media", "black");
-            if (strcmp(v, "black") != 0) return iks_usage("render", "--missing-media '%s': the one choice is black", v);
-            o->missing_black = true;
-        } else if (OPT("--glsl")) {
-            NEED("--glsl", "auto, es or 330");
-            if ((o->glsl = iks_glsl_parse(v)) < 0)
-                return iks_usage("render", "--glsl '%s': expected auto, es or 330", v);
         } else if (OPT("--each")) {
             NEED("--each", "a directory of shaders");
             struct stat st;
@@ -526,10 +494,10 @@ static int gl_setup(gl_state *g, const ropts *o)
                          o->ssaa > 1 ? " with --ssaa" : "", max);
     if (!iks_target_create(&g->hi, o->w * o->ssaa, o->h * o->ssaa, IKS_RGBA8, err))
         return iks_fail("render", "--size: %s", err);
-    int rc = iks_toy_build("render", o->shader, o->channel, o->missing_black, o->glsl, &o->inc, g->hi.w, g->hi.h, &g->tf,
+    int rc = iks_toy_build("render", o->shader, o->s.channel, o->s.missing_black, o->s.glsl, &o->s.inc, g->hi.w, g->hi.h, &g->tf,
                            &g->toy);
     if (rc) return rc;
-    if (!iks_toy_apply(&g->toy, o->sets, o->nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
+    if (!iks_toy_apply(&g->toy, o->s.sets, o->s.nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
     if (warn[0]) fputs(warn, stderr);
     if (o->ssaa > 1) {
         if (!iks_target_create(&g->lo, o->w, o->h, IKS_RGBA8, err)) return iks_fail("render", "--size: %s", err);
@@ -543,7 +511,7 @@ static int gl_setup(gl_state *g, const ropts *o)
 static void frame_of(const ropts *o, long i, iks_frame *f)
 {
     iks_frame_defaults(f);
-    f->time = o->t0 + (double)i / o->fps;
+    f->time = o->s.t0 + (double)i / o->fps;
     f->time_delta = 1.0 / o->fps;
     f->frame_rate = o->fps;
     f->frame = (int)i;
@@ -626,7 +594,7 @@ static int render_each(const ropts *o)
     }
     const char *dirs[17];
     int nd = 0;
-    for (int i = 0; i < o->inc.n; i++) dirs[nd++] = o->inc.include_dirs[i];
+    for (int i = 0; i < o->s.inc.n; i++) dirs[nd++] = o->s.inc.include_dirs[i];
     const char *sd = iks_shader_dir();
     if (sd) dirs[nd++] = sd;
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = nd };
@@ -641,11 +609,11 @@ static int render_each(const ropts *o)
         memset(&toy, 0, sizeof toy);
         const char *result = "ok";
         double ms = -1;
-        if (!iks_toyfile_load(&tf, path, nochan, o->missing_black, lerr, sizeof lerr, warn, sizeof warn)) {
+        if (!iks_toyfile_load(&tf, path, nochan, o->s.missing_black, lerr, sizeof lerr, warn, sizeof warn)) {
             result = "load error";
             one_line(lerr, detail, sizeof detail);
         } else {
-            if (o->glsl != IKS_GLSL_AUTO) tf.desc.es = o->glsl == IKS_GLSL_ES;
+            if (o->s.glsl != IKS_GLSL_AUTO) tf.desc.es = o->s.glsl == IKS_GLSL_ES;
             char *log = NULL;
             if (!iks_toy_create(&toy, &tf.desc, &base, o->w, o->h, &log)) {
                 bool lib = log && strstr(log, "defines neither mainImage");

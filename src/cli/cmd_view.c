@@ -59,7 +59,6 @@ const char HELP_VIEW[] =
     "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
     "Without a display this exits with an error: use `ikshade render` for headless output.\n";
 
-#define MAX_SETS 64
 #define STEP (1.0 / 60.0)      /* a frame step while paused */
 #define DEBOUNCE 0.030         /* quiet time after a write that did not close the file */
 #define MAX_ERR_LINES 12       /* of a compile error, in the HUD */
@@ -68,15 +67,9 @@ const char HELP_VIEW[] =
 typedef struct {
     const char *shader;
     int w, h;
-    iks_setting sets[MAX_SETS];
-    int nsets;
-    double t0;
+    iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
     bool paused, vsync, hud, log;
     long frames; /* 0: until closed */
-    iks_includes inc;
-    const char *channel[4];
-    bool missing_black;
-    int glsl;
 } vopts;
 
 static volatile sig_atomic_t stop_requested;
@@ -117,10 +110,15 @@ static int parse_args(int argc, char **argv, vopts *o)
     o->h = 720;
     o->vsync = true;
     o->hud = true;
-    iks_includes_init(&o->inc);
+    iks_shared_init(&o->s);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         bool miss = false;
+        int shared = iks_shared_opt("view", argc, argv, &i, &o->s);
+        if (shared >= 0) {
+            if (shared) return shared;
+            continue;
+        }
 #define OPT(name) ((v = iks_opt_value(argc, argv, &i, name, &miss)) || miss)
 #define NEED(name, what) \
     if (miss) return iks_usage("view", "%s needs %s", name, what)
@@ -128,39 +126,10 @@ static int parse_args(int argc, char **argv, vopts *o)
             NEED("--size", "WxH");
             if (!iks_parse_size(v, &o->w, &o->h) || o->w > 16384 || o->h > 16384)
                 return iks_usage("view", "--size '%s': expected WxH with whole numbers from 1 to 16384", v);
-        } else if (OPT("--time")) {
-            NEED("--time", "seconds");
-            if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
-                return iks_usage("view", "--time '%s': expected a finite number of seconds", v);
         } else if (OPT("--frames")) {
             NEED("--frames", "a count");
             if (!iks_parse_long(v, &o->frames) || o->frames < 1)
                 return iks_usage("view", "--frames '%s': expected a whole number from 1", v);
-        } else if (OPT("--set")) {
-            NEED("--set", "NAME=VALUE");
-            char err[IKS_GPU_ERR_LEN];
-            if (o->nsets == MAX_SETS) return iks_usage("view", "--set: at most %d settings", MAX_SETS);
-            if (!iks_setting_parse(v, &o->sets[o->nsets++], err)) return iks_usage("view", "%s", err);
-        } else if (strncmp(a, "-I", 2) == 0) {
-            const char *d = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!d) return iks_usage("view", "-I needs a directory");
-            struct stat st;
-            if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("view", "-I %s: not a directory", d);
-            if (!iks_includes_add(&o->inc, d)) return iks_usage("view", "-I: at most 16 include directories");
-        } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' &&
-                   (a[10] == '\0' || a[10] == '=')) {
-            char name[16];
-            snprintf(name, sizeof name, "--channel%c", a[9]);
-            v = iks_opt_value(argc, argv, &i, name, &miss);
-            NEED(name, "FILE.png, FILE.jpg, keyboard or black");
-            o->channel[a[9] - '0'] = v;
-        } else if (OPT("--glsl")) {
-            NEED("--glsl", "auto, es or 330");
-            if ((o->glsl = iks_glsl_parse(v)) < 0) return iks_usage("view", "--glsl '%s': expected auto, es or 330", v);
-        } else if (OPT("--missing-media")) {
-            NEED("--missing-media", "black");
-            if (strcmp(v, "black") != 0) return iks_usage("view", "--missing-media '%s': the one choice is black", v);
-            o->missing_black = true;
         } else if (strcmp(a, "--paused") == 0) o->paused = true;
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
@@ -311,16 +280,16 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
 
     iks_toyfile ntf;
     char err[1024], warn[2048];
-    if (!iks_toyfile_load(&ntf, l->path, o->channel, o->missing_black, err, sizeof err, warn, sizeof warn)) {
+    if (!iks_toyfile_load(&ntf, l->path, o->s.channel, o->s.missing_black, err, sizeof err, warn, sizeof warn)) {
         iks_fail("view", "%s", err);
         set_error(l, err);
         return RL_FAILED;
     }
     if (warn[0]) fputs(warn, stderr);
-    if (o->glsl != IKS_GLSL_AUTO) ntf.desc.es = o->glsl == IKS_GLSL_ES;
+    if (o->s.glsl != IKS_GLSL_AUTO) ntf.desc.es = o->s.glsl == IKS_GLSL_ES;
     const char *dirs[17];
     int n = 0;
-    for (int i = 0; i < o->inc.n; i++) dirs[n++] = o->inc.include_dirs[i];
+    for (int i = 0; i < o->s.inc.n; i++) dirs[n++] = o->s.inc.include_dirs[i];
     const char *sd = iks_shader_dir();
     if (sd) dirs[n++] = sd;
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
@@ -345,7 +314,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
     }
     free(log);
     char aerr[IKS_GPU_ERR_LEN], awarn[2048] = "";
-    if (o->nsets && !iks_toy_apply(&nt, o->sets, o->nsets, aerr, awarn, sizeof awarn)) {
+    if (o->s.nsets && !iks_toy_apply(&nt, o->s.sets, o->s.nsets, aerr, awarn, sizeof awarn)) {
         /* an edit may drop a uniform that --set names: say so, but show the edit */
         iks_warn("view", "%s", aerr);
     }
@@ -485,7 +454,7 @@ int cmd_view(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
 
     mouse_state ms = { .mouse = { 0 } };
-    double t = o.t0;               /* iTime */
+    double t = o.s.t0;               /* iTime */
     long frame = 0;                /* iFrame */
     bool paused = o.paused, hud_on = o.hud, want_shot = false;
     double last = now_mono(), title_at = 0, fps = 0, frame_ms = 0;
@@ -515,7 +484,7 @@ int cmd_view(int argc, char **argv)
                     if (!ev.repeat) paused = !paused;
                     break;
                 case IKS_KEY_R:
-                    if (!ev.repeat) t = o.t0, frame = 0;
+                    if (!ev.repeat) t = o.s.t0, frame = 0;
                     break;
                 case IKS_KEY_LEFT:
                     if (paused && frame > 0) t -= STEP, frame--, stepped = true;

@@ -4,6 +4,7 @@
 #include "cli.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,5 +129,52 @@ int iks_toy_build(const char *cmd, const char *path, const char *const channel[4
         free(log);
         return EXIT_FAIL;
     }
+    return 0;
+}
+
+void iks_shared_init(iks_shared_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    iks_includes_init(&o->inc);
+}
+
+int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_opts *o)
+{
+    const char *a = argv[*i], *v;
+    bool miss = false;
+#define OPT(name) ((v = iks_opt_value(argc, argv, i, name, &miss)) || miss)
+#define NEED(name, what) \
+    if (miss) return iks_usage(cmd, "%s needs %s", name, what)
+    if (OPT("--time")) {
+        NEED("--time", "seconds");
+        if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
+            return iks_usage(cmd, "--time '%s': expected a finite number of seconds", v);
+    } else if (OPT("--set")) {
+        NEED("--set", "NAME=VALUE");
+        char err[IKS_GPU_ERR_LEN];
+        if (o->nsets == IKS_MAX_SETS) return iks_usage(cmd, "--set: at most %d settings", IKS_MAX_SETS);
+        if (!iks_setting_parse(v, &o->sets[o->nsets++], err)) return iks_usage(cmd, "%s", err);
+    } else if (strncmp(a, "-I", 2) == 0) {
+        const char *d = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
+        if (!d) return iks_usage(cmd, "-I needs a directory");
+        struct stat st;
+        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage(cmd, "-I %s: not a directory", d);
+        if (!iks_includes_add(&o->inc, d)) return iks_usage(cmd, "-I: at most 16 include directories");
+    } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' && (a[10] == '\0' || a[10] == '=')) {
+        char name[16];
+        snprintf(name, sizeof name, "--channel%c", a[9]);
+        v = iks_opt_value(argc, argv, i, name, &miss);
+        NEED(name, "FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d");
+        o->channel[a[9] - '0'] = v;
+    } else if (OPT("--glsl")) {
+        NEED("--glsl", "auto, es or 330");
+        if ((o->glsl = iks_glsl_parse(v)) < 0) return iks_usage(cmd, "--glsl '%s': expected auto, es or 330", v);
+    } else if (OPT("--missing-media")) {
+        NEED("--missing-media", "black");
+        if (strcmp(v, "black") != 0) return iks_usage(cmd, "--missing-media '%s': the one choice is black", v);
+        o->missing_black = true;
+    } else return -1;
+#undef OPT
+#undef NEED
     return 0;
 }

@@ -35,6 +35,22 @@ bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const
 int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black, int glsl,
                   const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy);
 
+#define IKS_MAX_SETS 64
+/* The options render and view share, about what is drawn and how it is compiled. */
+typedef struct {
+    iks_setting sets[IKS_MAX_SETS]; /* --set, applied to every pass that declares the uniform */
+    int nsets;
+    iks_includes inc;               /* -I */
+    const char *channel[4];         /* --channelN */
+    bool missing_black;             /* --missing-media black */
+    int glsl;                       /* --glsl */
+    double t0;                      /* --time */
+} iks_shared_opts;
+void iks_shared_init(iks_shared_opts *o);
+/* If argv[*i] is one of the shared options, consumes it and its value and returns 0, or prints the
+ * one-line error and returns EXIT_USAGE; returns -1 when it is not one of them. */
+int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_opts *o);
+
 /* --glsl: 0 auto (GLSL ES 3.00 for a shadertoy.com JSON, 3.30 core for a file), 1 es, 2 330 */
 enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 };
 /* Parses --glsl's value; -1 when it is none of auto, es, 330. */
