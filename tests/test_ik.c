@@ -14,6 +14,7 @@
  * line up. The test fails if any case exceeds it, and prints the largest normalised error seen.
  */
 #include "ik.h"
+#include "xorshift.h"
 
 #include <float.h>
 #include <math.h>
@@ -42,14 +43,8 @@ static const double K = 4.0;
 
 /* xorshift64*: a seeded, portable generator */
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
-static double urand(void)
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return (double)((rng * 0x2545F4914F6CDD1Dull) >> 11) * 0x1p-53;
-}
-static double logu(double lo, double hi) { return lo * pow(hi / lo, urand()); }
+static double urand(void) { return xs_urand(&rng); }
+static double logu(double lo, double hi) { return xs_logu(&rng, lo, hi); }
 
 /* ---- the oracle ---------------------------------------------------------------------------------- */
 

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "ik.h"
 #include "session.h"
+#include "xorshift.h"
 
 #include <errno.h>
 #include <float.h>
@@ -48,14 +49,8 @@ const char HELP_CHECK[] =
 /* ---- cases ------------------------------------------------------------------------------------- */
 
 static uint64_t rng_state;
-static double urand(void)
-{
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (double)((rng_state * 0x2545F4914F6CDD1Dull) >> 11) * 0x1p-53;
-}
-static double logu(double lo, double hi) { return lo * pow(hi / lo, urand()); }
+static double urand(void) { return xs_urand(&rng_state); }
+static double logu(double lo, double hi) { return xs_logu(&rng_state, lo, hi); }
 
 static void put(float *c, long i, double px, double py, double r1, double r2)
 {
