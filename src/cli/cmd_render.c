@@ -593,10 +593,7 @@ static int render_each(const ropts *o)
         return iks_fail("render", "--size: %s", err);
     }
     const char *dirs[17];
-    int nd = 0;
-    for (int i = 0; i < o->s.inc.n; i++) dirs[nd++] = o->s.inc.include_dirs[i];
-    const char *sd = iks_shader_dir();
-    if (sd) dirs[nd++] = sd;
+    int nd = iks_include_list(&o->s.inc, dirs);
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = nd };
     printf("| shader | result | ms/frame | detail |\n|---|---|---:|---|\n");
     int ok = 0, failed = 0, skipped = 0;

@@ -288,10 +288,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
     if (warn[0]) fputs(warn, stderr);
     if (o->s.glsl != IKS_GLSL_AUTO) ntf.desc.es = o->s.glsl == IKS_GLSL_ES;
     const char *dirs[17];
-    int n = 0;
-    for (int i = 0; i < o->s.inc.n; i++) dirs[n++] = o->s.inc.include_dirs[i];
-    const char *sd = iks_shader_dir();
-    if (sd) dirs[n++] = sd;
+    int n = iks_include_list(&o->s.inc, dirs);
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
     iks_toy nt;
     char *log = NULL;

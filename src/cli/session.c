@@ -72,14 +72,20 @@ bool iks_includes_add(iks_includes *inc, const char *dir)
     return true;
 }
 
+int iks_include_list(const iks_includes *inc, const char *dirs[17])
+{
+    int n = 0;
+    for (int i = 0; i < inc->n && i < 16; i++) dirs[n++] = inc->include_dirs[i];
+    const char *sd = iks_shader_dir();
+    if (sd) dirs[n++] = sd;
+    return n;
+}
+
 bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
                const char *override_path, iks_source *src, iks_program *prog)
 {
     const char *dirs[17];
-    int n = 0;
-    for (int i = 0; i < inc->n; i++) dirs[n++] = inc->include_dirs[i];
-    const char *sd = iks_shader_dir();
-    if (sd) dirs[n++] = sd;
+    int n = iks_include_list(inc, dirs);
     iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = n, .override_name = override_name,
                           .override_path = override_path };
     char err[IKS_SRC_ERR_LEN];
@@ -116,10 +122,7 @@ int iks_toy_build(const char *cmd, const char *path, const char *const channel[4
     if (warn[0]) fputs(warn, stderr);
     if (glsl != IKS_GLSL_AUTO) tf->desc.es = glsl == IKS_GLSL_ES;
     const char *dirs[17];
-    int n = 0;
-    for (int i = 0; i < inc->n; i++) dirs[n++] = inc->include_dirs[i];
-    const char *sd = iks_shader_dir();
-    if (sd) dirs[n++] = sd;
+    int n = iks_include_list(inc, dirs);
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
     char *log = NULL;
     if (!iks_toy_create(toy, &tf->desc, &base, w, h, &log)) {

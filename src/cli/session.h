@@ -24,6 +24,9 @@ void iks_includes_init(iks_includes *inc);
 /* Adds a user -I dir; false when there are too many. */
 bool iks_includes_add(iks_includes *inc, const char *dir);
 
+/* The include search list: the user's -I dirs, then the shaders dir. Returns how many (<= 17). */
+int iks_include_list(const iks_includes *inc, const char *dirs[17]);
+
 /* Loads, assembles and builds path. On failure prints the (mapped) errors and returns false. */
 bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
                const char *override_path, iks_source *src, iks_program *prog);

@@ -310,24 +310,15 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
                 d->buffer = b;
             } else if (!strcmp(type, "keyboard")) {
                 d->kind = IKS_IN_KEYBOARD;
-            } else if (!strcmp(type, "cubemap")) {
-                d->kind = IKS_IN_CUBEMAP;
-                d->vflip = smp ? bool_field(smp, "vflip", false) : false;
+            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap")) {
+                bool cube = !strcmp(type, "cubemap");
+                d->kind = cube ? IKS_IN_CUBEMAP : IKS_IN_IMAGE;
+                if (cube) d->vflip = smp ? bool_field(smp, "vflip", false) : false; /* the site's default */
                 char *found = media ? find_media(dir, media) : NULL;
                 if (!found && !missing_black) {
-                    snprintf(err, errlen, "%s: %s: iChannel%d: cubemap '%s' is not on disk beside the JSON "
-                             "(put its six faces there, or use --missing-media=black)", path, tf->desc.pass[s].path, c,
-                             media ? media : "(no path)");
-                    goto out;
-                }
-                d->path = keep(tf, found);
-            } else if (!strcmp(type, "texture")) {
-                d->kind = IKS_IN_IMAGE;
-                char *found = media ? find_media(dir, media) : NULL;
-                if (!found && !missing_black) {
-                    snprintf(err, errlen, "%s: %s: iChannel%d: texture '%s' is not on disk beside the JSON "
-                             "(put it there, or use --missing-media=black)", path, tf->desc.pass[s].path, c,
-                             media ? media : "(no path)");
+                    snprintf(err, errlen, "%s: %s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                             "(put %s there, or use --missing-media=black)", path, tf->desc.pass[s].path, c, type,
+                             media ? media : "(no path)", cube ? "its six faces" : "it");
                     goto out;
                 }
                 d->path = keep(tf, found); /* NULL: black */
