@@ -133,6 +133,7 @@ bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAN
 bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
+bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
 bad 2 "--cases '-5'" "$bin" check --cases -5
 bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
 bad 2 "bench" "$bin" bench nonsense

@@ -494,8 +494,7 @@ static int gl_setup(gl_state *g, const ropts *o)
                          o->ssaa > 1 ? " with --ssaa" : "", max);
     if (!iks_target_create(&g->hi, o->w * o->ssaa, o->h * o->ssaa, IKS_RGBA8, err))
         return iks_fail("render", "--size: %s", err);
-    int rc = iks_toy_build("render", o->shader, o->s.channel, o->s.missing_black, o->s.glsl, &o->s.inc, g->hi.w, g->hi.h, &g->tf,
-                           &g->toy);
+    int rc = iks_toy_build("render", o->shader, &o->s, g->hi.w, g->hi.h, &g->tf, &g->toy);
     if (rc) return rc;
     if (!iks_toy_apply(&g->toy, o->s.sets, o->s.nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
     if (warn[0]) fputs(warn, stderr);

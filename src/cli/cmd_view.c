@@ -279,37 +279,27 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
     l->attempted = sig;
 
     iks_toyfile ntf;
-    char err[1024], warn[2048];
-    if (!iks_toyfile_load(&ntf, l->path, o->s.channel, o->s.missing_black, err, sizeof err, warn, sizeof warn)) {
-        iks_fail("view", "%s", err);
-        set_error(l, err);
-        return RL_FAILED;
-    }
-    if (warn[0]) fputs(warn, stderr);
-    if (o->s.glsl != IKS_GLSL_AUTO) ntf.desc.es = o->s.glsl == IKS_GLSL_ES;
-    const char *dirs[17];
-    int n = iks_include_list(&o->s.inc, dirs);
-    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
     iks_toy nt;
-    char *log = NULL;
+    char *msg = NULL;
     double t = now_mono();
-    bool ok = iks_toy_create(&nt, &ntf.desc, &base, l->w, l->h, &log);
+    bool ok = iks_toy_load(l->path, &o->s, l->w, l->h, &ntf, &nt, &msg) == 0;
     *compile_s = now_mono() - t;
-    take_files(l, &nt, &ntf); /* a new include is watched from now on, also when it is the broken one */
+    /* a new include is watched from now on, also when it is the broken one; a file that could not be
+     * read at all (a bad JSON or manifest) keeps the watch list as it was */
+    if (nt.nfiles > 0 || ntf.nwatch > 0) take_files(l, &nt, &ntf);
     /* the signature of what was just read, so the next save is compared with this version */
     free(l->attempted);
     l->attempted = signature(l);
     *mtime = fmax(newest_mtime(l->files, l->nfiles), newest_mtime((char *const *)&l->path, 1));
     if (!ok) {
-        if (log && (strstr(log, ": error") || strchr(log, '\n'))) fputs(log, stderr);
-        else iks_fail("view", "%s", log ? log : "cannot build the shader");
-        set_error(l, log ? log : "cannot build the shader");
-        free(log);
+        iks_print_build_error("view", msg);
+        set_error(l, msg ? msg : "cannot build the shader");
+        free(msg);
         iks_toy_destroy(&nt);
         iks_toyfile_free(&ntf);
         return RL_FAILED;
     }
-    free(log);
+    free(msg);
     char aerr[IKS_GPU_ERR_LEN], awarn[2048] = "";
     if (o->s.nsets && !iks_toy_apply(&nt, o->s.sets, o->s.nsets, aerr, awarn, sizeof awarn)) {
         /* an edit may drop a uniform that --set names: say so, but show the edit */

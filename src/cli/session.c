@@ -112,27 +112,39 @@ int iks_glsl_parse(const char *v)
     return !strcmp(v, "auto") ? IKS_GLSL_AUTO : !strcmp(v, "es") ? IKS_GLSL_ES : !strcmp(v, "330") ? IKS_GLSL_330 : -1;
 }
 
-int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black, int glsl,
-                  const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy)
+int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_toy *toy, char **msg)
 {
     memset(toy, 0, sizeof *toy);
+    *msg = NULL;
     char err[1024], warn[2048];
-    if (!iks_toyfile_load(tf, path, channel, missing_black, err, sizeof err, warn, sizeof warn))
-        return strncmp(err, "--channel", 9) == 0 ? iks_usage(cmd, "%s", err) : iks_fail(cmd, "%s", err);
-    if (warn[0]) fputs(warn, stderr);
-    if (glsl != IKS_GLSL_AUTO) tf->desc.es = glsl == IKS_GLSL_ES;
-    const char *dirs[17];
-    int n = iks_include_list(inc, dirs);
-    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
-    char *log = NULL;
-    if (!iks_toy_create(toy, &tf->desc, &base, w, h, &log)) {
-        /* the driver's errors are already one compiler-style line each; anything else is one reason */
-        if (log && (strstr(log, ": error") || strchr(log, '\n'))) fputs(log, stderr);
-        else iks_fail(cmd, "%s", log ? log : "cannot build the shader");
-        free(log);
-        return EXIT_FAIL;
+    if (!iks_toyfile_load(tf, path, s->channel, s->missing_black, err, sizeof err, warn, sizeof warn)) {
+        *msg = strdup(err);
+        return strncmp(err, "--channel", 9) == 0 ? EXIT_USAGE : EXIT_FAIL;
     }
-    return 0;
+    if (warn[0]) fputs(warn, stderr);
+    if (s->glsl != IKS_GLSL_AUTO) tf->desc.es = s->glsl == IKS_GLSL_ES;
+    const char *dirs[17];
+    int n = iks_include_list(&s->inc, dirs);
+    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
+    return iks_toy_create(toy, &tf->desc, &base, w, h, msg) ? 0 : EXIT_FAIL;
+}
+
+void iks_print_build_error(const char *cmd, const char *msg)
+{
+    /* the driver's errors are already one compiler-style line each; anything else is one reason */
+    if (msg && (strstr(msg, ": error") || strchr(msg, '\n'))) fputs(msg, stderr);
+    else iks_fail(cmd, "%s", msg ? msg : "cannot build the shader");
+}
+
+int iks_toy_build(const char *cmd, const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf,
+                  iks_toy *toy)
+{
+    char *msg;
+    int rc = iks_toy_load(path, s, w, h, tf, toy, &msg);
+    if (rc == EXIT_USAGE) iks_usage(cmd, "%s", msg ? msg : "bad --channel");
+    else if (rc) iks_print_build_error(cmd, msg);
+    free(msg);
+    return rc;
 }
 
 void iks_shared_init(iks_shared_opts *o)
@@ -168,6 +180,11 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         snprintf(name, sizeof name, "--channel%c", a[9]);
         v = iks_opt_value(argc, argv, i, name, &miss);
         NEED(name, "FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d");
+        /* checked now, so that a typo is a usage error before any window or context exists */
+        iks_input in;
+        char err[600];
+        if (!iks_channel_parse(v, &in, err, sizeof err)) return iks_usage(cmd, "%s %s", name, err);
+        free((char *)in.path);
         o->channel[a[9] - '0'] = v;
     } else if (OPT("--glsl")) {
         NEED("--glsl", "auto, es or 330");

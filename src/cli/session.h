@@ -31,12 +31,7 @@ int iks_include_list(const iks_includes *inc, const char *dirs[17]);
 bool iks_build(const char *cmd, const char *path, const iks_includes *inc, const char *override_name,
                const char *override_path, iks_source *src, iks_program *prog);
 
-/* Loads path (a shader file with --channelN specs, or a shadertoy.com JSON) into tf and builds its
- * passes into toy at w x h. On failure prints the errors (compile errors as mapped compiler lines,
- * anything else as one line) and returns the exit code (2 for a bad --channel, else 1); 0 on success.
- * tf and toy are owned by the caller (iks_toyfile_free, iks_toy_destroy), also after a failure. */
-int iks_toy_build(const char *cmd, const char *path, const char *const channel[4], bool missing_black, int glsl,
-                  const iks_includes *inc, int w, int h, iks_toyfile *tf, iks_toy *toy);
+
 
 #define IKS_MAX_SETS 64
 /* The options render and view share, about what is drawn and how it is compiled. */
@@ -53,6 +48,18 @@ void iks_shared_init(iks_shared_opts *o);
 /* If argv[*i] is one of the shared options, consumes it and its value and returns 0, or prints the
  * one-line error and returns EXIT_USAGE; returns -1 when it is not one of them. */
 int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_opts *o);
+
+/* Loads path (a file with --channelN specs, a shadertoy.com JSON, or a directory toy) into tf and
+ * builds its passes into toy at w x h, printing only warnings. 0 on success; else EXIT_USAGE (a bad
+ * --channel) or EXIT_FAIL, with *msg (malloc'd) the mapped compile errors or one reason. tf and toy are
+ * the caller's to free, also after a failure (toy->files then lists the files read so far). */
+int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_toy *toy,
+                 char **msg);
+/* Prints iks_toy_load's message: compile errors as they are (compiler-style lines), else one line. */
+void iks_print_build_error(const char *cmd, const char *msg);
+/* iks_toy_load, then the message printed; returns the exit code (0 on success). */
+int iks_toy_build(const char *cmd, const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf,
+                  iks_toy *toy);
 
 /* --glsl: 0 auto (GLSL ES 3.00 for a shadertoy.com JSON, 3.30 core for a file), 1 es, 2 330 */
 enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 };

@@ -63,7 +63,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
     if (!copy) return snprintf(err, errlen, "out of memory"), false;
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
-    if (!ok) snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard, black or a buffer a-d", spec);
+    if (!ok) snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d", spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
@@ -75,7 +75,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* points into spec, which outlives the desc */
     } else {
-        snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, keyboard, black or a buffer a-d first", spec);
+        snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d first", spec);
         ok = false;
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
