@@ -44,7 +44,6 @@ static const double K = 4.0;
 /* xorshift64*: a seeded, portable generator */
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 static double urand(void) { return xs_urand(&rng); }
-static double logu(double lo, double hi) { return xs_logu(&rng, lo, hi); }
 
 /* ---- the oracle ---------------------------------------------------------------------------------- */
 
@@ -85,20 +84,14 @@ static oracle solve_oracle(float px, float py, float r1f, float r2f, int bend, i
 
 typedef struct { float px, py, r1, r2; } kase;
 
-/* Lengths log-uniform in 1e-3..1e3 (ratios to 1e6); a third of targets anywhere up to 1.3 L, a third
- * within 1e-7..1e-1 relative of r1 + r2, a third within that of |r1 - r2|. */
+/* the distribution `ikshade check` draws from too (xorshift.h) */
 static kase gen(void)
 {
     kase k;
-    double r1 = logu(1e-3, 1e3), r2 = logu(1e-3, 1e3);
-    double L = r1 + r2, D = fabs(r1 - r2), d;
-    double u = urand(), rel = logu(1e-7, 1e-1) * (urand() < 0.5 ? -1 : 1);
-    if (u < 1.0 / 3) d = 1.3 * L * urand();
-    else if (u < 2.0 / 3) d = L * (1 + rel);
-    else d = D * (1 + rel);
-    double ang = 2 * M_PI * urand();
-    k.px = (float)(d * cos(ang));
-    k.py = (float)(d * sin(ang));
+    double px, py, r1, r2;
+    xs_ik_case(&rng, &px, &py, &r1, &r2);
+    k.px = (float)px;
+    k.py = (float)py;
     k.r1 = (float)r1;
     k.r2 = (float)r2;
     return k;

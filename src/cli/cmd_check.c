@@ -49,8 +49,6 @@ const char HELP_CHECK[] =
 /* ---- cases ------------------------------------------------------------------------------------- */
 
 static uint64_t rng_state;
-static double urand(void) { return xs_urand(&rng_state); }
-static double logu(double lo, double hi) { return xs_logu(&rng_state, lo, hi); }
 
 static void put(float *c, long i, double px, double py, double r1, double r2)
 {
@@ -90,14 +88,9 @@ static void random_cases(float *c, long from, long n, uint64_t seed)
 {
     rng_state = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
     for (long i = 0; i < n; i++) {
-        double r1 = logu(1e-3, 1e3), r2 = logu(1e-3, 1e3);
-        double L = r1 + r2, D = fabs(r1 - r2), d;
-        double u = urand(), rel = logu(1e-7, 1e-1) * (urand() < 0.5 ? -1 : 1);
-        if (u < 1.0 / 3) d = 1.3 * L * urand();
-        else if (u < 2.0 / 3) d = L * (1 + rel);
-        else d = D * (1 + rel);
-        double ang = 6.283185307179586 * urand();
-        put(c, from + i, d * cos(ang), d * sin(ang), r1, r2);
+        double px, py, r1, r2;
+        xs_ik_case(&rng_state, &px, &py, &r1, &r2);
+        put(c, from + i, px, py, r1, r2);
     }
 }
 
