@@ -3,6 +3,7 @@
  * Each rejected input prints its one line: run with -close_fd_mask=2 (scripts/fuzz.sh does), which
  * keeps libFuzzer's and the sanitizers' own reports. */
 #include "cli.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -12,10 +13,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096) return 0;
-    char *buf = malloc(size + 1);
+    char *buf = fuzz_text(data, size);
     if (!buf) return 0;
-    memcpy(buf, data, size);
-    buf[size] = '\0';
     char *argv[34];
     int argc = 1;
     for (char *s = buf; s && argc < 33;) {

@@ -1,6 +1,7 @@
 /* fuzz_json.c: the shadertoy.com JSON loader on arbitrary text: it accepts (with an Image pass and
  * every string it hands out owned) or refuses with a reason; never a crash or a leak. */
 #include "toyfile.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,10 +10,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 1 << 16) return 0;
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text) return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     iks_toyfile tf;
     char err[1024], warn[2048];
     for (int black = 0; black < 2; black++) {

@@ -1,5 +1,6 @@
 /* fuzz_log.c: the compile-log parser and mapper on arbitrary driver logs, against a fixed source. */
 #include "source.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,10 +21,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 1 << 16) return 0;
-    char *log = malloc(size + 1);
+    char *log = fuzz_text(data, size);
     if (!log) return 0;
-    memcpy(log, data, size);
-    log[size] = '\0';
     iks_log_line l;
     for (char *s = log; s;) {
         char *e = strchr(s, '\n');

@@ -1,6 +1,7 @@
 /* fuzz_solve.c: the `solve` line parser, and the property it feeds: every accepted line gives a
  * finite joint, in 2D and 3D, with and without soft IK. */
 #include "cli.h"
+#include "fuzz.h"
 #include "ik.h"
 
 #include <math.h>
@@ -12,10 +13,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096) return 0;
     for (int three = 0; three < 2; three++) {
-        char *line = malloc(size + 1);
+        char *line = fuzz_text(data, size);
         if (!line) return 0;
-        memcpy(line, data, size);
-        line[size] = '\0';
         float f[9];
         int n;
         char err[256];

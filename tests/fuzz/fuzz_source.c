@@ -1,6 +1,7 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
  * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. */
 #include "source.h"
+#include "fuzz.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -37,10 +38,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 1 << 16) return 0;
-    char *text = malloc(size + 1);
+    char *text = fuzz_text(data, size);
     if (!text) return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
     char path[128];
     snprintf(path, sizeof path, "%s/main.frag", dir);
     const char *dirs[] = { dir };
