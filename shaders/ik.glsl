@@ -1,7 +1,11 @@
 // ik.glsl: analytic two-bone IK (after Inigo Quilez), the GLSL twin of src/ik/ik.c.
 //
 // Same formula, branches, statuses and options as the C library, function for function, so that
-// `ikshade check` can hold them against each other. Conventions (see src/ik/ik.h for the full text):
+// `ikshade check` can hold them against each other. The functions are src/ik/ik.c's, under the same
+// names and in the same order, so that the two read side by side; one with no twin is marked by a
+// comment starting "GLSL only:" here, "C only:" there (covering the definitions up to the next blank
+// line between functions). tests/test_twins.sh holds the two to this, and to one set of status numbers.
+// Conventions (see include/ikshade/ik.h for the full text):
 //   bend >= 0 puts the joint left of 0 -> p (towards perp(p) = (-p.y, p.x)); bend < 0 mirrors it.
 //   status: IK_REACHED when |r1-r2| <= |p| <= r1+r2, IK_TOO_FAR above, IK_TOO_NEAR below,
 //           IK_DEGENERATE for p at the origin, a length <= 0, or non-finite input.
@@ -15,12 +19,20 @@
 #ifndef IK_GLSL
 #define IK_GLSL
 
+// The numbers of IK_STATUS_LIST in include/ikshade/ik.h (its order); a shader cannot include that
+// header, so tests/test_twins.sh holds these to it. C only, not here: the status names
+// (ik_status_name, ik_status_parse), which only the CPU prints and parses.
 #define IK_REACHED 0
 #define IK_TOO_FAR 1
 #define IK_TOO_NEAR 2
 #define IK_DEGENERATE 3
 
-// Power of two s with m*s in [1, 4): exact scaling, so squares neither overflow nor underflow.
+// C only, not here: bits, from_bits, sel, max_f, min_f, abs_f, which ik.c writes for its vectoriser;
+// GLSL has floatBitsToUint, uintBitsToFloat, ?:, max, min and abs built in.
+
+// Power of two s with m*s in [1, 4): exact scaling, so squares neither overflow nor underflow. Read
+// from the exponent field as ik.c does (frexp/ldexp there are libm calls that stop its batch loop
+// vectorising): integer work, so the GPU gets the same power of two as the CPU.
 float ik_scale_for(float m)
 {
     int e = int((floatBitsToUint(m) >> 23) & 0xffu);
@@ -37,9 +49,14 @@ float ik_ratio_of(float s, float sp, out float inverse)
     return uintBitsToFloat(uint(re) << 23);
 }
 
+// Not NaN and not +-Inf. The twins differ here on purpose: ik.c tests v - v == 0, sound under the
+// IEEE arithmetic its build flags guarantee, but GLSL promises none (a shader compiler may fold
+// v - v to 0 unless it is `precise`), so here the built-ins whose meaning the compiler must keep.
 bool ik_finite(float v) { return !isnan(v) && !isinf(v); }
 
 // The scaled-frame core: joint along u (A) and towards the bend side (B), effector distance (E).
+// ik.c's twin also takes soft_on, which its callers set to soften > 0 (as tested here) so that each
+// batch variant has it as a constant; and it selects with sel() where this writes ?:.
 int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, float soften,
             out float A, out float B, out float E)
 {
@@ -63,6 +80,8 @@ int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, flo
     float a = 0.5 * (dt + (R1 - R2) * L * inv);
     float b = 0.5 * sqrt(heron) * inv;
 
+    // 2^64 (ik.c's 0x1p64f: GLSL has no hex float literals), far past anything meaningful in the
+    // scaled frame; keeps the stretch answer finite
     float a_str = clamp(a, -1.8446744e19, 1.8446744e19);
     float fold = R1 > R2 ? R1 : -R1;
     bool far = dt > L, near = dt < D;
@@ -78,9 +97,15 @@ int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, flo
     return ok ? status : IK_DEGENERATE;
 }
 
+// Saturates at +-FLT_MAX: overloaded on vec2 and vec3, where ik.c's is scalar, applied per component.
 vec2 ik_sat(vec2 v) { return clamp(v, vec2(-3.4028235e38), vec2(3.4028235e38)); }
 vec3 ik_sat(vec3 v) { return clamp(v, vec3(-3.4028235e38), vec3(3.4028235e38)); }
 
+// C only, not here: opts_n and normalise(), ik.c's ik_opts made canonical once per call; the options
+// come in as arguments here and are normalised inline, as in ikSolve3.
+
+// One 2D solve. ik.c's twin, also named ikSolve2, is static and takes the options normalised; its
+// public ik_solve2() and its batch loop both inline it.
 int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften, out vec2 x, out vec2 end)
 {
     bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(r1) && ik_finite(r2);
@@ -116,7 +141,10 @@ int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften,
     return fin ? st : IK_DEGENERATE;
 }
 
-// The article's signature: the joint for target p, bend +1, bones keeping their lengths.
+// C only, not here: ik_solve2, the C entry point wrapping ikSolve2.
+
+// GLSL only: the article's signature, the joint for target p, bend +1, bones keeping their lengths
+// (in C, ik_solve2 with NULL options).
 vec2 ikSolve(vec2 p, float r1, float r2)
 {
     vec2 x, end;
@@ -124,6 +152,9 @@ vec2 ikSolve(vec2 p, float r1, float r2)
     return x;
 }
 
+// C only, not here: ik_solve2_batch and its loop; a fragment shader solves one case per invocation.
+
+// ik.c's twin is its public ik_solve3, in C's naming.
 int ikSolve3(vec3 p, float r1, float r2, vec3 pole, float bend, bool stretch, float soften,
              out vec3 x, out vec3 end)
 {

@@ -13,7 +13,7 @@
  * and the square root (~2), and the last combination and scaling (~1), of which at most about four eps
  * line up. The test fails if any case exceeds it, and prints the largest normalised error seen.
  */
-#include "ik.h"
+#include "ikshade/ik.h"
 #include "xorshift.h"
 
 #include <float.h>

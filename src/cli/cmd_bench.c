@@ -2,7 +2,7 @@
  * prints ratios, since these machines are noisy; each figure is the best of several repetitions. */
 #include "bench.h"
 #include "cli.h"
-#include "ik.h"
+#include "ikshade/ik.h"
 
 #include <stdint.h>
 #include <stdio.h>

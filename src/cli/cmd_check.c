@@ -13,7 +13,7 @@
  * percentile bound BOUND_P999 = 4 catches while an honest GPU stays under it. */
 #include "bench.h"
 #include "cli.h"
-#include "ik.h"
+#include "ikshade/ik.h"
 #include "session.h"
 #include "xorshift.h"
 

@@ -463,7 +463,7 @@ static void progress(long done, long total, double t0, bool final)
 typedef struct {
     iks_platform *plat;
     iks_toyfile tf;
-    iks_toy toy;
+    iks_gltoy toy;
     iks_target hi, lo;
     iks_downsample down;
     iks_readback rb;
@@ -475,7 +475,7 @@ static void gl_free(gl_state *g)
     iks_downsample_destroy(&g->down);
     iks_target_destroy(&g->lo);
     iks_target_destroy(&g->hi);
-    iks_toy_destroy(&g->toy);
+    iks_gltoy_destroy(&g->toy);
     iks_toyfile_free(&g->tf);
     if (g->plat) g->plat->destroy(g->plat);
     memset(g, 0, sizeof *g);
@@ -496,7 +496,7 @@ static int gl_setup(gl_state *g, const ropts *o)
         return iks_fail("render", "--size: %s", err);
     int rc = iks_toy_build("render", o->shader, &o->s, g->hi.w, g->hi.h, &g->tf, &g->toy);
     if (rc) return rc;
-    if (!iks_toy_apply(&g->toy, o->s.sets, o->s.nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
+    if (!iks_gltoy_apply(&g->toy, o->s.sets, o->s.nsets, err, warn, sizeof warn)) return iks_usage("render", "%s", err);
     if (warn[0]) fputs(warn, stderr);
     if (o->ssaa > 1) {
         if (!iks_target_create(&g->lo, o->w, o->h, IKS_RGBA8, err)) return iks_fail("render", "--size: %s", err);
@@ -532,7 +532,7 @@ static void draw_frame(gl_state *g, const ropts *o, long i)
 {
     iks_frame f;
     frame_of(o, i, &f);
-    iks_toy_draw(&g->toy, &g->hi, &f);
+    iks_gltoy_draw(&g->toy, &g->hi, &f);
     const iks_target *out = &g->hi;
     if (o->ssaa > 1) {
         iks_downsample_run(&g->down, &g->hi, &g->lo, o->ssaa);
@@ -601,7 +601,7 @@ static int render_each(const ropts *o)
         char path[PATH_MAX], detail[512] = "", lerr[1024], warn[2048];
         snprintf(path, sizeof path, "%.2000s/%.1000s", o->each, names[i]);
         iks_toyfile tf;
-        iks_toy toy;
+        iks_gltoy toy;
         memset(&toy, 0, sizeof toy);
         const char *result = "ok";
         double ms = -1;
@@ -611,7 +611,7 @@ static int render_each(const ropts *o)
         } else {
             if (o->s.glsl != IKS_GLSL_AUTO) tf.desc.es = o->s.glsl == IKS_GLSL_ES;
             char *log = NULL;
-            if (!iks_toy_create(&toy, &tf.desc, &base, o->w, o->h, &log)) {
+            if (!iks_gltoy_create(&toy, &tf.desc, &base, o->w, o->h, &log)) {
                 bool lib = log && strstr(log, "defines neither mainImage");
                 result = lib ? "skipped" : log && strstr(log, ": error") ? "compile error" : "load error";
                 one_line(lib ? "no mainImage or main(): an include file?" : log, detail, sizeof detail);
@@ -620,7 +620,7 @@ static int render_each(const ropts *o)
                 for (long f = o->f0; f < o->f1; f++) {
                     iks_frame fr;
                     frame_of(o, f, &fr);
-                    iks_toy_draw(&toy, &out, &fr);
+                    iks_gltoy_draw(&toy, &out, &fr);
                 }
                 iks_gpu_finish();
                 ms = 1e3 * (iks_now() - t) / (double)(o->f1 - o->f0);
@@ -631,7 +631,7 @@ static int render_each(const ropts *o)
                 } else if (warn[0]) one_line(warn, detail, sizeof detail);
             }
             free(log);
-            iks_toy_destroy(&toy);
+            iks_gltoy_destroy(&toy);
             iks_toyfile_free(&tf);
         }
         if (!strcmp(result, "ok")) ok++;
@@ -730,7 +730,7 @@ int cmd_render(int argc, char **argv)
         for (long i = 0; i < o.f0 && !interrupted; i++) {
             iks_frame f;
             frame_of(&o, i, &f);
-            iks_toy_draw(&g.toy, &g.hi, &f);
+            iks_gltoy_draw(&g.toy, &g.hi, &f);
         }
     }
     double start = iks_now(), last_bar = 0;
@@ -869,7 +869,7 @@ int bench_render(int argc, char **argv)
         double t = iks_now();
         for (long i = 0; i < frames; i++) {
             frame_of(&o, i, &f);
-            iks_toy_draw(&g.toy, &g.hi, &f);
+            iks_gltoy_draw(&g.toy, &g.hi, &f);
             iks_gpu_finish();
         }
         ta = fmin(ta, iks_now() - t);

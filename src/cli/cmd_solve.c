@@ -1,7 +1,7 @@
 /* cmd_solve.c: `ikshade solve`, the solver as a filter: cases on stdin, answers on stdout.
  * Output numbers use %.9g so that every float round-trips exactly. */
 #include "cli.h"
-#include "ik.h"
+#include "ikshade/ik.h"
 
 #include <float.h>
 #include <math.h>

@@ -149,7 +149,7 @@ typedef struct {
     const vopts *o;
     const char *path;
     iks_toyfile tf;     /* the last good toy and what it was built from */
-    iks_toy toy;
+    iks_gltoy toy;
     bool have;          /* false before the first success */
     char *files[64];    /* the files of the last attempt, watched (owned) */
     int nfiles;
@@ -226,7 +226,7 @@ static bool same_signature(const char *a, const char *b)
 }
 
 /* watch the main file and every real file the toy read (JSON passes have names, not files) */
-static void take_files(live *l, iks_toy *t, const iks_toyfile *tf)
+static void take_files(live *l, iks_gltoy *t, const iks_toyfile *tf)
 {
     for (int i = 0; i < l->nfiles; i++) free(l->files[i]);
     l->nfiles = 0;
@@ -279,7 +279,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
     l->attempted = sig;
 
     iks_toyfile ntf;
-    iks_toy nt;
+    iks_gltoy nt;
     char *msg = NULL;
     double t = now_mono();
     bool ok = iks_toy_load(l->path, &o->s, l->w, l->h, &ntf, &nt, &msg) == 0;
@@ -295,19 +295,19 @@ static reload_result reload(live *l, double *compile_s, double *mtime)
         iks_print_build_error("view", msg);
         set_error(l, msg ? msg : "cannot build the shader");
         free(msg);
-        iks_toy_destroy(&nt);
+        iks_gltoy_destroy(&nt);
         iks_toyfile_free(&ntf);
         return RL_FAILED;
     }
     free(msg);
     char aerr[IKS_GPU_ERR_LEN], awarn[2048] = "";
-    if (o->s.nsets && !iks_toy_apply(&nt, o->s.sets, o->s.nsets, aerr, awarn, sizeof awarn)) {
+    if (o->s.nsets && !iks_gltoy_apply(&nt, o->s.sets, o->s.nsets, aerr, awarn, sizeof awarn)) {
         /* an edit may drop a uniform that --set names: say so, but show the edit */
         iks_warn("view", "%s", aerr);
     }
     if (awarn[0]) fputs(awarn, stderr);
     if (l->have) {
-        iks_toy_destroy(&l->toy);
+        iks_gltoy_destroy(&l->toy);
         iks_toyfile_free(&l->tf);
     }
     l->toy = nt;
@@ -460,7 +460,7 @@ int cmd_view(int argc, char **argv)
             bool to_shader = ev.kind == IKS_EV_KEY && l.have && l.toy.keyboard && !ev.ctrl &&
                              ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
             if (ev.kind == IKS_EV_KEY && l.have && l.toy.keyboard && (to_shader || !ev.down))
-                iks_toy_key(&l.toy, ev.code, ev.down);
+                iks_gltoy_key(&l.toy, ev.code, ev.down);
             if (ev.kind == IKS_EV_CLOSE) quit = true;
             else if (to_shader) continue;
             else if (ev.kind == IKS_EV_KEY && ev.down) {
@@ -536,12 +536,12 @@ int cmd_view(int argc, char **argv)
             double t_draw = now_mono();
             if (l.have && (fw != l.toy.w || fh != l.toy.h)) {
                 char rerr[IKS_GPU_ERR_LEN];
-                if (!iks_toy_resize(&l.toy, fw, fh, rerr)) iks_warn("view", "resize: %s", rerr);
+                if (!iks_gltoy_resize(&l.toy, fw, fh, rerr)) iks_warn("view", "resize: %s", rerr);
             }
             l.w = fw, l.h = fh;
             /* paused, the buffers hold still: only a step (or a new program) moves them on */
-            if (l.have && (!paused || stepped || drawn_since_reload == 0)) iks_toy_draw(&l.toy, &screen, &f);
-            else if (l.have) iks_toy_redraw_image(&l.toy, &screen, &f);
+            if (l.have && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy, &screen, &f);
+            else if (l.have) iks_gltoy_redraw_image(&l.toy, &screen, &f);
             else {
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 glViewport(0, 0, fw, fh);
@@ -624,7 +624,7 @@ int cmd_view(int argc, char **argv)
     }
     iks_hud_destroy(&hud);
     if (l.have) {
-        iks_toy_destroy(&l.toy);
+        iks_gltoy_destroy(&l.toy);
         iks_toyfile_free(&l.tf);
     }
     for (int i = 0; i < l.nfiles; i++) free(l.files[i]);

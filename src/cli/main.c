@@ -1,6 +1,6 @@
 /* main.c: the `ikshade` entry point: one table of subcommands, which also prints the help. */
 #include "cli.h"
-#include "ik.h"
+#include "ikshade/ik.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -112,7 +112,7 @@ int iks_glsl_parse(const char *v)
     return !strcmp(v, "auto") ? IKS_GLSL_AUTO : !strcmp(v, "es") ? IKS_GLSL_ES : !strcmp(v, "330") ? IKS_GLSL_330 : -1;
 }
 
-int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_toy *toy, char **msg)
+int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_gltoy *toy, char **msg)
 {
     memset(toy, 0, sizeof *toy);
     *msg = NULL;
@@ -126,7 +126,7 @@ int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_t
     const char *dirs[17];
     int n = iks_include_list(&s->inc, dirs);
     iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = n };
-    return iks_toy_create(toy, &tf->desc, &base, w, h, msg) ? 0 : EXIT_FAIL;
+    return iks_gltoy_create(toy, &tf->desc, &base, w, h, msg) ? 0 : EXIT_FAIL;
 }
 
 void iks_print_build_error(const char *cmd, const char *msg)
@@ -137,7 +137,7 @@ void iks_print_build_error(const char *cmd, const char *msg)
 }
 
 int iks_toy_build(const char *cmd, const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf,
-                  iks_toy *toy)
+                  iks_gltoy *toy)
 {
     char *msg;
     int rc = iks_toy_load(path, s, w, h, tf, toy, &msg);

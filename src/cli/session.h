@@ -53,13 +53,13 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
  * builds its passes into toy at w x h, printing only warnings. 0 on success; else EXIT_USAGE (a bad
  * --channel) or EXIT_FAIL, with *msg (malloc'd) the mapped compile errors or one reason. tf and toy are
  * the caller's to free, also after a failure (toy->files then lists the files read so far). */
-int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_toy *toy,
+int iks_toy_load(const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf, iks_gltoy *toy,
                  char **msg);
 /* Prints iks_toy_load's message: compile errors as they are (compiler-style lines), else one line. */
 void iks_print_build_error(const char *cmd, const char *msg);
 /* iks_toy_load, then the message printed; returns the exit code (0 on success). */
 int iks_toy_build(const char *cmd, const char *path, const iks_shared_opts *s, int w, int h, iks_toyfile *tf,
-                  iks_toy *toy);
+                  iks_gltoy *toy);
 
 /* --glsl: 0 auto (GLSL ES 3.00 for a shadertoy.com JSON, 3.30 core for a file), 1 es, 2 330 */
 enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 };

@@ -35,7 +35,7 @@ static char *dup_printf(const char *fmt, const char *a, const char *b)
     return s;
 }
 
-static unsigned sampler(iks_toy *t, iks_filter f, bool repeat)
+static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
     unsigned *s = &t->sampler_cache[f][repeat];
     if (*s) return *s;
@@ -128,7 +128,7 @@ static const char *load_cube(const iks_input *in, unsigned *tex, float res[3], c
     return NULL;
 }
 
-static bool make_buffers(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+static bool make_buffers(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
 {
     for (int b = 0; b < 4; b++) {
         if (!t->prog[b].prog) continue;
@@ -145,7 +145,7 @@ static bool make_buffers(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
     return true;
 }
 
-static void add_files(iks_toy *t, const iks_source *src)
+static void add_files(iks_gltoy *t, const iks_source *src)
 {
     for (int i = 1; i < src->nfiles && t->nfiles < 64; i++) {
         bool seen = false;
@@ -154,7 +154,7 @@ static void add_files(iks_toy *t, const iks_source *src)
     }
 }
 
-bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *base, int w, int h, char **log)
+bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, char **log)
 {
     memset(t, 0, sizeof *t);
     *log = NULL;
@@ -232,13 +232,13 @@ fail:
     int nfiles = t->nfiles;
     memcpy(files, t->files, sizeof files);
     t->nfiles = 0;
-    iks_toy_destroy(t);
+    iks_gltoy_destroy(t);
     memcpy(t->files, files, sizeof files);
     t->nfiles = nfiles;
     return false;
 }
 
-void iks_toy_destroy(iks_toy *t)
+void iks_gltoy_destroy(iks_gltoy *t)
 {
     for (int p = 0; p < IKS_PASSES; p++) {
         iks_program_destroy(&t->prog[p]);
@@ -255,7 +255,7 @@ void iks_toy_destroy(iks_toy *t)
     memset(t, 0, sizeof *t);
 }
 
-bool iks_toy_apply(const iks_toy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
+bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
                    size_t warn_len)
 {
     if (warn_len) warn[0] = '\0';
@@ -286,7 +286,7 @@ bool iks_toy_apply(const iks_toy *t, const iks_setting *s, int n, char err[IKS_G
     return true;
 }
 
-bool iks_toy_resize(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+bool iks_gltoy_resize(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
 {
     if (w == t->w && h == t->h) return true;
     iks_target old[4][2];
@@ -315,7 +315,7 @@ bool iks_toy_resize(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
     return true;
 }
 
-void iks_toy_key(iks_toy *t, int k, bool down)
+void iks_gltoy_key(iks_gltoy *t, int k, bool down)
 {
     if (k < 0 || k > 255) return;
     if (down && !t->keys[0][k]) {
@@ -325,13 +325,13 @@ void iks_toy_key(iks_toy *t, int k, bool down)
     t->keys[0][k] = down ? 255 : 0;
 }
 
-static void draw_passes(iks_toy *t, const iks_target *out, iks_frame *f, bool buffers);
+static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers);
 
-void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
+void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
 
-void iks_toy_redraw_image(iks_toy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, false); }
+void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, false); }
 
-static void draw_passes(iks_toy *t, const iks_target *out, iks_frame *f, bool buffers)
+static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers)
 {
     if (t->keyboard) {
         glBindTexture(GL_TEXTURE_2D, t->keyboard);

@@ -34,7 +34,7 @@ typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
     iks_pass pass[IKS_PASSES];              /* A..D, then Image (which must be there) */
-} iks_toy_desc;
+} iks_gltoy_desc;
 
 typedef struct {
     iks_program prog[IKS_PASSES];
@@ -50,31 +50,31 @@ typedef struct {
     bool has_buffers;
     char *files[64];                 /* every file read, for live reload (owned) */
     int nfiles;
-} iks_toy;
+} iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
  * the images. On failure returns false with *log holding the mapped compile errors or a one-line
- * reason (malloc'd; caller frees); only t->files (those read so far) is left: iks_toy_destroy frees
+ * reason (malloc'd; caller frees); only t->files (those read so far) is left: iks_gltoy_destroy frees
  * it, as after a success. */
-bool iks_toy_create(iks_toy *t, const iks_toy_desc *d, const iks_source_opts *base, int w, int h, char **log);
-void iks_toy_destroy(iks_toy *t);
+bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, char **log);
+void iks_gltoy_destroy(iks_gltoy *t);
 
 /* Applies --set settings to every pass that declares them; an undeclared name in all passes is an
  * error, as for a single program. */
-bool iks_toy_apply(const iks_toy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
+bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
                    size_t warn_len);
 
 /* Buffers follow the output size; their contents are kept (the overlap is copied), as on the site. */
-bool iks_toy_resize(iks_toy *t, int w, int h, char err[IKS_GPU_ERR_LEN]);
+bool iks_gltoy_resize(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN]);
 
 /* Key k (a JavaScript keyCode, 0..255) went down or up: rows of the keyboard texture. */
-void iks_toy_key(iks_toy *t, int k, bool down);
+void iks_gltoy_key(iks_gltoy *t, int k, bool down);
 
 /* Draws Buffers A-D, then Image into out; f's channel fields are filled here. Then clears the
  * "pressed this frame" row of the keyboard. */
-void iks_toy_draw(iks_toy *t, const iks_target *out, iks_frame *f);
+void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
-void iks_toy_redraw_image(iks_toy *t, const iks_target *out, iks_frame *f);
+void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
 
 #endif

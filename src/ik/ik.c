@@ -1,6 +1,14 @@
 /* ik.c: the two-bone solver. What it does is documented in ik.h; this file says how and why.
  *
- * Not here: anything GL, any I/O. shaders/ik.glsl mirrors solve_core() line for line.
+ * Not here: anything GL, any I/O.
+ *
+ * Twins. shaders/ik.glsl is this file in GLSL: its functions are defined here under the same names
+ * and in the same order (ik_scale_for ... ik_core, ik_sat, ikSolve2, ikSolve3), so that the two read
+ * side by side and a change to one shows where the other needs it. A function with no twin is
+ * marked by a comment starting "C only:" here, "GLSL only:" there, which covers the definitions up to
+ * the next blank line between functions; one whose twin has another name (the public entry points,
+ * in each language's style) by "GLSL twin: NAME". tests/test_twins.sh holds the two to this, and to
+ * one set of status numbers.
  *
  * Accuracy. Everything is computed in float, in a frame scaled by a power of two so that the largest
  * input is in [1, 4): squares never overflow or underflow, and scaling back is exact. The offset of x
@@ -10,31 +18,36 @@
  * inputs by an ulp, which is the problem's own conditioning (it grows as 1/sin of the knee angle). The
  * article's 4 r1^2 h - w^2 loses up to a further factor r1/r2 (or r2/r1) to cancellation there.
  *
- * Speed. solve_core() is branch-free (selects only) so that ik_solve2_batch() vectorises; build with
- * -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float compare may then be
- * if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the batch and the scalar call
- * round identically: no FMA in one and not the other).
+ * Speed. ik_core() and ikSolve2() are branch-free (selects only) so that ik_solve2_batch() vectorises;
+ * build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float compare may then
+ * be if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the batch and the scalar
+ * call round identically: no FMA in one and not the other).
  */
-#include "ik.h"
+#include "ikshade/ik.h"
 
 #include <float.h>
 #include <stdbool.h>
 #include <math.h>
 #include <string.h>
 
-/* ---- names ------------------------------------------------------------------------------------- */
+/* ---- status names ------------------------------------------------------------------------------ */
 
+/* The status numbers are IK_STATUS_LIST's order; ik.glsl spells them as #defines, which
+ * tests/test_twins.sh holds to that list. The names are for printing and parsing on the CPU
+ * (`ikshade solve`): a shader has only the numbers. */
 static const char *const STATUS_NAMES[] = {
 #define IK_NAME_(e, s) s,
     IK_STATUS_LIST(IK_NAME_)
 #undef IK_NAME_
 };
 
+/* C only: see STATUS_NAMES. */
 const char *ik_status_name(ik_status s)
 {
     return (unsigned)s < IK_STATUS_COUNT ? STATUS_NAMES[s] : "?";
 }
 
+/* C only: see STATUS_NAMES. */
 ik_status ik_status_parse(const char *name)
 {
     for (int i = 0; i < IK_STATUS_COUNT; i++)
@@ -44,13 +57,13 @@ ik_status ik_status_parse(const char *name)
 
 /* ---- float helpers that vectorise and survive -ffast-math -------------------------------------- */
 
+/* C only: GLSL has these built in (floatBitsToUint, uintBitsToFloat, ?:, max, min, abs) and no
+ * vectoriser to please. Ours are written so that the batch loop vectorises under GCC. */
 static inline uint32_t bits(float v) { uint32_t u; memcpy(&u, &v, sizeof u); return u; }
 static inline float from_bits(uint32_t u) { float v; memcpy(&v, &u, sizeof v); return v; }
-/* Not NaN and not +-Inf: v - v is 0 for finite v and NaN otherwise. Needs IEEE semantics, so this
- * file must never be built with -ffinite-math-only (or -ffast-math). */
-static inline bool finite_f(float v) { return v - v == 0.0f; }
 /* c ? a : b as pure data flow: a ternary here can be turned into branches that the vectoriser
- * cannot turn back (GCC 12 gives up on joins of more than four arms). */
+ * cannot turn back (GCC 12 gives up on joins of more than four arms). ik.glsl writes ?: where this
+ * file writes sel(). */
 static inline float sel(bool c, float a, float b)
 {
     uint32_t m = (uint32_t)0 - (uint32_t)c;
@@ -59,11 +72,15 @@ static inline float sel(bool c, float a, float b)
 static inline float max_f(float a, float b) { return a > b ? a : b; }
 static inline float min_f(float a, float b) { return a < b ? a : b; }
 static inline float abs_f(float v) { return from_bits(bits(v) & 0x7fffffffu); }
-static inline float sat_f(float v) { return min_f(max_f(v, -FLT_MAX), FLT_MAX); }
+
+/* ---- the twins of ik.glsl, in its order -------------------------------------------------------- */
 
 /* Power of two s with m*s in [1, 4) for normal m (denormal m lands lower, still far from underflow
- * trouble); 1/s is a normal float too, so both multiplications are exact. */
-static inline float scale_for(float m)
+ * trouble); 1/s is a normal float too, so both multiplications are exact. Both languages read and
+ * write the exponent field rather than call frexp/ldexp: here those are libm calls, which would stop
+ * the batch loop vectorising, and the bit arithmetic is integer work that gives the same power of two
+ * on the GPU as on the CPU. */
+static inline float ik_scale_for(float m)
 {
     int e = (int)((bits(m) >> 23) & 0xffu);
     int se = 254 - e;
@@ -71,36 +88,38 @@ static inline float scale_for(float m)
     se = se > 253 ? 253 : se;
     return from_bits((uint32_t)se << 23);
 }
-static inline float unscale_for(float s) { return from_bits((uint32_t)(254 - (int)(bits(s) >> 23)) << 23); }
-
-/* ---- the core ---------------------------------------------------------------------------------- */
-
-typedef struct {
-    float bend;    /* +1 or -1 */
-    bool stretch;
-    float soften;  /* in [0, 1] */
-} opts_n;
-
-static opts_n normalise(const ik_opts *o)
+static inline float ik_unscale_for(float s)
 {
-    opts_n n = { 1.0f, false, 0.0f };
-    if (o) {
-        n.bend = o->bend < 0.0f ? -1.0f : 1.0f;
-        n.stretch = o->stretch != 0;
-        /* written so that a NaN soften becomes 0 */
-        n.soften = o->soften > 0.0f ? (o->soften < 1.0f ? o->soften : 1.0f) : 0.0f;
-    }
-    return n;
+    return from_bits((uint32_t)(254 - (int)(bits(s) >> 23)) << 23);
 }
+
+/* s / sp for scales from ik_scale_for(), s for the larger magnitude: 2^k <= 1, held at 2^-126 or
+ * more (|p| is then negligible against the lengths, and stays a normal positive number). *inverse
+ * gets 2^-k, so that 1/d comes from 1/|p| without a second division, rounded identically. */
+static inline float ik_ratio_of(float s, float sp, float *inverse)
+{
+    int re = (int)(bits(s) >> 23) - (int)(bits(sp) >> 23) + 127;
+    re = re < 1 ? 1 : re;
+    *inverse = from_bits((uint32_t)(254 - re) << 23);
+    return from_bits((uint32_t)re << 23);
+}
+
+/* Not NaN and not +-Inf: v - v is 0 for finite v and NaN otherwise. Needs IEEE semantics, so this
+ * file must never be built with -ffinite-math-only (or -ffast-math); with the flags above it has them.
+ * The twins differ here on purpose: GLSL promises no IEEE arithmetic (a shader compiler may fold
+ * v - v to 0 unless it is `precise`), so ik.glsl asks isnan() and isinf(), whose meaning it must keep. */
+static inline bool ik_finite(float v) { return v - v == 0.0f; }
 
 /* In the scaled frame: d = |p| (> 0 unless degenerate), R1, R2 the lengths. Gives the joint's
  * coordinates along u = p/d (A) and along the bend side (B, before the bend sign), the effector's
  * distance along u (E; equal to d when the target is reached unsoftened), and the status of
  * the target as a float (the enum's value) so that every select has one lane width. `ok` false means
- * degenerate inputs: then the outputs are the documented ones. */
+ * degenerate inputs: then the outputs are the documented ones. The twin has no soft_on: every caller
+ * passes soften > 0 for it, which ik.glsl tests itself; here it is a separate flag so that it can be a
+ * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
-solve_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool soft_on, float soften,
-           float *A, float *B, float *E)
+ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool soft_on, float soften,
+        float *A, float *B, float *E)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -123,7 +142,8 @@ solve_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool
     float a = 0.5f * (dt + (R1 - R2) * L * inv);
     float b = 0.5f * sqrtf(heron) * inv;
 
-    /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite */
+    /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite.
+     * (ik.glsl writes it in decimal: GLSL has no hex float literals.) */
     float a_str = min_f(max_f(a, -0x1p64f), 0x1p64f);
     float fold = sel(R1 > R2, R1, -R1);
     bool far = dt > L, near = dt < D;
@@ -140,66 +160,85 @@ solve_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool
     return sel(ok, status, (float)IK_DEGENERATE);
 }
 
-/* s / sp for scales from scale_for(), s for the larger magnitude: 2^k <= 1, held at 2^-126 or more
- * (|p| is then negligible against the lengths, and stays a normal positive number). *inverse gets
- * 2^-k, so that 1/d comes from 1/|p| without a second division, rounded identically. */
-static inline float ratio_of(float s, float sp, float *inverse)
+/* Saturates at +-FLT_MAX. Scalar here, applied per component; ik.glsl overloads it on vec2 and vec3. */
+static inline float ik_sat(float v) { return min_f(max_f(v, -FLT_MAX), FLT_MAX); }
+
+/* C only: ik_opts normalised once per call (once per batch); ikSolve2 and ikSolve3 in ik.glsl take
+ * the options as arguments and normalise them inline. */
+typedef struct {
+    float bend;    /* +1 or -1 */
+    bool stretch;
+    float soften;  /* in [0, 1] */
+} opts_n;
+static opts_n normalise(const ik_opts *o)
 {
-    int re = (int)(bits(s) >> 23) - (int)(bits(sp) >> 23) + 127;
-    re = re < 1 ? 1 : re;
-    *inverse = from_bits((uint32_t)(254 - re) << 23);
-    return from_bits((uint32_t)re << 23);
+    opts_n n = { 1.0f, false, 0.0f };
+    if (o) {
+        n.bend = o->bend < 0.0f ? -1.0f : 1.0f;
+        n.stretch = o->stretch != 0;
+        /* written so that a NaN soften becomes 0 */
+        n.soften = o->soften > 0.0f ? (o->soften < 1.0f ? o->soften : 1.0f) : 0.0f;
+    }
+    return n;
 }
 
-/* One 2D solve, inlined into both the scalar call and the batch loop so they cannot drift apart. */
+/* One 2D solve: the body of ik.glsl's ikSolve2, under its name, on normalised options. Inlined into
+ * both the scalar call and the batch loop so they cannot drift apart. */
 static inline __attribute__((always_inline)) float
-solve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *ox, float *oy, float *ex,
-       float *ey)
+ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *ox, float *oy, float *ex,
+         float *ey)
 {
-    bool fin = finite_f(px) & finite_f(py) & finite_f(r1) & finite_f(r2);
+    bool fin = ik_finite(px) & ik_finite(py) & ik_finite(r1) & ik_finite(r2);
     /* non-finite input: solve a zero problem instead so nothing below sees NaN */
     px = sel(fin, px, 0.0f); py = sel(fin, py, 0.0f);
     r1 = sel(fin, r1, 0.0f); r2 = sel(fin, r2, 0.0f);
     bool origin = (px == 0.0f) & (py == 0.0f);
     /* p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction */
     float pm = max_f(abs_f(px), abs_f(py));
-    float sp = scale_for(pm);
+    float sp = ik_scale_for(pm);
     float Xp = px * sp, Yp = py * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp);
     float invd = 1.0f / sel(origin, 1.0f, dp);
     float ux = sel(origin, 1.0f, Xp * invd);
     float uy = sel(origin, 0.0f, Yp * invd);
     /* the common frame: the largest of |p|, r1, r2 in [1, 4) */
-    float s = scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = unscale_for(s);
+    float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
-    float rinv, ratio = ratio_of(s, sp, &rinv);
+    float rinv, ratio = ik_ratio_of(s, sp, &rinv);
     float d = dp * ratio;
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin; /* non-finite input was zeroed above */
     /* a negative r2 answers x = 0, as non-finite input does */
     R1 = sel(r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = solve_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
+    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
-    *ox = sat_f(x * us);
-    *oy = sat_f(y * us);
+    *ox = ik_sat(x * us);
+    *oy = ik_sat(y * us);
     /* degenerate: the effector is reported at the joint */
-    *ex = sat_f(sel(ok, E * ux, x) * us);
-    *ey = sat_f(sel(ok, E * uy, y) * us);
+    *ex = ik_sat(sel(ok, E * ux, x) * us);
+    *ey = ik_sat(sel(ok, E * uy, y) * us);
     return sel(fin, st, (float)IK_DEGENERATE);
 }
 
+/* C only: the public entry, in C's naming; the work is ikSolve2() above. */
 ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
 {
     ik_vec2 e;
     opts_n o = normalise(opts);
-    ik_status st = (ik_status)(int)solve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
+    ik_status st =
+        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
     if (end) *end = e;
     return st;
 }
 
-/* The loop, inlined with constant flags into each variant below, so that the common case carries
- * neither a status store it throws away nor the soft-IK arithmetic. */
+/* GLSL only, so not here: ikSolve(p, r1, r2), the article's signature; in C that is
+ * ik_solve2(p, r1, r2, NULL, &x, NULL). */
+
+/* ---- batch: C only (a fragment shader solves one case per invocation) -------------------------- */
+
+/* C only: the loop, inlined with constant flags into each variant below, so that the common case
+ * carries neither a status store it throws away nor the soft-IK arithmetic. */
 static inline __attribute__((always_inline)) void
 batch_loop(size_t n, const float *restrict px, const float *restrict py, const float *restrict r1,
            const float *restrict r2, opts_n o, bool soft_on, bool with_status, float *restrict x,
@@ -207,7 +246,7 @@ batch_loop(size_t n, const float *restrict px, const float *restrict py, const f
 {
     for (size_t i = 0; i < n; i++) {
         float ox, oy, ex, ey;
-        float st = solve2(px[i], py[i], r1[i], r2[i], o, soft_on, &ox, &oy, &ex, &ey);
+        float st = ikSolve2(px[i], py[i], r1[i], r2[i], o, soft_on, &ox, &oy, &ex, &ey);
         x[i] = ox;
         y[i] = oy;
         if (with_status) status[i] = (uint8_t)st;
@@ -221,6 +260,7 @@ batch_loop(size_t n, const float *restrict px, const float *restrict py, const f
 #define IK_CLONES
 #endif
 
+/* Four instances of batch_loop with its flags as constants, for ik_solve2_batch to pick from. */
 #define IK_BATCH_VARIANT(name, soft_on, with_status)                                               \
     IK_CLONES static void name(size_t n, const float *px, const float *py, const float *r1,          \
                                const float *r2, opts_n o, float *x, float *y, uint8_t *status)        \
@@ -232,6 +272,7 @@ IK_BATCH_VARIANT(batch_xys, false, true)
 IK_BATCH_VARIANT(batch_soft_xy, true, false)
 IK_BATCH_VARIANT(batch_soft_xys, true, true)
 
+/* C only: the public batch entry. */
 void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
                      const ik_opts *opts, float *x, float *y, uint8_t *status)
 {
@@ -242,12 +283,15 @@ void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
 
+/* GLSL twin: ikSolve3. The public name is in C's style; with no batch to share it, the work stays
+ * here rather than in a static under the GLSL name. Branches where ikSolve2 selects: nothing
+ * vectorises this. */
 ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
                     ik_vec3 *end)
 {
     opts_n o = normalise(opts);
-    bool fin = finite_f(p.x) && finite_f(p.y) && finite_f(p.z) && finite_f(r1) && finite_f(r2) &&
-               finite_f(pole.x) && finite_f(pole.y) && finite_f(pole.z);
+    bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(p.z) && ik_finite(r1) && ik_finite(r2) &&
+               ik_finite(pole.x) && ik_finite(pole.y) && ik_finite(pole.z);
     if (!fin) {
         *x = (ik_vec3){ 0.0f, 0.0f, 0.0f };
         if (end) *end = *x;
@@ -255,20 +299,20 @@ ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *
     }
     bool origin = p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
     float pm = max_f(max_f(abs_f(p.x), abs_f(p.y)), abs_f(p.z));
-    float sp = scale_for(pm);
+    float sp = ik_scale_for(pm);
     float Xp = p.x * sp, Yp = p.y * sp, Zp = p.z * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp + Zp * Zp);
     float ux = 1.0f, uy = 0.0f, uz = 0.0f;
     if (!origin) { ux = Xp / dp; uy = Yp / dp; uz = Zp / dp; }
-    float s = scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = unscale_for(s);
+    float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
-    float rinv, ratio = ratio_of(s, sp, &rinv);
+    float rinv, ratio = ik_ratio_of(s, sp, &rinv);
     float d = dp * ratio;
     bool ok = r1 > 0.0f && r2 > 0.0f && !origin;
 
     /* the pole only gives a direction: scale it on its own */
     float hm = max_f(max_f(abs_f(pole.x), abs_f(pole.y)), abs_f(pole.z));
-    float ps = scale_for(hm);
+    float ps = ik_scale_for(hm);
     float hx = pole.x * ps, hy = pole.y * ps, hz = pole.z * ps;
     float hh = hx * hx + hy * hy + hz * hz;
     float k = hx * ux + hy * uy + hz * uz;
@@ -291,13 +335,13 @@ ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *
 
     R1 = r2 >= 0.0f ? R1 : 0.0f;
     float A, B, E;
-    ik_status st = (ik_status)(int)solve_core(d, rinv / dp, R1, R2, ok, o.stretch, o.soften > 0.0f,
-                                              o.soften, &A, &B, &E);
+    ik_status st = (ik_status)(int)ik_core(d, rinv / dp, R1, R2, ok, o.stretch, o.soften > 0.0f,
+                                           o.soften, &A, &B, &E);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
-    *x = (ik_vec3){ sat_f(jx * us), sat_f(jy * us), sat_f(jz * us) };
+    *x = (ik_vec3){ ik_sat(jx * us), ik_sat(jy * us), ik_sat(jz * us) };
     if (end) {
-        if (ok) *end = (ik_vec3){ sat_f(E * ux * us), sat_f(E * uy * us), sat_f(E * uz * us) };
+        if (ok) *end = (ik_vec3){ ik_sat(E * ux * us), ik_sat(E * uy * us), ik_sat(E * uz * us) };
         else *end = *x;
     }
     return st;

@@ -2,7 +2,7 @@
  * finite joint, in 2D and 3D, with and without soft IK. */
 #include "cli.h"
 #include "fuzz.h"
-#include "ik.h"
+#include "ikshade/ik.h"
 
 #include <math.h>
 #include <stdint.h>

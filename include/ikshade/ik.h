@@ -40,6 +40,13 @@ extern "C" {
 
 #define IK_VERSION "0.1.0"
 
+/* Symbols of the shared libraries are hidden unless marked: IK_API marks the public ones. */
+#if defined(__GNUC__) || defined(__clang__)
+#define IK_API __attribute__((visibility("default")))
+#else
+#define IK_API
+#endif
+
 /* X-macro: one list makes the enum and the names printed by `ikshade solve`. */
 #define IK_STATUS_LIST(X)             \
     X(IK_REACHED, "reached")          \
@@ -65,23 +72,23 @@ typedef struct {
 } ik_opts;
 
 /* Status name ("reached", ...), or "?" for a value outside the enum. */
-const char *ik_status_name(ik_status s);
+IK_API const char *ik_status_name(ik_status s);
 /* Parses a status name; returns IK_STATUS_COUNT when unknown. */
-ik_status ik_status_parse(const char *name);
+IK_API ik_status ik_status_parse(const char *name);
 
 /* Joint position x for target p; opts may be NULL. end (may be NULL) receives the effector, the end of
  * bone 2: p itself when reached without softening (or with stretch), else the nearest point of the
  * chain's reach along p's direction (the softened target in the soft zone); x itself when degenerate. */
-ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end);
+IK_API ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end);
 
 /* 3D, with a pole vector choosing the bend plane (see above). */
-ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
+IK_API ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
                     ik_vec3 *end);
 
 /* Structure-of-arrays batch of n 2D solves with shared options; bit-identical to ik_solve2 case by case.
  * Inputs px, py, r1, r2; outputs x, y and (if not NULL) status, one byte per case holding an ik_status.
  * Output arrays must not overlap the inputs. */
-void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
+IK_API void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
                      const ik_opts *opts, float *x, float *y, uint8_t *status);
 
 #ifdef __cplusplus

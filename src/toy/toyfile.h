@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 typedef struct {
-    iks_toy_desc desc;
+    iks_gltoy_desc desc;
     char *owned[48]; /* strings the desc points into (code, names, media paths) */
     int nowned;
     char name[256];  /* the toy's name, for titles and reports */

@@ -1,0 +1,330 @@
+/* ikshade.h: the ikshade engine as a library: Shadertoy-style toys (a GLSL file, a shadertoy.com JSON,
+ * a directory of passes, or source text in memory) drawn with OpenGL into memory, rendered to files,
+ * or run live against a window, reloading on every save.
+ *
+ * Conventions
+ * - Opaque handles with create/destroy pairs; the caller owns what a create gives it.
+ * - Description structs whose zero fields mean the defaults: `&(iks_render_desc){ .output = "a.png" }`.
+ * - Every call that can fail returns an iks_code; on failure the calling thread's last error holds the
+ *   code and a message made where the error happened (`iks_last_error`). The library never prints and
+ *   never exits: warnings go to the engine's logger callback.
+ * - One engine owns one GL context (headless EGL, or the caller's); use it, and everything made from it,
+ *   from the thread that created it.
+ * - Pixels handed to the caller are top row first (image order, as PNGs store them).
+ *
+ * The solver alone, without GL, is <ikshade/ik.h> (libik).
+ */
+#ifndef IKSHADE_H
+#define IKSHADE_H
+
+#include "ik.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define IKS_API __attribute__((visibility("default")))
+#else
+#define IKS_API
+#endif
+
+#define IKSHADE_VERSION_MAJOR 0
+#define IKSHADE_VERSION_MINOR 2
+#define IKSHADE_VERSION_PATCH 0
+/* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
+IKS_API const char *iks_version(void);
+
+/* ---- errors ------------------------------------------------------------------------------------ */
+
+/* One list makes the codes and their names. A command line maps them to exit status: USAGE -> 2,
+ * INTERRUPTED -> 130, every other failure -> 1. */
+#define IKS_ERROR_LIST(X)                                                                              \
+    X(IKS_OK, "ok")                                                                                    \
+    X(IKS_E_USAGE, "usage")             /* a bad argument or description: the caller's mistake */    \
+    X(IKS_E_IO, "io")                   /* a file could not be read, found or written */               \
+    X(IKS_E_FORMAT, "format")           /* an input is malformed: JSON, manifest, include, binary */   \
+    X(IKS_E_NOT_SHADER, "not-shader")   /* a file that defines neither mainImage nor main() */         \
+    X(IKS_E_COMPILE, "compile")         /* the driver refused the GLSL: message = mapped log lines */  \
+    X(IKS_E_GL, "gl")                   /* no GL context, or GL could not make an object */            \
+    X(IKS_E_NO_DISPLAY, "no-display")   /* no display to open a window on */                          \
+    X(IKS_E_NOMEM, "out-of-memory")                                                                    \
+    X(IKS_E_UNSUPPORTED, "unsupported") /* a tool or feature this machine lacks (ffmpeg, ...) */      \
+    X(IKS_E_INTERRUPTED, "interrupted") /* stopped by the caller (a progress callback said stop) */
+
+typedef enum {
+#define IKS_ENUM_(e, s) e,
+    IKS_ERROR_LIST(IKS_ENUM_)
+#undef IKS_ENUM_
+    IKS_CODE_COUNT
+} iks_code;
+
+/* "ok", "usage", ...; "?" for a value outside the list. */
+IKS_API const char *iks_code_name(iks_code code);
+/* The calling thread's last failure: its code, and (if message is not NULL) its text, valid until the
+ * next failing call on this thread. IKS_OK with "" when nothing has failed. A compile error's text is
+ * the driver's log mapped to the user's files, one `path:line:col: error: ...` line each; any other
+ * text is one line naming the input and what is wrong. */
+IKS_API iks_code iks_last_error(const char **message);
+/* Forgets the calling thread's last error. */
+IKS_API void iks_clear_error(void);
+
+/* ---- logging ----------------------------------------------------------------------------------- */
+
+typedef enum { IKS_LOG_WARN, IKS_LOG_INFO } iks_log_level;
+/* Warnings (an ignored sound pass, a uniform the compiler removed, compile warnings) and notes (frames
+ * drawn unsaved for a range's buffers). message holds no trailing newline; it may hold several lines. */
+typedef void (*iks_log_fn)(void *user, iks_log_level level, const char *message);
+
+/* ---- windows ----------------------------------------------------------------------------------- */
+
+/* Input as the live loop needs it, independent of the window system. Positions are framebuffer pixels
+ * with y up (Shadertoy's convention), HiDPI scaling already applied. */
+typedef enum { IKS_EV_KEY, IKS_EV_BUTTON, IKS_EV_MOVE, IKS_EV_CLOSE } iks_event_kind;
+typedef enum {
+    IKS_KEY_OTHER, IKS_KEY_SPACE, IKS_KEY_R, IKS_KEY_LEFT, IKS_KEY_RIGHT, IKS_KEY_F, IKS_KEY_F11, IKS_KEY_S,
+    IKS_KEY_H, IKS_KEY_ESCAPE, IKS_KEY_Q
+} iks_key;
+typedef struct {
+    iks_event_kind kind;
+    iks_key key;     /* IKS_EV_KEY */
+    int code;        /* IKS_EV_KEY: the JavaScript keyCode (Shadertoy's keyboard texture), 0 if none */
+    bool ctrl;       /* IKS_EV_KEY: Ctrl was held */
+    bool down;       /* KEY: pressed or repeated; BUTTON: the left button went down */
+    bool repeat;     /* KEY: an auto-repeat of a held key */
+    double x, y;     /* BUTTON, MOVE: the pointer */
+} iks_event;
+
+typedef void (*iks_glproc)(void);
+
+/* A GL context from some window system, as one table of functions. The library makes one for headless
+ * EGL and one for a GLFW window (iks_window_open); a program with its own window fills one in. Headless
+ * tables leave the window-only entries NULL. */
+typedef struct iks_window iks_window;
+struct iks_window {
+    const char *name;                                      /* "GLFW window", "EGL surfaceless (Mesa)" */
+    iks_glproc (*get_proc_address)(const char *name);
+    bool (*make_current)(iks_window *w);
+    void (*framebuffer_size)(iks_window *w, int *width, int *height); /* 0x0 when there is none */
+    void (*swap)(iks_window *w);
+    void (*poll)(iks_window *w);
+    void (*destroy)(iks_window *w);                        /* frees w itself; NULL: the caller's */
+    bool (*next_event)(iks_window *w, iks_event *ev);      /* the next queued event; false: none left */
+    void (*set_title)(iks_window *w, const char *title);
+    void (*toggle_fullscreen)(iks_window *w);
+    void *impl;                                            /* the window system's own state */
+};
+
+typedef struct {
+    int width, height;  /* in screen coordinates; 0: 1280x720 */
+    const char *title;  /* NULL: "ikshade" */
+    bool no_vsync;      /* swap as fast as possible instead of once per refresh */
+} iks_window_desc;
+/* Opens a GLFW window with a GL 3.3 core context, current on return. IKS_E_NO_DISPLAY when there is no
+ * display to open it on. Close it with iks_window_close, after the engine that uses it is destroyed. */
+IKS_API iks_code iks_window_open(const iks_window_desc *d, iks_window **out);
+IKS_API void iks_window_close(iks_window *w);
+
+/* ---- the engine -------------------------------------------------------------------------------- */
+
+typedef struct iks_engine iks_engine;
+
+typedef struct {
+    /* Where GL comes from. Both NULL: a headless EGL context the engine makes and owns. window: that
+     * window's context (the live loop needs one). get_proc: the loader of a context the caller made
+     * current, for drawing into memory from a program that has its own window. */
+    iks_window *window;
+    iks_glproc (*get_proc)(const char *name);
+    /* The directory holding ik.glsl and the demos; NULL: $IKSHADE_SHADERS, the source tree the
+     * library was built from, then the installed share/ikshade/shaders. */
+    const char *shader_dir;
+    iks_log_fn log;     /* NULL: warnings are dropped */
+    void *log_user;
+} iks_engine_desc;
+
+IKS_API iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out);
+IKS_API void iks_engine_destroy(iks_engine *e);
+IKS_API const char *iks_engine_renderer(const iks_engine *e);   /* GL_RENDERER */
+IKS_API const char *iks_engine_gl_version(const iks_engine *e); /* GL_VERSION */
+IKS_API int iks_engine_max_size(const iks_engine *e);           /* the largest frame side the GL allows */
+IKS_API const char *iks_engine_shader_dir(const iks_engine *e); /* NULL when none was found */
+/* Waits until every GL command issued so far has run (for timing). */
+IKS_API void iks_engine_finish(iks_engine *e);
+/* GL objects alive now, found by asking GL about every name up to max_name: leak checks. */
+IKS_API int iks_engine_live_objects(iks_engine *e, unsigned max_name);
+
+/* The shaders directory as the engine would find it, without an engine: NULL when none. */
+IKS_API const char *iks_find_shader_dir(void);
+
+/* ---- toys -------------------------------------------------------------------------------------- */
+
+typedef struct iks_toy iks_toy;
+
+typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
+
+typedef struct {
+    /* What to load: a shader file, a shadertoy.com .json, or a directory toy (image.glsl, common.glsl,
+     * a.glsl .. d.glsl, manifest.txt). NULL with source NULL: the IK limb demo (limb.frag). */
+    const char *path;
+    /* GLSL text of the Image pass held in memory; path (may be NULL) then only names it in messages
+     * and locates its relative #includes. */
+    const char *source;
+    /* iChannel0..3 of a single file or source, as the command line's --channelN takes them:
+     * FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a..d, then ,filter= ,wrap= ,vflip= ,srgb= */
+    const char *channel[4];
+    /* "NAME=V" or "NAME=V1,V2[,V3[,V4]]" for uniforms the shader declares (float, int, uint, bool and
+     * vectors); an undeclared name is an IKS_E_USAGE error. */
+    const char *const *sets;
+    int nsets;
+    /* #include search, after the including file's directory and before the shaders directory */
+    const char *const *include_dirs;
+    int n_include_dirs;
+    iks_glsl glsl;          /* AUTO: GLSL ES 3.00 for a JSON where the GL accepts it, 3.30 for a file */
+    bool missing_media_black; /* media a JSON names that are not on disk become black */
+    /* Replaces one include by a file: `#include "ik.glsl"` -> a port of the solver. Both or neither. */
+    const char *override_include, *override_path;
+    int width, height;      /* the buffers' first size; 0: 1280x720. Drawing at another size resizes */
+} iks_toy_desc;
+
+/* Loads and builds a toy. A bad --channel spec or --set is IKS_E_USAGE; a file that cannot be read
+ * IKS_E_IO; a malformed JSON, manifest or include IKS_E_FORMAT; no mainImage IKS_E_NOT_SHADER; the
+ * driver's refusal IKS_E_COMPILE. */
+IKS_API iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out);
+IKS_API void iks_toy_destroy(iks_toy *t);
+/* The name for titles and reports: the file's or directory's name, or the JSON's info.name. */
+IKS_API const char *iks_toy_name(const iks_toy *t);
+IKS_API bool iks_toy_has_buffers(const iks_toy *t);  /* Buffers A-D carry state from frame to frame */
+IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
+/* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
+IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
+/* A key (JavaScript keyCode 0..255) went down or up: the keyboard channel's rows. */
+IKS_API void iks_toy_key(iks_toy *t, int keycode, bool down);
+
+/* The uniforms of one frame. Zero fields: iTimeDelta 0, iFrameRate 0, iMouse 0, and iDate fixed at
+ * 2000-01-01 with its seconds = iTime, so that renders repeat; real_date takes the clock instead. */
+typedef struct {
+    double time;              /* iTime */
+    long frame;               /* iFrame */
+    double time_delta;        /* iTimeDelta */
+    double frame_rate;        /* iFrameRate */
+    float mouse[4];           /* iMouse as shadertoy.com defines it, in pixels of the frame */
+    bool real_date;
+} iks_frame_info;
+
+/* Draws one frame at width x height: Buffers A-D, then Image. rgba8 (width*height*4 bytes) and rgbaf
+ * (width*height*4 floats) receive the picture top row first; either may be NULL (both NULL: only draw,
+ * see iks_engine_finish). With rgbaf the Image pass is drawn into a float target, so values above 1
+ * and below 1/255 survive, and rgba8 is then the same picture rounded to 8 bits. */
+IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, int width, int height, uint8_t *rgba8,
+                              float *rgbaf);
+
+/* ---- rendering to files ------------------------------------------------------------------------ */
+
+typedef struct {
+    long done, total;   /* frames written so far, of total */
+    double seconds;     /* since the render began */
+} iks_progress;
+/* Called after each frame drawn and whenever one has been written; return false to stop the render
+ * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). */
+typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
+
+typedef struct {
+    /* out/%04d.png (one printf-style frame number; directories are made), still.png (one frame),
+     * "-" raw RGBA8 frames top row first to raw_fd, or a video (.mp4 .webm .mkv .gif) through ffmpeg */
+    const char *output;
+    int raw_fd;             /* for "-": 0 means standard output */
+    int width, height;      /* 0: 1280x720 */
+    long first, end;        /* frames first .. end-1; end 0: first + 1 */
+    double fps;             /* 0: 60. Frame i is drawn at time0 + i/fps, in double */
+    double time0;
+    bool have_mouse;        /* mouse: held at xy after a click at zw; w > 0 on frame 0 only */
+    float mouse[4];
+    int ssaa;               /* K x K supersampling, box-filtered; 0 or 1: none */
+    bool alpha;             /* RGBA PNGs; default RGB, as shadertoy.com ignores alpha */
+    int png_level;          /* deflate level 1..12; 0: the default (2); -1: stored, uncompressed */
+    int jobs;               /* encoder threads; 0: the number of cores */
+    iks_progress_fn progress;
+    void *user;
+} iks_render_desc;
+
+typedef struct {
+    long written, total;    /* frames complete on disk (or sent), of total */
+    long warmed;            /* frames drawn unsaved first for a range's buffers */
+    double seconds;         /* the saved frames' wall time */
+} iks_render_stats;
+
+/* Checks a render's description without GL and without writing: the output's name and kind, the frame
+ * range, that its directory can be made and written. IKS_E_USAGE or IKS_E_IO, as iks_render would. */
+IKS_API iks_code iks_render_check(const iks_render_desc *d);
+/* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
+ * draws the frames before it unsaved (noted through the logger), so it equals one long run. stats
+ * (may be NULL) is filled also on failure. PNGs are written to a temporary name and renamed: no
+ * partial file is ever left under the output's name. */
+IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
+
+/* ---- the live loop ----------------------------------------------------------------------------- */
+
+typedef struct {
+    bool ok;            /* false: the new version failed and the last good one stays on screen */
+    const char *path;   /* the toy's main file */
+    double compile_ms;  /* loading and linking */
+    double first_draw_ms; /* the first draw of the new program (drivers finish compiling there) */
+    double latency_ms;  /* from the save (the file's mtime) to the frame on screen */
+    int gl_objects;     /* GL objects alive after the reload */
+    long rss_kb;        /* resident memory after the reload */
+} iks_reload_info;
+
+typedef struct {
+    iks_toy_desc toy;   /* what to load, and load again on every save of any file it read */
+    double time0;       /* iTime at the start and after R */
+    bool paused, hide_hud, no_vsync_cap;
+    long frames;        /* quit after this many frames; 0: until the window closes */
+    bool measure;       /* time each reload's first draw and latency for on_reload (adds a glFinish) */
+    const char *screenshot_dir; /* S saves ikshade-NNNN.png here; NULL: the current directory */
+    /* A load that failed (code and message as iks_last_error gives them), a file deleted, or a
+     * warning while running. */
+    void (*on_error)(void *user, iks_code code, const char *message);
+    /* A reload finished (ok or not); with ok after a failure, the error is fixed. */
+    void (*on_reload)(void *user, const iks_reload_info *r);
+    /* A screenshot was written (path NULL and message set on failure). */
+    void (*on_screenshot)(void *user, const char *path, int width, int height, const char *message);
+    /* Polled once a frame: true ends the loop (Ctrl-C). */
+    bool (*should_stop)(void *user);
+    void *user;
+} iks_live_desc;
+
+/* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
+ * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H Esc Q), a HUD,
+ * and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
+ * fails at the start opens a blank window waiting for a good save, unless nothing can be watched
+ * (then the load's error is returned). */
+IKS_API iks_code iks_live_run(iks_engine *e, const iks_live_desc *d);
+
+/* ---- the solver probe -------------------------------------------------------------------------- */
+
+/* The GLSL solver run on the GPU, one fragment per case: what `ikshade check` holds against ik.h. */
+typedef struct iks_probe iks_probe;
+/* cases: n x (px, py, r1, r2). solver: a GLSL file replacing ik.glsl, NULL for the built-in one. */
+IKS_API iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n,
+                                  iks_probe **out);
+/* Solves every case with opts (bend, stretch, soften); out (n x 4 floats: x, y, status, 0) may be NULL
+ * to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set. */
+IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out);
+IKS_API void iks_probe_destroy(iks_probe *p);
+
+/* ---- small things an embedding program needs ---------------------------------------------------- */
+
+/* Checks a --set or --channelN value without GL: IKS_E_USAGE with the reason. */
+IKS_API iks_code iks_check_setting(const char *setting);
+IKS_API iks_code iks_check_channel(const char *spec);
+/* Writes width x height RGBA8 pixels (top row first) as a PNG (RGB unless alpha), atomically. */
+IKS_API iks_code iks_write_png(const char *path, const uint8_t *rgba, int width, int height, bool alpha);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,98 @@
+/* err.c: iks_err and the logger (see err.h). */
+#include "err.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the message when there is no memory for the message itself: never freed */
+static char OOM[] = "out of memory";
+
+static void drop(iks_err *e)
+{
+    if (e->msg != OOM) free(e->msg);
+    e->msg = NULL;
+}
+
+static char *vformat(const char *fmt, va_list ap)
+{
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) return NULL;
+    return s;
+}
+
+bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...)
+{
+    if (!e) return false;
+    drop(e);
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = vformat(fmt, ap);
+    va_end(ap);
+    e->code = code;
+    e->msg = m ? m : OOM;
+    if (!m) e->code = IKS_E_NOMEM;
+    return false;
+}
+
+bool iks_err_prefix(iks_err *e, const char *fmt, ...)
+{
+    if (!e) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    char *pre = vformat(fmt, ap);
+    va_end(ap);
+    char *m = NULL;
+    if (pre && asprintf(&m, "%s%s", pre, e->msg ? e->msg : "") < 0) m = NULL;
+    free(pre);
+    if (!m) return false; /* keep the message as it was rather than lose it */
+    drop(e);
+    e->msg = m;
+    return false;
+}
+
+bool iks_err_errno(iks_err *e, iks_code code, int errnum, const char *what)
+{
+    return iks_err_set(e, errnum == ENOMEM ? IKS_E_NOMEM : code, "%s: %s", what, strerror(errnum));
+}
+
+void iks_err_clear(iks_err *e)
+{
+    if (!e) return;
+    drop(e);
+    e->code = IKS_OK;
+}
+
+void iks_err_move(iks_err *dst, iks_err *src)
+{
+    if (!dst) {
+        iks_err_clear(src);
+        return;
+    }
+    drop(dst);
+    *dst = *src;
+    src->code = IKS_OK;
+    src->msg = NULL;
+}
+
+const char *iks_err_msg(const iks_err *e)
+{
+    return e && e->msg ? e->msg : "";
+}
+
+void iks_logf(const iks_logger *l, iks_log_level level, const char *fmt, ...)
+{
+    if (!l || !l->fn) return;
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = vformat(fmt, ap);
+    va_end(ap);
+    if (!m) return;
+    /* one message, without the trailing newline the callers' text may carry */
+    size_t n = strlen(m);
+    while (n && m[n - 1] == '\n') m[--n] = '\0';
+    if (n) l->fn(l->user, level, m);
+    free(m);
+}
