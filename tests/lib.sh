@@ -1,8 +1,23 @@
 # lib.sh: helpers for the shell tests. Each test sources this, calls `check`, and ends with `finish`.
 pass=0 fail=0
-check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
+# check DESCRIPTION COMMAND...: passes when the command succeeds. A failure prints the command with its
+# arguments expanded, so `check "size" [ "$(png info a.png)" = "160 90 3" ]` shows what was got
+# (left) against what was expected (right).
+check() {
   local what=$1; shift
-  if "$@"; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $what" >&2; fi
+  if "$@"; then pass=$((pass+1)); else
+    fail=$((fail+1))
+    if [ "$1" = "[" ] || [ "$1" = test ]; then echo "FAIL: $what: got/expected: ${*:2}" >&2
+    else
+      echo "FAIL: $what: this failed: $(printf '%q ' "$@")" >&2
+      # a grep on a file: show the start of what it searched
+      if [ "$1" = grep ] && [ -f "${!#}" ]; then echo "  ${!#} holds:" >&2; head -n 5 "${!#}" | sed 's/^/    /' >&2; fi
+    fi
+  fi
+}
+# check_eq DESCRIPTION EXPECTED GOT: passes when the two strings are equal; prints both when not
+check_eq() {
+  if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; fi
 }
 # expect_fail DESCRIPTION CODE PATTERN COMMAND...: exits with CODE, one stderr line matching PATTERN
 expect_fail() {
