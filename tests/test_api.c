@@ -1,0 +1,967 @@
+/* test_api.c: the engine through its public API alone (include/ikshade/ikshade.h), as a program that
+ * embeds it would use it: a headless engine, toys from memory and from files, exact pixels in both
+ * output formats, the frame's uniforms, settings, every error code a caller can provoke, rendering to
+ * files with a progress callback (and stopping it), the logger, and no GL objects leaked.
+ *
+ *     test_api SOURCE_DIR      (prints one line per failure, then "N passed, M failed")
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* mkdtemp, d_type (the build defines it too) */
+#endif
+#include "ikshade/ikshade.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int passed, failed;
+
+/* CHECK(cond, "what", "expected", "got-format", got...): on failure prints what was expected and got */
+#define CHECK(cond, what, want, ...)                                                                    \
+    do {                                                                                                \
+        if (cond) passed++;                                                                             \
+        else {                                                                                          \
+            failed++;                                                                                   \
+            fprintf(stderr, "FAIL %s:%d: %s\n  expected: %s\n  got:      ", __FILE__, __LINE__, what, want); \
+            fprintf(stderr, __VA_ARGS__);                                                               \
+            fputc('\n', stderr);                                                                        \
+        }                                                                                               \
+    } while (0)
+
+#define CHECK_INT(what, got, want)                                                                      \
+    do {                                                                                                \
+        long g_ = (long)(got), w_ = (long)(want);                                                       \
+        char ws_[32];                                                                                   \
+        snprintf(ws_, sizeof ws_, "%ld", w_);                                                           \
+        CHECK(g_ == w_, what, ws_, "%ld", g_);                                                          \
+    } while (0)
+
+/* a call's code against the expected one; on failure also the last error's message */
+#define CHECK_CODE(what, got, want)                                                                     \
+    do {                                                                                                \
+        iks_code g_ = (got), w_ = (want);                                                               \
+        const char *m_ = "";                                                                            \
+        if (g_ != w_ && g_ != IKS_OK) iks_last_error(&m_);                                              \
+        CHECK(g_ == w_, what, iks_code_name(w_), "%s (last error: %s)", iks_code_name(g_), m_);         \
+    } while (0)
+
+/* ---- the logger: keeps what it was given ---- */
+typedef struct {
+    int warnings, infos;
+    char last[1024];
+    bool trailing_newline;
+} logbook;
+
+static void on_log(void *user, iks_log_level level, const char *message)
+{
+    logbook *b = user;
+    if (level == IKS_LOG_WARN) b->warnings++;
+    else b->infos++; /* INFO and DIAGNOSTICS (compile warnings) */
+    snprintf(b->last, sizeof b->last, "%s", message);
+    size_t n = strlen(message);
+    if (n && message[n - 1] == '\n') b->trailing_newline = true;
+}
+
+/* ---- small helpers ---- */
+static char tmpdir[256];
+
+static char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    char *p = buf[k++ % 4];
+    snprintf(p, sizeof buf[0], "%s/%s", tmpdir, name);
+    return p;
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        perror(path);
+        exit(1);
+    }
+}
+
+static unsigned char *read_file(const char *path, long *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    *len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *d = malloc(*len > 0 ? (size_t)*len : 1);
+    if (d && fread(d, 1, (size_t)*len, f) != (size_t)*len) {
+        free(d);
+        d = NULL;
+    }
+    fclose(f);
+    return d;
+}
+
+static unsigned long be32(const unsigned char *p)
+{
+    return (unsigned long)p[0] << 24 | (unsigned long)p[1] << 16 | (unsigned long)p[2] << 8 | p[3];
+}
+
+/* An independent look at a PNG: the signature, IHDR first with its width and height (big-endian),
+ * and an IEND chunk at the very end (a complete file). Returns false with the reason in why. */
+static bool png_ok(const char *path, int w, int h, char *why, size_t n)
+{
+    long len = 0;
+    unsigned char *d = read_file(path, &len);
+    bool ok = false;
+    if (!d) snprintf(why, n, "%s: cannot read", path);
+    else if (len < 8 + 25 + 12 || memcmp(d, "\x89PNG\r\n\x1a\n", 8) != 0)
+        snprintf(why, n, "%s: no PNG signature (%ld bytes)", path, len);
+    else if (be32(d + 8) != 13 || memcmp(d + 12, "IHDR", 4) != 0) snprintf(why, n, "%s: IHDR is not first", path);
+    else if (be32(d + 16) != (unsigned long)w || be32(d + 20) != (unsigned long)h)
+        snprintf(why, n, "%s: IHDR says %lux%lu, want %dx%d", path, be32(d + 16), be32(d + 20), w, h);
+    else if (memcmp(d + len - 8, "IEND", 4) != 0) snprintf(why, n, "%s: does not end with IEND (truncated?)", path);
+    else ok = true;
+    free(d);
+    return ok;
+}
+
+/* ---- a small, independent PNG reader: inflate after RFC 1951 (in the manner of zlib's puff.c), then
+ * the five row filters. Reads 8-bit RGB and RGBA, not interlaced: what the library writes. ---- */
+typedef struct {
+    const unsigned char *in;
+    size_t inlen, pos;
+    unsigned bitbuf, bitcnt;
+    unsigned char *out;
+    size_t outlen, outpos;
+    bool err;
+} inflater;
+
+typedef struct {
+    short count[16];
+    short symbol[320];
+} huffman;
+
+static int getbits(inflater *s, unsigned need)
+{
+    unsigned long v = s->bitbuf;
+    while (s->bitcnt < need) {
+        if (s->pos >= s->inlen) {
+            s->err = true;
+            return 0;
+        }
+        v |= (unsigned long)s->in[s->pos++] << s->bitcnt;
+        s->bitcnt += 8;
+    }
+    s->bitbuf = (unsigned)(v >> need);
+    s->bitcnt -= need;
+    return (int)(v & ((1UL << need) - 1));
+}
+
+static int huff_decode(inflater *s, const huffman *h)
+{
+    int code = 0, first = 0, index = 0;
+    for (int len = 1; len < 16; len++) {
+        code |= getbits(s, 1);
+        int count = h->count[len];
+        if (code - count < first) return h->symbol[index + (code - first)];
+        index += count;
+        first = (first + count) << 1;
+        code <<= 1;
+        if (s->err) return -1;
+    }
+    s->err = true;
+    return -1;
+}
+
+static void huff_build(huffman *h, const short *length, int n)
+{
+    short offs[16];
+    memset(h->count, 0, sizeof h->count);
+    for (int i = 0; i < n; i++) h->count[length[i]]++;
+    offs[1] = 0;
+    for (int len = 1; len < 15; len++) offs[len + 1] = (short)(offs[len] + h->count[len]);
+    for (int i = 0; i < n; i++)
+        if (length[i]) h->symbol[offs[length[i]]++] = (short)i;
+    h->count[0] = 0;
+}
+
+static void put(inflater *s, unsigned char c)
+{
+    if (s->outpos >= s->outlen) s->err = true;
+    else s->out[s->outpos++] = c;
+}
+
+static void inflate_codes(inflater *s, const huffman *lc, const huffman *dc)
+{
+    static const short lbase[29] = { 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99,
+                                     115, 131, 163, 195, 227, 258 };
+    static const short lext[29] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0 };
+    static const short dbase[30] = { 1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025,
+                                     1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577 };
+    static const short dext[30] = { 0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
+    for (;;) {
+        int sym = huff_decode(s, lc);
+        if (s->err || sym == 256) return;
+        if (sym < 256) {
+            put(s, (unsigned char)sym);
+            continue;
+        }
+        sym -= 257;
+        if (sym >= 29) {
+            s->err = true;
+            return;
+        }
+        int len = lbase[sym] + getbits(s, (unsigned)lext[sym]);
+        int d = huff_decode(s, dc);
+        if (s->err || d < 0 || d >= 30) {
+            s->err = true;
+            return;
+        }
+        size_t dist = (size_t)(dbase[d] + getbits(s, (unsigned)dext[d]));
+        if (dist > s->outpos) {
+            s->err = true;
+            return;
+        }
+        while (len-- > 0 && !s->err) put(s, s->out[s->outpos - dist]);
+    }
+}
+
+static bool inflate_all(inflater *s)
+{
+    int last;
+    do {
+        last = getbits(s, 1);
+        int type = getbits(s, 2);
+        if (s->err) return false;
+        if (type == 0) { /* stored */
+            s->bitbuf = s->bitcnt = 0;
+            if (s->pos + 4 > s->inlen) return false;
+            size_t len = s->in[s->pos] | (size_t)s->in[s->pos + 1] << 8;
+            s->pos += 4;
+            if (s->pos + len > s->inlen) return false;
+            while (len--) put(s, s->in[s->pos++]);
+        } else if (type == 1) { /* fixed codes */
+            static huffman lc, dc;
+            short l[288];
+            int i = 0;
+            for (; i < 144; i++) l[i] = 8;
+            for (; i < 256; i++) l[i] = 9;
+            for (; i < 280; i++) l[i] = 7;
+            for (; i < 288; i++) l[i] = 8;
+            huff_build(&lc, l, 288);
+            for (i = 0; i < 30; i++) l[i] = 5;
+            huff_build(&dc, l, 30);
+            inflate_codes(s, &lc, &dc);
+        } else if (type == 2) { /* dynamic codes */
+            static const short order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+            short l[320] = { 0 };
+            int nlen = getbits(s, 5) + 257, ndist = getbits(s, 5) + 1, ncode = getbits(s, 4) + 4;
+            if (s->err || nlen > 286 || ndist > 30) return false;
+            for (int i = 0; i < ncode; i++) l[order[i]] = (short)getbits(s, 3);
+            huffman cl, lc, dc;
+            huff_build(&cl, l, 19);
+            memset(l, 0, sizeof l);
+            for (int i = 0; i < nlen + ndist && !s->err;) {
+                int sym = huff_decode(s, &cl), rep = 0;
+                short v = 0;
+                if (sym < 16) {
+                    l[i++] = (short)sym;
+                    continue;
+                }
+                if (sym == 16) {
+                    if (i == 0) return false;
+                    v = l[i - 1];
+                    rep = 3 + getbits(s, 2);
+                } else if (sym == 17) rep = 3 + getbits(s, 3);
+                else rep = 11 + getbits(s, 7);
+                if (i + rep > nlen + ndist) return false;
+                while (rep--) l[i++] = v;
+            }
+            huff_build(&lc, l, nlen);
+            huff_build(&dc, l + nlen, ndist);
+            inflate_codes(s, &lc, &dc);
+        } else return false;
+        if (s->err) return false;
+    } while (!last);
+    return true;
+}
+
+/* Reads a PNG into *px (malloc'd, w*h*ch bytes, top row first); ch is 3 or 4. */
+static bool png_read(const char *path, int *w, int *h, int *ch, unsigned char **px, char *why, size_t n)
+{
+    long len = 0;
+    unsigned char *d = read_file(path, &len), *idat = NULL, *raw = NULL;
+    size_t nidat = 0;
+    bool ok = false;
+    *px = NULL;
+    if (!d || len < 8 || memcmp(d, "\x89PNG\r\n\x1a\n", 8)) {
+        snprintf(why, n, "%s: not a PNG", path);
+        goto done;
+    }
+    *w = *h = *ch = 0;
+    for (long pos = 8; pos + 12 <= len;) {
+        unsigned long clen = be32(d + pos);
+        if ((long)clen > len - pos - 12) break;
+        const unsigned char *kind = d + pos + 4, *body = d + pos + 8;
+        if (!memcmp(kind, "IHDR", 4)) {
+            *w = (int)be32(body);
+            *h = (int)be32(body + 4);
+            if (body[8] != 8 || (body[9] != 2 && body[9] != 6) || body[12] != 0) {
+                snprintf(why, n, "%s: not 8-bit RGB/RGBA non-interlaced", path);
+                goto done;
+            }
+            *ch = body[9] == 2 ? 3 : 4;
+        } else if (!memcmp(kind, "IDAT", 4)) {
+            unsigned char *m = realloc(idat, nidat + clen + 1);
+            if (!m) goto done;
+            idat = m;
+            memcpy(idat + nidat, body, clen);
+            nidat += clen;
+        }
+        pos += 12 + (long)clen;
+    }
+    if (!*w || !*h || !idat || nidat < 2) {
+        snprintf(why, n, "%s: no IHDR or IDAT", path);
+        goto done;
+    }
+    size_t stride = (size_t)*w * (size_t)*ch, rawlen = (stride + 1) * (size_t)*h;
+    raw = malloc(rawlen);
+    *px = malloc(stride * (size_t)*h);
+    if (!raw || !*px) goto done;
+    inflater s = { .in = idat + 2, .inlen = nidat - 2, .out = raw, .outlen = rawlen }; /* after the zlib header */
+    if (!inflate_all(&s) || s.outpos != rawlen) {
+        snprintf(why, n, "%s: the image data does not inflate to %zu bytes", path, rawlen);
+        goto done;
+    }
+    for (int y = 0; y < *h; y++) {
+        const unsigned char *src = raw + (size_t)y * (stride + 1) + 1;
+        unsigned char *row = *px + (size_t)y * stride, *prev = y ? row - stride : NULL;
+        int f = src[-1];
+        for (size_t i = 0; i < stride; i++) {
+            int a = i >= (size_t)*ch ? row[i - (size_t)*ch] : 0, b = prev ? prev[i] : 0,
+                c = prev && i >= (size_t)*ch ? prev[i - (size_t)*ch] : 0, v = src[i];
+            if (f == 1) v += a;
+            else if (f == 2) v += b;
+            else if (f == 3) v += (a + b) / 2;
+            else if (f == 4) {
+                int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+                v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            } else if (f != 0) {
+                snprintf(why, n, "%s: row %d has filter %d", path, y, f);
+                goto done;
+            }
+            row[i] = (unsigned char)v;
+        }
+    }
+    ok = true;
+done:
+    if (!ok) {
+        free(*px);
+        *px = NULL;
+    }
+    free(raw);
+    free(idat);
+    free(d);
+    return ok;
+}
+
+/* Files in dir: how many, and how many look temporary (hidden, or .tmp / ~ names). */
+static void count_files(const char *dir, int *files, int *temporary, char *names, size_t n)
+{
+    *files = *temporary = 0;
+    names[0] = '\0';
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        (*files)++;
+        size_t l = strlen(e->d_name);
+        if (e->d_name[0] == '.' || strstr(e->d_name, ".tmp") || strstr(e->d_name, "tmp.") ||
+            (l && e->d_name[l - 1] == '~'))
+            (*temporary)++;
+        size_t k = strlen(names);
+        snprintf(names + k, n - k, "%s%s", k ? " " : "", e->d_name);
+    }
+    closedir(d);
+}
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    char p[1024];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        if (e->d_type == DT_DIR) remove_tree(p);
+        else unlink(p);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+/* the last error's message is there, and one line (any error but a compile error) */
+static void check_one_line(const char *what)
+{
+    const char *m = NULL;
+    iks_last_error(&m);
+    char desc[256];
+    snprintf(desc, sizeof desc, "%s: the message is non-empty and one line", what);
+    CHECK(m && m[0] && !strchr(m, '\n'), desc, "one non-empty line", "'%s'", m ? m : "(null)");
+}
+
+/* loads from memory; the code it returns */
+static iks_code load_src(iks_engine *e, const char *name, const char *src, int w, int h, iks_toy **t)
+{
+    *t = NULL;
+    return iks_toy_load(e, &(iks_toy_desc){ .path = name, .source = src, .width = w, .height = h }, t);
+}
+
+/* ---- the tests ---- */
+
+static void test_codes(void)
+{
+    for (int c = 0; c < IKS_CODE_COUNT; c++) {
+        char what[64];
+        snprintf(what, sizeof what, "iks_code_name(%d) is a name", c);
+        const char *n = iks_code_name((iks_code)c);
+        CHECK(n && strcmp(n, "?") != 0 && n[0], what, "a name, not \"?\"", "'%s'", n ? n : "(null)");
+        for (int k = 0; k < c; k++)
+            if (n && !strcmp(n, iks_code_name((iks_code)k))) CHECK(false, "code names differ", "distinct", "%d and %d: %s", k, c, n);
+    }
+    CHECK(!strcmp(iks_code_name(IKS_OK), "ok"), "iks_code_name(IKS_OK)", "ok", "%s", iks_code_name(IKS_OK));
+    CHECK(!strcmp(iks_code_name(IKS_CODE_COUNT), "?"), "iks_code_name(out of range)", "?", "%s",
+          iks_code_name(IKS_CODE_COUNT));
+    CHECK(!strcmp(iks_code_name((iks_code)-1), "?"), "iks_code_name(-1)", "?", "%s", iks_code_name((iks_code)-1));
+
+    char v[32];
+    snprintf(v, sizeof v, "%d.%d.%d", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);
+    CHECK(!strcmp(iks_version(), v), "iks_version() is the header's", v, "%s", iks_version());
+
+    iks_clear_error();
+    const char *m = NULL;
+    iks_code c = iks_last_error(&m);
+    CHECK(c == IKS_OK && m && !m[0], "no error after iks_clear_error", "ok and \"\"", "%s '%s'", iks_code_name(c),
+          m ? m : "(null)");
+    CHECK(iks_last_error(NULL) == IKS_OK, "iks_last_error(NULL) works", "ok", "not ok");
+
+    /* the checks that need no GL */
+    CHECK_CODE("iks_check_setting(\"k=1\")", iks_check_setting("k=1"), IKS_OK);
+    CHECK_CODE("iks_check_setting(\"v=1,2,3\")", iks_check_setting("v=1,2,3"), IKS_OK);
+    CHECK_CODE("iks_check_setting(\"k\")", iks_check_setting("k"), IKS_E_USAGE);
+    check_one_line("iks_check_setting(\"k\")");
+    CHECK_CODE("iks_check_setting(\"k=abc\")", iks_check_setting("k=abc"), IKS_E_USAGE);
+    CHECK_CODE("iks_check_channel(\"keyboard\")", iks_check_channel("keyboard"), IKS_OK);
+    CHECK_CODE("iks_check_channel(\"black,filter=nearest\")", iks_check_channel("black,filter=nearest"), IKS_OK);
+    CHECK_CODE("iks_check_channel(\"keyboard,filter=bogus\")", iks_check_channel("keyboard,filter=bogus"), IKS_E_USAGE);
+    check_one_line("iks_check_channel(bad filter)");
+}
+
+/* RGBA8 exact and top row first: row 0 is the highest fragCoord.y */
+static void test_rgba8(iks_engine *e)
+{
+    enum { W = 8, H = 4 };
+    const char *src = "void mainImage(out vec4 fragColor, in vec2 fragCoord) {\n"
+                      "    fragColor = vec4(floor(fragCoord.x) / 255., floor(fragCoord.y) / 255., 0.25, 1.);\n"
+                      "}\n";
+    iks_toy *t;
+    CHECK_CODE("load a shader from memory", load_src(e, "grad.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    CHECK(!strcmp(iks_toy_name(t), "grad.frag"), "iks_toy_name of source named grad.frag", "grad.frag", "%s",
+          iks_toy_name(t));
+    CHECK(!iks_toy_has_buffers(t), "a single file has no buffers", "false", "true");
+    CHECK(!iks_toy_reads_keyboard(t), "it does not read the keyboard", "false", "true");
+
+    uint8_t px[W * H * 4];
+    memset(px, 0xAB, sizeof px);
+    CHECK_CODE("iks_toy_draw rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, px, NULL), IKS_OK);
+    int bad = 0;
+    char first[160] = "";
+    for (int r = 0; r < H; r++)
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = px + (r * W + x) * 4;
+            int want[4] = { x, H - 1 - r, 64 /* 0.25 * 255 = 63.75 */, 255 };
+            if (p[0] != want[0] || p[1] != want[1] || p[2] != want[2] || p[3] != want[3]) {
+                if (!bad++)
+                    snprintf(first, sizeof first, "row %d x %d: %d %d %d %d, want %d %d %d %d", r, x, p[0], p[1],
+                             p[2], p[3], want[0], want[1], want[2], want[3]);
+            }
+        }
+    CHECK(bad == 0, "RGBA8 exact, row 0 = top (highest fragCoord.y)", "every pixel (x, H-1-row, 64, 255)",
+          "%d of %d pixels differ; first: %s", bad, W * H, first);
+
+    /* another size than the load's: the toy follows */
+    uint8_t big[16 * 2 * 4];
+    CHECK_CODE("draw at another size (16x2)", iks_toy_draw(t, &(iks_frame_info){ 0 }, 16, 2, big, NULL), IKS_OK);
+    CHECK(big[(0 * 16 + 15) * 4] == 15 && big[(0 * 16 + 15) * 4 + 1] == 1 && big[(1 * 16 + 3) * 4 + 1] == 0,
+          "16x2: top-right (15,1), bottom row y 0", "15 1 / 0", "%d %d / %d", big[(0 * 16 + 15) * 4],
+          big[(0 * 16 + 15) * 4 + 1], big[(1 * 16 + 3) * 4 + 1]);
+    CHECK_CODE("draw with neither output (only draws)", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, NULL, NULL),
+               IKS_OK);
+    CHECK_CODE("draw at width 0", iks_toy_draw(t, &(iks_frame_info){ 0 }, 0, H, px, NULL), IKS_E_USAGE);
+    iks_toy_destroy(t);
+}
+
+/* the float output keeps values above 1 and below 1/255; rgba8 alongside is the same picture rounded */
+static void test_rgbaf(iks_engine *e)
+{
+    enum { W = 4, H = 2 };
+    const char *src = "void mainImage(out vec4 c, in vec2 f) { c = vec4(4.0, 0.001, floor(f.x), floor(f.y)); }\n";
+    iks_toy *t;
+    CHECK_CODE("load the float shader", load_src(e, "float.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    float pf[W * H * 4];
+    uint8_t p8[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++) pf[i] = -1.0f;
+    CHECK_CODE("iks_toy_draw rgbaf + rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, p8, pf), IKS_OK);
+    /* exact in float32; a half-float target would give 0.0010004 for 0.001: allow 1e-3 relative */
+    int bad = 0, bad8 = 0;
+    char first[200] = "", first8[200] = "";
+    for (int r = 0; r < H; r++)
+        for (int x = 0; x < W; x++) {
+            const float *p = pf + (r * W + x) * 4;
+            float want[4] = { 4.0f, 0.001f, (float)x, (float)(H - 1 - r) };
+            bool ok = true;
+            for (int k = 0; k < 4; k++)
+                if (fabsf(p[k] - want[k]) > 1e-3f * fabsf(want[k])) ok = false;
+            if (!ok && !bad++)
+                snprintf(first, sizeof first, "row %d x %d: %g %g %g %g, want %g %g %g %g", r, x, p[0], p[1], p[2],
+                         p[3], want[0], want[1], want[2], want[3]);
+            const uint8_t *q = p8 + (r * W + x) * 4;
+            int w8[4] = { 255, 0, x ? 255 : 0, (H - 1 - r) ? 255 : 0 };
+            if ((q[0] != w8[0] || q[1] != w8[1] || q[2] != w8[2] || q[3] != w8[3]) && !bad8++)
+                snprintf(first8, sizeof first8, "row %d x %d: %d %d %d %d, want %d %d %d %d", r, x, q[0], q[1], q[2],
+                         q[3], w8[0], w8[1], w8[2], w8[3]);
+        }
+    CHECK(bad == 0, "rgbaf keeps 4.0 and 0.001, top row first", "(4, 0.001, x, H-1-row) within 1e-3 relative",
+          "%d pixels differ; first: %s", bad, first);
+    CHECK(bad8 == 0, "rgba8 beside rgbaf is the same picture rounded", "(255, 0, x?255:0, y?255:0)",
+          "%d pixels differ; first: %s", bad8, first8);
+    float exact = pf[1];
+    CHECK(exact == 0.001f, "0.001 survives exactly (an RGBA32F target; informative)", "0.001", "%.9g", exact);
+    iks_toy_destroy(t);
+}
+
+/* iTime, iFrame, iTimeDelta, iFrameRate, iMouse, iResolution, iDate through to the shader */
+static void test_uniforms(iks_engine *e)
+{
+    enum { W = 4, H = 2 };
+    const char *src =
+        "void mainImage(out vec4 c, in vec2 f) {\n"
+        "    if (f.x < 1.0) c = vec4(iTime * 10.0, float(iFrame), iTimeDelta * 100.0, iFrameRate) / 255.0;\n"
+        "    else if (f.x < 2.0) c = vec4(iMouse) / 255.0;\n"
+        "    else if (f.x < 3.0) c = vec4(iResolution.xy, iDate.w * 10.0, iMouse.w > 0.0 ? 1.0 : 0.0) / 255.0;\n"
+        "    else c = vec4(iMouse.w < 0.0 ? 1.0 : 0.0, 0.0, 0.0, 1.0);\n"
+        "}\n";
+    iks_toy *t;
+    CHECK_CODE("load the uniforms shader", load_src(e, "uni.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    uint8_t p[W * H * 4];
+    iks_frame_info f = { .time = 3.0, .frame = 7, .time_delta = 0.25, .frame_rate = 40, .mouse = { 3, 2, 5, 6 } };
+    CHECK_CODE("draw with frame info", iks_toy_draw(t, &f, W, H, p, NULL), IKS_OK);
+    const uint8_t *a = p + 0, *b = p + 4, *c = p + 8; /* top row; every row is the same */
+    CHECK(a[0] == 30 && a[1] == 7 && a[2] == 25 && a[3] == 40, "iTime 3, iFrame 7, iTimeDelta .25, iFrameRate 40",
+          "30 7 25 40", "%d %d %d %d", a[0], a[1], a[2], a[3]);
+    CHECK(b[0] == 3 && b[1] == 2 && b[2] == 5 && b[3] == 6, "iMouse passes through", "3 2 5 6", "%d %d %d %d",
+          b[0], b[1], b[2], b[3]);
+    CHECK(c[0] == W && c[1] == H && c[2] == 30, "iResolution = the draw's size, iDate.w = iTime (fixed date)",
+          "4 2 30", "%d %d %d", c[0], c[1], c[2]);
+    iks_frame_info g = { .time = 0.5, .frame = 100000, .mouse = { 1, 1, 1, -1 } };
+    CHECK_CODE("draw again", iks_toy_draw(t, &g, W, H, p, NULL), IKS_OK);
+    CHECK(p[0] == 5 && p[4 * 3] == 255, "iTime 0.5, iMouse.w < 0 after the click", "5, 255", "%d, %d", p[0], p[12]);
+    iks_toy_destroy(t);
+}
+
+/* --set through the desc and iks_toy_set; undeclared names; a removed uniform warns through the logger */
+static void test_sets(iks_engine *e, logbook *lb)
+{
+    const char *src = "uniform float k = 1.0;\n"
+                      "uniform vec2 v = vec2(0.0);\n"
+                      /* no initializer: Mesa keeps a uniform with one active even when unread */
+                      "uniform float unused;\n"
+                      "void mainImage(out vec4 c, in vec2 f) { c = vec4(k, v, 255.0) / 255.0; }\n";
+    const char *sets[] = { "k=17", "v=3,4" };
+    iks_toy *t = NULL;
+    CHECK_CODE("load with sets", iks_toy_load(e, &(iks_toy_desc){ .path = "set.frag", .source = src, .sets = sets,
+                                                                  .nsets = 2, .width = 2, .height = 2 }, &t),
+               IKS_OK);
+    if (!t) return;
+    uint8_t p[2 * 2 * 4];
+    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK(p[0] == 17 && p[1] == 3 && p[2] == 4, "desc.sets k=17 v=3,4 applied", "17 3 4", "%d %d %d", p[0], p[1], p[2]);
+    CHECK_CODE("iks_toy_set k=42", iks_toy_set(t, "k=42"), IKS_OK);
+    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK(p[0] == 42 && p[1] == 3, "iks_toy_set k=42 applied, v kept", "42 3", "%d %d", p[0], p[1]);
+    CHECK_CODE("iks_toy_set of an undeclared name", iks_toy_set(t, "nope=1"), IKS_E_USAGE);
+    check_one_line("iks_toy_set nope=1");
+    CHECK_CODE("iks_toy_set with a wrong count (v=1)", iks_toy_set(t, "v=1"), IKS_E_USAGE);
+    CHECK_CODE("iks_toy_set malformed (k=)", iks_toy_set(t, "k="), IKS_E_USAGE);
+    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK(p[0] == 42, "a refused set changes nothing", "42", "%d", p[0]);
+
+    int before = lb->warnings;
+    CHECK_CODE("iks_toy_set on a uniform the compiler removed: not an error", iks_toy_set(t, "unused=2"), IKS_OK);
+    CHECK(lb->warnings == before + 1 && strstr(lb->last, "unused"), "... the logger gets a warning naming it",
+          "one warning mentioning 'unused'", "%d warnings, last '%s'", lb->warnings - before, lb->last);
+    CHECK(!lb->trailing_newline, "log messages hold no trailing newline", "none", "a trailing newline");
+    iks_toy_destroy(t);
+
+    t = NULL;
+    const char *bad[] = { "nope=1" };
+    CHECK_CODE("load with an undeclared --set", iks_toy_load(e, &(iks_toy_desc){ .path = "set.frag", .source = src,
+                                                                                 .sets = bad, .nsets = 1 }, &t),
+               IKS_E_USAGE);
+    check_one_line("load with nope=1");
+    CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
+    iks_toy_destroy(t);
+}
+
+static void test_errors(iks_engine *e)
+{
+    iks_toy *t = NULL;
+    /* a compile error: the driver's log mapped to our file and line */
+    const char *broken = "void mainImage(out vec4 c, in vec2 f) {\n"
+                         "    c = vec4(no_such_thing, 0.0, 0.0, 1.0);\n"
+                         "}\n";
+    CHECK_CODE("a compile error", load_src(e, "broken.frag", broken, 4, 4, &t), IKS_E_COMPILE);
+    const char *m = NULL;
+    iks_last_error(&m);
+    m = m ? m : "";
+    /* every line `broken.frag:LINE:COL: error: ...` (or `warning:`); the first an error on line 2 */
+    bool form = m[0] != '\0', line2 = strncmp(m, "broken.frag:2:", 14) == 0;
+    int nlines = 0;
+    for (const char *s = m; *s;) {
+        const char *end = strchr(s, '\n');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        char l[512];
+        snprintf(l, sizeof l, "%.*s", (int)(n < 511 ? n : 511), s);
+        int ln = 0, col = 0, used = 0;
+        if (sscanf(l, "broken.frag:%d:%d: %n", &ln, &col, &used) != 2 || used == 0 ||
+            (strncmp(l + used, "error: ", 7) && strncmp(l + used, "warning: ", 9)))
+            form = false;
+        nlines++;
+        s += n;
+        if (*s) s++;
+    }
+    CHECK(form && line2, "compile error message: `broken.frag:LINE:COL: error: ...` lines, first on line 2",
+          "broken.frag:2:COL: error: ...", "'%s' (%d lines)", m, nlines);
+    CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
+
+    /* a compile error from source without a path still names something */
+    CHECK_CODE("a compile error, source without a path", load_src(e, NULL, broken, 4, 4, &t), IKS_E_COMPILE);
+    iks_last_error(&m);
+    CHECK(m && m[0] && strstr(m, ":2:") && strstr(m, "error:"), "... the message has line 2 and 'error:'",
+          "NAME:2:COL: error: ...", "'%s'", m ? m : "(null)");
+
+    /* a file with no mainImage (an include file) */
+    write_file(tmp_path("lib.glsl"), "float twice(float x) { return 2.0 * x; }\n");
+    t = NULL;
+    CHECK_CODE("a file with no mainImage", iks_toy_load(e, &(iks_toy_desc){ .path = tmp_path("lib.glsl") }, &t),
+               IKS_E_NOT_SHADER);
+    check_one_line("not a shader");
+
+    /* a missing file */
+    CHECK_CODE("a missing file", iks_toy_load(e, &(iks_toy_desc){ .path = tmp_path("missing.frag") }, &t), IKS_E_IO);
+    check_one_line("missing file");
+    iks_last_error(&m);
+    CHECK(m && strstr(m, "missing.frag"), "... the message names the file", "contains missing.frag", "'%s'",
+          m ? m : "(null)");
+
+    /* a missing #include */
+    CHECK_CODE("a missing #include", load_src(e, "inc.frag", "#include \"nowhere.glsl\"\n"
+                                                             "void mainImage(out vec4 c, in vec2 f) { c = vec4(1); }\n",
+                                              4, 4, &t),
+               IKS_E_FORMAT);
+    check_one_line("missing include");
+
+    /* a bad channel spec */
+    const char *good = "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f); }\n";
+    CHECK_CODE("a bad channel spec", iks_toy_load(e, &(iks_toy_desc){ .path = "ch.frag", .source = good,
+                                                                      .channel = { "keyboard,filter=bogus" } }, &t),
+               IKS_E_USAGE);
+    check_one_line("bad channel");
+    CHECK_CODE("a channel naming a buffer a single file lacks",
+               iks_toy_load(e, &(iks_toy_desc){ .path = "ch.frag", .source = good, .channel = { "a" } }, &t),
+               IKS_E_USAGE);
+
+    /* a bad JSON */
+    write_file(tmp_path("bad.json"), "{ \"Shader\": { \"renderpass\": [ ");
+    CHECK_CODE("a malformed JSON", iks_toy_load(e, &(iks_toy_desc){ .path = tmp_path("bad.json") }, &t),
+               IKS_E_FORMAT);
+    check_one_line("bad json");
+    iks_toy_destroy(t);
+}
+
+typedef struct {
+    int calls;
+    long max_done, total;
+    int stop_after; /* return false from this call on; 0: never */
+    bool monotone;
+    long last_done;
+} progress_log;
+
+static bool on_progress(void *user, const iks_progress *p)
+{
+    progress_log *l = user;
+    l->calls++;
+    if (p->done > l->max_done) l->max_done = p->done;
+    if (p->done < l->last_done || p->done > p->total) l->monotone = false;
+    l->last_done = p->done;
+    l->total = p->total;
+    return !(l->stop_after && l->calls >= l->stop_after);
+}
+
+static void test_render(iks_engine *e)
+{
+    iks_toy *t;
+    const char *src = "void mainImage(out vec4 c, in vec2 f) {\n"
+                      "    c = vec4(floor(f.x) / 255.0, floor(f.y) / 255.0, float(iFrame) / 255.0, 1.0);\n"
+                      "}\n";
+    CHECK_CODE("load for render", load_src(e, "r.frag", src, 16, 8, &t), IKS_OK);
+    if (!t) return;
+
+    char dir[512], pattern[600], why[600];
+    snprintf(dir, sizeof dir, "%s/frames", tmpdir);
+    snprintf(pattern, sizeof pattern, "%s/%%02d.png", dir);
+    progress_log pl = { .monotone = true };
+    iks_render_stats st = { -1, -1, -1, -1 };
+    iks_render_desc d = { .output = pattern, .width = 16, .height = 8, .end = 3, .progress = on_progress,
+                          .user = &pl };
+    CHECK_CODE("iks_render_check of a good render", iks_render_check(&d), IKS_OK);
+    CHECK_CODE("iks_render 3 frames to a PNG pattern", iks_render(t, &d, &st), IKS_OK);
+    CHECK(st.written == 3 && st.total == 3, "stats: 3 of 3 written", "3 / 3", "%ld / %ld", st.written, st.total);
+    CHECK(pl.calls >= 1 && pl.max_done == 3 && pl.total == 3, "the progress callback is called, done reaches 3",
+          "calls >= 1, done 3 of 3", "%d calls, done %ld of %ld", pl.calls, pl.max_done, pl.total);
+    CHECK(pl.monotone, "progress: done never goes back nor past total", "monotone", "not");
+    for (int i = 0; i < 3; i++) {
+        char f[600];
+        snprintf(f, sizeof f, "%s/%02d.png", dir, i);
+        bool ok = png_ok(f, 16, 8, why, sizeof why);
+        CHECK(ok, "frame file is a complete 16x8 PNG", "signature, IHDR 16x8, IEND", "%s", why);
+        /* its pixels: R = x, G = fragCoord.y (row 0 the top), B = iFrame; RGB by default */
+        int w, h, ch;
+        unsigned char *px = NULL;
+        ok = ok && png_read(f, &w, &h, &ch, &px, why, sizeof why);
+        CHECK(ok && ch == 3, "frame file decodes as RGB", "RGB", "%s", ok ? "RGBA" : why);
+        int bad = 0;
+        char first[160] = "";
+        for (int r = 0; ok && ch == 3 && r < 8; r++)
+            for (int x = 0; x < 16; x++) {
+                const unsigned char *p = px + (r * 16 + x) * 3;
+                if ((p[0] != x || p[1] != 7 - r || p[2] != i) && !bad++)
+                    snprintf(first, sizeof first, "row %d x %d: %d %d %d, want %d %d %d", r, x, p[0], p[1], p[2], x,
+                             7 - r, i);
+            }
+        CHECK(ok && bad == 0, "frame file's pixels: (x, 7-row, iFrame), top row first", "exact",
+              "%d pixels differ; first: %s", bad, first);
+        free(px);
+    }
+    int files, temps;
+    char names[1024];
+    count_files(dir, &files, &temps, names, sizeof names);
+    CHECK(files == 3 && temps == 0, "exactly the 3 frames in the directory", "00.png 01.png 02.png", "%s", names);
+
+    /* a still: one file, no pattern */
+    snprintf(pattern, sizeof pattern, "%s/still.png", tmpdir);
+    CHECK_CODE("iks_render one still", iks_render(t, &(iks_render_desc){ .output = pattern, .width = 20, .height = 10 },
+                                                  NULL),
+               IKS_OK);
+    CHECK(png_ok(pattern, 20, 10, why, sizeof why), "the still is a 20x10 PNG", "ok", "%s", why);
+
+    /* stopped by the callback after the first frame: INTERRUPTED, complete files only */
+    snprintf(dir, sizeof dir, "%s/stopped", tmpdir);
+    snprintf(pattern, sizeof pattern, "%s/%%03d.png", dir);
+    progress_log stop = { .stop_after = 1, .monotone = true };
+    iks_render_stats s2 = { -1, -1, -1, -1 };
+    iks_render_desc d2 = { .output = pattern, .width = 64, .height = 32, .end = 40, .progress = on_progress,
+                           .user = &stop };
+    CHECK_CODE("iks_render stopped by its progress callback", iks_render(t, &d2, &s2), IKS_E_INTERRUPTED);
+    CHECK(s2.written < s2.total && s2.total == 40 && s2.written >= 0, "stats: fewer written than total (40)",
+          "0 <= written < 40 = total", "%ld of %ld", s2.written, s2.total);
+    count_files(dir, &files, &temps, names, sizeof names);
+    CHECK(temps == 0, "no temporary files left after the stop", "none", "%s", names);
+    CHECK(files == s2.written, "the files on disk are the frames written", "files == stats.written",
+          "%d files, written %ld: %s", files, s2.written, names);
+    for (long i = 0; i < s2.written; i++) {
+        char f[600];
+        snprintf(f, sizeof f, "%s/%03ld.png", dir, i);
+        bool ok = png_ok(f, 64, 32, why, sizeof why);
+        CHECK(ok, "each file written before the stop is a complete PNG", "ok", "%s", why);
+    }
+
+    /* descriptions refused before any work */
+    snprintf(pattern, sizeof pattern, "%s/two/%%d_%%d.png", tmpdir);
+    CHECK_CODE("iks_render_check: two frame numbers", iks_render_check(&(iks_render_desc){ .output = pattern, .end = 2 }),
+               IKS_E_USAGE);
+    check_one_line("two %d");
+    snprintf(pattern, sizeof pattern, "%s/many.png", tmpdir);
+    CHECK_CODE("iks_render_check: 5 frames into one PNG",
+               iks_render_check(&(iks_render_desc){ .output = pattern, .end = 5 }), IKS_E_USAGE);
+    CHECK_CODE("iks_render_check: end before first",
+               iks_render_check(&(iks_render_desc){ .output = pattern, .first = 5, .end = 2 }), IKS_E_USAGE);
+    CHECK_CODE("iks_render_check: no output", iks_render_check(&(iks_render_desc){ 0 }), IKS_E_USAGE);
+    CHECK_CODE("iks_render with two frame numbers fails the same way",
+               iks_render(t, &(iks_render_desc){ .output = "x/%d_%d.png", .end = 2 }, NULL), IKS_E_USAGE);
+    write_file(tmp_path("afile"), "x");
+    snprintf(pattern, sizeof pattern, "%s/afile/sub/%%02d.png", tmpdir);
+    /* iks_render_check does not touch the disk; iks_render finds the directory cannot be made */
+    CHECK_CODE("iks_render_check: a directory under a file is not its business (no disk access)",
+               iks_render_check(&(iks_render_desc){ .output = pattern, .end = 2 }), IKS_OK);
+    snprintf(pattern, sizeof pattern, "%s/unmade/%%02d.png", tmpdir);
+    CHECK_CODE("iks_render_check of a new directory", iks_render_check(&(iks_render_desc){ .output = pattern, .end = 2 }),
+               IKS_OK);
+    CHECK(access(tmp_path("unmade"), F_OK) != 0, "... which it does not make", "no directory unmade/", "it exists");
+    snprintf(pattern, sizeof pattern, "%s/afile/sub/%%02d.png", tmpdir);
+    CHECK_CODE("iks_render: a directory that cannot be made (under a file)",
+               iks_render(t, &(iks_render_desc){ .output = pattern, .width = 8, .height = 4, .end = 2 }, NULL),
+               IKS_E_IO);
+    check_one_line("directory under a file");
+    iks_toy_destroy(t);
+}
+
+/* iks_write_png: top row first in, top row first in the file; RGB, or RGBA with alpha */
+static void test_write_png(const char *when)
+{
+    enum { W = 5, H = 3 };
+    uint8_t px[W * H * 4];
+    for (int r = 0; r < H; r++)
+        for (int x = 0; x < W; x++) {
+            uint8_t *p = px + (r * W + x) * 4;
+            p[0] = (uint8_t)x, p[1] = (uint8_t)r, p[2] = (uint8_t)(10 * x + r), p[3] = (uint8_t)(200 + x);
+        }
+    for (int alpha = 0; alpha < 2; alpha++) {
+        char what[160], why[300];
+        snprintf(what, sizeof what, "iks_write_png %s (%s)", alpha ? "RGBA" : "RGB", when);
+        const char *path = tmp_path(alpha ? "w4.png" : "w3.png");
+        CHECK_CODE(what, iks_write_png(path, px, W, H, alpha), IKS_OK);
+        int w, h, ch;
+        unsigned char *got = NULL;
+        bool ok = png_read(path, &w, &h, &ch, &got, why, sizeof why);
+        CHECK(ok, what, "a readable PNG", "%s", why);
+        if (!ok) continue;
+        CHECK(w == W && h == H && ch == 3 + alpha, what, alpha ? "5x3, 4 channels" : "5x3, 3 channels",
+              "%dx%d, %d channels", w, h, ch);
+        int bad = 0;
+        char first[160] = "";
+        for (int r = 0; r < H && w == W && h == H && ch == 3 + alpha; r++)
+            for (int x = 0; x < W; x++)
+                for (int k = 0; k < ch; k++)
+                    if (got[(r * W + x) * ch + k] != px[(r * W + x) * 4 + k] && !bad++)
+                        snprintf(first, sizeof first, "row %d x %d channel %d: %d, want %d", r, x, k,
+                                 got[(r * W + x) * ch + k], px[(r * W + x) * 4 + k]);
+        snprintf(what, sizeof what, "iks_write_png %s (%s): the file's pixels are the caller's, top row first",
+                 alpha ? "RGBA" : "RGB", when);
+        CHECK(bad == 0, what, "equal", "%d values differ; first: %s", bad, first);
+        free(got);
+    }
+    CHECK_CODE("iks_write_png into a missing directory", iks_write_png(tmp_path("no/such/dir.png"), px, W, H, false),
+               IKS_E_IO);
+    check_one_line("iks_write_png into a missing directory");
+}
+
+/* the limb demo through the shaders directory the engine found */
+static void test_limb(iks_engine *e)
+{
+    iks_toy *t = NULL;
+    CHECK_CODE("load the limb demo (path NULL)", iks_toy_load(e, &(iks_toy_desc){ .width = 64, .height = 36 }, &t),
+               IKS_OK);
+    if (!t) return;
+    CHECK(strstr(iks_toy_name(t), "limb") != NULL, "its name", "contains 'limb'", "%s", iks_toy_name(t));
+    uint8_t p[64 * 36 * 4];
+    CHECK_CODE("draw the limb demo", iks_toy_draw(t, &(iks_frame_info){ .time = 1.5 }, 64, 36, p, NULL), IKS_OK);
+    int distinct = 0;
+    for (int i = 4; i < (int)sizeof p; i += 4)
+        if (memcmp(p, p + i, 3)) distinct++;
+    CHECK(distinct > 0, "the limb picture is not one flat colour", "several colours", "one");
+    CHECK_CODE("limb: --set r1=0.6", iks_toy_set(t, "r1=0.6"), IKS_OK);
+    iks_toy_destroy(t);
+}
+
+/* load, draw, render and destroy leave as many GL objects alive as before */
+static void test_leaks(iks_engine *e, logbook *lb)
+{
+    const char *src = "uniform float k = 1.0;\n"
+                      "void mainImage(out vec4 c, in vec2 f) { c = vec4(k * f / iResolution.xy, 0.5, 1.0); }\n";
+    char pattern[600];
+    snprintf(pattern, sizeof pattern, "%s/leak/%%d.png", tmpdir);
+    int counts[4];
+    for (int round = 0; round < 4; round++) {
+        counts[round] = iks_engine_live_objects(e, 20000);
+        iks_toy *t = NULL;
+        if (load_src(e, "leak.frag", src, 32, 16, &t) != IKS_OK) {
+            CHECK(false, "load in the leak cycle", "ok", "failed");
+            return;
+        }
+        uint8_t p8[32 * 16 * 4];
+        float pf[32 * 16 * 4];
+        iks_toy_draw(t, &(iks_frame_info){ 0 }, 32, 16, p8, pf);
+        iks_toy_draw(t, &(iks_frame_info){ 0 }, 48, 24, NULL, NULL);
+        iks_toy_set(t, "k=0.5");
+        iks_render(t, &(iks_render_desc){ .output = pattern, .width = 24, .height = 12, .end = 2 }, NULL);
+        iks_toy_destroy(t);
+        /* failed loads too */
+        load_src(e, "broken.frag", "void mainImage(out vec4 c, in vec2 f) { c = nope; }\n", 4, 4, &t);
+    }
+    int after = iks_engine_live_objects(e, 20000);
+    (void)lb;
+    CHECK(counts[0] > 0, "iks_engine_live_objects counts something (the engine's own objects)", "> 0", "%d",
+          counts[0]);
+    /* the first cycle may make objects the engine keeps for later (caches); after it, none may grow */
+    CHECK(after == counts[1] && counts[2] == counts[1], "GL objects alive before and after load+draw+render+destroy",
+          "equal", "%d before the first cycle, then %d %d %d, %d after", counts[0], counts[1], counts[2], counts[3],
+          after);
+    if (counts[1] != counts[0])
+        fprintf(stderr, "note: the first cycle left %d GL objects (engine caches?)\n", counts[1] - counts[0]);
+}
+
+int main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv; /* the source directory: not needed, the engine finds its shaders itself */
+    snprintf(tmpdir, sizeof tmpdir, "%s/iks_api_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+
+    test_codes();
+
+    logbook lb = { 0 };
+    iks_engine *e = NULL;
+    iks_code c = iks_engine_create(&(iks_engine_desc){ .log = on_log, .log_user = &lb }, &e);
+    CHECK_CODE("iks_engine_create headless", c, IKS_OK);
+    if (!e) {
+        remove_tree(tmpdir);
+        printf("%d passed, %d failed\n", passed, failed);
+        return 1;
+    }
+    const char *r = iks_engine_renderer(e), *v = iks_engine_gl_version(e), *sd = iks_engine_shader_dir(e);
+    printf("GL: %s, %s; shaders: %s\n", r ? r : "(null)", v ? v : "(null)", sd ? sd : "(none)");
+    CHECK(r && r[0] && v && v[0], "renderer and GL version", "non-empty", "'%s' '%s'", r ? r : "", v ? v : "");
+    CHECK(iks_engine_max_size(e) >= 1024, "max frame side", ">= 1024", "%d", iks_engine_max_size(e));
+    CHECK(sd != NULL, "the engine found a shaders directory", "a directory", "NULL");
+    const char *found = iks_find_shader_dir();
+    CHECK(found && sd && !strcmp(found, sd), "iks_find_shader_dir agrees with the engine", sd ? sd : "(null)", "%s",
+          found ? found : "(null)");
+
+    test_write_png("before any iks_render");
+    test_rgba8(e);
+    test_rgbaf(e);
+    test_uniforms(e);
+    test_sets(e, &lb);
+    test_errors(e);
+    test_render(e);
+    test_write_png("after iks_render");
+    test_limb(e);
+    test_leaks(e, &lb);
+
+    iks_engine_finish(e);
+    iks_engine_destroy(e);
+    remove_tree(tmpdir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
