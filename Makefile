@@ -4,8 +4,9 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX     ?= /usr/local
 
-.PHONY: all build deps run test test-fast test-asan test-fuzz vec-report golden clean
+.PHONY: all build deps run install test test-fast test-asan test-fuzz vec-report golden clean
 
 all: build
 
@@ -20,6 +21,10 @@ build: deps $(BUILD)/CMakeCache.txt
 
 run: build
 	@scripts/run.sh $(BUILD)/ikshade
+
+# The program, libikshade and libik, their headers and pkg-config files, and the shaders, under PREFIX.
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then each libFuzzer target for FUZZ_SECONDS from its seeds.
@@ -42,7 +47,7 @@ test-fuzz: deps
 
 # Shows which loops of the solver the compiler vectorised.
 vec-report:
-	$(CC) -std=c11 -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off -fopt-info-vec-optimized -c src/ik/ik.c -o /dev/null
+	$(CC) -std=c11 -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off -fopt-info-vec-optimized -Iinclude -c src/ik/ik.c -o /dev/null
 
 # Regenerates the golden image on purpose, after a deliberate change to limb.frag; review it, then commit.
 golden: build

@@ -1,6 +1,7 @@
 /* test_gpu.c: the GL core on llvmpipe through headless EGL: program assembly, error mapping against
  * deliberately broken shaders, recorded logs of other drivers, Shadertoy uniforms read back exactly,
- * and --set. Writes its shader files into a fresh temporary directory. */
+ * and --set; each failure's code and message (an iks_err) and each warning (through a logger). Writes
+ * its shader files into a fresh temporary directory. */
 #include "gpu.h"
 #include "platform.h"
 #include "source.h"
@@ -24,6 +25,33 @@ static int failures, checks;
 
 static char dir[256];
 
+/* the code's name from ikshade.h's list (the engine's iks_code_name, without needing the engine) */
+static const char *cname(iks_code c)
+{
+#define IKS_NAME_(e, s) if (c == e) return s;
+    IKS_ERROR_LIST(IKS_NAME_)
+#undef IKS_NAME_
+    return "?";
+}
+
+/* A logger that keeps every warning, "\n"-separated, for checks on their text */
+static char warned[4096];
+static int nwarned;
+static void keep_warning(void *user, iks_log_level level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    size_t k = strlen(warned);
+    snprintf(warned + k, sizeof warned - k, "%s%s", k ? "\n" : "", msg);
+    nwarned++;
+}
+static const iks_logger logger = { keep_warning, NULL };
+static void forget_warnings(void)
+{
+    warned[0] = '\0';
+    nwarned = 0;
+}
+
 static const char *write_file(const char *name, const char *text)
 {
     static char paths[32][512];
@@ -40,19 +68,25 @@ static const char *write_file(const char *name, const char *text)
     return p;
 }
 
-/* Builds path; returns the mapped log (malloc'd, "" when none) and sets *ok. */
-static char *build(const char *path, bool *ok, iks_program *prog, iks_source *src)
+/* Builds path; returns the mapped log (malloc'd: the error's message on failure, the warnings on
+ * success, "" when none), sets *ok and *code (the failure's code, IKS_OK on success). */
+static char *build_code(const char *path, bool *ok, iks_code *code, iks_program *prog, iks_source *src)
 {
     const char *dirs[] = { dir };
     iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
-    char err[IKS_SRC_ERR_LEN];
-    if (!iks_source_load(src, path, &o, err)) {
-        *ok = false;
-        return strdup(err);
-    }
-    char *log = NULL;
-    *ok = iks_program_build(prog, src, &log);
-    return log ? log : strdup("");
+    iks_err e = IKS_ERR_INIT;
+    forget_warnings();
+    *ok = iks_source_load(src, path, &o, &e) && iks_program_build(prog, src, &e, &logger);
+    *code = e.code;
+    char *log = strdup(*ok ? warned : iks_err_msg(&e));
+    iks_err_clear(&e);
+    return log;
+}
+
+static char *build(const char *path, bool *ok, iks_program *prog, iks_source *src)
+{
+    iks_code code;
+    return build_code(path, ok, &code, prog, src);
 }
 
 /* The first line of the log for a shader that must fail, starting with want_prefix. */
@@ -62,10 +96,14 @@ static void expect_error(const char *name, const char *text, const char *want_pr
     iks_program prog;
     iks_source src;
     bool ok;
-    char *log = build(path, &ok, &prog, &src);
+    iks_code code;
+    char *log = build_code(path, &ok, &code, &prog, &src);
     char want[600];
     snprintf(want, sizeof want, "%s/%s", dir, want_prefix);
     CHECK(!ok, "%s compiled", name);
+    CHECK(code == IKS_E_COMPILE, "%s: code %s, expected compile", name, cname(code));
+    size_t n = strlen(log);
+    CHECK(n && log[n - 1] == '\n', "%s: the log's lines end in a newline: '%s'", name, log);
     CHECK(strncmp(log, want, strlen(want)) == 0, "%s: log '%s' does not start with '%s'", name, log, want);
     if (ok) iks_program_destroy(&prog);
     iks_source_free(&src);
@@ -95,9 +133,21 @@ static void test_errors(void)
     expect_error("sig.frag", "void mainImage(out vec4 c) { c = vec4(1.0); }\n", "sig.frag: error:");
 }
 
+/* Loads path, expecting a failure of code want; err gets the message */
+static bool load_fails(iks_source *src, const char *path, const iks_source_opts *o, iks_code want, char *err, size_t n)
+{
+    iks_err e = IKS_ERR_INIT;
+    bool failed = !iks_source_load(src, path, o, &e);
+    snprintf(err, n, "%s", iks_err_msg(&e));
+    CHECK(!failed || e.code == want, "%s: code %s, expected %s (%s)", path, cname(e.code), cname(want),
+          err);
+    iks_err_clear(&e);
+    return failed;
+}
+
 static void test_assembly_errors(void)
 {
-    char err[IKS_SRC_ERR_LEN];
+    char err[1024];
     iks_source src;
     const char *dirs[] = { dir };
     iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
@@ -105,11 +155,12 @@ static void test_assembly_errors(void)
     write_file("a.glsl", "#include \"b.glsl\"\n");
     write_file("b.glsl", "#include \"a.glsl\"\n");
     const char *p = write_file("cycle.frag", "#include \"a.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) {}\n");
-    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "include cycle") &&
+    CHECK(load_fails(&src, p, &o, IKS_E_FORMAT, err, sizeof err) && strstr(err, "include cycle") &&
               strstr(err, "cycle.frag -> ") && strstr(err, "a.glsl -> ") && strstr(err, "b.glsl -> "),
           "cycle: %s", err);
     p = write_file("missing.frag", "#include \"good.glsl\"\n#include \"nowhere.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) {}\n");
-    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "missing.frag:2: cannot include \"nowhere.glsl\""),
+    CHECK(load_fails(&src, p, &o, IKS_E_FORMAT, err, sizeof err) &&
+              strstr(err, "missing.frag:2: cannot include \"nowhere.glsl\""),
           "missing: %s", err);
     /* a diamond: both branches include good.glsl; it goes in once, so no redefinition */
     write_file("l.glsl", "#include \"good.glsl\"\nfloat l() { return helper(); }\n");
@@ -124,14 +175,16 @@ static void test_assembly_errors(void)
     iks_source_free(&src);
     free(log);
     p = write_file("nomain.frag", "float f() { return 1.0; }\n");
-    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "defines neither mainImage"), "no main: %s", err);
-    CHECK(!iks_source_load(&src, "/nonexistent/x.frag", &o, err) && strstr(err, "/nonexistent/x.frag: No such file"),
+    CHECK(load_fails(&src, p, &o, IKS_E_NOT_SHADER, err, sizeof err) && strstr(err, "defines neither mainImage"),
+          "no main: %s", err);
+    CHECK(load_fails(&src, "/nonexistent/x.frag", &o, IKS_E_IO, err, sizeof err) &&
+              strstr(err, "/nonexistent/x.frag: No such file"),
           "missing file: %s", err);
     p = write_file("bin.frag", "");
     FILE *f = fopen(p, "wb");
     fwrite("ab\0cd", 1, 5, f);
     fclose(f);
-    CHECK(!iks_source_load(&src, p, &o, err) && strstr(err, "binary file"), "binary: %s", err);
+    CHECK(load_fails(&src, p, &o, IKS_E_FORMAT, err, sizeof err) && strstr(err, "binary file"), "binary: %s", err);
 }
 
 static void test_log_formats(void)
@@ -150,9 +203,10 @@ static void test_log_formats(void)
     CHECK(!iks_log_parse("error: linking with uncompiled shader", &L), "not a located line");
     /* mapped through a real source: line numbers of the assembled text go back to the user's file */
     iks_source src;
-    char err[IKS_SRC_ERR_LEN];
+    iks_err e = IKS_ERR_INIT;
     const char *p = write_file("map.frag", "void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(1.0);\n}\n");
-    CHECK(iks_source_load(&src, p, NULL, err), "%s", err);
+    CHECK(iks_source_load(&src, p, NULL, &e), "%s", iks_err_msg(&e));
+    iks_err_clear(&e);
     int line = 0; /* find the assembled line holding "c = vec4" */
     int k = 1;
     for (const char *s = src.fragment; *s; s++) {
@@ -211,15 +265,17 @@ static void test_render(void)
     free(log);
     if (!ok) return;
     iks_target t;
-    char err[IKS_GPU_ERR_LEN];
-    CHECK(iks_target_create(&t, 8, 3, IKS_RGBA32F, err), "%s", err);
+    iks_err e = IKS_ERR_INIT;
+#define err iks_err_msg(&e)
+    CHECK(iks_target_create(&t, 8, 3, IKS_RGBA32F, &e), "%s", err);
     iks_setting s[4];
-    CHECK(iks_setting_parse("uGain=2.5", &s[0], err), "%s", err);
-    CHECK(iks_setting_parse("uOff=-1,0.25", &s[1], err), "%s", err);
-    CHECK(iks_setting_parse("uCount=7", &s[2], err), "%s", err);
-    CHECK(iks_setting_parse("uOn=true", &s[3], err), "%s", err);
-    char warn[512];
-    CHECK(iks_program_apply(&prog, s, 4, err, warn, sizeof warn), "%s", err);
+    CHECK(iks_setting_parse("uGain=2.5", &s[0], &e), "%s", err);
+    CHECK(iks_setting_parse("uOff=-1,0.25", &s[1], &e), "%s", err);
+    CHECK(iks_setting_parse("uCount=7", &s[2], &e), "%s", err);
+    CHECK(iks_setting_parse("uOn=true", &s[3], &e), "%s", err);
+    forget_warnings();
+    CHECK(iks_program_apply(&prog, s, 4, &e, &logger), "%s", err);
+    CHECK(nwarned == 0, "no warnings for used uniforms: '%s'", warned);
     iks_frame f;
     iks_frame_defaults(&f);
     f.time = 12.5;
@@ -241,23 +297,32 @@ static void test_render(void)
     CHECK(iks_gl_error() == NULL, "GL error");
     /* bad settings: each names the uniform and its type */
     iks_setting b;
-    CHECK(iks_setting_parse("nosuch=1", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
-              strstr(err, "declares no uniform 'nosuch'"), "undeclared: %s", err);
-    CHECK(iks_setting_parse("uOff=1", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
-              strstr(err, "uniform 'uOff' is vec2: expected 2 values, got 1"), "count: %s", err);
-    CHECK(iks_setting_parse("uCount=1.5", &b, err) && !iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
-              strstr(err, "not a whole number"), "int: %s", err);
-    CHECK(iks_setting_parse("uUnused=1", &b, err) && iks_program_apply(&prog, &b, 1, err, warn, sizeof warn) &&
-              strstr(warn, "'uUnused' is declared but unused"), "removed: '%s'", warn);
-    CHECK(!iks_setting_parse("x", &b, err) && strstr(err, "expected NAME=VALUE"), "%s", err);
-    CHECK(!iks_setting_parse("1x=2", &b, err) && strstr(err, "not a GLSL identifier"), "%s", err);
-    CHECK(!iks_setting_parse("x=1,2,3,4,5", &b, err) && strstr(err, "at most 4"), "%s", err);
-    CHECK(!iks_setting_parse("x=nan", &b, err) && strstr(err, "not a finite number"), "%s", err);
-    CHECK(!iks_setting_parse("x=1,", &b, err), "trailing comma");
+#define USAGE_ERR (e.code == IKS_E_USAGE)
+    CHECK(iks_setting_parse("nosuch=1", &b, &e) && !iks_program_apply(&prog, &b, 1, &e, &logger) &&
+              strstr(err, "declares no uniform 'nosuch'") && USAGE_ERR, "undeclared: %s (%s)", err, cname(e.code));
+    CHECK(iks_setting_parse("uOff=1", &b, &e) && !iks_program_apply(&prog, &b, 1, &e, &logger) &&
+              strstr(err, "uniform 'uOff' is vec2: expected 2 values, got 1") && USAGE_ERR, "count: %s (%s)", err,
+          cname(e.code));
+    CHECK(iks_setting_parse("uCount=1.5", &b, &e) && !iks_program_apply(&prog, &b, 1, &e, &logger) &&
+              strstr(err, "not a whole number") && USAGE_ERR, "int: %s (%s)", err, cname(e.code));
+    iks_err_clear(&e);
+    forget_warnings();
+    CHECK(iks_setting_parse("uUnused=1", &b, &e) && iks_program_apply(&prog, &b, 1, &e, &logger) &&
+              strstr(warned, "'uUnused' is declared but unused"), "removed: '%s'", warned);
+    CHECK(nwarned == 1 && !strchr(warned, '\n'), "one warning, one line: %d '%s'", nwarned, warned);
+    CHECK(e.code == IKS_OK, "a warning is no error: %s", cname(e.code));
+    CHECK(!iks_setting_parse("x", &b, &e) && strstr(err, "expected NAME=VALUE") && USAGE_ERR, "%s", err);
+    CHECK(!iks_setting_parse("1x=2", &b, &e) && strstr(err, "not a GLSL identifier") && USAGE_ERR, "%s", err);
+    CHECK(!iks_setting_parse("x=1,2,3,4,5", &b, &e) && strstr(err, "at most 4") && USAGE_ERR, "%s", err);
+    CHECK(!iks_setting_parse("x=nan", &b, &e) && strstr(err, "not a finite number") && USAGE_ERR, "%s", err);
+    CHECK(!iks_setting_parse("x=1,", &b, &e) && USAGE_ERR, "trailing comma");
     /* size limits */
     iks_target big;
-    CHECK(!iks_target_create(&big, iks_gpu_max_size() + 1, 4, IKS_RGBA8, err) && strstr(err, "this GL allows"),
-          "%s", err);
+    CHECK(!iks_target_create(&big, iks_gpu_max_size() + 1, 4, IKS_RGBA8, &e) && strstr(err, "this GL allows") &&
+              USAGE_ERR, "%s", err);
+#undef USAGE_ERR
+#undef err
+    iks_err_clear(&e);
     iks_target_destroy(&t);
     iks_program_destroy(&prog);
     iks_source_free(&src);
@@ -272,18 +337,18 @@ int main(void)
     }
     test_log_formats();
     test_decls();
-    char err[IKS_ERR_LEN];
-    iks_platform *plat = iks_egl_create(err);
-    CHECK(plat != NULL, "no headless context: %s", err);
+    iks_err e = IKS_ERR_INIT;
+    iks_platform *plat = iks_egl_create(&e);
+    CHECK(plat != NULL, "no headless context: %s", iks_err_msg(&e));
     if (plat) {
-        char gerr[IKS_GPU_ERR_LEN];
-        CHECK(iks_gpu_load(plat->get_proc_address, gerr), "%s", gerr);
+        CHECK(iks_gpu_load(plat->get_proc_address, &e), "%s", iks_err_msg(&e));
         printf("platform: %s, renderer: %s\n", plat->name, iks_gpu_renderer());
         test_assembly_errors();
         test_errors();
         test_render();
         plat->destroy(plat);
     }
+    iks_err_clear(&e);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

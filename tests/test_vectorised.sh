@@ -3,8 +3,9 @@
 # with the library's flags and read the compiler's own report for the loop in batch_loop().
 set -u
 cc=$1 src=$2
+inc=${3:-$(dirname "$src")/../../include} # the public headers (ikshade/ik.h)
 report=$("$cc" -std=c11 -O3 -fno-math-errno -fno-trapping-math -ffp-contract=off -fopt-info-vec-all \
-         -c "$src" -o /dev/null 2>&1)
+         -I"$inc" -c "$src" -o /dev/null 2>&1)
 start=$(grep -n '^batch_loop(' "$src" | cut -d: -f1)
 [ -n "$start" ] || { echo "FAIL: no batch_loop in $src"; exit 1; }
 line=$(awk -v s="$start" 'NR > s && /for \(size_t i = 0; i < n; i\+\+\)/ { print NR; exit }' "$src")

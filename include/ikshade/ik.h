@@ -47,7 +47,9 @@ extern "C" {
 #define IK_API
 #endif
 
-/* X-macro: one list makes the enum and the names printed by `ikshade solve`. */
+/* X-macro: one list makes the enum and the names printed by `ikshade solve`. Its order gives the
+ * numbers, which shaders/ik.glsl spells as #defines (a shader cannot include this header):
+ * tests/test_twins.sh holds them to this list. */
 #define IK_STATUS_LIST(X)             \
     X(IK_REACHED, "reached")          \
     X(IK_TOO_FAR, "too-far")          \

@@ -75,7 +75,10 @@ IKS_API void iks_clear_error(void);
 
 /* ---- logging ----------------------------------------------------------------------------------- */
 
-typedef enum { IKS_LOG_WARN, IKS_LOG_INFO } iks_log_level;
+/* WARN: something was ignored or will not work as asked. INFO: a note on what is being done.
+ * DIAGNOSTICS: a driver's compile warnings, as compiler-style lines (path:line:col: warning: ...), to
+ * be shown as they are. */
+typedef enum { IKS_LOG_WARN, IKS_LOG_INFO, IKS_LOG_DIAGNOSTICS } iks_log_level;
 /* Warnings (an ignored sound pass, a uniform the compiler removed, compile warnings) and notes (frames
  * drawn unsaved for a range's buffers). message holds no trailing newline; it may hold several lines. */
 typedef void (*iks_log_fn)(void *user, iks_log_level level, const char *message);
@@ -257,14 +260,39 @@ typedef struct {
     double seconds;         /* the saved frames' wall time */
 } iks_render_stats;
 
-/* Checks a render's description without GL and without writing: the output's name and kind, the frame
- * range, that its directory can be made and written. IKS_E_USAGE or IKS_E_IO, as iks_render would. */
+/* Checks a render's description without GL and without touching the disk: the output's name and kind
+ * (one frame number at most, a known extension), the frame range, the numbers. IKS_E_USAGE, as
+ * iks_render would. (iks_render also makes the output's directory and checks it is writable before it
+ * draws anything: IKS_E_IO.) */
 IKS_API iks_code iks_render_check(const iks_render_desc *d);
 /* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
  * draws the frames before it unsaved (noted through the logger), so it equals one long run. stats
  * (may be NULL) is filled also on failure. PNGs are written to a temporary name and renamed: no
  * partial file is ever left under the output's name. */
 IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
+
+/* ---- benchmarks -------------------------------------------------------------------------------- */
+
+/* `ikshade bench render`: the render pipeline of d (PNG output) timed stage by stage, each the best of
+ * reps runs, so a caller can print ratios against the best this machine allows. Seconds throughout. */
+typedef struct {
+    long frames;
+    int width, height, cores, png_level, reps;
+    double draw;            /* (a) draw only, each frame finished */
+    double readback;        /* (b) draw + readback through the ring of pixel buffers */
+    double readback_cpu;    /*     its CPU time */
+    double encode;          /* (c) PNG encoding only, of the same frames, on every core */
+    double encode_cpu;      /*     its CPU time */
+    double whole;           /* (d) iks_render itself */
+    int nencoders;          /* (e) the PNG encoders we chose between, one thread, on the first frames */
+    struct {
+        const char *name;
+        double ms;          /* per frame */
+        double bytes;       /* mean per frame */
+        bool chosen;        /* what iks_render uses */
+    } encoders[8];
+} iks_bench_render_result;
+IKS_API iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *r);
 
 /* ---- the live loop ----------------------------------------------------------------------------- */
 
@@ -285,8 +313,9 @@ typedef struct {
     long frames;        /* quit after this many frames; 0: until the window closes */
     bool measure;       /* time each reload's first draw and latency for on_reload (adds a glFinish) */
     const char *screenshot_dir; /* S saves ikshade-NNNN.png here; NULL: the current directory */
-    /* A load that failed (code and message as iks_last_error gives them), a file deleted, or a
-     * warning while running. */
+    /* The toy could not be (re)loaded: code and message as iks_last_error gives them (a compile
+     * error's message is the mapped log lines), or its main file was deleted (IKS_E_IO). Warnings
+     * while running go to the engine's logger instead. */
     void (*on_error)(void *user, iks_code code, const char *message);
     /* A reload finished (ok or not); with ok after a failure, the error is fixed. */
     void (*on_reload)(void *user, const iks_reload_info *r);

@@ -1,14 +1,19 @@
 /* cmd_bench.c: `ikshade bench WHAT`. Every benchmark measures its own baseline in the same run and
  * prints ratios, since these machines are noisy; each figure is the best of several repetitions. */
-#include "bench.h"
 #include "cli.h"
 #include "ikshade/ik.h"
+#include "session.h"
+#include "xorshift.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char HELP_BENCH[] =
     "usage: ikshade bench solver [--reps N]\n"
@@ -29,7 +34,7 @@ const char HELP_BENCH[] =
 #endif
     ;
 
-double iks_now(void)
+static double iks_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -143,7 +148,7 @@ static int bench_solver(int reps)
 }
 
 /* --reps N, shared by the benchmarks that repeat; any other argument is an error. */
-int bench_parse_reps(const char *what, int argc, char **argv, int *reps)
+static int bench_parse_reps(const char *what, int argc, char **argv, int *reps)
 {
     for (int i = 1; i < argc; i++) {
         bool missing;
@@ -154,6 +159,136 @@ int bench_parse_reps(const char *what, int argc, char **argv, int *reps)
         if (!iks_parse_long(v, &r) || r < 1 || r > 1000)
             return iks_usage("bench", "%s: --reps '%s': expected a whole number from 1 to 1000", what, v);
         *reps = (int)r;
+    }
+    return EXIT_OK;
+}
+
+/* ---- bench gpu --------------------------------------------------------------------------------- */
+
+/* the same distribution check draws from (xorshift.h) */
+static void random_cases(float *c, long n, uint64_t seed)
+{
+    uint64_t st = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    for (long i = 0; i < n; i++) {
+        double px, py, r1, r2;
+        xs_ik_case(&st, &px, &py, &r1, &r2);
+        c[4 * i] = (float)px; c[4 * i + 1] = (float)py; c[4 * i + 2] = (float)r1; c[4 * i + 3] = (float)r2;
+    }
+}
+
+static int bench_gpu(int argc, char **argv)
+{
+    int reps = 3;
+    int rc = bench_parse_reps("gpu", argc, argv, &reps);
+    if (rc) return rc;
+    iks_cli_log log = { "bench", false };
+    iks_engine *e = iks_cli_engine(&log, NULL);
+    if (!e) return EXIT_FAIL;
+    static const long SIZES[] = { 1000000, 10000000 };
+    printf("bench gpu: solves per second, best of %d; the probe (draw + readback of x, status) beside the "
+           "CPU batch solver on the same cases\n", reps);
+    printf("%10s %14s %14s %14s %10s\n", "n", "gpu draw", "gpu draw+read", "cpu batch", "gpu/cpu");
+    static const ik_opts dflt = { .bend = 1 };
+    for (size_t k = 0; k < sizeof SIZES / sizeof SIZES[0]; k++) {
+        long n = SIZES[k];
+        float *cases = malloc((size_t)n * 16), *out = malloc((size_t)n * 16), *soa = malloc((size_t)n * 24);
+        iks_probe *p = NULL;
+        if (!cases || !out || !soa) {
+            free(cases); free(out); free(soa);
+            iks_engine_destroy(e);
+            return iks_fail("bench", "gpu: out of memory for %ld cases", n);
+        }
+        random_cases(cases, n, 7);
+        /* the first run is a warm-up: some drivers compile the shader lazily, at its first draw */
+        if (iks_probe_create(e, NULL, cases, n, &p) != IKS_OK || iks_probe_run(p, &dflt, out) != IKS_OK) {
+            rc = iks_print_last_error("bench");
+            iks_probe_destroy(p);
+            free(cases); free(out); free(soa);
+            iks_engine_destroy(e);
+            return rc;
+        }
+        double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
+        for (int r = 0; r < reps; r++) {
+            double t0 = iks_now();
+            iks_probe_run(p, &dflt, NULL);
+            iks_engine_finish(e);
+            double t1 = iks_now();
+            iks_probe_run(p, &dflt, out);
+            double t2 = iks_now();
+            if (t1 - t0 < best_draw) best_draw = t1 - t0;
+            if (t2 - t1 < best_rt) best_rt = t2 - t1;
+        }
+        float *px = soa, *py = soa + n, *r1 = soa + 2 * n, *r2 = soa + 3 * n, *x = soa + 4 * n, *y = soa + 5 * n;
+        for (long i = 0; i < n; i++) {
+            px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
+        }
+        for (int r = 0; r < reps; r++) {
+            double t0 = iks_now();
+            ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
+            double t = iks_now() - t0;
+            if (t < best_cpu) best_cpu = t;
+        }
+        printf("%10ld %14.3g %14.3g %14.3g %10.2f\n", n, n / best_draw, n / best_rt, n / best_cpu, best_cpu / best_rt);
+        iks_probe_destroy(p);
+        free(cases); free(out); free(soa);
+    }
+    iks_engine_destroy(e);
+    return EXIT_OK;
+}
+
+/* ---- bench render ------------------------------------------------------------------------------ */
+
+static int bench_render(int argc, char **argv)
+{
+    long frames = 120;
+    for (int i = 1; i < argc; i++) {
+        bool miss;
+        const char *v = iks_opt_value(argc, argv, &i, "--frames", &miss);
+        if (miss) return iks_usage("bench", "render: --frames needs a count");
+        if (!v) return iks_usage("bench", "render: unknown option '%s'", argv[i]);
+        if (!iks_parse_long(v, &frames) || frames < 1 || frames > 100000)
+            return iks_usage("bench", "render: --frames '%s': expected 1 to 100000", v);
+    }
+    char dir[] = "/tmp/ikshade-bench-XXXXXX", pattern[PATH_MAX];
+    if (!mkdtemp(dir)) return iks_fail("bench", "render: %s: %s", dir, strerror(errno));
+    snprintf(pattern, sizeof pattern, "%s/%%04d.png", dir);
+    iks_cli_log log = { "bench", true };
+    iks_engine *e = iks_cli_engine(&log, NULL);
+    iks_toy *t = NULL;
+    iks_bench_render_result res;
+    int rc = EXIT_FAIL;
+    iks_render_desc d = { .output = pattern, .end = frames };
+    if (e && (iks_toy_load(e, &(iks_toy_desc){ 0 }, &t) != IKS_OK || iks_bench_render(t, &d, 3, &res) != IKS_OK))
+        rc = iks_print_last_error("bench");
+    else if (e) rc = EXIT_OK;
+    iks_toy_destroy(t);
+    iks_engine_destroy(e);
+    char cmd[PATH_MAX + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) iks_warn("bench", "could not remove %s", dir);
+    if (rc) return rc;
+    double cpu_bound = (res.readback_cpu + res.encode_cpu) / (double)res.cores;
+    double best = fmax(fmax(res.readback, res.encode), cpu_bound), fr = (double)res.frames;
+    printf("bench render: limb demo, %ld frames of %dx%d, %d cores, PNG deflate level %d, best of %d\n", res.frames,
+           res.width, res.height, res.cores, res.png_level, res.reps);
+    printf("  (a) draw only            %7.3f s  %6.1f ms/frame\n", res.draw, 1e3 * res.draw / fr);
+    printf("  (b) draw + readback      %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", res.readback, 1e3 * res.readback / fr,
+           res.readback_cpu);
+    printf("  (c) encode only, %d thr   %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", res.cores, res.encode,
+           1e3 * res.encode / fr, res.encode_cpu);
+    printf("  (d) whole render         %7.3f s  %6.1f ms/frame\n", res.whole, 1e3 * res.whole / fr);
+    printf("  best the machine allows: max((b), (c), cpu(b+c)/cores) = %.3f s; (d) / best = %.2f (goal <= 1.10)\n",
+           best, res.whole / best);
+    double ref_ms = 0, ref_bytes = 0;
+    for (int i = 0; i < res.nencoders; i++)
+        if (res.encoders[i].chosen) ref_ms = res.encoders[i].ms, ref_bytes = res.encoders[i].bytes;
+    printf("  (e) PNG encoders, one thread, %ld of the frames (ms/frame, mean bytes, against render's):\n",
+           res.frames < 12 ? res.frames : 12);
+    for (int i = 0; i < res.nencoders; i++) {
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", res.encoders[i].name, res.encoders[i].chosen ? "   <- render" : "");
+        printf("      %-48s %7.1f ms %5.2fx  %8.0f B %5.2fx\n", name, res.encoders[i].ms, res.encoders[i].ms / ref_ms,
+               res.encoders[i].bytes, res.encoders[i].bytes / ref_bytes);
     }
     return EXIT_OK;
 }

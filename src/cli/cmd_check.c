@@ -1,5 +1,5 @@
-/* cmd_check.c: `ikshade check` and `ikshade bench gpu`: the GLSL solver on this machine's GPU against
- * the C one, case by case, through a float texture in and an RGBA32F target out.
+/* cmd_check.c: `ikshade check`: the GLSL solver on this machine's GPU (iks_probe: one fragment per
+ * case, read back exactly) against the C one, case by case.
  *
  * The bound. Errors are |x_gpu - x_c| in units of eps * scale (eps = FLT_EPSILON, scale = max(|p|,
  * r1, r2)), divided by the case's condition c = max(1, 1/sin(gamma)) (gamma the knee angle; out of
@@ -11,7 +11,6 @@
  * not all worst-case at once, so almost every case lands far lower; a systematic error (a constant
  * off by one part in a million moves x by 8.4 eps * |x|) shows in the bulk, which the 99.9th
  * percentile bound BOUND_P999 = 4 catches while an honest GPU stays under it. */
-#include "bench.h"
 #include "cli.h"
 #include "ikshade/ik.h"
 #include "session.h"
@@ -27,7 +26,6 @@
 
 #define BOUND_MAX 16.0
 #define BOUND_P999 4.0
-#define WIDTH 2048
 #define MAX_CASES 30000000L
 
 const char HELP_CHECK[] =
@@ -92,89 +90,6 @@ static void random_cases(float *c, long from, long n, uint64_t seed)
         xs_ik_case(&rng_state, &px, &py, &r1, &r2);
         put(c, from + i, px, py, r1, r2);
     }
-}
-
-/* ---- the probe --------------------------------------------------------------------------------- */
-
-typedef struct {
-    iks_platform *plat;
-    iks_source src;
-    iks_program prog;
-    iks_target target;
-    unsigned tex;
-    int w, h;
-} probe;
-
-static void probe_free(probe *p)
-{
-    iks_texture_destroy(p->tex);
-    iks_target_destroy(&p->target);
-    iks_program_destroy(&p->prog);
-    iks_source_free(&p->src);
-    if (p->plat) p->plat->destroy(p->plat);
-    memset(p, 0, sizeof *p);
-}
-
-static bool probe_init(probe *p, const char *cmd, const char *solver, const float *cases, long n)
-{
-    memset(p, 0, sizeof *p);
-    const char *sd = iks_shader_dir();
-    if (!sd) {
-        iks_fail(cmd, "cannot find the shaders directory (ik.glsl); set IKSHADE_SHADERS");
-        return false;
-    }
-    p->plat = iks_headless(cmd);
-    if (!p->plat) return false;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/check.frag", sd);
-    iks_includes inc;
-    iks_includes_init(&inc);
-    if (!iks_build(cmd, path, &inc, solver ? "ik.glsl" : NULL, solver, &p->src, &p->prog)) {
-        probe_free(p);
-        return false;
-    }
-    p->w = WIDTH;
-    p->h = (int)((n + WIDTH - 1) / WIDTH);
-    char err[IKS_GPU_ERR_LEN];
-    if (!iks_target_create(&p->target, p->w, p->h, IKS_RGBA32F, err)) {
-        iks_fail(cmd, "--cases %ld: %s", n, err);
-        probe_free(p);
-        return false;
-    }
-    /* pad the last row with copies of case 0 so the texture upload reads only our memory */
-    size_t texels = (size_t)p->w * (size_t)p->h;
-    float *pad = malloc(texels * 4 * sizeof *pad);
-    if (!pad) {
-        iks_fail(cmd, "out of memory for %ld cases", n);
-        probe_free(p);
-        return false;
-    }
-    memcpy(pad, cases, (size_t)n * 4 * sizeof *pad);
-    for (size_t i = (size_t)n; i < texels; i++) memcpy(pad + 4 * i, cases, 4 * sizeof *pad);
-    p->tex = iks_texture_rgba32f(p->w, p->h, pad);
-    free(pad);
-    return true;
-}
-
-/* Solves all cases on the GPU with one option set; out gets w*h RGBA floats. false (with the reason
- * printed) when the probe's option uniforms cannot be set, e.g. a --solver file redeclares them. */
-static bool probe_run(probe *p, const ik_opts *o, float *out, bool read)
-{
-    iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
-                         { "uSoften", { o->soften }, 1 } };
-    char err[IKS_GPU_ERR_LEN];
-    if (!iks_program_apply(&p->prog, s, 3, err, NULL, 0)) {
-        iks_fail("check", "the probe's option uniforms: %s", err);
-        return false;
-    }
-    iks_frame f;
-    iks_frame_defaults(&f);
-    f.channel[0] = p->tex;
-    f.channel_res[0][0] = (float)p->w;
-    f.channel_res[0][1] = (float)p->h;
-    iks_draw(&p->prog, &p->target, &f);
-    if (read) iks_read(&p->target, out);
-    return true;
 }
 
 /* ---- comparison -------------------------------------------------------------------------------- */
@@ -283,7 +198,7 @@ int cmd_check(int argc, char **argv)
     long nedge = edge_cases(NULL);
     long n = nedge + ncases;
     float *cases = malloc((size_t)n * 4 * sizeof *cases);
-    float *gpu = malloc((size_t)((n + WIDTH - 1) / WIDTH) * WIDTH * 4 * sizeof *gpu);
+    float *gpu = malloc((size_t)n * 4 * sizeof *gpu);
     double *errs = malloc((size_t)n * NSETS * sizeof *errs);
     if (!cases || !gpu || !errs) {
         free(cases); free(gpu); free(errs);
@@ -292,21 +207,27 @@ int cmd_check(int argc, char **argv)
     edge_cases(cases);
     random_cases(cases, nedge, ncases, (uint64_t)seed);
 
-    probe p;
-    if (!probe_init(&p, "check", solver, cases, n)) {
+    iks_cli_log log = { "check", false };
+    iks_engine *e = iks_cli_engine(&log, NULL);
+    iks_probe *p = NULL;
+    if (!e || iks_probe_create(e, solver, cases, n, &p) != IKS_OK) {
+        int rc = e ? iks_print_last_error("check") : EXIT_FAIL;
+        iks_engine_destroy(e);
         free(cases); free(gpu); free(errs);
-        return EXIT_FAIL;
+        return rc;
     }
     result r = { .cases = n, .worst_i = -1 };
     for (int s = 0; s < NSETS; s++) {
-        if (!probe_run(&p, &SETS[s], gpu, true)) {
-            probe_free(&p);
+        if (iks_probe_run(p, &SETS[s], gpu) != IKS_OK) {
+            int rc = iks_print_last_error("check");
+            iks_probe_destroy(p);
+            iks_engine_destroy(e);
             free(cases); free(gpu); free(errs);
-            return EXIT_FAIL;
+            return rc == EXIT_USAGE ? EXIT_FAIL : rc;
         }
         compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
     }
-    const char *glerr = iks_gl_error();
+    const char *glerr = NULL; /* a GL error fails iks_probe_run itself */
     r.solves = n * NSETS;
     qsort(errs, (size_t)r.solves, sizeof *errs, cmp_double);
     r.p999 = errs[(size_t)((double)(r.solves - 1) * 0.999)];
@@ -314,9 +235,9 @@ int cmd_check(int argc, char **argv)
     const float *wc = cases + 4 * (r.worst_i < 0 ? 0 : r.worst_i);
     if (json) {
         printf("{\"renderer\": ");
-        json_str(iks_gpu_renderer());
+        json_str(iks_engine_renderer(e));
         printf(", \"version\": ");
-        json_str(iks_gpu_version());
+        json_str(iks_engine_gl_version(e));
         printf(", \"solver\": ");
         json_str(solver ? solver : "ik.glsl");
         printf(", \"cases\": %ld, \"option_sets\": %d, \"solves\": %ld, \"status_mismatches\": %ld, "
@@ -329,7 +250,7 @@ int cmd_check(int argc, char **argv)
                wc[0], wc[1], wc[2], wc[3], r.wx_gpu, r.wy_gpu, r.wst_gpu, r.wx_c, r.wy_c, r.wst_c,
                pass ? "true" : "false");
     } else {
-        printf("GL_RENDERER: %s\nGL_VERSION:  %s\n", iks_gpu_renderer(), iks_gpu_version());
+        printf("GL_RENDERER: %s\nGL_VERSION:  %s\n", iks_engine_renderer(e), iks_engine_gl_version(e));
         printf("solver: %s\n", solver ? solver : "ik.glsl (built in)");
         printf("cases: %ld (%ld random, seed %ld, + %ld edge cases) x %d option sets = %ld solves\n", n,
                ncases, seed, nedge, NSETS, r.solves);
@@ -344,68 +265,9 @@ int cmd_check(int argc, char **argv)
         printf("%s\n", pass ? "PASS: the GLSL solver agrees with the C solver"
                             : "FAIL: the GLSL solver disagrees with the C solver");
     }
-    probe_free(&p);
+    iks_probe_destroy(p);
+    iks_engine_destroy(e);
     free(cases); free(gpu); free(errs);
     return pass ? EXIT_OK : EXIT_FAIL;
 }
 
-/* ---- bench gpu --------------------------------------------------------------------------------- */
-
-int bench_gpu(int argc, char **argv)
-{
-    int reps = 3;
-    int rc = bench_parse_reps("gpu", argc, argv, &reps);
-    if (rc) return rc;
-    static const long SIZES[] = { 1000000, 10000000 };
-    printf("bench gpu: solves per second, best of %d; the probe (draw + readback of x, status) beside the "
-           "CPU batch solver on the same cases\n", reps);
-    printf("%10s %14s %14s %14s %10s\n", "n", "gpu draw", "gpu draw+read", "cpu batch", "gpu/cpu");
-    for (size_t k = 0; k < sizeof SIZES / sizeof SIZES[0]; k++) {
-        long n = SIZES[k];
-        float *cases = malloc((size_t)n * 16);
-        float *out = malloc((size_t)((n + WIDTH - 1) / WIDTH) * WIDTH * 16);
-        float *soa = malloc((size_t)n * 24);
-        if (!cases || !out || !soa) {
-            free(cases); free(out); free(soa);
-            return iks_fail("bench", "gpu: out of memory for %ld cases", n);
-        }
-        random_cases(cases, 0, n, 7);
-        probe p;
-        if (!probe_init(&p, "bench", NULL, cases, n)) {
-            free(cases); free(out); free(soa);
-            return EXIT_FAIL;
-        }
-        double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
-        /* warm-up: shader compile happens lazily on some drivers */
-        if (!probe_run(&p, &SETS[0], out, true)) {
-            probe_free(&p);
-            free(cases); free(out); free(soa);
-            return EXIT_FAIL;
-        }
-        for (int r = 0; r < reps; r++) {
-            double t0 = iks_now();
-            probe_run(&p, &SETS[0], out, false);
-            iks_gpu_finish();
-            double t1 = iks_now();
-            probe_run(&p, &SETS[0], out, true);
-            double t2 = iks_now();
-            if (t1 - t0 < best_draw) best_draw = t1 - t0;
-            if (t2 - t1 < best_rt) best_rt = t2 - t1;
-        }
-        float *px = soa, *py = soa + n, *r1 = soa + 2 * n, *r2 = soa + 3 * n, *x = soa + 4 * n, *y = soa + 5 * n;
-        for (long i = 0; i < n; i++) {
-            px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
-        }
-        for (int r = 0; r < reps; r++) {
-            double t0 = iks_now();
-            ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
-            double t = iks_now() - t0;
-            if (t < best_cpu) best_cpu = t;
-        }
-        printf("%10ld %14.3g %14.3g %14.3g %10.2f\n", n, n / best_draw, n / best_rt, n / best_cpu,
-               best_cpu / best_rt);
-        probe_free(&p);
-        free(cases); free(out); free(soa);
-    }
-    return EXIT_OK;
-}

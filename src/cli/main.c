@@ -1,13 +1,9 @@
 /* main.c: the `ikshade` entry point: one table of subcommands, which also prints the help. */
 #include "cli.h"
-#include "ikshade/ik.h"
+#include "ikshade/ikshade.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#ifndef IKSHADE_VERSION
-#define IKSHADE_VERSION IK_VERSION
-#endif
 
 static const iks_command COMMANDS[] = {
 #ifdef IKS_HAVE_VIEW
@@ -49,7 +45,7 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     if (strcmp(a, "--version") == 0 || strcmp(a, "version") == 0) {
-        printf("ikshade %s\n", IKSHADE_VERSION);
+        printf("ikshade %s\n", iks_version());
         return EXIT_OK;
     }
     if (strcmp(a, "help") == 0) {

@@ -1,8 +1,8 @@
 /* bench_png.c: the PNG encoders we chose between, measured on the same rendered frames: stb_image_write
  * as shipped (its own zlib, five filters tried per row), libpng at level 1, and stb's container with
- * libdeflate (what `render` uses). Only `ikshade bench render` calls this; the alternatives live here so
- * that the product links them nowhere else. */
-#include "bench.h"
+ * libdeflate (what `render` uses). Only iks_bench_render calls this; the alternatives live here so
+ * that the render path links them nowhere else. */
+#include "engine.h"
 #include "pngio.h"
 
 #include <png.h>
@@ -112,7 +112,7 @@ static const char *const NAMES[N_ENC] = {
     "libpng level 1, Up filter",
     "stb + libdeflate 1, Up filter",
     "stb + libdeflate 2, 5 filters",
-    "stb + libdeflate 2, Up filter   <- render",
+    "stb + libdeflate 2, Up filter",
     "stb + libdeflate 6, Up filter",
 };
 
@@ -129,9 +129,11 @@ static size_t encode(int which, const uint8_t *rgba, int w, int h)
     }
 }
 
-bool bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level)
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+                        iks_bench_render_result *r);
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+                        iks_bench_render_result *r)
 {
-    printf("  (e) PNG encoders, one thread, %ld of the frames (ms/frame, mean bytes, against render's):\n", count);
     double ms[N_ENC];
     size_t bytes[N_ENC];
     /* best of 3 rounds, the encoders interleaved, so that warm-up and drift favour none of them */
@@ -153,8 +155,12 @@ bool bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w
         }
     }
     iks_png_setup(level, 2);
-    for (int e = 0; e < N_ENC; e++)
-        printf("      %-48s %7.1f ms %5.2fx  %8zu B %5.2fx\n", NAMES[e], ms[e], ms[e] / ms[DEFLATE_UP], bytes[e],
-               (double)bytes[e] / (double)bytes[DEFLATE_UP]);
+    r->nencoders = N_ENC;
+    for (int e = 0; e < N_ENC; e++) {
+        r->encoders[e].name = NAMES[e];
+        r->encoders[e].ms = ms[e];
+        r->encoders[e].bytes = (double)bytes[e];
+        r->encoders[e].chosen = e == DEFLATE_UP;
+    }
     return true;
 }

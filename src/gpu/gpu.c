@@ -13,19 +13,14 @@ static int gl_version; /* major * 10 + minor, once loaded */
 
 bool iks_gpu_has_es3(void) { return gl_version >= 43 || GLAD_GL_ARB_ES3_compatibility; }
 
-bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN])
+bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), iks_err *e)
 {
     int v = gladLoadGL((GLADloadfunc)get_proc);
     gl_version = GLAD_VERSION_MAJOR(v) * 10 + GLAD_VERSION_MINOR(v);
-    if (!v) {
-        snprintf(err, IKS_GPU_ERR_LEN, "GL: cannot load OpenGL entry points");
-        return false;
-    }
-    if (GLAD_VERSION_MAJOR(v) * 10 + GLAD_VERSION_MINOR(v) < 33) {
-        snprintf(err, IKS_GPU_ERR_LEN, "GL: OpenGL %d.%d found, 3.3 core needed", GLAD_VERSION_MAJOR(v),
-                 GLAD_VERSION_MINOR(v));
-        return false;
-    }
+    if (!v) return iks_err_set(e, IKS_E_GL, "GL: cannot load OpenGL entry points");
+    if (GLAD_VERSION_MAJOR(v) * 10 + GLAD_VERSION_MINOR(v) < 33)
+        return iks_err_set(e, IKS_E_GL, "GL: OpenGL %d.%d found, 3.3 core needed", GLAD_VERSION_MAJOR(v),
+                           GLAD_VERSION_MINOR(v));
     return true;
 }
 
@@ -72,42 +67,30 @@ const char *iks_gl_error(void)
 
 /* ---- settings ---------------------------------------------------------------------------------- */
 
-bool iks_setting_parse(const char *arg, iks_setting *out, char err[IKS_GPU_ERR_LEN])
+bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg) {
-        snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]", arg);
-        return false;
-    }
+    if (!eq || eq == arg)
+        return iks_err_set(e, IKS_E_USAGE, "--set '%s': expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]", arg);
     size_t n = (size_t)(eq - arg);
-    if (n >= sizeof out->name) {
-        snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': name too long", arg);
-        return false;
-    }
+    if (n >= sizeof out->name) return iks_err_set(e, IKS_E_USAGE, "--set '%s': name too long", arg);
     memcpy(out->name, arg, n);
     for (size_t i = 0; i < n; i++) {
         char c = out->name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9'))) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': '%s' is not a GLSL identifier", arg, out->name);
-            return false;
-        }
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9')))
+            return iks_err_set(e, IKS_E_USAGE, "--set '%s': '%s' is not a GLSL identifier", arg, out->name);
     }
     const char *p = eq + 1;
     for (;;) {
-        if (out->n == 4) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': at most 4 values", arg);
-            return false;
-        }
+        if (out->n == 4) return iks_err_set(e, IKS_E_USAGE, "--set '%s': at most 4 values", arg);
         char *end;
         double v;
         if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
         else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
         else v = strtod(p, &end);
-        if (end == p || (*end && *end != ',') || !isfinite(v)) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set '%s': value %d is not a finite number", arg, out->n + 1);
-            return false;
-        }
+        if (end == p || (*end && *end != ',') || !isfinite(v))
+            return iks_err_set(e, IKS_E_USAGE, "--set '%s': value %d is not a finite number", arg, out->n + 1);
         out->v[out->n++] = v;
         if (!*end) break;
         p = end + 1;
@@ -131,25 +114,34 @@ static char *shader_log(GLuint sh, bool program)
     return s;
 }
 
-/* Appends the mapped form of raw to *acc. */
-static void add_log(char **acc, const char *raw, const iks_source *src)
+/* The mapped lines of a build, gathered across its shaders; oom once memory ran out for them. */
+typedef struct {
+    char *s;
+    size_t len;
+    bool oom;
+} build_log;
+
+/* Appends the mapped form of raw. */
+static void add_log(build_log *acc, const char *raw, const iks_source *src)
 {
-    if (!raw) return;
+    if (!raw || acc->oom) return;
     char *m = iks_log_map(raw, src);
-    if (!m || !*m) {
-        free(m);
+    if (!m) {
+        acc->oom = true;
         return;
     }
-    size_t a = *acc ? strlen(*acc) : 0, b = strlen(m);
-    char *s = realloc(*acc, a + b + 1);
-    if (s) {
-        memcpy(s + a, m, b + 1);
-        *acc = s;
+    size_t b = strlen(m);
+    char *s = b ? realloc(acc->s, acc->len + b + 1) : acc->s;
+    if (b && !s) acc->oom = true;
+    else if (b) {
+        memcpy(s + acc->len, m, b + 1);
+        acc->s = s;
+        acc->len += b;
     }
     free(m);
 }
 
-static GLuint compile(GLenum type, const char *text, const iks_source *src, char **log, bool *ok)
+static GLuint compile(GLenum type, const char *text, const iks_source *src, build_log *log, bool *ok)
 {
     GLuint sh = glCreateShader(type);
     glShaderSource(sh, 1, &text, NULL);
@@ -157,24 +149,42 @@ static GLuint compile(GLenum type, const char *text, const iks_source *src, char
     GLint status = 0;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &status);
     char *raw = shader_log(sh, false);
+    size_t before = log->len;
     add_log(log, raw, src);
-    if (!status && !raw) add_log(log, "0:0: error: the shader did not compile and the driver gave no log", src);
+    /* a refusal must say something, even when the driver's log is missing or blank */
+    if (!status && log->len == before)
+        add_log(log, "0:0: error: the shader did not compile and the driver gave no log", src);
     free(raw);
     *ok = status != 0;
     return sh;
 }
 
-bool iks_program_build(iks_program *p, const iks_source *src, char **log)
+/* The build's end: the mapped errors become the error, or OOM when they could not all be kept. */
+static bool build_failed(iks_program *p, build_log *log, iks_err *e)
 {
     memset(p, 0, sizeof *p);
-    *log = NULL;
+    if (log->oom || !log->s) iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    else if (e) {
+        iks_err_clear(e);
+        e->code = IKS_E_COMPILE;
+        e->msg = log->s; /* handed over as made: the compiler-style lines are the message */
+        log->s = NULL;
+    }
+    free(log->s);
+    return false;
+}
+
+bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log)
+{
+    memset(p, 0, sizeof *p);
+    build_log acc = { 0 };
     bool vok, fok;
-    GLuint vs = compile(GL_VERTEX_SHADER, src->vertex, src, log, &vok);
-    GLuint fs = compile(GL_FRAGMENT_SHADER, src->fragment, src, log, &fok);
+    GLuint vs = compile(GL_VERTEX_SHADER, src->vertex, src, &acc, &vok);
+    GLuint fs = compile(GL_FRAGMENT_SHADER, src->fragment, src, &acc, &fok);
     if (!vok || !fok) {
         glDeleteShader(vs);
         glDeleteShader(fs);
-        return false;
+        return build_failed(p, &acc, e);
     }
     GLuint prog = glCreateProgram();
     glAttachShader(prog, vs);
@@ -189,12 +199,26 @@ bool iks_program_build(iks_program *p, const iks_source *src, char **log)
     glGetProgramiv(prog, GL_LINK_STATUS, &linked);
     char *raw = shader_log(prog, true);
     if (!linked) {
-        add_log(log, raw ? raw : "error: the program did not link and the driver gave no log", src);
+        size_t before = acc.len;
+        add_log(&acc, raw, src);
+        if (acc.len == before) add_log(&acc, "error: the program did not link and the driver gave no log", src);
         free(raw);
         glDeleteProgram(prog);
-        return false;
+        return build_failed(p, &acc, e);
     }
     free(raw); /* link warnings on success are driver chatter ("no errors"), not the user's */
+    int n = iks_uniform_decls(src->fragment, NULL, 0);
+    iks_udecl *decls = calloc((size_t)(n > 0 ? n : 1), sizeof *decls);
+    if (!decls) {
+        /* without its declarations every --set would be refused as undeclared: fail instead */
+        glDeleteProgram(prog);
+        free(acc.s);
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    }
+    if (acc.s && acc.len) iks_warnf(log, "%s", acc.s); /* the compiler's warnings */
+    free(acc.s);
+    p->decls = decls;
+    p->ndecls = iks_uniform_decls(src->fragment, decls, n);
     p->prog = prog;
     glGenVertexArrays(1, &p->vao);
 #define LOC(f, n) p->f = glGetUniformLocation(prog, n)
@@ -204,9 +228,6 @@ bool iks_program_build(iks_program *p, const iks_source *src, char **log)
     LOC(loc_ch[2], "iChannel2"); LOC(loc_ch[3], "iChannel3"); LOC(loc_chres, "iChannelResolution");
     LOC(loc_chtime, "iChannelTime"); LOC(loc_srate, "iSampleRate");
 #undef LOC
-    int n = iks_uniform_decls(src->fragment, NULL, 0);
-    p->decls = calloc((size_t)(n > 0 ? n : 1), sizeof *p->decls);
-    if (p->decls) p->ndecls = iks_uniform_decls(src->fragment, p->decls, n);
     return true;
 }
 
@@ -218,36 +239,37 @@ void iks_program_destroy(iks_program *p)
     memset(p, 0, sizeof *p);
 }
 
-bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN],
-                       char *warn, size_t warn_len)
+bool iks_program_uses(const iks_program *p, const char *name)
 {
-    if (warn && warn_len) warn[0] = '\0';
+    return p->prog && glGetUniformLocation(p->prog, name) >= 0;
+}
+
+void iks_setting_warn_removed(const iks_logger *log, const iks_setting *s)
+{
+    iks_warnf(log, "--set %s: uniform '%s' is declared but unused, so the compiler removed it: the setting has "
+              "no effect", s->name, s->name);
+}
+
+bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
+{
     glUseProgram(p->prog);
     for (int i = 0; i < n; i++) {
         const iks_udecl *d = NULL;
         for (int k = 0; k < p->ndecls; k++)
             if (strcmp(p->decls[k].name, s[i].name) == 0) d = &p->decls[k];
-        if (!d) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: the shader declares no uniform '%s'", s[i].name, s[i].name);
-            return false;
-        }
-        if (d->comps == 0) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s%s; only float, int, uint, bool and "
-                     "their vectors can be set", s[i].name, s[i].name, d->type, d->array ? " (an array)" : "");
-            return false;
-        }
-        if (s[i].n != d->comps) {
-            snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: expected %d value%s, got %d", s[i].name,
-                     s[i].name, d->type, d->comps, d->comps > 1 ? "s" : "", s[i].n);
-            return false;
-        }
+        if (!d)
+            return iks_err_set(e, IKS_E_USAGE, "--set %s: the shader declares no uniform '%s'", s[i].name,
+                               s[i].name);
+        if (d->comps == 0)
+            return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s%s; only float, int, uint, bool and "
+                               "their vectors can be set", s[i].name, s[i].name, d->type,
+                               d->array ? " (an array)" : "");
+        if (s[i].n != d->comps)
+            return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: expected %d value%s, got %d",
+                               s[i].name, s[i].name, d->type, d->comps, d->comps > 1 ? "s" : "", s[i].n);
         GLint loc = glGetUniformLocation(p->prog, s[i].name);
         if (loc < 0) {
-            if (warn) {
-                size_t k = strlen(warn);
-                snprintf(warn + k, warn_len - k, "%s--set %s: uniform '%s' is declared but unused, so the "
-                         "compiler removed it: the setting has no effect", k ? "\n" : "", s[i].name, s[i].name);
-            }
+            iks_setting_warn_removed(log, &s[i]);
             continue;
         }
         const double *v = s[i].v;
@@ -261,11 +283,9 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char e
         case IKS_U_INT:
         case IKS_U_BOOL: {
             for (int c = 0; c < d->comps; c++)
-                if (v[c] != floor(v[c]) || fabs(v[c]) > 2147483647.0) {
-                    snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: value %d (%g) is not a whole "
-                             "number", s[i].name, s[i].name, d->type, c + 1, v[c]);
-                    return false;
-                }
+                if (v[c] != floor(v[c]) || fabs(v[c]) > 2147483647.0)
+                    return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
+                                       "whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
             GLint iv[4] = { (GLint)v[0], (GLint)v[1], (GLint)v[2], (GLint)v[3] };
             if (d->base == IKS_U_BOOL)
                 for (int c = 0; c < 4; c++) iv[c] = iv[c] != 0;
@@ -277,11 +297,9 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char e
         }
         case IKS_U_UINT: {
             for (int c = 0; c < d->comps; c++)
-                if (v[c] != floor(v[c]) || v[c] < 0 || v[c] > 4294967295.0) {
-                    snprintf(err, IKS_GPU_ERR_LEN, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
-                             "non-negative whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
-                    return false;
-                }
+                if (v[c] != floor(v[c]) || v[c] < 0 || v[c] > 4294967295.0)
+                    return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
+                                       "non-negative whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
             GLuint uv[4] = { (GLuint)v[0], (GLuint)v[1], (GLuint)v[2], (GLuint)v[3] };
             if (d->comps == 1) glUniform1uiv(loc, 1, uv);
             if (d->comps == 2) glUniform2uiv(loc, 1, uv);
@@ -297,14 +315,12 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char e
 
 /* ---- targets ----------------------------------------------------------------------------------- */
 
-bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, char err[IKS_GPU_ERR_LEN])
+bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, iks_err *e)
 {
     memset(t, 0, sizeof *t);
     int max = iks_gpu_max_size();
-    if (w < 1 || h < 1 || w > max || h > max) {
-        snprintf(err, IKS_GPU_ERR_LEN, "size %dx%d: this GL allows 1 to %d on each side", w, h, max);
-        return false;
-    }
+    if (w < 1 || h < 1 || w > max || h > max)
+        return iks_err_set(e, IKS_E_USAGE, "size %dx%d: this GL allows 1 to %d on each side", w, h, max);
     t->w = w;
     t->h = h;
     t->fmt = fmt;
@@ -319,11 +335,11 @@ bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, char err[IKS
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t->tex, 0);
     GLenum st = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    const char *e = iks_gl_error();
+    const char *gl = iks_gl_error();
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    if (st != GL_FRAMEBUFFER_COMPLETE || e) {
-        snprintf(err, IKS_GPU_ERR_LEN, "size %dx%d: cannot make a render target (%s)", w, h,
-                 e ? e : "framebuffer incomplete");
+    if (st != GL_FRAMEBUFFER_COMPLETE || gl) {
+        iks_err_set(e, IKS_E_GL, "size %dx%d: cannot make a render target (%s)", w, h,
+                    gl ? gl : "framebuffer incomplete");
         iks_target_destroy(t);
         return false;
     }
@@ -413,20 +429,26 @@ void iks_read(const iks_target *t, void *dst)
 
 /* ---- asynchronous readback --------------------------------------------------------------------- */
 
-bool iks_readback_create(iks_readback *r, int slots, int w, int h)
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_err *e)
 {
     memset(r, 0, sizeof *r);
-    if (slots < 1 || slots > IKS_RING_MAX) return false;
+    if (slots < 1 || slots > IKS_RING_MAX)
+        return iks_err_set(e, IKS_E_USAGE, "readback: %d slots (1 to %d)", slots, IKS_RING_MAX);
     r->n = slots;
     r->w = w;
     r->h = h;
+    while (glGetError() != GL_NO_ERROR) {} /* only this call's errors count */
     glGenBuffers(slots, r->pbo);
     for (int i = 0; i < slots; i++) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
         glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_READ);
     }
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    return iks_gl_error() == NULL;
+    if (iks_gl_error()) {
+        iks_readback_destroy(r);
+        return iks_err_set(e, IKS_E_GL, "GL: cannot make readback buffers");
+    }
+    return true;
 }
 
 void iks_readback_start(iks_readback *r, int slot, const iks_target *t)
@@ -478,7 +500,7 @@ static const char DOWN_FS[] = "#version 330 core\n"
                               "    o = s / float(k * k);\n"
                               "}\n";
 
-bool iks_downsample_create(iks_downsample *d, char err[IKS_GPU_ERR_LEN])
+bool iks_downsample_create(iks_downsample *d, iks_err *e)
 {
     memset(d, 0, sizeof *d);
     const char *src[2] = { DOWN_VS, DOWN_FS };
@@ -496,8 +518,7 @@ bool iks_downsample_create(iks_downsample *d, char err[IKS_GPU_ERR_LEN])
     glGetProgramiv(prog, GL_LINK_STATUS, &ok);
     if (!ok) {
         glDeleteProgram(prog);
-        snprintf(err, IKS_GPU_ERR_LEN, "GL: the supersampling filter did not build");
-        return false;
+        return iks_err_set(e, IKS_E_GL, "GL: the supersampling filter did not build");
     }
     d->prog = prog;
     d->loc_src = glGetUniformLocation(prog, "src");

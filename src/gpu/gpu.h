@@ -1,20 +1,21 @@
 /* gpu.h: the OpenGL core with no window system: programs built from iks_source, render targets,
  * Shadertoy uniforms, draws and readback. It needs a current GL 3.3 core context from src/platform;
- * it never includes EGL or GLFW headers, never prints and never exits: errors come back as text. */
+ * it never includes EGL or GLFW headers, never prints and never exits: errors come back as an iks_err
+ * (src/base/err.h) made where they happen, warnings through an iks_logger. */
 #ifndef IKS_GPU_H
 #define IKS_GPU_H
 
+#include "err.h"
 #include "source.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define IKS_GPU_ERR_LEN 1024
-
 typedef void (*iks_gl_proc)(void);
-/* Loads GL entry points through the platform's getter; checks for 3.3 core. */
-bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), char err[IKS_GPU_ERR_LEN]);
+/* Loads GL entry points through the platform's getter; checks for 3.3 core. IKS_E_GL when it cannot.
+ * The entry points are process-wide (glad's), so every context in the process must be one driver's. */
+bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), iks_err *e);
 const char *iks_gpu_renderer(void);
 /* Whether the context compiles GLSL ES 3.00 (#version 300 es): GL 4.3, or ARB_ES3_compatibility. */
 bool iks_gpu_has_es3(void);
@@ -33,8 +34,8 @@ typedef struct {
     int n;
 } iks_setting;
 
-/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with a one-line reason in err. */
-bool iks_setting_parse(const char *arg, iks_setting *out, char err[IKS_GPU_ERR_LEN]);
+/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with IKS_E_USAGE and a one-line reason. */
+bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
 
 /* ---- programs ---------------------------------------------------------------------------------- */
 
@@ -46,17 +47,22 @@ typedef struct {
     int ndecls;
 } iks_program;
 
-/* Compiles and links. On failure returns false; *log gets the driver's messages mapped to the user's
- * files (`path:line:col: error: ...`, one per line, malloc'd, caller frees). Warnings on success also
- * come back in *log (or NULL when there are none). */
-bool iks_program_build(iks_program *p, const iks_source *src, char **log);
+/* Compiles and links. On failure returns false with IKS_E_COMPILE whose message is the driver's log
+ * mapped to the user's files: `path:line:col: error: ...` lines, each ending in '\n' (IKS_E_NOMEM when
+ * memory ran out). The compiler's warnings on success go to log as one message. p is zeroed on
+ * failure (iks_program_destroy is safe on it either way). */
+bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log);
 void iks_program_destroy(iks_program *p);
 
-/* Applies settings after checking them against the declarations: an undeclared name or a wrong count
- * is an error (returns false, err names the uniform and its declared type); a declared uniform that
- * the compiler removed is a warning (appended to warn, one line each). Program must be current. */
-bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN],
-                       char *warn, size_t warn_len);
+/* Applies settings after checking them against the declarations: an undeclared name, a wrong count or
+ * a value the type cannot hold is IKS_E_USAGE naming the uniform and its declared type (the settings
+ * before it are applied); a declared uniform that the compiler removed is a warning, one message each
+ * to log. Leaves p's program current. */
+bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_err *e, const iks_logger *log);
+/* Whether the linked program still has the uniform (compilers remove the ones nothing reads). */
+bool iks_program_uses(const iks_program *p, const char *name);
+/* The warning for a setting whose uniform every program that declares it has removed. */
+void iks_setting_warn_removed(const iks_logger *log, const iks_setting *s);
 
 /* ---- targets ----------------------------------------------------------------------------------- */
 
@@ -68,7 +74,9 @@ typedef struct {
     iks_format fmt;
 } iks_target;
 
-bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, char err[IKS_GPU_ERR_LEN]);
+/* A size outside what this GL allows is IKS_E_USAGE; GL refusing the texture or framebuffer IKS_E_GL.
+ * t is zeroed on failure. */
+bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, iks_err *e);
 void iks_target_destroy(iks_target *t);
 
 /* A float texture to feed a shader through a channel (RGBA32F, nearest, clamped). */
@@ -108,7 +116,9 @@ typedef struct {
     unsigned pbo[IKS_RING_MAX];
     int n, w, h;
 } iks_readback;
-bool iks_readback_create(iks_readback *r, int slots, int w, int h);
+/* slots outside 1..IKS_RING_MAX is IKS_E_USAGE; GL failing to make the buffers IKS_E_GL. r is zeroed on
+ * failure. */
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_err *e);
 void iks_readback_start(iks_readback *r, int slot, const iks_target *t);
 bool iks_readback_finish(iks_readback *r, int slot, void *dst);
 void iks_readback_destroy(iks_readback *r);
@@ -120,7 +130,8 @@ typedef struct {
     unsigned prog, vao;
     int loc_src, loc_k;
 } iks_downsample;
-bool iks_downsample_create(iks_downsample *d, char err[IKS_GPU_ERR_LEN]);
+/* IKS_E_GL when the filter's program does not build. */
+bool iks_downsample_create(iks_downsample *d, iks_err *e);
 void iks_downsample_run(const iks_downsample *d, const iks_target *src, const iks_target *dst, int k);
 void iks_downsample_destroy(iks_downsample *d);
 

@@ -44,12 +44,30 @@ static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
 static void sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_fmt(sbuf *b, const char *fmt, ...)
 {
-    char tmp[2048];
+    /* straight into the buffer, grown to fit: a driver's message or a path may be any length */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n > 0) sb_add(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    if (n <= 0 || b->oom) return;
+    size_t len = b->len;
+    sb_add(b, "", 0);
+    if (b->oom) return;
+    if (len + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap;
+        while (cap < len + (size_t)n + 1) cap *= 2;
+        char *p = realloc(b->s, cap);
+        if (!p) {
+            b->oom = true;
+            return;
+        }
+        b->s = p;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->s + len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len = len + (size_t)n;
 }
 
 /* ---- files ------------------------------------------------------------------------------------- */
@@ -103,6 +121,12 @@ static const char *read_error(int e)
     }
 }
 
+/* A binary file is a malformed input; anything else that stops a read is the file system's */
+static iks_code read_code(int e)
+{
+    return e == EILSEQ ? IKS_E_FORMAT : e == ENOMEM ? IKS_E_NOMEM : IKS_E_IO;
+}
+
 static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -154,38 +178,49 @@ typedef struct {
     fid chain_id[MAX_DEPTH];
     const char *chain_path[MAX_DEPTH];
     int depth;
-    char *err;
+    iks_err err; /* the first failure; later ones (out of memory while unwinding) do not replace it */
 } asm_ctx;
 
-static bool fail(asm_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(asm_ctx *c, const char *fmt, ...)
+static bool fail(asm_ctx *c, iks_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static bool fail(asm_ctx *c, iks_code code, const char *fmt, ...)
 {
+    if (c->err.code != IKS_OK) return false;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(c->err, IKS_SRC_ERR_LEN, fmt, ap);
+    char *m = NULL;
+    if (vasprintf(&m, fmt, ap) < 0) m = NULL;
     va_end(ap);
+    if (m) iks_err_set(&c->err, code, "%s", m);
+    else iks_err_set(&c->err, IKS_E_NOMEM, "out of memory");
+    free(m);
     return false;
 }
 
-/* " (included from a.frag -> b.glsl)" for messages about the file at the top of the chain */
-static void chain_text(asm_ctx *c, char *out, size_t n, const char *last)
+/* "a.frag -> b.glsl[ -> last]": the include chain down to the file at its top, malloc'd (NULL: out of
+ * memory) */
+static char *chain_text(asm_ctx *c, const char *last)
 {
-    size_t k = 0;
-    out[0] = '\0';
-    for (int i = 0; i < c->depth && k < n; i++)
-        k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " -> " : "", c->chain_path[i]);
-    if (last && k < n) snprintf(out + k, n - k, " -> %s", last);
+    sbuf b = { 0 };
+    sb_add(&b, "", 0);
+    for (int i = 0; i < c->depth; i++) sb_fmt(&b, "%s%s", i ? " -> " : "", c->chain_path[i]);
+    if (last) sb_fmt(&b, " -> %s", last);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
 }
 
+/* The file's index in src->files; -1 when there are too many, -2 when out of memory. */
 static int add_file(asm_ctx *c, const char *path)
 {
     iks_source *s = c->src;
     if (s->nfiles >= MAX_FILES) return -1;
     char **f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
-    if (!f) return -1;
+    if (!f) return -2;
     s->files = f;
     s->files[s->nfiles] = strdup(path);
-    if (!s->files[s->nfiles]) return -1;
+    if (!s->files[s->nfiles]) return -2;
     return s->nfiles++;
 }
 
@@ -241,6 +276,7 @@ static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line)
     return !c->body.oom;
 }
 
+/* from_dir NULL: the including text names no file (held in memory), so only the include dirs */
 static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found)
 {
     *found = NULL;
@@ -249,7 +285,7 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
         *found = strdup(o->override_path);
         return *found != NULL;
     }
-    char *p = join(from_dir, name);
+    char *p = from_dir ? join(from_dir, name) : NULL;
     if (p && is_file(p)) {
         *found = p;
         return true;
@@ -268,18 +304,25 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
 
 static bool include_file(asm_ctx *c, const char *path, const char *given_text)
 {
-    char chain[768];
     if (c->depth >= MAX_DEPTH) {
-        chain_text(c, chain, sizeof chain, path);
-        return fail(c, "%s: includes nested deeper than %d: %s", path, MAX_DEPTH, chain);
+        char *chain = chain_text(c, path);
+        if (!chain) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+        fail(c, IKS_E_FORMAT, "%s: includes nested deeper than %d: %s", path, MAX_DEPTH, chain);
+        free(chain);
+        return false;
     }
     fid id = { 0 };
-    bool have_id = fid_of(path, &id);
+    /* text in memory under a name like "<memory>" is no file: nothing on disk to compare it with */
+    bool named_file = !(given_text && path[0] == '<');
+    bool have_id = named_file && fid_of(path, &id);
     if (have_id) {
         for (int i = 0; i < c->depth; i++)
             if (c->chain_id[i].dev == id.dev && c->chain_id[i].ino == id.ino) {
-                chain_text(c, chain, sizeof chain, path);
-                return fail(c, "%s: include cycle: %s", c->chain_path[c->depth - 1], chain);
+                char *chain = chain_text(c, path);
+                if (!chain) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+                fail(c, IKS_E_FORMAT, "%s: include cycle: %s", c->chain_path[c->depth - 1], chain);
+                free(chain);
+                return false;
             }
         for (int i = 0; i < c->ndone; i++)
             if (c->done[i].dev == id.dev && c->done[i].ino == id.ino) return true; /* once only */
@@ -287,21 +330,26 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
     size_t len = 0;
     char *text = given_text ? strdup(given_text) : iks_read_text(path, MAX_FILE_BYTES, &len);
     if (!text) {
-        int e = errno;
-        if (c->depth == 0) return fail(c, "%s: %s", path, read_error(e));
-        chain_text(c, chain, sizeof chain, path);
-        return fail(c, "%s: %s (included from %s)", path, read_error(e), chain);
+        int e = given_text ? ENOMEM : errno;
+        if (c->depth == 0) return fail(c, read_code(e), "%s: %s", path, read_error(e));
+        char *chain = chain_text(c, path);
+        if (!chain) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+        fail(c, read_code(e), "%s: %s (included from %s)", path, read_error(e), chain);
+        free(chain);
+        return false;
     }
     int fidx = add_file(c, path);
     if (fidx < 0) {
         free(text);
-        return fail(c, "%s: too many included files (at most %d)", path, MAX_FILES);
+        if (fidx == -2) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+        return fail(c, IKS_E_FORMAT, "%s: too many included files (at most %d)", path, MAX_FILES);
     }
     c->chain_id[c->depth] = id;
     c->chain_path[c->depth] = c->src->files[fidx];
     c->depth++;
-    char *dir = dir_of(path);
-    bool ok = dir != NULL;
+    char *dir = named_file ? dir_of(path) : NULL;
+    bool ok = !named_file || dir != NULL;
+    if (!ok) fail(c, IKS_E_NOMEM, "%s: out of memory", path);
 
     int lineno = 0;
     for (char *ln = text; ok && *ln;) {
@@ -312,24 +360,30 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         bool malformed;
         if (parse_include(ln, n, name, sizeof name, &malformed)) {
             if (malformed) {
-                ok = fail(c, "%s:%d: malformed #include: expected #include \"file\"", path, lineno);
+                ok = fail(c, IKS_E_FORMAT, "%s:%d: malformed #include: expected #include \"file\"", path, lineno);
                 break;
             }
             char *found;
             if (!resolve(c, dir, name, &found)) {
-                char dirs[512];
-                size_t k = (size_t)snprintf(dirs, sizeof dirs, "%s", dir);
-                for (int i = 0; i < c->opts->n_include_dirs && k < sizeof dirs; i++)
-                    k += (size_t)snprintf(dirs + k, sizeof dirs - k, ", %s", c->opts->include_dirs[i]);
-                chain_text(c, chain, sizeof chain, NULL);
-                ok = fail(c, "%s:%d: cannot include \"%s\": not found in %s (include chain: %s)", path,
-                          lineno, name, dirs, chain);
+                sbuf dirs = { 0 };
+                sb_add(&dirs, "", 0);
+                if (dir) sb_str(&dirs, dir);
+                for (int i = 0; i < c->opts->n_include_dirs; i++)
+                    sb_fmt(&dirs, "%s%s", dirs.len ? ", " : "", c->opts->include_dirs[i]);
+                if (!dirs.len) sb_str(&dirs, "no directory"); /* text in memory, no -I */
+                char *chain = chain_text(c, NULL);
+                if (!chain || dirs.oom) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+                else
+                    ok = fail(c, IKS_E_FORMAT, "%s:%d: cannot include \"%s\": not found in %s (include chain: %s)",
+                              path, lineno, name, dirs.s, chain);
+                free(chain);
+                free(dirs.s);
                 break;
             }
             ok = include_file(c, found, NULL);
             free(found);
         } else if (!emit_line(c, ln, n, fidx, lineno)) {
-            ok = fail(c, "%s: out of memory", path);
+            ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
         }
         ln = nl ? nl + 1 : ln + n;
     }
@@ -456,13 +510,11 @@ static int count_lines(const char *t)
     return n;
 }
 
-bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts,
-                     char err[IKS_SRC_ERR_LEN])
+bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e)
 {
     static const iks_source_opts none = { 0 };
     memset(src, 0, sizeof *src);
-    err[0] = '\0';
-    asm_ctx c = { .opts = opts ? opts : &none, .src = src, .err = err };
+    asm_ctx c = { .opts = opts ? opts : &none, .src = src };
     bool ok = add_file(&c, "<prelude>") == 0;
     if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
     src->main_file = src->nfiles;
@@ -470,7 +522,8 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     char *body = c.body.s;
     if (ok && !body) ok = emit_line(&c, "", 0, 1, 1), body = c.body.s;
     if (!ok || c.body.oom) {
-        if (!err[0]) snprintf(err, IKS_SRC_ERR_LEN, "%s: out of memory", path);
+        fail(&c, IKS_E_NOMEM, "%s: out of memory", path); /* only if nothing failed before */
+        iks_err_move(e, &c.err);
         free(c.body.s);
         free(c.mfile);
         free(c.mline);
@@ -484,24 +537,30 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     if (strncmp(sig, "#version", 8) == 0) {
         char *eol = strchr(sig, '\n');
         size_t n = eol ? (size_t)(eol - sig) : strlen(sig);
-        if (n >= sizeof src->version) n = sizeof src->version - 1;
-        memcpy(src->version, sig, n);
-        src->version[n] = '\0';
+        /* the directive without a trailing comment (which need not fit in version), and the whole line
+         * blanked: a piece of it left in the body would be compiled as code */
+        size_t k = strcspn(sig, "/\n");
+        if (k > n) k = n;
+        while (k && isspace((unsigned char)sig[k - 1])) k--;
+        if (k >= sizeof src->version) k = sizeof src->version - 1;
+        memcpy(src->version, sig, k);
+        src->version[k] = '\0';
         own_version = true;
         memset((char *)sig, ' ', n);
     }
     char *plain = strip_comments(body);
-    bool has_main = plain && defines_function(plain, "main");
-    bool has_image = plain && defines_function(plain, "mainImage");
+    bool scanned = plain != NULL;
+    bool has_main = scanned && defines_function(plain, "main");
+    bool has_image = scanned && defines_function(plain, "mainImage");
     free(plain);
     if (!has_main && !has_image) {
         free(body);
         free(c.mfile);
         free(c.mline);
         iks_source_free(src);
-        snprintf(err, IKS_SRC_ERR_LEN,
-                 "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()", path);
-        return false;
+        return iks_err_set(e, scanned ? IKS_E_NOT_SHADER : IKS_E_NOMEM,
+                           scanned ? "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()"
+                                 : "%s: out of memory", path);
     }
     src->shadertoy = !has_main;
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
@@ -550,8 +609,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     src->vertex = v.s;
     if (f.oom || v.oom || !src->map_file || !src->map_line) {
         iks_source_free(src);
-        snprintf(err, IKS_SRC_ERR_LEN, "%s: out of memory", path);
-        return false;
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
     }
     return true;
 }

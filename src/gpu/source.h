@@ -7,14 +7,14 @@
  * which Mesa, for one, leaves out of its logs. A file already included is skipped the second time (like
  * #pragma once, so diamonds work); a file that includes itself through a chain is an error naming
  * the chain. A Shadertoy file (mainImage, no main) gets the version line, the Shadertoy uniforms and a
- * main(); a file with its own main() is compiled as written. */
+ * main(); a file with its own main() is compiled as written. Errors come back as an iks_err. */
 #ifndef IKS_SOURCE_H
 #define IKS_SOURCE_H
 
+#include "err.h"
+
 #include <stdbool.h>
 #include <stddef.h>
-
-#define IKS_SRC_ERR_LEN 1024
 
 typedef struct {
     const char *const *include_dirs; /* searched in order after the including file's directory */
@@ -22,7 +22,9 @@ typedef struct {
     /* Replaces one include name with a file: `#include "ik.glsl"` -> --solver FILE. May be NULL. */
     const char *override_name;
     const char *override_path;
-    /* Source text for the main file instead of reading path (path still names it); may be NULL. */
+    /* Source text for the main file instead of reading path (path still names it in messages and its
+     * directory is searched first for #include; a path beginning with '<', such as "<memory>", names
+     * no file and has no directory); may be NULL. */
     const char *text;
     /* Shadertoy's Common tab: a file (or text named by it) put before the main file, its lines mapped
      * to it; both may be NULL. */
@@ -48,10 +50,14 @@ typedef struct {
     char version[64];
 } iks_source;
 
-/* Reads and assembles. On failure returns false and writes a one-line message into err. The result is
- * owned by src: release with iks_source_free (safe on a zeroed or failed src). */
-bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts,
-                     char err[IKS_SRC_ERR_LEN]);
+/* Reads and assembles. On failure returns false with a one-line message naming the file:
+ *   IKS_E_IO          a file that cannot be read or found, or one over 16 MiB
+ *   IKS_E_FORMAT      a binary file (NUL bytes), a malformed #include, an include not found, an include
+ *                     cycle, includes nested too deep or too many of them
+ *   IKS_E_NOT_SHADER  the main file defines neither mainImage(...) nor main()
+ *   IKS_E_NOMEM       out of memory
+ * The result is owned by src: release with iks_source_free (safe on a zeroed or failed src). */
+bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e);
 void iks_source_free(iks_source *src);
 
 #define IKS_WRAPPER (-1) /* the main() that wraps mainImage */

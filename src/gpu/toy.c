@@ -27,14 +27,6 @@
 
 static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
 
-static char *dup_printf(const char *fmt, const char *a, const char *b)
-{
-    size_t n = strlen(fmt) + strlen(a) + strlen(b) + 1;
-    char *s = malloc(n);
-    if (s) snprintf(s, n, fmt, a, b);
-    return s;
-}
-
 static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
     unsigned *s = &t->sampler_cache[f][repeat];
@@ -49,8 +41,18 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
     return *s;
 }
 
-/* loads a PNG or JPEG as an RGBA8 (or sRGB) texture; NULL on success, else the reason */
-static const char *load_image(const iks_input *in, unsigned *tex, float res[3])
+/* Why an image at path did not load: the file system's reason when it cannot be opened, else the
+ * decoder's (stb keeps it per thread) */
+static bool image_failed(iks_err *e, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return iks_err_errno(e, IKS_E_IO, errno, path);
+    fclose(f);
+    return iks_err_set(e, IKS_E_IO, "%s: %s", path, stbi_failure_reason());
+}
+
+/* loads a PNG or JPEG as an RGBA8 (or sRGB) texture */
+static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
 {
     int w, h, n;
     if (!in->path) { /* media that is not there, run with --missing-media=black */
@@ -61,16 +63,12 @@ static const char *load_image(const iks_input *in, unsigned *tex, float res[3])
         glGenerateMipmap(GL_TEXTURE_2D);
         glBindTexture(GL_TEXTURE_2D, 0);
         res[0] = res[1] = res[2] = 1.0f;
-        return NULL;
+        return true;
     }
-    stbi_set_flip_vertically_on_load(in->vflip);
+    /* this thread's flag: engines on other threads load their own images meanwhile */
+    stbi_set_flip_vertically_on_load_thread(in->vflip);
     unsigned char *px = stbi_load(in->path, &w, &h, &n, 4);
-    if (!px) {
-        FILE *f = fopen(in->path, "rb");
-        if (!f) return strerror(errno);
-        fclose(f);
-        return stbi_failure_reason();
-    }
+    if (!px) return image_failed(e, in->path);
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -81,18 +79,20 @@ static const char *load_image(const iks_input *in, unsigned *tex, float res[3])
     res[0] = (float)w;
     res[1] = (float)h;
     res[2] = 1.0f;
-    return NULL;
+    return true;
 }
 
-/* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap; NULL on success, else the reason */
-static const char *load_cube(const iks_input *in, unsigned *tex, float res[3], char *why, size_t whylen)
+/* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
+static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
 {
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     const char *dot = in->path ? strrchr(in->path, '.') : NULL;
+    if (dot && strchr(dot, '/')) dot = NULL; /* a dot in a directory's name, none in the file's */
     int size = 0;
-    for (int face = 0; face < 6; face++) {
+    bool ok = true;
+    for (int face = 0; face < 6 && ok; face++) {
         GLenum target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face;
         if (!in->path) { /* missing media: black */
             static const unsigned char black[4] = { 0, 0, 0, 255 };
@@ -100,40 +100,41 @@ static const char *load_cube(const iks_input *in, unsigned *tex, float res[3], c
             size = 1;
             continue;
         }
-        char p[4096];
-        if (face == 0) snprintf(p, sizeof p, "%s", in->path);
-        else if (dot) snprintf(p, sizeof p, "%.*s_%d%s", (int)(dot - in->path), in->path, face, dot);
-        else snprintf(p, sizeof p, "%s_%d", in->path, face);
-        int w, h, n;
-        stbi_set_flip_vertically_on_load(in->vflip);
-        unsigned char *px = stbi_load(p, &w, &h, &n, 4);
-        if (!px || w != h || (size && w != size)) {
-            FILE *f = px ? NULL : fopen(p, "rb");
-            snprintf(why, whylen, "%s: %s", p,
-                     px ? "cubemap faces must be square and all the same size"
-                        : f ? stbi_failure_reason() : strerror(errno));
-            if (f) fclose(f);
-            stbi_image_free(px);
-            glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
-            return why;
+        char *p = NULL;
+        int r;
+        if (face == 0) r = asprintf(&p, "%s", in->path);
+        else if (dot) r = asprintf(&p, "%.*s_%d%s", (int)(dot - in->path), in->path, face, dot);
+        else r = asprintf(&p, "%s_%d", in->path, face);
+        if (r < 0) {
+            ok = iks_err_set(e, IKS_E_NOMEM, "out of memory");
+            break;
         }
-        size = w;
-        glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        int w, h, n;
+        stbi_set_flip_vertically_on_load_thread(in->vflip);
+        unsigned char *px = stbi_load(p, &w, &h, &n, 4);
+        if (!px) ok = image_failed(e, p);
+        else if (w != h || (size && w != size))
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
+        else {
+            size = w;
+            glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+        }
         stbi_image_free(px);
+        free(p);
     }
-    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    if (ok && in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
     glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
     res[0] = res[1] = (float)size;
     res[2] = 1.0f;
-    return NULL;
+    return ok;
 }
 
-static bool make_buffers(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+static bool make_buffers(iks_gltoy *t, int w, int h, iks_err *e)
 {
     for (int b = 0; b < 4; b++) {
         if (!t->prog[b].prog) continue;
         for (int k = 0; k < 2; k++) {
-            if (!iks_target_create(&t->buf[b][k], w, h, IKS_RGBA32F, err)) return false;
+            if (!iks_target_create(&t->buf[b][k], w, h, IKS_RGBA32F, e)) return false;
             static const float zero[4] = { 0, 0, 0, 0 };
             glBindFramebuffer(GL_FRAMEBUFFER, t->buf[b][k].fbo);
             glClearBufferfv(GL_COLOR, 0, zero);
@@ -145,68 +146,57 @@ static bool make_buffers(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
     return true;
 }
 
-static void add_files(iks_gltoy *t, const iks_source *src)
+/* Records the files a pass read, once each: a viewer watches every one of them */
+static bool add_files(iks_gltoy *t, const iks_source *src, iks_err *e)
 {
-    for (int i = 1; i < src->nfiles && t->nfiles < 64; i++) {
+    for (int i = 1; i < src->nfiles; i++) {
         bool seen = false;
         for (int j = 0; j < t->nfiles; j++) seen |= strcmp(t->files[j], src->files[i]) == 0;
-        if (!seen && (t->files[t->nfiles] = strdup(src->files[i]))) t->nfiles++;
+        if (seen) continue;
+        if (t->nfiles == t->capfiles) {
+            int cap = t->capfiles ? 2 * t->capfiles : 16;
+            char **f = realloc(t->files, (size_t)cap * sizeof *f);
+            if (!f) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+            t->files = f;
+            t->capfiles = cap;
+        }
+        if (!(t->files[t->nfiles] = strdup(src->files[i]))) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+        t->nfiles++;
     }
+    return true;
 }
 
-bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, char **log)
+bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
+                      const iks_logger *log)
 {
     memset(t, 0, sizeof *t);
-    *log = NULL;
-    if (!d->pass[IKS_IMAGE_PASS].path) {
-        *log = strdup("the toy has no Image pass");
-        return false;
-    }
+    if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
+    static const iks_source_opts none = { 0 };
     for (int p = 0; p < IKS_PASSES; p++) {
         const iks_pass *ps = &d->pass[p];
         if (!ps->path) continue;
-        iks_source_opts o = *base;
+        iks_source_opts o = base ? *base : none;
         o.text = ps->text;
         o.common_path = d->common_path;
         o.common_text = d->common_text;
         o.es = d->es && iks_gpu_has_es3();
         for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
         iks_source src;
-        char err[IKS_SRC_ERR_LEN];
-        if (!iks_source_load(&src, ps->path, &o, err)) {
-            *log = strdup(err);
-            goto fail;
-        }
-        add_files(t, &src);
-        bool ok = iks_program_build(&t->prog[p], &src, log);
+        if (!iks_source_load(&src, ps->path, &o, e)) goto fail;
+        bool ok = add_files(t, &src, e) && iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
-        if (*log) { /* warnings: not a failure */
-            free(*log);
-            *log = NULL;
-        }
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &ps->in[c];
             t->in[p][c] = *in;
             if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path)) {
-                char ch[16];
-                snprintf(ch, sizeof ch, "iChannel%d", c);
-                *log = dup_printf("%s: %s reads a buffer that the toy does not have", PASS_NAMES[p], ch);
+                iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", PASS_NAMES[p],
+                            c);
                 goto fail;
             }
-            if (in->kind == IKS_IN_IMAGE) {
-                const char *why = load_image(in, &t->tex[p][c], t->tex_res[p][c]);
-                if (why) {
-                    *log = dup_printf("%s: %s", in->path, why);
-                    goto fail;
-                }
-            }
+            if (in->kind == IKS_IN_IMAGE && !load_image(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
             if (in->kind == IKS_IN_CUBEMAP) {
-                char why[4200];
-                if (load_cube(in, &t->tex[p][c], t->tex_res[p][c], why, sizeof why)) {
-                    *log = strdup(why);
-                    goto fail;
-                }
+                if (!load_cube(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
                 glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
             }
             if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
@@ -219,22 +209,18 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         }
         if (p < 4) t->has_buffers = true;
     }
-    char err[IKS_GPU_ERR_LEN];
-    if (!make_buffers(t, w, h, err)) {
-        *log = strdup(err);
-        goto fail;
-    }
+    if (!make_buffers(t, w, h, e)) goto fail;
     return true;
-fail:
-    if (!*log) *log = strdup("out of memory");
+fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
-    char *files[64];
-    int nfiles = t->nfiles;
-    memcpy(files, t->files, sizeof files);
-    t->nfiles = 0;
+    char **files = t->files;
+    int nfiles = t->nfiles, capfiles = t->capfiles;
+    t->files = NULL;
+    t->nfiles = t->capfiles = 0;
     iks_gltoy_destroy(t);
-    memcpy(t->files, files, sizeof files);
+    t->files = files;
     t->nfiles = nfiles;
+    t->capfiles = capfiles;
     return false;
 }
 
@@ -252,48 +238,48 @@ void iks_gltoy_destroy(iks_gltoy *t)
         for (int r = 0; r < 2; r++)
             if (t->sampler_cache[f][r]) glDeleteSamplers(1, &t->sampler_cache[f][r]);
     for (int i = 0; i < t->nfiles; i++) free(t->files[i]);
+    free(t->files);
     memset(t, 0, sizeof *t);
 }
 
-bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
-                   size_t warn_len)
+static bool declares(const iks_program *p, const char *name)
 {
-    if (warn_len) warn[0] = '\0';
-    err[0] = '\0';
+    for (int k = 0; p->prog && k < p->ndecls; k++)
+        if (strcmp(p->decls[k].name, name) == 0) return true;
+    return false;
+}
+
+bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
+{
     /* each setting must be declared by some pass; each pass gets the settings it declares */
     for (int i = 0; i < n; i++) {
         bool found = false;
-        for (int p = 0; p < IKS_PASSES && !found; p++)
-            for (int k = 0; t->prog[p].prog && k < t->prog[p].ndecls; k++)
-                found |= strcmp(t->prog[p].decls[k].name, s[i].name) == 0;
+        for (int p = 0; p < IKS_PASSES && !found; p++) found = declares(&t->prog[p], s[i].name);
         if (!found) {
             /* the single-program check words the error */
-            return iks_program_apply(&t->prog[IKS_IMAGE_PASS], &s[i], 1, err, warn, warn_len);
+            return iks_program_apply(&t->prog[IKS_IMAGE_PASS], &s[i], 1, e, NULL);
         }
     }
-    for (int p = 0; p < IKS_PASSES; p++) {
-        if (!t->prog[p].prog) continue;
-        glUseProgram(t->prog[p].prog);
-        for (int i = 0; i < n; i++) {
-            bool declared = false;
-            for (int k = 0; k < t->prog[p].ndecls; k++) declared |= strcmp(t->prog[p].decls[k].name, s[i].name) == 0;
-            char w[1024] = "";
-            if (declared && !iks_program_apply(&t->prog[p], &s[i], 1, err, w, sizeof w)) return false;
-            size_t k = strlen(warn);
-            if (w[0] && k + 1 < warn_len) snprintf(warn + k, warn_len - k, "%s", w);
-        }
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int i = 0; i < n; i++)
+            if (declares(&t->prog[p], s[i].name) && !iks_program_apply(&t->prog[p], &s[i], 1, e, NULL)) return false;
+    /* removed only where no declaring pass kept it: one pass reading it is enough for an effect */
+    for (int i = 0; i < n; i++) {
+        bool used = false;
+        for (int p = 0; p < IKS_PASSES && !used; p++) used = declares(&t->prog[p], s[i].name) && iks_program_uses(&t->prog[p], s[i].name);
+        if (!used) iks_setting_warn_removed(log, &s[i]);
     }
     return true;
 }
 
-bool iks_gltoy_resize(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN])
+bool iks_gltoy_resize(iks_gltoy *t, int w, int h, iks_err *e)
 {
     if (w == t->w && h == t->h) return true;
     iks_target old[4][2];
     memcpy(old, t->buf, sizeof old);
     memset(t->buf, 0, sizeof t->buf);
     int ow = t->w, oh = t->h;
-    if (!make_buffers(t, w, h, err)) {
+    if (!make_buffers(t, w, h, e)) {
         for (int b = 0; b < 4; b++)
             for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
         memcpy(t->buf, old, sizeof old);

@@ -1,7 +1,8 @@
 /* toy.h: a Shadertoy "toy": Common, Buffers A-D and Image, with their channels, drawn in the site's
  * order every frame. Buffers are RGBA32F pairs (ping-pong): a pass reading a buffer sees its newest
  * contents, which is this frame's for a buffer drawn earlier and the previous frame's for itself or a
- * buffer drawn later, exactly as on shadertoy.com. Needs a current GL 3.3 context; never prints. */
+ * buffer drawn later, exactly as on shadertoy.com. Needs a current GL 3.3 context; never prints:
+ * errors come back as an iks_err, warnings through an iks_logger. */
 #ifndef IKS_TOY_H
 #define IKS_TOY_H
 
@@ -48,24 +49,29 @@ typedef struct {
     unsigned sampler_cache[3][2];    /* [filter][repeat] sampler objects */
     int w, h;
     bool has_buffers;
-    char *files[64];                 /* every file read, for live reload (owned) */
-    int nfiles;
+    char **files;                    /* every file read, for live reload (owned, growable) */
+    int nfiles, capfiles;
 } iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
- * the images. On failure returns false with *log holding the mapped compile errors or a one-line
- * reason (malloc'd; caller frees); only t->files (those read so far) is left: iks_gltoy_destroy frees
- * it, as after a success. */
-bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, char **log);
+ * the images; the compiler's warnings go to log. On failure returns false with the error of the step
+ * that failed, unchanged: iks_source_load's codes, IKS_E_COMPILE (the mapped lines), IKS_E_IO for an
+ * image that is missing or cannot be decoded ("path: reason"), IKS_E_FORMAT for cubemap faces that are
+ * not square and alike, IKS_E_USAGE for a desc without an Image pass or reading a buffer it lacks or
+ * a size beyond the GL's, IKS_E_GL, IKS_E_NOMEM. Only t->files (those read so far) is left then:
+ * iks_gltoy_destroy frees it, as after a success. */
+bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
+                      const iks_logger *log);
 void iks_gltoy_destroy(iks_gltoy *t);
 
-/* Applies --set settings to every pass that declares them; an undeclared name in all passes is an
- * error, as for a single program. */
-bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, char err[IKS_GPU_ERR_LEN], char *warn,
-                   size_t warn_len);
+/* Applies --set settings to every pass that declares them; a name no pass declares is IKS_E_USAGE,
+ * worded as for a single program. A setting that every declaring pass's compiler removed is one
+ * warning to log. */
+bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log);
 
-/* Buffers follow the output size; their contents are kept (the overlap is copied), as on the site. */
-bool iks_gltoy_resize(iks_gltoy *t, int w, int h, char err[IKS_GPU_ERR_LEN]);
+/* Buffers follow the output size; their contents are kept (the overlap is copied), as on the site.
+ * On failure (iks_target_create's codes) the old buffers stay. */
+bool iks_gltoy_resize(iks_gltoy *t, int w, int h, iks_err *e);
 
 /* Key k (a JavaScript keyCode, 0..255) went down or up: rows of the keyboard texture. */
 void iks_gltoy_key(iks_gltoy *t, int k, bool down);

@@ -25,7 +25,7 @@ struct iks_pool {
     int busy;     /* jobs running */
     bool stop, failed;
     long done;
-    char err[IKS_POOL_ERR_LEN];
+    iks_err err;  /* the first failure, owned by the pool (moved here from the worker that made it) */
     iks_job_fn fn;
     void *ctx;
     int nice;
@@ -46,15 +46,19 @@ static void *worker(void *arg)
         p->qlen--;
         p->busy++;
         bool skip = p->failed;
+        long frame = p->frames[b];
         pthread_mutex_unlock(&p->mu);
-        char err[IKS_POOL_ERR_LEN] = "";
-        bool ok = skip || p->fn(p->ctx, p->frames[b], p->bufs[b], err);
+        /* the job's error is this thread's until it is moved into the pool under the lock */
+        iks_err err = IKS_ERR_INIT;
+        bool ok = skip || p->fn(p->ctx, frame, p->bufs[b], &err);
+        if (!ok && err.code == IKS_OK) iks_err_set(&err, IKS_E_IO, "frame %ld: the encoder failed without a reason", frame);
         pthread_mutex_lock(&p->mu);
         p->busy--;
         if (!ok && !p->failed) {
             p->failed = true;
-            memcpy(p->err, err, sizeof err);
+            iks_err_move(&p->err, &err);
         }
+        iks_err_clear(&err); /* a later failure's, or a warning-like error a succeeding job left */
         if (ok && !skip) p->done++;
         p->free_list[p->nfree++] = b;
         pthread_cond_broadcast(&p->space);
@@ -132,9 +136,9 @@ long iks_pool_done(iks_pool *p)
     return d;
 }
 
-bool iks_pool_finish(iks_pool *p, char err[IKS_POOL_ERR_LEN])
+bool iks_pool_finish(iks_pool *p, iks_err *e)
 {
-    if (!p) return false;
+    if (!p) return iks_err_set(e, IKS_E_USAGE, "no encoder pool");
     pthread_mutex_lock(&p->mu);
     while ((p->qlen > 0 || p->busy > 0) && p->nthreads > 0) pthread_cond_wait(&p->idle, &p->mu);
     p->stop = true;
@@ -142,7 +146,8 @@ bool iks_pool_finish(iks_pool *p, char err[IKS_POOL_ERR_LEN])
     pthread_mutex_unlock(&p->mu);
     for (int i = 0; i < p->nthreads; i++) pthread_join(p->threads[i], NULL);
     p->nthreads = 0;
-    if (p->failed && err) memcpy(err, p->err, IKS_POOL_ERR_LEN);
+    /* a copy: the pool's stays for a later call, and is freed with the pool */
+    if (p->failed && e) iks_err_set(e, p->err.code, "%s", iks_err_msg(&p->err));
     return !p->failed;
 }
 
@@ -160,5 +165,6 @@ void iks_pool_destroy(iks_pool *p)
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->space);
     pthread_cond_destroy(&p->idle);
+    iks_err_clear(&p->err);
     free(p);
 }

@@ -2,7 +2,6 @@
 #include "watch.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -64,23 +63,18 @@ bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
     int err = 0;
     for (int i = 0; i < n; i++) {
         const char *slash = strrchr(paths[i], '/');
-        char dir[PATH_MAX];
-        if (!slash) strcpy(dir, ".");
-        else if (slash == paths[i]) strcpy(dir, "/");
-        else {
-            size_t len = (size_t)(slash - paths[i]);
-            if (len >= sizeof dir) len = sizeof dir - 1;
-            memcpy(dir, paths[i], len);
-            dir[len] = '\0';
-        }
+        /* the directory as written, however long: a cut name would watch some other directory */
+        char *dir = !slash ? strdup(".") : slash == paths[i] ? strdup("/") : strndup(paths[i], (size_t)(slash - paths[i]));
         /* adding a directory twice returns the same descriptor, so entries share it */
-        int wd = inotify_add_watch(w->fd, dir,
-                                   IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE |
-                                       IN_DELETE | IN_ATTRIB);
+        int wd = dir ? inotify_add_watch(w->fd, dir,
+                                         IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE |
+                                             IN_DELETE | IN_ATTRIB)
+                     : -1;
         if (wd < 0) {
             ok = false;
-            err = errno;
+            err = dir ? errno : ENOMEM;
         }
+        free(dir);
         w->e[w->n].wd = wd;
         w->e[w->n].name = strdup(slash ? slash + 1 : paths[i]);
         if (!w->e[w->n].name) {

@@ -1,10 +1,12 @@
 /* egl.c: headless OpenGL 3.3 core through EGL, with no display server and no hidden window.
  * Rendering goes into the core's own framebuffer objects; a surface exists only on the last-resort
  * pbuffer path. libEGL is opened at run time by glad's loader, so a machine without it gets our
- * message instead of a loader error. */
+ * message instead of a loader error. Failures are IKS_E_GL with one line saying what each platform
+ * answered. */
 #include "platform.h"
 
 #include <glad/egl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,37 @@ typedef struct {
     EGLContext ctx;
     EGLSurface surf;
 } egl_impl;
+
+/* EGL hands every caller the same display for the same platform, and eglTerminate ends it for all of
+ * them: each display in use is counted here, terminated when its last context goes. The lock also
+ * keeps glad's process-wide EGL entry points from being reloaded by two threads at once. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct { EGLDisplay dpy; int refs; } displays[16];
+
+/* called with lock held, after a successful eglInitialize */
+static void display_ref(EGLDisplay dpy)
+{
+    int free_slot = -1;
+    for (int i = 0; i < 16; i++) {
+        if (displays[i].refs && displays[i].dpy == dpy) {
+            displays[i].refs++;
+            return;
+        }
+        if (!displays[i].refs && free_slot < 0) free_slot = i;
+    }
+    /* more than 16 displays at once: left uncounted, so never terminated (a leak, not a crash) */
+    if (free_slot >= 0) displays[free_slot].dpy = dpy, displays[free_slot].refs = 1;
+}
+
+/* called with lock held */
+static void display_unref(EGLDisplay dpy)
+{
+    for (int i = 0; i < 16; i++)
+        if (displays[i].refs && displays[i].dpy == dpy) {
+            if (--displays[i].refs == 0) eglTerminate(dpy);
+            return;
+        }
+}
 
 static const char *egl_error_name(EGLint e)
 {
@@ -39,17 +72,29 @@ static bool egl_make_current(iks_platform *p)
 static void egl_size(iks_platform *p, int *w, int *h) { (void)p; *w = 0; *h = 0; }
 static void egl_nop(iks_platform *p) { (void)p; }
 
+static void release(egl_impl *e)
+{
+    if (e->dpy != EGL_NO_DISPLAY) {
+        /* only our own context is unbound: another engine's may be current on this thread */
+        if (e->ctx != EGL_NO_CONTEXT && eglGetCurrentContext() == e->ctx)
+            eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+        if (e->ctx != EGL_NO_CONTEXT) eglDestroyContext(e->dpy, e->ctx);
+        if (e->surf != EGL_NO_SURFACE) eglDestroySurface(e->dpy, e->surf);
+        display_unref(e->dpy);
+    }
+    e->dpy = EGL_NO_DISPLAY;
+    e->ctx = EGL_NO_CONTEXT;
+    e->surf = EGL_NO_SURFACE;
+}
+
 static void egl_destroy(iks_platform *p)
 {
     if (!p) return;
     egl_impl *e = p->impl;
     if (e) {
-        if (e->dpy != EGL_NO_DISPLAY) {
-            eglMakeCurrent(e->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-            if (e->ctx != EGL_NO_CONTEXT) eglDestroyContext(e->dpy, e->ctx);
-            if (e->surf != EGL_NO_SURFACE) eglDestroySurface(e->dpy, e->surf);
-            eglTerminate(e->dpy);
-        }
+        pthread_mutex_lock(&lock);
+        release(e);
+        pthread_mutex_unlock(&lock);
         free(e);
     }
     free(p);
@@ -58,7 +103,8 @@ static void egl_destroy(iks_platform *p)
 }
 
 /* Initialise dpy and make a 3.3 core context current on it; pbuffer true adds a 16x16 surface for
- * drivers without surfaceless contexts. On failure writes what went wrong into why. */
+ * drivers without surfaceless contexts. On failure writes what went wrong into why (a fixed text or an
+ * EGL error's name: 256 bytes always hold it). Called with lock held. */
 static bool try_display(egl_impl *e, EGLDisplay dpy, bool pbuffer, char *why, size_t n)
 {
     e->dpy = EGL_NO_DISPLAY;
@@ -74,6 +120,7 @@ static bool try_display(egl_impl *e, EGLDisplay dpy, bool pbuffer, char *why, si
         return false;
     }
     e->dpy = dpy;
+    display_ref(dpy);
     /* reload with the display so that its extensions' entry points are found */
     if (!gladLoaderLoadEGL(dpy)) {
         snprintf(why, n, "cannot load EGL %d.%d entry points", major, minor);
@@ -114,12 +161,7 @@ static bool try_display(egl_impl *e, EGLDisplay dpy, bool pbuffer, char *why, si
     }
     return true;
 fail:
-    if (e->ctx != EGL_NO_CONTEXT) eglDestroyContext(dpy, e->ctx);
-    if (e->surf != EGL_NO_SURFACE) eglDestroySurface(dpy, e->surf);
-    eglTerminate(dpy);
-    e->dpy = EGL_NO_DISPLAY;
-    e->ctx = EGL_NO_CONTEXT;
-    e->surf = EGL_NO_SURFACE;
+    release(e);
     return false;
 }
 
@@ -132,11 +174,20 @@ static bool has_ext(const char *list, const char *ext)
 }
 
 
-iks_platform *iks_egl_create(char err[IKS_ERR_LEN])
+static iks_platform *create(iks_err *err);
+
+iks_platform *iks_egl_create(iks_err *err)
 {
-    err[0] = '\0';
+    pthread_mutex_lock(&lock);
+    iks_platform *p = create(err);
+    pthread_mutex_unlock(&lock);
+    return p;
+}
+
+static iks_platform *create(iks_err *err)
+{
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
-        snprintf(err, IKS_ERR_LEN, "EGL: cannot load libEGL.so.1; install libegl1 and libegl-mesa0 "
+        iks_err_set(err, IKS_E_GL, "EGL: cannot load libEGL.so.1; install libegl1 and libegl-mesa0 "
                                    "(or your GPU vendor's EGL driver)");
         return NULL;
     }
@@ -145,7 +196,7 @@ iks_platform *iks_egl_create(char err[IKS_ERR_LEN])
     if (!e || !p) {
         free(e);
         free(p);
-        snprintf(err, IKS_ERR_LEN, "EGL: out of memory");
+        iks_err_set(err, IKS_E_NOMEM, "EGL: out of memory");
         return NULL;
     }
     p->impl = e;
@@ -187,11 +238,12 @@ iks_platform *iks_egl_create(char err[IKS_ERR_LEN])
         goto ok;
     }
 
-    snprintf(err, IKS_ERR_LEN,
-             "EGL: no headless OpenGL 3.3 core context: surfaceless: %s; device: %s; default display: %s; "
-             "install libegl-mesa0 and libgl1-mesa-dri (Mesa) or your GPU vendor's EGL driver",
-             why[0], why[1], why[2]);
-    egl_destroy(p);
+    iks_err_set(err, IKS_E_GL,
+                "EGL: no headless OpenGL 3.3 core context: surfaceless: %s; device: %s; default display: %s; "
+                "install libegl-mesa0 and libgl1-mesa-dri (Mesa) or your GPU vendor's EGL driver",
+                why[0], why[1], why[2]);
+    free(e);
+    free(p);
     return NULL;
 ok:
     iks_pin_modules();

@@ -1,6 +1,7 @@
 /* glfw.c: a window with a GL 3.3 core context through GLFW, for the viewer. GLFW's callbacks queue
  * events in the window system's terms turned into ours (framebuffer pixels, y up), so the viewer reads
- * them in order once per frame and never sees a GLFW header. Not thread-safe: GLFW itself is not. */
+ * them in order once per frame and never sees a GLFW header. Not thread-safe: GLFW itself is not (its
+ * calls belong on the main thread), so the globals here need no lock. */
 #include "platform.h"
 
 #define GLFW_INCLUDE_NONE
@@ -20,6 +21,9 @@ typedef struct {
     bool fullscreen;
     int saved_x, saved_y, saved_w, saved_h; /* the windowed placement, to return to */
 } glfw_impl;
+
+/* GLFW is initialised once for all windows, and terminated (which closes every window) with the last */
+static int open_windows;
 
 /* GLFW reports errors through a callback; the last one becomes our one-line reason */
 static char last_error[512];
@@ -199,24 +203,32 @@ static void destroy(iks_platform *p)
     if (!p) return;
     glfw_impl *g = p->impl;
     if (g && g->win) glfwDestroyWindow(g->win);
-    glfwTerminate();
+    if (--open_windows == 0) glfwTerminate();
     free(g);
     free(p);
 }
 
-iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], bool *no_display)
+iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
 {
-    err[0] = '\0';
-    *no_display = false;
-    glfwSetErrorCallback(on_error);
-    last_error[0] = '\0';
-    if (!glfwInit()) {
-        /* GLFW 3.3 says "X11: The DISPLAY environment variable is missing" or "Failed to open display" */
-        *no_display = last_code == GLFW_PLATFORM_ERROR || strstr(last_error, "DISPLAY") ||
-                      strstr(last_error, "display");
-        snprintf(err, IKS_ERR_LEN, "GLFW: %s", last_error[0] ? last_error : "cannot initialise");
+    static const iks_window_desc dflt = { 0 };
+    if (!d) d = &dflt;
+    if (d->width < 0 || d->height < 0) {
+        iks_err_set(err, IKS_E_USAGE, "window size %dx%d: expected positive sides (0: 1280x720)", d->width, d->height);
         return NULL;
     }
+    int w = d->width ? d->width : 1280, h = d->height ? d->height : 720;
+    glfwSetErrorCallback(on_error);
+    last_error[0] = '\0';
+    last_code = 0;
+    if (!glfwInit()) {
+        /* GLFW 3.3 says "X11: The DISPLAY environment variable is missing" or "Failed to open display" */
+        bool no_display = last_code == GLFW_PLATFORM_ERROR || strstr(last_error, "DISPLAY") ||
+                          strstr(last_error, "display");
+        iks_err_set(err, no_display ? IKS_E_NO_DISPLAY : IKS_E_GL, "GLFW: %s",
+                    last_error[0] ? last_error : "cannot initialise");
+        return NULL;
+    }
+    open_windows++; /* this window's share of the initialisation, given back by destroy */
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -227,8 +239,8 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], b
     if (!g || !p) {
         free(g);
         free(p);
-        glfwTerminate();
-        snprintf(err, IKS_ERR_LEN, "GLFW: out of memory");
+        if (--open_windows == 0) glfwTerminate();
+        iks_err_set(err, IKS_E_NOMEM, "GLFW: out of memory");
         return NULL;
     }
     p->impl = g;
@@ -242,10 +254,10 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], b
     p->next_event = next_event;
     p->set_title = set_title;
     p->toggle_fullscreen = toggle_fullscreen;
-    g->win = glfwCreateWindow(d->w, d->h, d->title ? d->title : "ikshade", NULL, NULL);
+    g->win = glfwCreateWindow(w, h, d->title ? d->title : "ikshade", NULL, NULL);
     if (!g->win) {
-        snprintf(err, IKS_ERR_LEN, "GLFW: cannot open a GL 3.3 core window: %s",
-                 last_error[0] ? last_error : "unknown reason");
+        iks_err_set(err, IKS_E_GL, "GLFW: cannot open a GL 3.3 core window: %s",
+                    last_error[0] ? last_error : "unknown reason");
         destroy(p);
         return NULL;
     }
@@ -255,7 +267,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, char err[IKS_ERR_LEN], b
     glfwSetCursorPosCallback(g->win, on_move);
     glfwSetWindowCloseCallback(g->win, on_close);
     glfwMakeContextCurrent(g->win);
-    glfwSwapInterval(d->vsync ? 1 : 0);
+    glfwSwapInterval(d->no_vsync ? 0 : 1);
     iks_pin_modules();
     return p;
 }

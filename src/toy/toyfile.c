@@ -1,7 +1,8 @@
-/* toyfile.c: single files with --channelN, and shadertoy.com's JSON through cJSON (Debian's
- * libcjson-dev). The JSON has had two vocabularies over the years: inputs with ctype/src or with
- * type/filepath, buffers named by output id 257-260, by the API's string ids, or by their
- * /media/previz/bufferNN.png path; all are read. */
+/* toyfile.c: single files (or text) with --channelN, directory toys, and shadertoy.com's JSON through
+ * cJSON (Debian's libcjson-dev). The JSON has had two vocabularies over the years: inputs with
+ * ctype/src or with type/filepath, buffers named by output id 257-260, by the API's string ids, or by
+ * their /media/previz/bufferNN.png path; all are read. Every string the description points to is
+ * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
 #include "toyfile.h"
 
 #include "source.h"
@@ -17,19 +18,32 @@
 
 #define MAX_JSON_BYTES (32u << 20)
 
+/* Takes ownership of s (malloc'd) and returns it; NULL when s is NULL or memory ran out (s is freed
+ * then), which the caller reports as IKS_E_NOMEM. */
 static char *keep(iks_toyfile *tf, char *s)
 {
     if (!s) return NULL;
-    if (tf->nowned == (int)(sizeof tf->owned / sizeof tf->owned[0])) {
-        free(s);
-        return NULL;
+    if (tf->nowned == tf->capowned) {
+        int cap = tf->capowned ? 2 * tf->capowned : 32;
+        char **o = realloc(tf->owned, (size_t)cap * sizeof *o);
+        if (!o) {
+            free(s);
+            return NULL;
+        }
+        tf->owned = o;
+        tf->capowned = cap;
     }
     return tf->owned[tf->nowned++] = s;
 }
 
+static char *keep_copy(iks_toyfile *tf, const char *s) { return keep(tf, strdup(s)); }
+
+static bool oom(iks_err *e) { return iks_err_set(e, IKS_E_NOMEM, "out of memory"); }
+
 void iks_toyfile_free(iks_toyfile *tf)
 {
     for (int i = 0; i < tf->nowned; i++) free(tf->owned[i]);
+    free(tf->owned);
     memset(tf, 0, sizeof *tf);
 }
 
@@ -55,15 +69,17 @@ static bool filter_value(const char *v, iks_filter *f)
     return true;
 }
 
-bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen)
+bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
 {
     memset(in, 0, sizeof *in);
     in->vflip = true; /* the site's default for textures */
     char *copy = strdup(spec);
-    if (!copy) return snprintf(err, errlen, "out of memory"), false;
+    if (!copy) return oom(e);
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
-    if (!ok) snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d", spec);
+    if (!ok)
+        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d",
+                    spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
@@ -73,16 +89,15 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
         in->path = spec + (what - copy) + 5;
     } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
-        in->path = spec + (what - copy); /* points into spec, which outlives the desc */
+        in->path = spec + (what - copy); /* into spec for now; copied below */
     } else {
-        snprintf(err, errlen, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d first", spec);
-        ok = false;
+        ok = iks_err_set(e, IKS_E_USAGE,
+                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d first", spec);
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            snprintf(err, errlen, "'%s': '%s' is not KEY=VALUE", spec, kv);
-            ok = false;
+            ok = iks_err_set(e, IKS_E_USAGE, "'%s': '%s' is not KEY=VALUE", spec, kv);
             break;
         }
         *eq = '\0';
@@ -93,22 +108,17 @@ bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen
         else if (!strcmp(kv, "vflip")) good = flag_value(v, &in->vflip);
         else if (!strcmp(kv, "srgb")) good = flag_value(v, &in->srgb);
         else {
-            snprintf(err, errlen, "'%s': unknown setting '%s' (filter, wrap, vflip, srgb)", spec, kv);
-            ok = false;
+            ok = iks_err_set(e, IKS_E_USAGE, "'%s': unknown setting '%s' (filter, wrap, vflip, srgb)", spec, kv);
             break;
         }
-        if (!good) {
-            snprintf(err, errlen, "'%s': bad %s '%s'", spec, kv, v);
-            ok = false;
-        }
+        if (!good) ok = iks_err_set(e, IKS_E_USAGE, "'%s': bad %s '%s'", spec, kv, v);
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
     if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) && in->path) {
-        size_t n = strcspn(in->path, ",");
-        char *p = strndup(in->path, n);
-        in->path = p; /* the caller keeps it (see keep) */
-        if (!p) ok = false, snprintf(err, errlen, "out of memory");
-    }
+        char *p = strndup(in->path, strcspn(in->path, ","));
+        in->path = p; /* the caller keeps it */
+        if (!p) ok = oom(e);
+    } else if (!ok) in->path = NULL; /* nothing for the caller to free */
     free(copy);
     return ok;
 }
@@ -149,8 +159,9 @@ static bool bool_field(const cJSON *o, const char *name, bool dflt)
     return dflt;
 }
 
-/* a media file named by the JSON: beside the JSON under the same path, or under its base name */
-static char *find_media(const char *json_dir, const char *rel)
+/* a media file named by the JSON: beside the JSON under the same path, or under its base name; NULL
+ * when neither is there, or with *lost set when memory ran out */
+static char *find_media(const char *json_dir, const char *rel, bool *lost)
 {
     const char *base = strrchr(rel, '/');
     base = base ? base + 1 : rel;
@@ -158,7 +169,10 @@ static char *find_media(const char *json_dir, const char *rel)
     for (int i = 0; i < 2; i++) {
         size_t n = strlen(json_dir) + strlen(tries[i]) + 2;
         char *p = malloc(n);
-        if (!p) return NULL;
+        if (!p) {
+            *lost = true;
+            return NULL;
+        }
         snprintf(p, n, "%s/%s", json_dir, tries[i]);
         struct stat st;
         if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) return p;
@@ -167,35 +181,33 @@ static char *find_media(const char *json_dir, const char *rel)
     return NULL;
 }
 
-static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool missing_black, char *err,
-                      size_t errlen, char *warn, size_t warnlen)
+static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool missing_black, iks_err *e,
+                      const iks_logger *log)
 {
-    size_t wl = 0;
     const char *eptr = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &eptr, true);
     if (!root) {
         int line = 1;
         for (const char *p = text; eptr && p < eptr; p++) line += *p == '\n';
-        snprintf(err, errlen, "%s:%d: not valid JSON%s", path, line, eptr && !*eptr ? " (it ends too soon)" : "");
-        return false;
+        return iks_err_set(e, IKS_E_FORMAT, "%s:%d: not valid JSON%s", path, line,
+                           eptr && !*eptr ? " (it ends too soon)" : "");
     }
     bool ok = false;
     const cJSON *shader = cJSON_GetObjectItemCaseSensitive(root, "Shader");
     if (!shader) shader = root;
     const cJSON *passes = cJSON_GetObjectItemCaseSensitive(shader, "renderpass");
     if (!cJSON_IsArray(passes)) {
-        snprintf(err, errlen, "%s: no \"renderpass\" array: not a shadertoy.com export", path);
+        iks_err_set(e, IKS_E_FORMAT, "%s: no \"renderpass\" array: not a shadertoy.com export", path);
         goto out;
     }
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
     const char *name = info ? str_field(info, "name", NULL) : NULL;
-    snprintf(tf->name, sizeof tf->name, "%s", name ? name : path);
-    char *dir = strdup(path);
-    if (!dir) goto out;
+    if (!(tf->name = keep_copy(tf, name ? name : path))) goto nomem;
+    char *dir = keep_copy(tf, path);
+    if (!dir) goto nomem;
     char *slash = strrchr(dir, '/');
     if (slash) *slash = '\0';
     else strcpy(dir, ".");
-    keep(tf, dir);
     const char *jbase = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
     /* first pass over renderpass[]: which slot each pass takes, and its output ids */
@@ -206,27 +218,25 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
     {
         k++;
         if (!cJSON_IsObject(pass)) {
-            snprintf(err, errlen, "%s: renderpass[%d] is not an object", path, k - 1);
+            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is not an object", path, k - 1);
             goto out;
         }
         const char *type = str_field(pass, "type", NULL);
         const char *pname = str_field(pass, "name", NULL);
         const cJSON *code = cJSON_GetObjectItemCaseSensitive(pass, "code");
         if (!type) {
-            snprintf(err, errlen, "%s: renderpass[%d] has no \"type\" string", path, k - 1);
+            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] has no \"type\" string", path, k - 1);
             goto out;
         }
         if (!cJSON_IsString(code)) {
-            snprintf(err, errlen, "%s: renderpass[%d] (%s) has no \"code\" string", path, k - 1, type);
+            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] (%s) has no \"code\" string", path, k - 1, type);
             goto out;
         }
         int slot;
+        char *nm = NULL;
         if (!strcmp(type, "image")) slot = IKS_IMAGE_PASS;
         else if (!strcmp(type, "common")) {
-            char *nm = malloc(strlen(jbase) + 16);
-            if (!nm) goto out;
-            sprintf(nm, "%s[Common]", jbase);
-            tf->desc.common_path = keep(tf, nm);
+            if (asprintf(&nm, "%s[Common]", jbase) < 0 || !(tf->desc.common_path = keep(tf, nm))) goto nomem;
             tf->desc.common_text = code->valuestring;
             continue;
         } else if (!strcmp(type, "buffer")) {
@@ -236,40 +246,41 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
             if (slot < 0 && pname && !strncmp(pname, "Buffer ", 7) && pname[7] >= 'A' && pname[7] <= 'D' && !pname[8])
                 slot = pname[7] - 'A';
             if (slot < 0) {
-                snprintf(err, errlen, "%s: renderpass[%d] is a buffer whose output is none of Buffer A-D", path, k - 1);
+                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is a buffer whose output is none of Buffer A-D", path,
+                            k - 1);
                 goto out;
             }
         } else if (!strcmp(type, "sound")) {
-            wl += (size_t)snprintf(warn + wl, wl < warnlen ? warnlen - wl : 0,
-                                   "%s: the sound pass is ignored (ikshade draws pictures)\n", path);
+            iks_warnf(log, "%s: the sound pass is ignored (ikshade draws pictures)", path);
             continue;
         } else {
-            snprintf(err, errlen, "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, common, sound)",
-                     path, k - 1, type);
+            /* the site's other kinds (a cubemap pass, ...) are a feature ikshade lacks, not a broken file */
+            iks_err_set(e, IKS_E_UNSUPPORTED,
+                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, common, sound)",
+                        path, k - 1, type);
             goto out;
         }
         if (slot_of[slot]) {
-            snprintf(err, errlen, "%s: two passes write %s", path, slot == IKS_IMAGE_PASS ? "the Image" : "the same buffer");
+            iks_err_set(e, IKS_E_FORMAT, "%s: two passes write %s", path,
+                        slot == IKS_IMAGE_PASS ? "the Image" : "the same buffer");
             goto out;
         }
         slot_of[slot] = pass;
-        char *nm = malloc(strlen(jbase) + 32);
-        if (!nm) goto out;
         static const char *const SN[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
-        sprintf(nm, "%s[%s]", jbase, SN[slot]);
-        tf->desc.pass[slot].path = keep(tf, nm);
+        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(tf->desc.pass[slot].path = keep(tf, nm))) goto nomem;
         tf->desc.pass[slot].text = code->valuestring;
     }
     if (!slot_of[IKS_IMAGE_PASS]) {
-        snprintf(err, errlen, "%s: no pass of type \"image\"", path);
+        iks_err_set(e, IKS_E_FORMAT, "%s: no pass of type \"image\"", path);
         goto out;
     }
     /* second: each pass's inputs */
     for (int s = 0; s < IKS_PASSES; s++) {
         if (!slot_of[s]) continue;
+        const char *pp = tf->desc.pass[s].path;
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
         if (inputs && !cJSON_IsArray(inputs)) {
-            snprintf(err, errlen, "%s: %s: \"inputs\" is not an array", path, tf->desc.pass[s].path);
+            iks_err_set(e, IKS_E_FORMAT, "%s: %s: \"inputs\" is not an array", path, pp);
             goto out;
         }
         const cJSON *in;
@@ -277,7 +288,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
         {
             const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
             if (!cJSON_IsNumber(chv) || chv->valuedouble < 0 || chv->valuedouble > 3) {
-                snprintf(err, errlen, "%s: %s: an input without a \"channel\" number 0-3", path, tf->desc.pass[s].path);
+                iks_err_set(e, IKS_E_FORMAT, "%s: %s: an input without a \"channel\" number 0-3", path, pp);
                 goto out;
             }
             int c = (int)chv->valuedouble;
@@ -291,19 +302,19 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
             const char *w = smp ? str_field(smp, "wrap", NULL) : NULL;
             d->filter = IKS_FILTER_LINEAR;
             if (f && !filter_value(f, &d->filter)) {
-                snprintf(err, errlen, "%s: %s: iChannel%d: unknown filter '%s'", path, tf->desc.pass[s].path, c, f);
+                iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d: unknown filter '%s'", path, pp, c, f);
                 goto out;
             }
             d->repeat = w && !strcmp(w, "repeat");
             if (!type) {
-                snprintf(err, errlen, "%s: %s: iChannel%d has no \"type\"", path, tf->desc.pass[s].path, c);
+                iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d has no \"type\"", path, pp, c);
                 goto out;
             }
             if (!strcmp(type, "buffer")) {
                 int b = buffer_from_ref(cJSON_GetObjectItemCaseSensitive(in, "id"), media);
                 if (b < 0 || !slot_of[b]) {
-                    snprintf(err, errlen, "%s: %s: iChannel%d reads a buffer the JSON does not define", path,
-                             tf->desc.pass[s].path, c);
+                    iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d reads a buffer the JSON does not define", path,
+                                pp, c);
                     goto out;
                 }
                 d->kind = IKS_IN_BUFFER;
@@ -314,46 +325,48 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
                 bool cube = !strcmp(type, "cubemap");
                 d->kind = cube ? IKS_IN_CUBEMAP : IKS_IN_IMAGE;
                 if (cube) d->vflip = smp ? bool_field(smp, "vflip", false) : false; /* the site's default */
-                char *found = media ? find_media(dir, media) : NULL;
+                bool lost = false;
+                char *found = media ? find_media(dir, media, &lost) : NULL;
+                if (lost) goto nomem;
                 if (!found && !missing_black) {
-                    snprintf(err, errlen, "%s: %s: iChannel%d: %s '%s' is not on disk beside the JSON "
-                             "(put %s there, or use --missing-media=black)", path, tf->desc.pass[s].path, c, type,
-                             media ? media : "(no path)", cube ? "its six faces" : "it");
+                    iks_err_set(e, IKS_E_IO, "%s: %s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                                "(put %s there, or use --missing-media=black)", path, pp, c, type,
+                                media ? media : "(no path)", cube ? "its six faces" : "it");
                     goto out;
                 }
-                d->path = keep(tf, found); /* NULL: black */
+                d->path = NULL; /* black */
+                if (found && !(d->path = keep(tf, found))) goto nomem;
             } else if (missing_black) {
                 d->kind = IKS_IN_IMAGE;
                 d->path = NULL;
-                wl += (size_t)snprintf(warn + wl, wl < warnlen ? warnlen - wl : 0,
-                                       "%s: %s: iChannel%d: input type '%s' is not supported; black instead\n", path,
-                                       tf->desc.pass[s].path, c, type);
+                iks_warnf(log, "%s: %s: iChannel%d: input type '%s' is not supported; black instead", path, pp, c,
+                          type);
             } else {
-                snprintf(err, errlen, "%s: %s: iChannel%d: input type '%s' is not supported (use "
-                         "--missing-media=black to run without it)", path, tf->desc.pass[s].path, c, type);
+                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: %s: iChannel%d: input type '%s' is not supported (use "
+                            "--missing-media=black to run without it)", path, pp, c, type);
                 goto out;
             }
         }
     }
     /* the code strings live in the cJSON tree: copy them out before it goes */
     for (int s = 0; s < IKS_PASSES; s++)
-        if (tf->desc.pass[s].text && !(tf->desc.pass[s].text = keep(tf, strdup(tf->desc.pass[s].text)))) goto out;
-    if (tf->desc.common_text && !(tf->desc.common_text = keep(tf, strdup(tf->desc.common_text)))) goto out;
+        if (tf->desc.pass[s].text && !(tf->desc.pass[s].text = keep_copy(tf, tf->desc.pass[s].text))) goto nomem;
+    if (tf->desc.common_text && !(tf->desc.common_text = keep_copy(tf, tf->desc.common_text))) goto nomem;
     tf->desc.es = true; /* the site's code is WebGL2's GLSL ES 3.00 */
     ok = true;
+    goto out;
+nomem:
+    iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
 out:
-    if (!ok && !err[0]) snprintf(err, errlen, "%s: out of memory", path);
     cJSON_Delete(root);
     return ok;
 }
 
-bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, char *err,
-                            size_t errlen, char *warn, size_t warnlen)
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, iks_err *e,
+                            const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
-    err[0] = '\0';
-    if (warnlen) warn[0] = '\0';
-    bool ok = load_json(tf, name, text, missing_black, err, errlen, warn, warnlen);
+    bool ok = load_json(tf, name, text, missing_black, e, log);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
@@ -374,31 +387,45 @@ static bool is_reg(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool load_dir(iks_toyfile *tf, const char *dir, char *err, size_t errlen)
+/* the code of a failure to read a file: a binary one is malformed, the rest is the file system's */
+static iks_code read_code(int err)
+{
+    return err == EILSEQ ? IKS_E_FORMAT : err == ENOMEM ? IKS_E_NOMEM : IKS_E_IO;
+}
+
+static bool blank(const char *s)
+{
+    for (; *s; s++)
+        if (!isspace((unsigned char)*s)) return false;
+    return true;
+}
+
+static bool load_dir(iks_toyfile *tf, const char *dir, iks_err *e)
 {
     static const char *const FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
     static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
     const char *base = strrchr(dir, '/');
-    snprintf(tf->name, sizeof tf->name, "%s", base && base[1] ? base + 1 : dir);
+    if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : dir))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     for (int p = 0; p < IKS_PASSES; p++) {
         char *f = keep(tf, join2(dir, FILES[p]));
-        if (!f) return snprintf(err, errlen, "%s: out of memory", dir), false;
+        if (!f) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
         if (is_reg(f)) tf->desc.pass[p].path = f;
     }
-    if (!tf->desc.pass[IKS_IMAGE_PASS].path) {
-        snprintf(err, errlen, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. d.glsl, "
-                 "manifest.txt)", dir);
-        return false;
-    }
+    if (!tf->desc.pass[IKS_IMAGE_PASS].path)
+        return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
+                           "d.glsl, manifest.txt)", dir);
     char *common = keep(tf, join2(dir, "common.glsl"));
-    if (common && is_reg(common)) tf->desc.common_path = common;
     char *man = keep(tf, join2(dir, "manifest.txt"));
-    if (!man) return snprintf(err, errlen, "%s: out of memory", dir), false;
-    tf->watch[tf->nwatch++] = man; /* watched even before it exists */
+    if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    if (is_reg(common)) tf->desc.common_path = common;
+    tf->watch[tf->nwatch++] = man; /* watched even before it exists (the one entry: watch[] cannot fill) */
     if (!is_reg(man)) return true;
     size_t len;
     char *text = iks_read_text(man, 1u << 20, &len);
-    if (!text) return snprintf(err, errlen, "%s: %s", man, strerror(errno)), false;
+    if (!text) {
+        int err = errno;
+        return iks_err_set(e, read_code(err), "%s: %s", man, strerror(err));
+    }
     bool ok = true;
     int lineno = 0;
     for (char *ln = text, *next; ok && ln; ln = next) {
@@ -407,16 +434,25 @@ static bool load_dir(iks_toyfile *tf, const char *dir, char *err, size_t errlen)
         lineno++;
         char *hash = strchr(ln, '#');
         if (hash) *hash = '\0';
-        char lhs[64], rhs[1024];
-        if (sscanf(ln, " %63[^= \t] = %1023[^\n]", lhs, rhs) != 2) {
-            bool blank = true;
-            for (char *c = ln; *c; c++) blank &= isspace((unsigned char)*c) != 0;
-            if (!blank) {
-                snprintf(err, errlen, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image.iChannel0 = a", man, lineno);
-                ok = false;
-            }
+        /* "LHS = RHS": LHS up to '=' or a blank, RHS the rest of the line however long */
+        char *lhs = ln;
+        while (isspace((unsigned char)*lhs)) lhs++;
+        size_t lhs_len = strcspn(lhs, "= \t");
+        char *rhs = lhs + lhs_len;
+        while (isspace((unsigned char)*rhs)) rhs++;
+        bool shaped = lhs_len > 0 && *rhs == '=';
+        if (shaped) {
+            rhs++;
+            while (isspace((unsigned char)*rhs)) rhs++;
+            shaped = *rhs != '\0';
+        }
+        if (!shaped) {
+            if (!blank(ln))
+                ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image.iChannel0 = a", man,
+                                 lineno);
             continue;
         }
+        lhs[lhs_len] = '\0'; /* after rhs has moved past the '=' that may sit there */
         for (size_t k = strlen(rhs); k && isspace((unsigned char)rhs[k - 1]);) rhs[--k] = '\0';
         char *dot = strchr(lhs, '.');
         int p = -1;
@@ -424,90 +460,99 @@ static bool load_dir(iks_toyfile *tf, const char *dir, char *err, size_t errlen)
             if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
         int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
         if (p < 0 || c < 0) {
-            snprintf(err, errlen, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image and N 0-3", man,
-                     lineno, lhs);
-            ok = false;
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image and N 0-3",
+                             man, lineno, lhs);
             break;
         }
         if (!tf->desc.pass[p].path) {
-            snprintf(err, errlen, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
-            ok = false;
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
             break;
         }
         iks_input *in = &tf->desc.pass[p].in[c];
-        char e[600];
-        if (!iks_channel_parse(rhs, in, e, sizeof e)) {
-            snprintf(err, errlen, "%s:%d: %s", man, lineno, e);
-            ok = false;
+        if (!iks_channel_parse(rhs, in, e)) {
+            /* a bad SPEC here is a malformed file, not a bad command line */
+            if (e && e->code == IKS_E_USAGE) e->code = IKS_E_FORMAT;
+            ok = iks_err_prefix(e, "%s:%d: ", man, lineno);
             break;
         }
         if (in->path) {
             char *owned = (char *)in->path;
-            in->path = owned[0] == '/' ? keep(tf, owned) : (keep(tf, owned), keep(tf, join2(dir, owned)));
+            char *full = owned[0] == '/' ? owned : join2(dir, owned);
+            if (full != owned) free(owned);
+            if (!(in->path = keep(tf, full))) {
+                ok = iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", man);
+                break;
+            }
         }
         if (in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
-            snprintf(err, errlen, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
-                     'a' + in->buffer, FILES[in->buffer]);
-            ok = false;
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
+                             'a' + in->buffer, FILES[in->buffer]);
         }
     }
     free(text);
     return ok;
 }
 
-bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
-                      char *err, size_t errlen, char *warn, size_t warnlen)
+/* ---- a single pass: a file, or text in memory -------------------------------------------------- */
+
+/* The Image pass at path (kept), its text (kept, or NULL to read path), channels from --channelN */
+static bool load_single(iks_toyfile *tf, const char *path, const char *text, const char *const channel[4], iks_err *e)
+{
+    const char *base = strrchr(path, '/');
+    if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : path)) ||
+        !(tf->desc.pass[IKS_IMAGE_PASS].path = keep_copy(tf, path)) ||
+        (text && !(tf->desc.pass[IKS_IMAGE_PASS].text = keep_copy(tf, text))))
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    for (int c = 0; channel && c < 4; c++) {
+        if (!channel[c]) continue;
+        iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
+        if (!iks_channel_parse(channel[c], in, e)) return iks_err_prefix(e, "--channel%d ", c);
+        if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
+        if (in->kind == IKS_IN_BUFFER)
+            return iks_err_set(e, IKS_E_USAGE, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)",
+                               c, channel[c]);
+    }
+    return true;
+}
+
+bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, const char *const channel[4],
+                           iks_err *e)
 {
     memset(tf, 0, sizeof *tf);
-    err[0] = '\0';
-    if (warnlen) warn[0] = '\0';
+    if (!text) return iks_err_set(e, IKS_E_USAGE, "%s: no source text", name ? name : "<memory>");
+    bool ok = load_single(tf, name ? name : "<memory>", text, channel, e);
+    if (!ok) iks_toyfile_free(tf);
+    return ok;
+}
+
+bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
+                      iks_err *e, const iks_logger *log)
+{
+    memset(tf, 0, sizeof *tf);
     if (ends_with_ci(path, ".json")) {
-        for (int c = 0; c < 4; c++)
-            if (channel[c]) {
-                snprintf(err, errlen, "--channel%d: a JSON brings its own channels", c);
-                return false;
-            }
+        for (int c = 0; channel && c < 4; c++)
+            if (channel[c]) return iks_err_set(e, IKS_E_USAGE, "--channel%d: a JSON brings its own channels", c);
         size_t len;
         char *text = iks_read_text(path, MAX_JSON_BYTES, &len);
         if (!text) {
-            snprintf(err, errlen, "%s: %s", path, errno == EILSEQ ? "binary file, not JSON" : strerror(errno));
-            return false;
+            int err = errno;
+            return iks_err_set(e, read_code(err), "%s: %s", path, err == EILSEQ ? "binary file, not JSON" : strerror(err));
         }
-        bool ok = load_json(tf, path, text, missing_black, err, errlen, warn, warnlen);
+        bool ok = load_json(tf, path, text, missing_black, e, log);
         free(text);
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }
     struct stat st;
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        for (int c = 0; c < 4; c++)
-            if (channel[c]) {
-                snprintf(err, errlen, "--channel%d: a directory toy wires its channels in manifest.txt", c);
-                return false;
-            }
-        bool ok = load_dir(tf, path, err, errlen);
+        for (int c = 0; channel && c < 4; c++)
+            if (channel[c])
+                return iks_err_set(e, IKS_E_USAGE, "--channel%d: a directory toy wires its channels in manifest.txt", c);
+        bool ok = load_dir(tf, path, e);
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }
-    const char *base = strrchr(path, '/');
-    snprintf(tf->name, sizeof tf->name, "%s", base ? base + 1 : path);
-    tf->desc.pass[IKS_IMAGE_PASS].path = path;
-    for (int c = 0; c < 4; c++) {
-        if (!channel[c]) continue;
-        iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
-        char e[512];
-        if (!iks_channel_parse(channel[c], in, e, sizeof e)) {
-            snprintf(err, errlen, "--channel%d %s", c, e);
-            iks_toyfile_free(tf);
-            return false;
-        }
-        if (in->path) keep(tf, (char *)in->path);
-        if (in->kind == IKS_IN_BUFFER) {
-            snprintf(err, errlen, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)", c,
-                     channel[c]);
-            iks_toyfile_free(tf);
-            return false;
-        }
-    }
-    return true;
+    bool ok = load_single(tf, path, NULL, channel, e);
+    if (!ok) iks_toyfile_free(tf);
+    return ok;
 }

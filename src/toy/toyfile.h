@@ -1,9 +1,12 @@
-/* toyfile.h: what the user names on the command line, turned into a toy description: a single shader
- * file (the Image pass) with channels from --channelN, or the JSON that shadertoy.com exports or its
- * API returns (with or without the outer {"Shader": ...}). */
+/* toyfile.h: what the user names, turned into a toy description: a single shader file or GLSL text in
+ * memory (the Image pass) with channels from --channelN, the JSON that shadertoy.com exports or its API
+ * returns (with or without the outer {"Shader": ...}), or a directory with one file per pass. No GL
+ * here. Errors come back as an iks_err naming the file and what is wrong; warnings (parts that are
+ * ignored) go to an iks_logger, one message each. */
 #ifndef IKS_TOYFILE_H
 #define IKS_TOYFILE_H
 
+#include "err.h"
 #include "toy.h"
 
 #include <stdbool.h>
@@ -11,9 +14,9 @@
 
 typedef struct {
     iks_gltoy_desc desc;
-    char *owned[48]; /* strings the desc points into (code, names, media paths) */
-    int nowned;
-    char name[256];  /* the toy's name, for titles and reports */
+    char **owned;         /* strings the desc and name point into (code, names, media paths): growable */
+    int nowned, capowned;
+    const char *name;     /* the toy's name, for titles and reports; never NULL after a load */
     const char *watch[4]; /* files besides the passes' sources that define the toy (a manifest) */
     int nwatch;
 } iks_toyfile;
@@ -21,23 +24,35 @@ typedef struct {
 /* Fills tf from path: a shader file, a .json, or a directory with one file per pass (common.glsl,
  * a.glsl .. d.glsl, image.glsl) and an optional manifest.txt of lines "PASS.iChannelN = SPEC" (PASS
  * one of a b c d image; SPEC a buffer a-d or a --channel value, with its settings). channel[c] is the
- * --channelC text or NULL (single files only). missing_black:
- * media a JSON names but that is not on disk become black instead of an error. On failure returns
- * false with a one-line reason in err naming the file and what is wrong; tf holds nothing. warn gets
- * one line per ignored part (a sound pass, ...), may be empty. */
+ * --channelC text or NULL (single files only). missing_black: media a JSON names but that is not on
+ * disk become black instead of an error. tf owns copies of everything it points to. Codes:
+ *   IKS_E_USAGE        a --channelN that is malformed or does not fit (a JSON, a directory, a buffer
+ *                      for a single file): these messages begin "--channel"
+ *   IKS_E_IO           a file that cannot be read; a texture not on disk beside the JSON
+ *   IKS_E_FORMAT       malformed JSON, manifest or toy structure; a binary file
+ *   IKS_E_UNSUPPORTED  an input type (video, ...) or pass type (cubemap, ...) ikshade does not run
+ *   IKS_E_NOMEM        out of memory
+ * On failure tf holds nothing. */
 bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
-                      char *err, size_t errlen, char *warn, size_t warnlen);
+                      iks_err *e, const iks_logger *log);
+/* A single Image pass whose GLSL is text (copied). name (may be NULL: "<memory>") names the pass in
+ * messages and, when it is a path, its directory is searched first for relative #includes. channel
+ * as for a single file; codes as iks_toyfile_load's. */
+bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, const char *const channel[4],
+                           iks_err *e);
+/* Safe on a zeroed or failed tf. */
 void iks_toyfile_free(iks_toyfile *tf);
 
 /* The JSON half of iks_toyfile_load on text already read (name stands for the file in messages and
  * locates media beside it). For the fuzzer and for tests. */
-bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, char *err,
-                            size_t errlen, char *warn, size_t warnlen);
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, iks_err *e,
+                            const iks_logger *log);
 
 /* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d (a-d: a
  * buffer; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
- * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with the reason in err.
- * An image's path is malloc'd (the caller keeps it). */
-bool iks_channel_parse(const char *spec, iks_input *in, char *err, size_t errlen);
+ * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with IKS_E_USAGE and
+ * the reason ("'SPEC': ...", for the caller to put the option's name in front), or IKS_E_NOMEM; in->path
+ * is then NULL. An image's path is malloc'd (the caller frees it). */
+bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e);
 
 #endif

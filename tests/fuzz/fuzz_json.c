@@ -1,5 +1,5 @@
 /* fuzz_json.c: the shadertoy.com JSON loader on arbitrary text: it accepts (with an Image pass and
- * every string it hands out owned) or refuses with a reason; never a crash or a leak. */
+ * every string it hands out owned) or refuses with a code and a reason; never a crash or a leak. */
 #include "toyfile.h"
 #include "fuzz.h"
 
@@ -13,13 +13,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = fuzz_text(data, size);
     if (!text) return 0;
     iks_toyfile tf;
-    char err[1024], warn[2048];
     for (int black = 0; black < 2; black++) {
-        if (iks_toyfile_parse_json(&tf, "/tmp/fuzz.json", text, black, err, sizeof err, warn, sizeof warn)) {
-            if (!tf.desc.pass[IKS_IMAGE_PASS].path || !tf.desc.pass[IKS_IMAGE_PASS].text) abort();
+        iks_err e = IKS_ERR_INIT;
+        if (iks_toyfile_parse_json(&tf, "/tmp/fuzz.json", text, black, &e, NULL)) {
+            if (e.code != IKS_OK) abort();
+            if (!tf.desc.pass[IKS_IMAGE_PASS].path || !tf.desc.pass[IKS_IMAGE_PASS].text || !tf.name) abort();
             for (int p = 0; p < IKS_PASSES; p++) (void)strlen(tf.desc.pass[p].text ? tf.desc.pass[p].text : "");
             iks_toyfile_free(&tf);
-        } else if (!err[0]) abort();
+        } else if (e.code == IKS_OK || !e.msg || !e.msg[0]) abort();
+        iks_err_clear(&e);
     }
     free(text);
     return 0;

@@ -46,8 +46,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .text = text };
     iks_source src;
     memset(&src, 0, sizeof src);
-    char err[IKS_SRC_ERR_LEN];
-    if (iks_source_load(&src, path, &o, err)) {
+    iks_err e = IKS_ERR_INIT;
+    if (iks_source_load(&src, path, &o, &e)) {
+        if (e.code != IKS_OK) abort(); /* success leaves the error clear */
         iks_udecl d[8];
         iks_uniform_decls(src.fragment, d, 8);
         for (int line = 0; line <= src.nlines + 1; line++) {
@@ -57,7 +58,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         char *m = iks_log_map("0:1(1): error: a\n0:3(2): warning: b\nERROR: 0:2: c\n0(9999) : error C0000: d\n", &src);
         free(m);
-    } else if (strlen(err) == 0) abort(); /* a failure must say why */
+    } else if (e.code == IKS_OK || !e.msg || !e.msg[0]) abort(); /* a failure must say what and why */
+    iks_err_clear(&e);
     iks_source_free(&src);
     free(text);
     return 0;

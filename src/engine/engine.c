@@ -1,0 +1,458 @@
+/* engine.c: the public API's core: the thread's last error, the engine (a GL context and where the
+ * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
+ * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
+#include "engine.h"
+
+#include "pngio.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef IKSHADE_VERSION
+#define IKSHADE_VERSION "0.0.0"
+#endif
+
+const char *iks_version(void) { return IKSHADE_VERSION; }
+
+/* ---- errors ------------------------------------------------------------------------------------ */
+
+static _Thread_local iks_err last_error;
+
+static const char *const CODE_NAMES[] = {
+#define IKS_NAME_(e, s) s,
+    IKS_ERROR_LIST(IKS_NAME_)
+#undef IKS_NAME_
+};
+
+const char *iks_code_name(iks_code c)
+{
+    return (unsigned)c < IKS_CODE_COUNT ? CODE_NAMES[c] : "?";
+}
+
+iks_code iks_last_error(const char **message)
+{
+    if (message) *message = iks_err_msg(&last_error);
+    return last_error.code;
+}
+
+void iks_clear_error(void) { iks_err_clear(&last_error); }
+
+iks_code iks_publish(iks_err *e)
+{
+    iks_code c = e->code;
+    if (c == IKS_OK) return IKS_OK;
+    iks_err_move(&last_error, e);
+    return c;
+}
+
+iks_code iks_fail_usage(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = NULL;
+    if (vasprintf(&m, fmt, ap) < 0) m = NULL;
+    va_end(ap);
+    iks_err e = IKS_ERR_INIT;
+    iks_err_set(&e, IKS_E_USAGE, "%s", m ? m : "bad argument");
+    free(m);
+    return iks_publish(&e);
+}
+
+double iks_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+bool iks_make_parent_dirs(const char *path)
+{
+    size_t n = strlen(path);
+    char *d = malloc(n + 1);
+    if (!d) return errno = ENOMEM, false;
+    memcpy(d, path, n + 1);
+    char *slash = strrchr(d, '/');
+    bool ok = true;
+    if (slash && slash != d) {
+        *slash = '\0';
+        for (char *p = d + 1; *p && ok; p++) {
+            if (*p != '/') continue;
+            *p = '\0';
+            if (mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
+            *p = '/';
+        }
+        if (ok && mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
+        struct stat st;
+        if (ok && stat(d, &st) != 0) ok = false;
+        if (ok && !S_ISDIR(st.st_mode)) errno = ENOTDIR, ok = false;
+    }
+    int saved = errno;
+    free(d);
+    errno = saved;
+    return ok;
+}
+
+/* ---- the shaders directory --------------------------------------------------------------------- */
+
+static bool is_dir_with_ik(const char *d)
+{
+    char p[PATH_MAX + 16];
+    struct stat st;
+    snprintf(p, sizeof p, "%.*s/ik.glsl", PATH_MAX - 1, d);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* <dir of file>/<rel>, if it holds ik.glsl */
+static bool beside(const char *file, const char *rel, char *out, size_t n)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", file);
+    char *slash = strrchr(buf, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    snprintf(out, n, "%.3000s/%s", buf, rel);
+    return is_dir_with_ik(out);
+}
+
+const char *iks_find_shader_dir(void)
+{
+    /* found once per process: the answer cannot change while it runs */
+    static char dir[PATH_MAX];
+    if (dir[0]) return dir;
+    const char *env = getenv("IKSHADE_SHADERS");
+    if (env && *env && is_dir_with_ik(env)) return snprintf(dir, sizeof dir, "%s", env), dir;
+    char cand[PATH_MAX];
+    /* the library's own file: <libdir>/libikshade.so -> <libdir>/../share/ikshade/shaders, wherever the
+     * prefix was moved to; the program using it may live anywhere (python3, say) */
+    Dl_info info;
+    if (dladdr((void *)iks_find_shader_dir, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+        char real[PATH_MAX];
+        const char *f = realpath(info.dli_fname, real) ? real : info.dli_fname;
+        if (beside(f, "../share/ikshade/shaders", cand, sizeof cand)) return snprintf(dir, sizeof dir, "%s", cand), dir;
+    }
+    /* a library in its build tree: the sources it was built from */
+#ifdef IKS_SOURCE_SHADERS
+    if (is_dir_with_ik(IKS_SOURCE_SHADERS)) return snprintf(dir, sizeof dir, "%s", IKS_SOURCE_SHADERS), dir;
+#endif
+#ifdef IKS_INSTALL_SHADERS
+    if (is_dir_with_ik(IKS_INSTALL_SHADERS)) return snprintf(dir, sizeof dir, "%s", IKS_INSTALL_SHADERS), dir;
+#endif
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        if (beside(exe, "../share/ikshade/shaders", cand, sizeof cand) || beside(exe, "shaders", cand, sizeof cand))
+            return snprintf(dir, sizeof dir, "%s", cand), dir;
+    }
+    return NULL;
+}
+
+/* ---- the engine -------------------------------------------------------------------------------- */
+
+iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
+{
+    static const iks_engine_desc none;
+    if (!d) d = &none;
+    if (!out) return iks_fail_usage("iks_engine_create: out is NULL");
+    *out = NULL;
+    iks_err err = IKS_ERR_INIT;
+    iks_engine *e = calloc(1, sizeof *e);
+    if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
+    e->log = (iks_logger){ d->log, d->log_user };
+    if (d->shader_dir) {
+        e->shader_dir = e->shader_dir_owned = strdup(d->shader_dir);
+        if (!e->shader_dir_owned) {
+            free(e);
+            iks_err_set(&err, IKS_E_NOMEM, "out of memory");
+            return iks_publish(&err);
+        }
+    } else e->shader_dir = iks_find_shader_dir();
+    iks_gl_proc (*get_proc)(const char *) = d->get_proc;
+    if (d->window) {
+        e->plat = d->window;
+        get_proc = d->window->get_proc_address;
+        if (d->window->make_current && !d->window->make_current(d->window)) {
+            iks_err_set(&err, IKS_E_GL, "%s: cannot make its GL context current", d->window->name ? d->window->name : "window");
+            goto fail;
+        }
+    } else if (!get_proc) {
+        e->plat = iks_egl_create(&err);
+        if (!e->plat) goto fail;
+        e->own_plat = true;
+        get_proc = e->plat->get_proc_address;
+    }
+    if (!iks_gpu_load(get_proc, &err)) {
+        if (e->own_plat) iks_err_prefix(&err, "(platform: %s) ", e->plat->name);
+        goto fail;
+    }
+    *out = e;
+    return IKS_OK;
+fail:
+    iks_engine_destroy(e);
+    return iks_publish(&err);
+}
+
+void iks_engine_destroy(iks_engine *e)
+{
+    if (!e) return;
+    if (e->own_plat && e->plat) e->plat->destroy(e->plat);
+    free(e->shader_dir_owned);
+    free(e);
+}
+
+const char *iks_engine_renderer(const iks_engine *e) { return e ? iks_gpu_renderer() : ""; }
+const char *iks_engine_gl_version(const iks_engine *e) { return e ? iks_gpu_version() : ""; }
+int iks_engine_max_size(const iks_engine *e) { return e ? iks_gpu_max_size() : 0; }
+const char *iks_engine_shader_dir(const iks_engine *e) { return e ? e->shader_dir : NULL; }
+void iks_engine_finish(iks_engine *e)
+{
+    if (e) iks_gpu_finish();
+}
+int iks_engine_live_objects(iks_engine *e, unsigned max_name) { return e ? iks_gpu_live_objects(max_name) : 0; }
+
+/* ---- windows ----------------------------------------------------------------------------------- */
+
+iks_code iks_window_open(const iks_window_desc *d, iks_window **out)
+{
+    static const iks_window_desc none;
+    if (!out) return iks_fail_usage("iks_window_open: out is NULL");
+    iks_err err = IKS_ERR_INIT;
+    *out = iks_glfw_create(d ? d : &none, &err);
+    return *out ? IKS_OK : iks_publish(&err);
+}
+
+void iks_window_close(iks_window *w)
+{
+    if (w && w->destroy) w->destroy(w);
+}
+
+/* ---- toys -------------------------------------------------------------------------------------- */
+
+static bool parse_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
+{
+    *out = NULL;
+    if (d->nsets <= 0) return true;
+    if (!d->sets) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: nsets %d with sets NULL", d->nsets);
+    iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
+    if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    for (int i = 0; i < d->nsets; i++)
+        if (!iks_setting_parse(d->sets[i], &s[i], err)) {
+            free(s);
+            return false;
+        }
+    *out = s;
+    return true;
+}
+
+bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err)
+{
+    *out = NULL;
+    iks_toy *t = calloc(1, sizeof *t);
+    if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    t->e = e;
+    char dflt[PATH_MAX];
+    const char *path = d->path;
+    if (!path && !d->source) {
+        if (!e->shader_dir) {
+            free(t);
+            return iks_err_set(err, IKS_E_IO, "cannot find the demo shaders; give a SHADER or set IKSHADE_SHADERS");
+        }
+        snprintf(dflt, sizeof dflt, "%.4000s/limb.frag", e->shader_dir);
+        path = dflt;
+    }
+    bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, err)
+                        : iks_toyfile_load(&t->tf, path, d->channel, d->missing_media_black, err, &e->log);
+    if (!ok) {
+        iks_toy_destroy(t);
+        return false;
+    }
+    if (d->glsl != IKS_GLSL_AUTO) t->tf.desc.es = d->glsl == IKS_GLSL_ES;
+    /* the include search: the user's directories, then the shaders directory */
+    int nd = d->n_include_dirs > 0 && d->include_dirs ? d->n_include_dirs : 0;
+    const char **dirs = malloc(sizeof *dirs * (size_t)(nd + 1));
+    if (!dirs) {
+        iks_toy_destroy(t);
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < nd; i++) dirs[i] = d->include_dirs[i];
+    if (e->shader_dir) dirs[nd++] = e->shader_dir;
+    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = nd, .override_name = d->override_include,
+                             .override_path = d->override_path };
+    int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
+    ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
+    free(dirs);
+    *out = t; /* also on failure: t->gl.files names what was read, for the live loop's watch list */
+    return ok;
+}
+
+iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
+{
+    if (!e || !d || !out) return iks_fail_usage("iks_toy_load: engine, desc and out must not be NULL");
+    *out = NULL;
+    iks_err err = IKS_ERR_INIT;
+    iks_setting *sets = NULL;
+    /* settings are checked before anything is read, as a command line checks its arguments */
+    if (!parse_sets(d, &sets, &err)) return iks_publish(&err);
+    iks_toy *t;
+    bool ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, d->nsets, &err, &e->log);
+    free(sets);
+    if (!ok) {
+        iks_toy_destroy(t);
+        return iks_publish(&err);
+    }
+    *out = t;
+    return IKS_OK;
+}
+
+void iks_toy_destroy(iks_toy *t)
+{
+    if (!t) return;
+    iks_target_destroy(&t->out8);
+    iks_target_destroy(&t->outf);
+    iks_gltoy_destroy(&t->gl);
+    iks_toyfile_free(&t->tf);
+    free(t->fbuf);
+    free(t);
+}
+
+const char *iks_toy_name(const iks_toy *t) { return t ? t->tf.name : ""; }
+bool iks_toy_has_buffers(const iks_toy *t) { return t && t->gl.has_buffers; }
+bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
+
+iks_code iks_toy_set(iks_toy *t, const char *setting)
+{
+    if (!t || !setting) return iks_fail_usage("iks_toy_set: toy and setting must not be NULL");
+    iks_err err = IKS_ERR_INIT;
+    iks_setting s;
+    if (!iks_setting_parse(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
+        return iks_publish(&err);
+    return IKS_OK;
+}
+
+void iks_toy_key(iks_toy *t, int keycode, bool down)
+{
+    if (t && keycode >= 0 && keycode < 256) iks_gltoy_key(&t->gl, keycode, down);
+}
+
+void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
+{
+    iks_frame_defaults(f);
+    f->time = fi->time;
+    f->frame = (int)(fi->frame > INT32_MAX ? INT32_MAX : fi->frame < INT32_MIN ? INT32_MIN : fi->frame);
+    f->time_delta = fi->time_delta;
+    f->frame_rate = fi->frame_rate;
+    memcpy(f->mouse, fi->mouse, sizeof f->mouse);
+    if (!fi->real_date) {
+        /* reproducible: 2000-01-01, seconds since midnight from iTime */
+        f->date[0] = 2000;
+        f->date[1] = 0;
+        f->date[2] = 1;
+        f->date[3] = (float)fmod(fabs(f->time), 86400.0);
+    }
+}
+
+/* the target t draws into at w x h in format fmt, remade when the size changes */
+static bool target_at(iks_target *tg, int w, int h, iks_format fmt, iks_err *err)
+{
+    if (tg->fbo && tg->w == w && tg->h == h) return true;
+    iks_target_destroy(tg);
+    return iks_target_create(tg, w, h, fmt, err);
+}
+
+/* GL rows come bottom first; the caller's are top first */
+static void flip_rows(uint8_t *dst, const uint8_t *src, size_t row, int h)
+{
+    for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, src + (size_t)(h - 1 - y) * row, row);
+}
+
+iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf)
+{
+    static const iks_frame_info zero;
+    if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
+    if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
+    iks_err err = IKS_ERR_INIT;
+    if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
+    iks_target *tg = rgbaf ? &t->outf : &t->out8;
+    if (!target_at(tg, w, h, rgbaf ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);
+    iks_frame f;
+    iks_frame_from_info(&f, fi ? fi : &zero);
+    iks_gltoy_draw(&t->gl, tg, &f);
+    size_t px = (size_t)w * (size_t)h;
+    if (rgbaf) {
+        if (t->fbuf_len < px * 4) {
+            float *q = realloc(t->fbuf, px * 4 * sizeof *q);
+            if (!q) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d float frame", w, h), iks_publish(&err);
+            t->fbuf = q;
+            t->fbuf_len = px * 4;
+        }
+        iks_read(tg, t->fbuf);
+        flip_rows((uint8_t *)rgbaf, (const uint8_t *)t->fbuf, (size_t)w * 4 * sizeof(float), h);
+        if (rgba8)
+            /* what GL's own conversion to an 8-bit target does: clamp, scale, round to nearest */
+            for (size_t i = 0; i < px * 4; i++) {
+                float v = rgbaf[i];
+                v = v > 0 ? (v < 1 ? v : 1) : 0; /* NaN -> 0 */
+                rgba8[i] = (uint8_t)lrintf(v * 255.0f);
+            }
+    } else if (rgba8) {
+        uint8_t *tmp = malloc(px * 4);
+        if (!tmp) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
+        iks_read(tg, tmp);
+        flip_rows(rgba8, tmp, (size_t)w * 4, h);
+        free(tmp);
+    }
+    const char *ge = iks_gl_error();
+    if (ge) return iks_err_set(&err, IKS_E_GL, "GL: %s while drawing", ge), iks_publish(&err);
+    return IKS_OK;
+}
+
+/* ---- small things ------------------------------------------------------------------------------ */
+
+iks_code iks_check_setting(const char *setting)
+{
+    if (!setting) return iks_fail_usage("--set: no value");
+    iks_err err = IKS_ERR_INIT;
+    iks_setting s;
+    return iks_setting_parse(setting, &s, &err) ? IKS_OK : iks_publish(&err);
+}
+
+iks_code iks_check_channel(const char *spec)
+{
+    if (!spec) return iks_fail_usage("--channel: no value");
+    iks_err err = IKS_ERR_INIT;
+    iks_input in;
+    if (!iks_channel_parse(spec, &in, &err)) return iks_publish(&err);
+    free((char *)in.path);
+    return IKS_OK;
+}
+
+iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool alpha)
+{
+    if (!path || !rgba || w < 1 || h < 1) return iks_fail_usage("iks_write_png: a path, pixels and a size of 1x1 or more");
+    iks_err err = IKS_ERR_INIT;
+    /* the encoder takes GL's bottom-up rows */
+    size_t row = (size_t)w * 4;
+    uint8_t *up = malloc(row * (size_t)h), *png = NULL;
+    size_t len = 0;
+    if (!up) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", path), iks_publish(&err);
+    flip_rows(up, rgba, row, h);
+    /* the encoder's row order and filter are process-wide settings made by iks_png_setup: without it,
+     * stb writes the rows as given (bottom first) and picks filters per row */
+    iks_png_setup(2, 2);
+    bool ok = iks_png_encode(up, w, h, alpha, &png, &len);
+    free(up);
+    if (!ok) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory encoding the PNG", path), iks_publish(&err);
+    ok = iks_write_atomic(path, png, len);
+    if (!ok) iks_err_errno(&err, IKS_E_IO, errno, path);
+    free(png);
+    return ok ? IKS_OK : iks_publish(&err);
+}

@@ -1,0 +1,46 @@
+/* engine.h: what the engine's files share: the handles behind the public API and the step that turns
+ * an internal iks_err into the calling thread's last error. Nothing outside src/engine includes this. */
+#ifndef IKS_ENGINE_H
+#define IKS_ENGINE_H
+
+#include "err.h"
+#include "gpu.h"
+#include "platform.h"
+#include "toy.h"
+#include "toyfile.h"
+
+#include <stdint.h>
+
+struct iks_engine {
+    iks_platform *plat;     /* the context's table: ours (headless) or the caller's window */
+    bool own_plat;          /* destroy plat with the engine */
+    iks_logger log;
+    const char *shader_dir; /* NULL when none was found */
+    char *shader_dir_owned;
+};
+
+struct iks_toy {
+    iks_engine *e;
+    iks_toyfile tf;         /* the description and the strings it points into */
+    iks_gltoy gl;           /* the passes, built */
+    iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
+    float *fbuf;            /* iks_toy_draw's float readback */
+    size_t fbuf_len;
+};
+
+/* Moves e into the calling thread's last error and returns its code (IKS_OK leaves it untouched). */
+iks_code iks_publish(iks_err *e);
+/* A usage error straight into the thread's last error: for checks at the API's door. */
+iks_code iks_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
+bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);
+
+/* The uniforms of a frame from the public description. */
+void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
+
+double iks_now(void);                 /* monotonic seconds */
+/* mkdir -p of the directory part of path; false with errno set. */
+bool iks_make_parent_dirs(const char *path);
+
+#endif

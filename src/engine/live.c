@@ -1,0 +1,562 @@
+/* live.c: iks_live_run: a toy in the caller's window in real time, with shadertoy.com's iMouse, a HUD,
+ * screenshots, and live reload of the toy and everything it read on every save.
+ * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
+ * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
+#include "engine.h"
+
+#include "hud.h"
+#include "pngio.h"
+#include "watch.h"
+
+#include <errno.h>
+#include <glad/gl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STEP (1.0 / 60.0)      /* a frame step while paused */
+#define DEBOUNCE 0.030         /* quiet time after a write that did not close the file */
+#define MAX_ERR_LINES 12       /* of a compile error, in the HUD */
+#define MAX_FPS 240.0          /* with vsync on, even where the driver ignores it */
+
+static double now_real(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static long rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, res = 0;
+    if (!f) return -1;
+    if (fscanf(f, "%ld %ld", &pages, &res) != 2) res = -1;
+    fclose(f);
+    return res < 0 ? -1 : res * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* ---- the live toy ------------------------------------------------------------------------------ */
+
+typedef struct {
+    iks_engine *e;
+    const iks_live_desc *d;
+    iks_setting *sets;   /* the desc's settings, parsed once, applied to every new version */
+    int nsets;
+    const char *path;    /* the main file (NULL for source text: nothing to watch) */
+    iks_toy *toy;        /* the last good version; NULL before the first success */
+    char **files;        /* the files of the last attempt, watched (owned) */
+    int nfiles, capfiles;
+    char *attempted;     /* every file of the last attempt, concatenated: saves that change nothing */
+    size_t attempted_len;
+    char *error;         /* the current error (mapped compiler lines), NULL when none */
+    iks_watch *watch;
+    int w, h;            /* the framebuffer, which buffers follow */
+} live;
+
+static void set_error(live *l, const char *msg)
+{
+    free(l->error);
+    l->error = msg ? strdup(msg) : NULL;
+}
+
+static void report(live *l, iks_code code, const char *msg)
+{
+    if (l->d->on_error) l->d->on_error(l->d->user, code, msg);
+}
+
+/* the newest modification time among files, as realtime seconds; 0 if none can be read */
+static double newest_mtime(char *const *files, int n)
+{
+    double t = 0;
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(files[i], &st) == 0) {
+            double m = (double)st.st_mtim.tv_sec + 1e-9 * (double)st.st_mtim.tv_nsec;
+            if (m > t) t = m;
+        }
+    }
+    return t;
+}
+
+/* Appends n bytes to a growing buffer; false when out of memory (the buffer is then freed). */
+static bool append(char **s, size_t *len, size_t *cap, const void *data, size_t n)
+{
+    if (*len + n + 1 > *cap) {
+        size_t c = *cap ? *cap : 1 << 16;
+        while (c < *len + n + 1) c *= 2;
+        char *q = realloc(*s, c);
+        if (!q) {
+            free(*s);
+            *s = NULL;
+            return false;
+        }
+        *s = q;
+        *cap = c;
+    }
+    memcpy(*s + *len, data, n);
+    *len += n;
+    return true;
+}
+
+/* The main file and every file of the last attempt, read and concatenated with their names (malloc'd,
+ * *len bytes: contents may hold NULs). NULL when out of memory. */
+static char *signature(const live *l, size_t *len)
+{
+    size_t cap = 0;
+    char *s = NULL;
+    *len = 0;
+    for (int i = -1; i < l->nfiles; i++) {
+        const char *f = i < 0 ? l->path : l->files[i];
+        size_t n = 0;
+        char *t = iks_read_text(f, 64u << 20, &n);
+        bool ok = append(&s, len, &cap, f, strlen(f) + 1) && (!t || append(&s, len, &cap, t, n)) &&
+                  append(&s, len, &cap, "\1", 1);
+        free(t);
+        if (!ok) return NULL;
+    }
+    return s;
+}
+
+static void free_files(live *l)
+{
+    for (int i = 0; i < l->nfiles; i++) free(l->files[i]);
+    l->nfiles = 0;
+}
+
+static bool add_file(live *l, char *f)
+{
+    if (l->nfiles == l->capfiles) {
+        int c = l->capfiles ? l->capfiles * 2 : 16;
+        char **q = realloc(l->files, sizeof *q * (size_t)c);
+        if (!q) return false;
+        l->files = q;
+        l->capfiles = c;
+    }
+    l->files[l->nfiles++] = f;
+    return true;
+}
+
+/* watch the main file and every real file the toy read (JSON passes have names, not files) */
+static void take_files(live *l, iks_toy *t)
+{
+    free_files(l);
+    for (int i = 0; i < t->tf.nwatch; i++) {
+        char *f = strdup(t->tf.watch[i]);
+        if (f && !add_file(l, f)) free(f);
+    }
+    for (int i = 0; i < t->gl.nfiles; i++) {
+        struct stat st;
+        if (t->gl.files[i] && stat(t->gl.files[i], &st) == 0 && strcmp(t->gl.files[i], l->path) != 0 &&
+            add_file(l, t->gl.files[i]))
+            t->gl.files[i] = NULL; /* ours now */
+    }
+    if (!l->watch) return;
+    const char **w = malloc(sizeof *w * (size_t)(l->nfiles + 1));
+    if (!w) return;
+    int n = 0;
+    w[n++] = l->path;
+    for (int i = 0; i < l->nfiles; i++) w[n++] = l->files[i];
+    if (!iks_watch_set(l->watch, w, n))
+        iks_warnf(&l->e->log, "cannot watch every file (%s): some saves may not reload", strerror(errno));
+    free(w);
+}
+
+typedef enum { RL_SAME, RL_OK, RL_FAILED } reload_result;
+
+/* Loads and builds the toy again. On success the new toy replaces the old; on failure the old one
+ * stays and the error is reported once. *mtime gets the save's time. */
+static reload_result reload(live *l, double *compile_s, double *mtime, iks_code *code)
+{
+    *compile_s = 0;
+    *mtime = 0;
+    *code = IKS_OK;
+    if (l->path && access(l->path, F_OK) != 0 && errno == ENOENT) {
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "%s: deleted; showing the last good program until it comes back", l->path);
+        bool repeat = l->error && strcmp(l->error, msg) == 0;
+        *code = IKS_E_IO;
+        if (!repeat) {
+            report(l, IKS_E_IO, msg);
+            set_error(l, msg);
+        }
+        free(l->attempted);
+        l->attempted = NULL;
+        return repeat ? RL_SAME : RL_FAILED;
+    }
+    if (l->path) {
+        size_t len;
+        char *sig = signature(l, &len);
+        if (sig && l->attempted && len == l->attempted_len && memcmp(sig, l->attempted, len) == 0) {
+            free(sig);
+            return RL_SAME;
+        }
+        free(sig);
+    }
+    iks_toy_desc td = l->d->toy;
+    td.path = l->path;
+    td.width = l->w;
+    td.height = l->h;
+    iks_err err = IKS_ERR_INIT;
+    iks_toy *nt = NULL;
+    double t = iks_now();
+    bool ok = iks_toy_open(l->e, &td, &nt, &err);
+    *compile_s = iks_now() - t;
+    /* a new include is watched from now on, also when it is the broken one; a file that could not be
+     * read at all (a bad JSON or manifest) keeps the watch list as it was */
+    if (l->path && nt && (nt->gl.nfiles > 0 || nt->tf.nwatch > 0)) take_files(l, nt);
+    /* the signature of what was just read, so the next save is compared with this version */
+    if (l->path) {
+        free(l->attempted);
+        l->attempted = signature(l, &l->attempted_len);
+        *mtime = fmax(newest_mtime(l->files, l->nfiles), newest_mtime((char *const *)&l->path, 1));
+    }
+    if (!ok) {
+        *code = err.code;
+        report(l, err.code, iks_err_msg(&err));
+        set_error(l, err.msg ? err.msg : "cannot build the shader");
+        iks_err_clear(&err);
+        iks_toy_destroy(nt);
+        return RL_FAILED;
+    }
+    if (l->nsets && !iks_gltoy_apply(&nt->gl, l->sets, l->nsets, &err, &l->e->log)) {
+        /* an edit may drop a uniform that a setting names: say so, but show the edit */
+        iks_warnf(&l->e->log, "%s", iks_err_msg(&err));
+        iks_err_clear(&err);
+    }
+    iks_toy_destroy(l->toy);
+    l->toy = nt;
+    set_error(l, NULL);
+    return RL_OK;
+}
+
+/* ---- screenshots ------------------------------------------------------------------------------- */
+
+/* The back buffer as PNG into the next free ikshade-NNNN.png of the screenshot directory. */
+static void screenshot(live *l, int w, int h)
+{
+    const iks_live_desc *d = l->d;
+    size_t bytes = (size_t)w * (size_t)h * 4;
+    uint8_t *px = malloc(bytes), *png = NULL;
+    size_t len = 0;
+    char msg[PATH_MAX + 128];
+    if (!px) {
+        snprintf(msg, sizeof msg, "screenshot: out of memory for %dx%d", w, h);
+        goto fail;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    bool enc = iks_png_encode(px, w, h, false, &png, &len);
+    free(px);
+    if (!enc) {
+        snprintf(msg, sizeof msg, "screenshot: out of memory while encoding");
+        goto fail;
+    }
+    char name[PATH_MAX];
+    const char *dir = d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : NULL;
+    for (int i = 1; i < 100000; i++) {
+        if (dir) snprintf(name, sizeof name, "%.3900s/ikshade-%04d.png", dir, i);
+        else snprintf(name, sizeof name, "ikshade-%04d.png", i);
+        if (access(name, F_OK) != 0 && errno == ENOENT) break;
+    }
+    if (iks_write_atomic(name, png, len)) {
+        free(png);
+        if (d->on_screenshot) d->on_screenshot(d->user, name, w, h, NULL);
+        return;
+    }
+    snprintf(msg, sizeof msg, "screenshot: %s: %s", name, strerror(errno));
+    free(png);
+fail:
+    if (d->on_screenshot) d->on_screenshot(d->user, NULL, w, h, msg);
+    else iks_warnf(&l->e->log, "%s", msg);
+}
+
+/* ---- the loop ---------------------------------------------------------------------------------- */
+
+typedef struct {
+    float mouse[4];
+    bool held, clicked; /* clicked: the press happened since the last frame */
+} mouse_state;
+
+/* shadertoy.com's iMouse: xy while held; zw the press; z > 0 while held; w > 0 on the press frame */
+static void mouse_event(mouse_state *m, const iks_event *ev)
+{
+    if (ev->kind == IKS_EV_BUTTON && ev->down) {
+        m->held = m->clicked = true;
+        m->mouse[0] = m->mouse[2] = (float)ev->x;
+        m->mouse[1] = m->mouse[3] = (float)ev->y;
+    } else if (ev->kind == IKS_EV_BUTTON && m->held) {
+        m->held = false;
+        m->mouse[2] = -fabsf(m->mouse[2]);
+        m->mouse[3] = -fabsf(m->mouse[3]);
+    } else if (ev->kind == IKS_EV_MOVE && m->held) {
+        m->mouse[0] = (float)ev->x;
+        m->mouse[1] = (float)ev->y;
+    }
+}
+
+static void live_free(live *l)
+{
+    iks_toy_destroy(l->toy);
+    free_files(l);
+    free(l->files);
+    iks_watch_destroy(l->watch);
+    free(l->attempted);
+    free(l->error);
+    free(l->sets);
+}
+
+/* the HUD's text: figures, then the first lines of the error, each cut to fit */
+static void hud_text(char *text, size_t cap, const live *l, const char *name, double fps, double frame_ms, double t,
+                     long frame, bool paused, int fw, int fh, const float mouse[4])
+{
+    int k = snprintf(text, cap, "%s\n%.1f fps  %.2f ms\niTime %.3f  iFrame %ld%s\n%dx%d  iMouse %.0f %.0f %.0f %.0f",
+                     name, fps, frame_ms, t, frame, paused ? "  (paused)" : "", fw, fh, mouse[0], mouse[1], mouse[2],
+                     mouse[3]);
+    if (!l->error || k < 0 || (size_t)k >= cap) return;
+    const char *s = l->error;
+    for (int line = 0; *s && line < MAX_ERR_LINES; line++) {
+        const char *e = strchr(s, '\n');
+        int len = e ? (int)(e - s) : (int)strlen(s);
+        if (len > 120) len = 120;
+        int m = snprintf(text + k, cap - (size_t)k, "\n%.*s", len, s);
+        if (m < 0 || (size_t)(k + m) >= cap) break;
+        k += m;
+        s = e ? e + 1 : s + strlen(s);
+    }
+}
+
+iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
+{
+    if (!e || !d) return iks_fail_usage("iks_live_run: engine and desc must not be NULL");
+    iks_platform *p = e->plat;
+    if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
+        return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
+    iks_err err = IKS_ERR_INIT;
+    live l = { .e = e, .d = d };
+    if (d->toy.nsets > 0) {
+        l.sets = calloc((size_t)d->toy.nsets, sizeof *l.sets);
+        if (!l.sets) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
+        for (int i = 0; i < d->toy.nsets; i++)
+            if (!iks_setting_parse(d->toy.sets[i], &l.sets[i], &err)) {
+                free(l.sets);
+                return iks_publish(&err);
+            }
+        l.nsets = d->toy.nsets;
+    }
+    char dflt[PATH_MAX];
+    l.path = d->toy.path;
+    if (!l.path && !d->toy.source) {
+        if (!e->shader_dir) {
+            free(l.sets);
+            iks_err_set(&err, IKS_E_IO, "cannot find the demo shaders; set IKSHADE_SHADERS or give a shader");
+            return iks_publish(&err);
+        }
+        snprintf(dflt, sizeof dflt, "%.4000s/limb.frag", e->shader_dir);
+        l.path = dflt;
+    }
+    if (d->toy.source) l.path = NULL; /* text in memory: nothing on disk to watch */
+    const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
+    p->framebuffer_size(p, &l.w, &l.h);
+    if (l.w < 1 || l.h < 1) l.w = d->toy.width > 0 ? d->toy.width : 1280, l.h = d->toy.height > 0 ? d->toy.height : 720;
+    if (l.path) {
+        l.watch = iks_watch_create();
+        if (!l.watch) iks_warnf(&e->log, "cannot watch files (%s): live reload is off", strerror(errno));
+    }
+    iks_png_setup(2, 2);
+    double compile_s, mtime;
+    iks_code first;
+    if (reload(&l, &compile_s, &mtime, &first) != RL_OK && l.watch) {
+        /* a toy broken from the start: stay open on a blank screen with the error in the HUD, so that
+         * the user can fix it in the editor as with any later edit */
+        iks_warnf(&e->log, "%s: nothing to show until a save compiles", l.path);
+    } else if (!l.toy) {
+        iks_err_set(&err, first == IKS_OK ? IKS_E_COMPILE : first, "%s", l.error ? l.error : "cannot build the shader");
+        live_free(&l);
+        return iks_publish(&err);
+    }
+    iks_hud hud;
+    bool have_hud = iks_hud_create(&hud);
+    if (!have_hud) iks_warnf(&e->log, "the HUD could not be built; running without it");
+
+    mouse_state ms = { .mouse = { 0 } };
+    double t = d->time0;           /* iTime */
+    long frame = 0;                /* iFrame */
+    bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false;
+    double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0;
+    double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
+    bool present_wanted = false;       /* a reload to report once its first frame is on screen */
+    double reload_save = 0, reload_compile = 0, first_draw = 0;
+    long drawn = 0;
+    bool quit = false, stepped = false;
+    long drawn_since_reload = 0; /* a new toy draws its buffers once even when paused */
+    char title[PATH_MAX + 64];
+    while (!quit && !(d->should_stop && d->should_stop(d->user))) {
+        p->poll(p);
+        iks_event ev;
+        while (p->next_event(p, &ev)) {
+            /* a toy that reads the keyboard gets the keys; the viewer's own then need Ctrl */
+            bool kb = l.toy && l.toy->gl.keyboard;
+            bool to_shader = ev.kind == IKS_EV_KEY && kb && !ev.ctrl && ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
+            if (ev.kind == IKS_EV_KEY && kb && (to_shader || !ev.down)) iks_gltoy_key(&l.toy->gl, ev.code, ev.down);
+            if (ev.kind == IKS_EV_CLOSE) quit = true;
+            else if (to_shader) continue;
+            else if (ev.kind == IKS_EV_KEY && ev.down) {
+                switch (ev.key) {
+                case IKS_KEY_ESCAPE:
+                case IKS_KEY_Q: quit = true; break;
+                case IKS_KEY_SPACE:
+                    if (!ev.repeat) paused = !paused;
+                    break;
+                case IKS_KEY_R:
+                    if (!ev.repeat) t = d->time0, frame = 0;
+                    break;
+                case IKS_KEY_LEFT:
+                    if (paused && frame > 0) t -= STEP, frame--, stepped = true;
+                    break;
+                case IKS_KEY_RIGHT:
+                    if (paused) t += STEP, frame++, stepped = true;
+                    break;
+                case IKS_KEY_F:
+                case IKS_KEY_F11:
+                    if (!ev.repeat && p->toggle_fullscreen) p->toggle_fullscreen(p);
+                    break;
+                case IKS_KEY_S:
+                    if (!ev.repeat) want_shot = true;
+                    break;
+                case IKS_KEY_H:
+                    if (!ev.repeat) hud_on = !hud_on;
+                    break;
+                default: break;
+                }
+            } else mouse_event(&ms, &ev);
+        }
+        if (quit) break;
+
+        /* live reload: a finished save reloads now; a write still in progress waits for quiet */
+        double tnow = iks_now();
+        iks_watch_news news = l.watch ? iks_watch_poll(l.watch) : IKS_WATCH_NONE;
+        if (news != IKS_WATCH_NONE) {
+            if (!pending_since) pending_since = now_real();
+            due = news == IKS_WATCH_SETTLED ? tnow : tnow + DEBOUNCE;
+        }
+        if (due && tnow >= due) {
+            double seen = pending_since;
+            due = 0;
+            pending_since = 0;
+            iks_code code;
+            reload_result r = reload(&l, &compile_s, &mtime, &code);
+            if (r != RL_SAME) {
+                /* the save's own time when the file has a fresh one; a file renamed in keeps an old
+                 * mtime, and then the moment we saw it is the best we know */
+                reload_save = mtime > seen - 1.0 && mtime <= now_real() ? mtime : seen;
+                reload_compile = compile_s;
+                if (r == RL_OK) present_wanted = true, drawn_since_reload = 0;
+                else if (d->on_reload) {
+                    iks_reload_info ri = { .ok = false, .path = l.path, .compile_ms = 1e3 * compile_s };
+                    d->on_reload(d->user, &ri);
+                }
+            }
+        }
+
+        int fw, fh;
+        p->framebuffer_size(p, &fw, &fh);
+        if (fw > 0 && fh > 0) {
+            iks_frame_info fi = { .time = t, .frame = frame, .time_delta = paused ? 0.0 : fmax(frame_ms, 0.0) / 1e3,
+                                  .frame_rate = fps, .real_date = true };
+            memcpy(fi.mouse, ms.mouse, sizeof fi.mouse);
+            if (!ms.clicked && fi.mouse[3] > 0) fi.mouse[3] = -fi.mouse[3];
+            iks_frame f;
+            iks_frame_from_info(&f, &fi);
+            iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
+            double t_draw = iks_now();
+            if (l.toy && (fw != l.toy->gl.w || fh != l.toy->gl.h) && !iks_gltoy_resize(&l.toy->gl, fw, fh, &err)) {
+                iks_warnf(&e->log, "resize: %s", iks_err_msg(&err));
+                iks_err_clear(&err);
+            }
+            l.w = fw, l.h = fh;
+            /* paused, the buffers hold still: only a step (or a new program) moves them on */
+            if (l.toy && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy->gl, &screen, &f);
+            else if (l.toy) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
+            else {
+                glBindFramebuffer(GL_FRAMEBUFFER, 0);
+                glViewport(0, 0, fw, fh);
+                glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+                glClear(GL_COLOR_BUFFER_BIT);
+            }
+            stepped = false;
+            drawn_since_reload++;
+            if (present_wanted && d->measure) {
+                /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
+                 * call): that time is compile time too, measured apart from the latency we control */
+                glFinish();
+                first_draw = iks_now() - t_draw;
+            }
+            if (want_shot) {
+                screenshot(&l, fw, fh);
+                want_shot = false;
+            }
+            if (hud_on && have_hud) {
+                char text[4096];
+                hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse);
+                float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
+                iks_hud_draw(&hud, text, fw, fh, scale);
+            }
+        }
+        p->swap(p);
+        ms.clicked = false;
+        if (present_wanted) {
+            present_wanted = false;
+            if (d->on_reload) {
+                iks_reload_info ri = { .ok = true, .path = l.path, .compile_ms = 1e3 * reload_compile };
+                if (d->measure) {
+                    /* on screen: the swap has been issued; finish so the figure includes the draw */
+                    glFinish();
+                    ri.first_draw_ms = 1e3 * first_draw;
+                    ri.latency_ms = 1e3 * (now_real() - reload_save);
+                    ri.gl_objects = iks_gpu_live_objects(4096);
+                    ri.rss_kb = rss_kb();
+                }
+                d->on_reload(d->user, &ri);
+            }
+        }
+
+        /* vsync requested but not honoured (Xvfb, VNC, some drivers return from the swap at once):
+         * hold to MAX_FPS rather than spin a core on frames no display shows */
+        if (!d->no_vsync_cap) {
+            double spare = 1.0 / MAX_FPS - (iks_now() - last);
+            if (spare > 0) nanosleep(&(struct timespec){ 0, (long)(spare * 1e9) }, NULL);
+        }
+        double t1 = iks_now(), dt = t1 - last;
+        last = t1;
+        frame_ms = 1e3 * dt;
+        fps = fps > 0 ? 0.9 * fps + 0.1 / fmax(dt, 1e-6) : 1.0 / fmax(dt, 1e-6);
+        if (!paused) {
+            t += dt;
+            frame++;
+        }
+        if (t1 - title_at > 0.5 && p->set_title) {
+            title_at = t1;
+            snprintf(title, sizeof title, "%s - %.0f fps%s%s", name, fps, paused ? " (paused)" : "",
+                     l.error ? " - error" : "");
+            p->set_title(p, title);
+        }
+        if (d->frames && ++drawn >= d->frames) break;
+    }
+    if (have_hud) iks_hud_destroy(&hud);
+    live_free(&l);
+    return IKS_OK;
+}

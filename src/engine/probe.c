@@ -1,0 +1,105 @@
+/* probe.c: the GLSL solver on the GPU, one fragment per case, read back exactly: cases go in through
+ * an RGBA32F texture (px, py, r1, r2), answers come out of an RGBA32F target (x, y, status). What
+ * `ikshade check` holds against the C solver and `ikshade bench gpu` times. */
+#include "engine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WIDTH 2048
+
+struct iks_probe {
+    iks_engine *e;
+    iks_source src;
+    iks_program prog;
+    iks_target target;
+    unsigned tex;
+    long n;
+    float *all; /* w*h answers: the last row is padded */
+};
+
+void iks_probe_destroy(iks_probe *p)
+{
+    if (!p) return;
+    iks_texture_destroy(p->tex);
+    iks_target_destroy(&p->target);
+    iks_program_destroy(&p->prog);
+    iks_source_free(&p->src);
+    free(p->all);
+    free(p);
+}
+
+iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n, iks_probe **out)
+{
+    if (!e || !out || (n > 0 && !cases) || n < 0) return iks_fail_usage("iks_probe_create: engine, cases and out");
+    *out = NULL;
+    iks_err err = IKS_ERR_INIT;
+    if (!e->shader_dir) {
+        iks_err_set(&err, IKS_E_IO, "cannot find the shaders directory (ik.glsl); set IKSHADE_SHADERS");
+        return iks_publish(&err);
+    }
+    iks_probe *p = calloc(1, sizeof *p);
+    if (!p) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
+    p->e = e;
+    p->n = n;
+    char path[4096];
+    snprintf(path, sizeof path, "%.4000s/check.frag", e->shader_dir);
+    const char *dirs[1] = { e->shader_dir };
+    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .override_name = solver ? "ik.glsl" : NULL,
+                          .override_path = solver };
+    if (!iks_source_load(&p->src, path, &o, &err) || !iks_program_build(&p->prog, &p->src, &err, &e->log)) goto fail;
+    int w = WIDTH, h = (int)((n + WIDTH - 1) / WIDTH);
+    if (h < 1) h = 1;
+    if (!iks_target_create(&p->target, w, h, IKS_RGBA32F, &err)) {
+        iks_err_prefix(&err, "--cases %ld: ", n);
+        goto fail;
+    }
+    /* pad the last row with copies of case 0 so the texture upload reads only our memory */
+    size_t texels = (size_t)w * (size_t)h;
+    float *pad = malloc(texels * 4 * sizeof *pad);
+    p->all = malloc(texels * 4 * sizeof *p->all);
+    if (!pad || !p->all) {
+        free(pad);
+        iks_err_set(&err, IKS_E_NOMEM, "out of memory for %ld cases", n);
+        goto fail;
+    }
+    static const float zero[4];
+    const float *first = n > 0 ? cases : zero;
+    if (n > 0) memcpy(pad, cases, (size_t)n * 4 * sizeof *pad);
+    for (size_t i = (size_t)n; i < texels; i++) memcpy(pad + 4 * i, first, 4 * sizeof *pad);
+    p->tex = iks_texture_rgba32f(w, h, pad);
+    free(pad);
+    *out = p;
+    return IKS_OK;
+fail:
+    iks_probe_destroy(p);
+    return iks_publish(&err);
+}
+
+iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out)
+{
+    static const ik_opts dflt;
+    if (!p) return iks_fail_usage("iks_probe_run: probe is NULL");
+    if (!o) o = &dflt;
+    iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
+                         { "uSoften", { o->soften }, 1 } };
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_program_apply(&p->prog, s, 3, &err, NULL)) {
+        iks_err_prefix(&err, "the probe's option uniforms: ");
+        return iks_publish(&err);
+    }
+    iks_frame f;
+    iks_frame_defaults(&f);
+    f.channel[0] = p->tex;
+    f.channel_res[0][0] = (float)p->target.w;
+    f.channel_res[0][1] = (float)p->target.h;
+    iks_draw(&p->prog, &p->target, &f);
+    if (out) {
+        iks_read(&p->target, p->all);
+        memcpy(out, p->all, (size_t)p->n * 4 * sizeof *out);
+    }
+    const char *ge = iks_gl_error();
+    if (ge) return iks_err_set(&err, IKS_E_GL, "GL: %s", ge), iks_publish(&err);
+    return IKS_OK;
+}

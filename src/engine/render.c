@@ -1,0 +1,623 @@
+/* render.c: iks_render: frames to PNG (or raw RGBA, or video through ffmpeg), and iks_bench_render,
+ * which times the same pipeline stage by stage.
+ *
+ * The pipeline: draw frame i (into a K-times larger target when supersampling, then box-filtered
+ * down), start its readback into a ring of pixel buffer objects, and collect the readback of frame
+ * i-2 into a free buffer of the encoder pool, whose threads encode and write PNGs atomically. The GL
+ * thread waits only when every buffer is in flight, so memory stays bounded by the pool's size.
+ * Frame i is drawn at t0 + i/fps in double, so a split into ranges gives the same frames.
+ * What it does not do: parse arguments or print (src/cli), or own the toy (the caller's). */
+#include "engine.h"
+
+#include "pngio.h"
+#include "pool.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define RING 3
+
+typedef enum { OUT_PNG, OUT_RAW, OUT_VIDEO } out_kind;
+
+/* a render's description with its defaults filled in and its output classified */
+typedef struct {
+    iks_render_desc d;
+    out_kind kind;
+    bool pattern;
+    int level;
+} plan;
+
+/* ---- the output's name ------------------------------------------------------------------------- */
+
+/* Counts %d-style conversions in a printf pattern (%%, and %d with flags 0/- and a width allowed);
+ * -1 when it holds any other conversion, which would make formatting unsafe. */
+static int count_conversions(const char *p)
+{
+    int n = 0;
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        while (*p == '0' || *p == '-') p++;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p != 'd') return -1;
+        n++;
+    }
+    return n;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+static const char *video_format(const char *out)
+{
+    if (ends_with(out, ".mp4")) return "mp4";
+    if (ends_with(out, ".webm")) return "webm";
+    if (ends_with(out, ".mkv")) return "matroska";
+    if (ends_with(out, ".gif")) return "gif";
+    return NULL;
+}
+
+static void frame_path(const plan *p, long frame, char *buf, size_t n)
+{
+    if (p->pattern) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(buf, n, p->d.output, (int)frame); /* checked: exactly one %d conversion */
+#pragma GCC diagnostic pop
+    } else snprintf(buf, n, "%s", p->d.output);
+}
+
+/* Fills in the defaults and checks the description without GL; usage errors name the option a
+ * command line would have used. */
+static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
+{
+    memset(p, 0, sizeof *p);
+    if (!d) return iks_err_set(err, IKS_E_USAGE, "iks_render: no description");
+    p->d = *d;
+    iks_render_desc *r = &p->d;
+    if (!r->output || !*r->output) return iks_err_set(err, IKS_E_USAGE, "no output: add -o out/%%04d.png (or -o - for raw frames)");
+    if (!r->width) r->width = 1280;
+    if (!r->height) r->height = 720;
+    if (r->width < 1 || r->height < 1 || r->width > 65536 || r->height > 65536)
+        return iks_err_set(err, IKS_E_USAGE, "--size '%dx%d': expected WxH with whole numbers from 1, e.g. 1280x720",
+                           r->width, r->height);
+    if (!r->end) r->end = r->first + 1;
+    if (r->first < 0 || r->end <= r->first)
+        return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld: expected a range A:B with 0 <= A < B", r->first, r->end);
+    if (!r->fps) r->fps = 60;
+    if (!(r->fps > 0 && r->fps <= 10000)) return iks_err_set(err, IKS_E_USAGE, "--fps '%g': expected a number above 0 and at most 10000", r->fps);
+    if (!isfinite(r->time0)) return iks_err_set(err, IKS_E_USAGE, "--time: expected a finite number of seconds");
+    if (!r->ssaa) r->ssaa = 1;
+    if (r->ssaa < 1 || r->ssaa > 8) return iks_err_set(err, IKS_E_USAGE, "--ssaa '%d': expected a whole number from 1 to 8", r->ssaa);
+    if (!r->jobs) {
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        r->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 2;
+    }
+    if (r->jobs < 1 || r->jobs > 256) return iks_err_set(err, IKS_E_USAGE, "--jobs '%d': expected a whole number from 1 to 256", r->jobs);
+    /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
+    p->level = r->png_level == 0 ? 2 : r->png_level < 0 ? 0 : r->png_level;
+    if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
+    long nframes = r->end - r->first;
+    if (strcmp(r->output, "-") == 0) {
+        p->kind = OUT_RAW;
+        return true;
+    }
+    int conv = count_conversions(r->output);
+    if (conv < 0 || conv > 1)
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
+                           "conversion (write %%%% for a literal %%)", r->output);
+    p->pattern = conv == 1;
+    if (video_format(r->output)) {
+        p->kind = OUT_VIDEO;
+        if (p->pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", r->output);
+        return true;
+    }
+    if (!ends_with(r->output, ".png"))
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png name, '-' for raw frames, or a video "
+                           "(.mp4 .webm .mkv .gif)", r->output);
+    if (!p->pattern && nframes > 1)
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d.png",
+                           r->output, nframes);
+    return true;
+}
+
+/* fail early on an output we cannot write, before any rendering */
+static bool check_writable(const plan *p, iks_err *err)
+{
+    if (p->kind != OUT_PNG) return true;
+    char first[PATH_MAX];
+    frame_path(p, p->d.first, first, sizeof first);
+    if (!iks_make_parent_dirs(first)) return iks_err_errno(err, IKS_E_IO, errno, first);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", first);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) != 0) return iks_err_errno(err, IKS_E_IO, errno, first);
+    return true;
+}
+
+iks_code iks_render_check(const iks_render_desc *d)
+{
+    iks_err err = IKS_ERR_INIT;
+    plan p;
+    if (!make_plan(d, &p, &err)) return iks_publish(&err);
+    return IKS_OK;
+}
+
+/* ---- sinks ------------------------------------------------------------------------------------- */
+
+typedef struct {
+    const plan *p;
+} job_ctx;
+
+static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
+{
+    const plan *p = ((const job_ctx *)vctx)->p;
+    char path[PATH_MAX];
+    frame_path(p, frame, path, sizeof path);
+    uint8_t *png;
+    size_t len;
+    if (!iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len))
+        return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
+    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, strerror(errno));
+    free(png);
+    return ok;
+}
+
+/* Raw frames go out top row first; GL gives bottom row first. */
+static bool write_raw(int fd, const uint8_t *px, int w, int h)
+{
+    size_t row = (size_t)w * 4;
+    for (int y = h - 1; y >= 0; y--)
+        if (!iks_write_all(fd, px + (size_t)y * row, row)) return false;
+    return true;
+}
+
+static bool find_in_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path) return false;
+    char *copy = strdup(path), *save = NULL;
+    bool found = false;
+    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found; d = strtok_r(NULL, ":", &save)) {
+        char p[PATH_MAX];
+        snprintf(p, sizeof p, "%.3800s/%s", *d ? d : ".", prog);
+        found = access(p, X_OK) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+typedef struct {
+    pid_t pid;
+    int fd;
+    char tmp[PATH_MAX];
+} video;
+
+static bool video_start(video *v, const plan *p, iks_err *err)
+{
+    memset(v, 0, sizeof *v);
+    v->fd = -1;
+    const char *out = p->d.output;
+    if (!find_in_path("ffmpeg"))
+        return iks_err_set(err, IKS_E_UNSUPPORTED, "-o %s: a video needs ffmpeg, which is not installed (apt-get install "
+                           "ffmpeg); or render PNGs with -o out/%%04d.png", out);
+    if (!iks_make_parent_dirs(out)) return iks_err_errno(err, IKS_E_IO, errno, out);
+    const char *slash = strrchr(out, '/');
+    int dl = slash ? (int)(slash - out) + 1 : 0;
+    snprintf(v->tmp, sizeof v->tmp, "%.*s.%s.%ld.part", dl, out, out + dl, (long)getpid());
+    char size[32], rate[32];
+    snprintf(size, sizeof size, "%dx%d", p->d.width, p->d.height);
+    snprintf(rate, sizeof rate, "%.17g", p->d.fps);
+    const char *fmt = video_format(out);
+    const char *args[40];
+    int k = 0;
+    args[k++] = "ffmpeg"; args[k++] = "-hide_banner"; args[k++] = "-loglevel"; args[k++] = "error";
+    args[k++] = "-y"; args[k++] = "-f"; args[k++] = "rawvideo"; args[k++] = "-pix_fmt"; args[k++] = "rgba";
+    args[k++] = "-s"; args[k++] = size; args[k++] = "-framerate"; args[k++] = rate; args[k++] = "-i";
+    args[k++] = "-"; args[k++] = "-vf"; args[k++] = "vflip";
+    if (strcmp(fmt, "gif") != 0) { args[k++] = "-pix_fmt"; args[k++] = "yuv420p"; }
+    args[k++] = "-f"; args[k++] = fmt; args[k++] = v->tmp; args[k] = NULL;
+    int fds[2];
+    if (pipe(fds) != 0) return iks_err_errno(err, IKS_E_IO, errno, "ffmpeg");
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
+    int rc = posix_spawnp(&v->pid, "ffmpeg", &fa, NULL, (char *const *)args, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[0]);
+    if (rc != 0) {
+        close(fds[1]);
+        return iks_err_errno(err, IKS_E_IO, rc, "ffmpeg");
+    }
+    v->fd = fds[1];
+    return true;
+}
+
+static bool video_end(video *v, const plan *p, bool ok, iks_err *err)
+{
+    if (v->fd >= 0) close(v->fd);
+    v->fd = -1;
+    int status = 0;
+    if (v->pid > 0) waitpid(v->pid, &status, 0);
+    if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)", p->d.output, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        ok = false;
+    }
+    if (ok && rename(v->tmp, p->d.output) != 0) {
+        iks_err_errno(err, IKS_E_IO, errno, p->d.output);
+        ok = false;
+    }
+    if (!ok) unlink(v->tmp);
+    return ok;
+}
+
+/* ---- GL side ----------------------------------------------------------------------------------- */
+
+typedef struct {
+    iks_gltoy *toy;
+    iks_target lo;     /* the output size, when supersampling */
+    iks_target hi;     /* what the toy draws into: K times the output size */
+    iks_downsample down;
+    iks_readback rb;
+} gl_state;
+
+static void gl_free(gl_state *g)
+{
+    iks_readback_destroy(&g->rb);
+    iks_downsample_destroy(&g->down);
+    iks_target_destroy(&g->lo);
+    iks_target_destroy(&g->hi);
+    memset(g, 0, sizeof *g);
+}
+
+static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->toy = &t->gl;
+    const iks_render_desc *d = &p->d;
+    int max = iks_gpu_max_size();
+    if ((long)d->width * d->ssaa > max || (long)d->height * d->ssaa > max)
+        return iks_err_set(err, IKS_E_USAGE, "--size %dx%d%s: this GL allows at most %d pixels on a side", d->width,
+                           d->height, d->ssaa > 1 ? " with --ssaa" : "", max);
+    if (!iks_target_create(&g->hi, d->width * d->ssaa, d->height * d->ssaa, IKS_RGBA8, err))
+        return iks_err_prefix(err, "--size: ");
+    if ((g->toy->w != g->hi.w || g->toy->h != g->hi.h) && !iks_gltoy_resize(g->toy, g->hi.w, g->hi.h, err)) return false;
+    if (d->ssaa > 1) {
+        if (!iks_target_create(&g->lo, d->width, d->height, IKS_RGBA8, err)) return iks_err_prefix(err, "--size: ");
+        if (!iks_downsample_create(&g->down, err)) return false;
+    }
+    return iks_readback_create(&g->rb, RING, d->width, d->height, err);
+}
+
+/* The uniforms of frame i: time in double from the frame number, never accumulated. */
+static void frame_of(const plan *p, long i, iks_frame *f)
+{
+    const iks_render_desc *d = &p->d;
+    iks_frame_info fi = { .time = d->time0 + (double)i / d->fps, .frame = i, .time_delta = 1.0 / d->fps,
+                          .frame_rate = d->fps };
+    if (d->have_mouse) {
+        float k = (float)d->ssaa;
+        /* held: xy the pointer, z the click x (> 0), w the click y, > 0 only on the click frame (0) */
+        fi.mouse[0] = d->mouse[0] * k;
+        fi.mouse[1] = d->mouse[1] * k;
+        fi.mouse[2] = fabsf(d->mouse[2]) * k;
+        fi.mouse[3] = (i == 0 ? 1.0f : -1.0f) * fabsf(d->mouse[3]) * k;
+    }
+    iks_frame_from_info(f, &fi);
+}
+
+static void draw_frame(gl_state *g, const plan *p, long i)
+{
+    iks_frame f;
+    frame_of(p, i, &f);
+    iks_gltoy_draw(g->toy, &g->hi, &f);
+    const iks_target *out = &g->hi;
+    if (p->d.ssaa > 1) {
+        iks_downsample_run(&g->down, &g->hi, &g->lo, p->d.ssaa);
+        out = &g->lo;
+    }
+    iks_readback_start(&g->rb, (int)(i % RING), out);
+}
+
+/* Where the "GPU" is the CPU (llvmpipe and kin), encoder threads preempting its rasterizer threads make
+ * every draw wait for its slowest tile: the cores sat ~25% idle. Encoders at lower priority fill the
+ * gaps instead (bench render: (d) 2.16 -> ~1.75 s for 120 frames of 720p on 2 cores). On a real GPU
+ * the encoders are the only CPU work and keep normal priority. */
+static int encoder_nice(void)
+{
+    const char *r = iks_gpu_renderer();
+    static const char *const soft[] = { "llvmpipe", "softpipe", "SwiftShader", "lavapipe" };
+    for (size_t i = 0; r && i < sizeof soft / sizeof soft[0]; i++)
+        if (strstr(r, soft[i])) return 10;
+    return 0;
+}
+
+/* ---- the render -------------------------------------------------------------------------------- */
+
+static bool keep_going(const plan *p, long done, long total, double start)
+{
+    if (!p->d.progress) return true;
+    iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
+    return p->d.progress(p->d.user, &pr);
+}
+
+iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
+{
+    iks_render_stats st_local;
+    iks_render_stats *st = stats ? stats : &st_local;
+    memset(st, 0, sizeof *st);
+    if (!t) return iks_fail_usage("iks_render: toy is NULL");
+    iks_err err = IKS_ERR_INIT;
+    plan p;
+    if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    const iks_render_desc *r = &p.d;
+    gl_state g;
+    if (!gl_setup(&g, t, &p, &err)) {
+        gl_free(&g);
+        return iks_publish(&err);
+    }
+    iks_png_setup(p.level, 2);
+    size_t frame_bytes = (size_t)r->width * (size_t)r->height * 4;
+    job_ctx jc = { &p };
+    iks_pool *pool = NULL;
+    uint8_t *seq = NULL; /* the one buffer for in-order outputs (raw, video) */
+    video vid = { .fd = -1 };
+    int out_fd = r->raw_fd > 0 ? r->raw_fd : STDOUT_FILENO;
+    if (p.kind == OUT_PNG) {
+        pool = iks_pool_create(r->jobs, r->jobs + 2, frame_bytes, encoder_nice(), png_job, &jc);
+        if (!pool) {
+            gl_free(&g);
+            iks_err_set(&err, IKS_E_NOMEM, "out of memory for %d frame buffers of %dx%d", r->jobs + 2, r->width, r->height);
+            return iks_publish(&err);
+        }
+    } else {
+        seq = malloc(frame_bytes);
+        if (!seq) {
+            gl_free(&g);
+            iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", r->width, r->height);
+            return iks_publish(&err);
+        }
+        if (p.kind == OUT_VIDEO) {
+            if (!video_start(&vid, &p, &err)) {
+                free(seq);
+                gl_free(&g);
+                return iks_publish(&err);
+            }
+            out_fd = vid.fd;
+        }
+    }
+    /* a closed pipe becomes EPIPE, reported as an error, instead of killing the caller's process */
+    struct sigaction ign = { 0 }, old_pipe;
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGPIPE, &ign, &old_pipe);
+
+    /* from here on frames are drawn: total says so to the caller, also on failure */
+    long total = st->total = r->end - r->first, written_seq = 0;
+    bool stopped = false;
+    double start = iks_now();
+    /* buffers carry state from frame to frame: a range that starts later must live through the frames
+     * before it, unsaved, to be the same as one long run */
+    if (t->gl.has_buffers && r->first > 0) {
+        iks_logf(&t->e->log, IKS_LOG_INFO, "drawing frames 0..%ld first, unsaved, for the buffers' state", r->first - 1);
+        for (long i = 0; i < r->first && !stopped; i++) {
+            iks_frame f;
+            frame_of(&p, i, &f);
+            iks_gltoy_draw(&t->gl, &g.hi, &f);
+            st->warmed++;
+            stopped = !keep_going(&p, 0, total, start);
+        }
+    }
+    start = iks_now();
+    bool ok = true;
+    /* Frame k is drawn into ring slot k % RING and collected once RING frames are outstanding (or
+     * when drawing stops), so its readback overlaps the drawing of the next ones. */
+    long next_draw = r->first, next_collect = r->first;
+    while (ok) {
+        bool drawing = next_draw < r->end && !stopped;
+        if (drawing) draw_frame(&g, &p, next_draw++);
+        while (ok && next_collect < next_draw && (next_draw - next_collect >= RING || !drawing)) {
+            long c = next_collect++;
+            int slot = (int)(c % RING);
+            if (pool) {
+                int buf;
+                uint8_t *dst = iks_pool_acquire(pool, &buf);
+                if (!dst) ok = false; /* a job failed: the pool holds the error */
+                else if (!iks_readback_finish(&g.rb, slot, dst)) {
+                    iks_err_set(&err, IKS_E_GL, "GL: readback of frame %ld failed", c);
+                    ok = false;
+                } else iks_pool_submit(pool, buf, c);
+            } else if (!iks_readback_finish(&g.rb, slot, seq)) {
+                iks_err_set(&err, IKS_E_GL, "GL: readback of frame %ld failed", c);
+                ok = false;
+            } else if (!write_raw(out_fd, seq, r->width, r->height)) {
+                iks_err_set(&err, IKS_E_IO, "%s: %s", p.kind == OUT_RAW ? "stdout" : r->output,
+                            errno == EPIPE && p.kind == OUT_VIDEO ? "ffmpeg stopped reading" : strerror(errno));
+                ok = false;
+            } else written_seq++;
+        }
+        if (drawing && !keep_going(&p, pool ? iks_pool_done(pool) : written_seq, total, start)) stopped = true;
+        if (!drawing) break;
+    }
+    iks_err perr = IKS_ERR_INIT;
+    if (pool && !iks_pool_finish(pool, &perr)) {
+        ok = false;
+        if (err.code == IKS_OK) iks_err_move(&err, &perr);
+    }
+    iks_err_clear(&perr);
+    long written = pool ? iks_pool_done(pool) : written_seq;
+    if (p.kind == OUT_VIDEO) {
+        iks_err verr = IKS_ERR_INIT;
+        if (!video_end(&vid, &p, ok && !stopped, &verr) && ok && !stopped) {
+            ok = false;
+            iks_err_move(&err, &verr);
+        }
+        iks_err_clear(&verr);
+    }
+    st->written = written;
+    st->seconds = iks_now() - start;
+    iks_pool_destroy(pool);
+    free(seq);
+    gl_free(&g);
+    sigaction(SIGPIPE, &old_pipe, NULL);
+    if (ok && stopped)
+        iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, the last ones complete", written, total);
+    if (ok && !stopped) keep_going(&p, written, total, start);
+    return iks_publish(&err);
+}
+
+/* ---- bench render ------------------------------------------------------------------------------ */
+
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+                        iks_bench_render_result *r);
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
+{
+    (void)frame;
+    const plan *p = ((const job_ctx *)vctx)->p;
+    uint8_t *png;
+    size_t len;
+    if (!iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len))
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    free(png);
+    return true;
+}
+
+iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
+{
+    if (!t || !res) return iks_fail_usage("iks_bench_render: toy and result must not be NULL");
+    memset(res, 0, sizeof *res);
+    iks_err err = IKS_ERR_INIT;
+    plan p;
+    if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    if (p.kind != OUT_PNG) return iks_fail_usage("bench render: the output must be PNG files");
+    if (reps < 1) reps = 3;
+    const iks_render_desc *r = &p.d;
+    long frames = r->end - r->first;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1) cores = 1;
+    gl_state g;
+    if (!gl_setup(&g, t, &p, &err)) {
+        gl_free(&g);
+        return iks_publish(&err);
+    }
+    iks_png_setup(p.level, 2);
+    size_t fb = (size_t)r->width * r->height * 4;
+    uint8_t *all = malloc(fb * (size_t)frames);
+    if (!all) {
+        gl_free(&g);
+        iks_err_set(&err, IKS_E_NOMEM, "render: out of memory for %ld frames", frames);
+        return iks_publish(&err);
+    }
+    double ta = INFINITY, tb = INFINITY, cb = 0, tc = INFINITY, cc = 0, td = INFINITY;
+    for (int rep = 0; rep < reps; rep++) {
+        /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw
+         * that a later one overwrites before any flush, so a batch of draws would measure only the last. */
+        iks_frame f;
+        double t0 = iks_now();
+        for (long i = 0; i < frames; i++) {
+            frame_of(&p, r->first + i, &f);
+            iks_gltoy_draw(&t->gl, &g.hi, &f);
+            iks_gpu_finish();
+        }
+        ta = fmin(ta, iks_now() - t0);
+        /* (b) draw and read back through the ring, every frame kept for (c) so it encodes the same
+         * pictures (the copy is the same work the render does into its pool's buffers) */
+        double c0 = cpu_now();
+        t0 = iks_now();
+        for (long i = 0; i < frames + RING - 1; i++) {
+            if (i < frames) draw_frame(&g, &p, r->first + i);
+            long c = i - (RING - 1);
+            if (c >= 0) iks_readback_finish(&g.rb, (int)((r->first + c) % RING), all + fb * (size_t)c);
+        }
+        t0 = iks_now() - t0;
+        if (t0 < tb) {
+            tb = t0;
+            cb = cpu_now() - c0;
+        }
+    }
+    gl_free(&g);
+    /* (c) encode only, the same frames, on all cores */
+    job_ctx jc = { &p };
+    for (int rep = 0; rep < reps; rep++) {
+        double c0 = cpu_now(), t0 = iks_now();
+        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &jc);
+        if (!pool) {
+            free(all);
+            iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");
+            return iks_publish(&err);
+        }
+        for (long i = 0; i < frames; i++) {
+            int buf;
+            uint8_t *dst = iks_pool_acquire(pool, &buf);
+            if (!dst) break;
+            memcpy(dst, all + fb * (size_t)i, fb);
+            iks_pool_submit(pool, buf, i);
+        }
+        iks_pool_finish(pool, NULL);
+        iks_pool_destroy(pool);
+        t0 = iks_now() - t0;
+        if (t0 < tc) {
+            tc = t0;
+            cc = cpu_now() - c0;
+        }
+    }
+    /* (d) the whole render, as a user runs it */
+    iks_code rc = IKS_OK;
+    for (int rep = 0; rep < reps && rc == IKS_OK; rep++) {
+        double t0 = iks_now();
+        rc = iks_render(t, r, NULL);
+        td = fmin(td, iks_now() - t0);
+    }
+    if (rc != IKS_OK) {
+        free(all);
+        return rc; /* iks_render set the thread's error */
+    }
+    res->frames = frames;
+    res->width = r->width;
+    res->height = r->height;
+    res->cores = (int)cores;
+    res->png_level = p.level;
+    res->reps = reps;
+    res->draw = ta;
+    res->readback = tb;
+    res->readback_cpu = cb;
+    res->encode = tc;
+    res->encode_cpu = cc;
+    res->whole = td;
+    /* (e) the encoders we chose between, on the first frames */
+    bool enc_ok = iks_bench_encoders(all, fb, frames < 12 ? frames : 12, r->width, r->height, p.level, res);
+    free(all);
+    if (!enc_ok) {
+        iks_err_set(&err, IKS_E_NOMEM, "render: an encoder failed (out of memory?)");
+        return iks_publish(&err);
+    }
+    return IKS_OK;
+}
