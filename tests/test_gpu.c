@@ -1,10 +1,13 @@
 /* test_gpu.c: the GL core on llvmpipe through headless EGL: program assembly, error mapping against
  * deliberately broken shaders, recorded logs of other drivers, Shadertoy uniforms read back exactly,
- * and --set; each failure's code and message (an iks_err) and each warning (through a logger). Writes
+ * and --set; toys (passes, images, the files they read, settings across passes); each failure's code
+ * and message (an iks_err) and each warning (through a logger). Writes
  * its shader files into a fresh temporary directory. */
 #include "gpu.h"
 #include "platform.h"
+#include "pngio.h"
 #include "source.h"
+#include "toy.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -328,6 +331,122 @@ static void test_render(void)
     iks_source_free(&src);
 }
 
+/* a w x h PNG of one grey level, for image channels */
+static const char *write_png(const char *name, int w, int h)
+{
+    uint8_t px[16 * 16 * 4];
+    memset(px, 128, sizeof px);
+    uint8_t *png;
+    size_t len;
+    const char *p = write_file(name, "");
+    if (!iks_png_encode(px, w, h, true, &png, &len) || !iks_write_atomic(p, png, len)) {
+        perror(p);
+        exit(2);
+    }
+    free(png);
+    return p;
+}
+
+static void test_toy(void)
+{
+    iks_err e = IKS_ERR_INIT;
+    iks_gltoy t;
+    iks_png_setup(1, 2);
+    /* a missing image: IKS_E_IO with the file system's reason, and the files read so far are kept */
+    write_file("tinc.glsl", "float tk() { return 1.0; }\n");
+    const char *img = write_file("timg.frag", "#include \"tinc.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f) * tk(); }\n");
+    char nosuch[600];
+    snprintf(nosuch, sizeof nosuch, "%s/nosuch.png", dir);
+    iks_gltoy_desc d = { 0 };
+    d.pass[IKS_IMAGE_PASS].path = img;
+    d.pass[IKS_IMAGE_PASS].in[0] = (iks_input){ .kind = IKS_IN_IMAGE, .path = nosuch };
+    CHECK(!iks_gltoy_create(&t, &d, NULL, 8, 8, &e, &logger) && e.code == IKS_E_IO && strstr(iks_err_msg(&e), nosuch) &&
+              strstr(iks_err_msg(&e), ": No such file or directory"), "missing image: %s %s", cname(e.code),
+          iks_err_msg(&e));
+    CHECK(t.nfiles == 2, "the files read are kept for a watcher: %d", t.nfiles);
+    iks_gltoy_destroy(&t);
+    /* not an image */
+    d.pass[IKS_IMAGE_PASS].in[0].path = img;
+    CHECK(!iks_gltoy_create(&t, &d, NULL, 8, 8, &e, &logger) && e.code == IKS_E_IO, "undecodable: %s %s",
+          cname(e.code), iks_err_msg(&e));
+    iks_gltoy_destroy(&t);
+    d.pass[IKS_IMAGE_PASS].in[0].path = write_png("tok.png", 2, 2);
+    CHECK(iks_gltoy_create(&t, &d, NULL, 8, 8, &e, &logger), "an image: %s", iks_err_msg(&e));
+    CHECK(t.tex_res[IKS_IMAGE_PASS][0][0] == 2, "its size");
+    iks_gltoy_destroy(&t);
+    /* cubemap faces that are not square */
+    const char *cube = write_file("tcube.frag", "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel1, vec3(1.0)); }\n");
+    write_png("face.png", 2, 2);
+    for (int i = 1; i < 6; i++) {
+        char n[32];
+        snprintf(n, sizeof n, "face_%d.png", i);
+        write_png(n, 2, i == 4 ? 1 : 2);
+    }
+    char face[600];
+    snprintf(face, sizeof face, "%s/face.png", dir);
+    iks_gltoy_desc cd = { 0 };
+    cd.pass[IKS_IMAGE_PASS].path = cube;
+    cd.pass[IKS_IMAGE_PASS].in[1] = (iks_input){ .kind = IKS_IN_CUBEMAP, .path = face };
+    CHECK(!iks_gltoy_create(&t, &cd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_FORMAT &&
+              strstr(iks_err_msg(&e), "face_4.png: cubemap faces must be square"), "cube: %s %s", cname(e.code),
+          iks_err_msg(&e));
+    iks_gltoy_destroy(&t);
+    /* a compile error in a buffer pass is passed up as it was made */
+    const char *bad = write_file("tbad.frag", "void mainImage(out vec4 c, in vec2 f) { c = nope; }\n");
+    iks_gltoy_desc bd = { 0 };
+    bd.pass[0].path = bad;
+    bd.pass[IKS_IMAGE_PASS].path = cube;
+    CHECK(!iks_gltoy_create(&t, &bd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_COMPILE &&
+              strstr(iks_err_msg(&e), "tbad.frag:1:"), "compile: %s %s", cname(e.code), iks_err_msg(&e));
+    iks_gltoy_destroy(&t);
+    iks_gltoy_desc nd = { 0 };
+    CHECK(!iks_gltoy_create(&t, &nd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_USAGE, "no image pass: %s",
+          cname(e.code));
+    iks_gltoy_destroy(&t);
+
+    /* settings across passes: one warning only when no declaring pass kept the uniform */
+    const char *pa = write_file("tpa.frag", "uniform float k;\nuniform float z;\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(k); }\n");
+    const char *pi = write_file("tpi.frag", "uniform float k;\nuniform float z;\nvoid mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n");
+    iks_gltoy_desc sd = { 0 };
+    sd.pass[0].path = pa;
+    sd.pass[IKS_IMAGE_PASS].path = pi;
+    sd.pass[IKS_IMAGE_PASS].in[0] = (iks_input){ .kind = IKS_IN_BUFFER, .buffer = 0 };
+    CHECK(iks_gltoy_create(&t, &sd, NULL, 8, 8, &e, &logger), "two passes: %s", iks_err_msg(&e));
+    iks_setting st[2];
+    iks_setting_parse("k=1", &st[0], &e);
+    iks_setting_parse("z=2", &st[1], &e);
+    forget_warnings();
+    CHECK(iks_gltoy_apply(&t, st, 2, &e, &logger), "%s", iks_err_msg(&e));
+    CHECK(nwarned == 1 && strstr(warned, "--set z: uniform 'z' is declared but unused") && !strstr(warned, "'k'"),
+          "one warning, for z alone: %d '%s'", nwarned, warned);
+    iks_setting nope;
+    iks_setting_parse("nope=1", &nope, &e);
+    CHECK(!iks_gltoy_apply(&t, &nope, 1, &e, &logger) && e.code == IKS_E_USAGE &&
+              strstr(iks_err_msg(&e), "declares no uniform 'nope'"), "undeclared: %s", iks_err_msg(&e));
+    CHECK(!iks_gltoy_resize(&t, iks_gpu_max_size() + 1, 8, &e) && e.code == IKS_E_USAGE && t.w == 8,
+          "too big a resize keeps the buffers: %s", cname(e.code));
+    CHECK(iks_gltoy_resize(&t, 16, 4, &e) && t.w == 16 && t.h == 4, "resize: %s", iks_err_msg(&e));
+    iks_gltoy_destroy(&t);
+
+    /* more files than the old fixed table held (64): every one is kept for the watcher */
+    char text[8192] = "";
+    size_t k = 0;
+    for (int i = 0; i < 70; i++) {
+        char n[32], body[64];
+        snprintf(n, sizeof n, "many%02d.glsl", i);
+        snprintf(body, sizeof body, "float many%02d() { return 1.0; }\n", i);
+        write_file(n, body);
+        k += (size_t)snprintf(text + k, sizeof text - k, "#include \"%s\"\n", n);
+    }
+    snprintf(text + k, sizeof text - k, "void mainImage(out vec4 c, in vec2 f) { c = vec4(many69()); }\n");
+    iks_gltoy_desc md = { 0 };
+    md.pass[IKS_IMAGE_PASS].path = write_file("many.frag", text);
+    CHECK(iks_gltoy_create(&t, &md, NULL, 4, 4, &e, &logger), "many: %s", iks_err_msg(&e));
+    CHECK(t.nfiles == 71, "all 71 files kept: %d", t.nfiles);
+    iks_gltoy_destroy(&t);
+    iks_err_clear(&e);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/ikshade-test-gpu-XXXXXX");
@@ -346,6 +465,7 @@ int main(void)
         test_assembly_errors();
         test_errors();
         test_render();
+        test_toy();
         plat->destroy(plat);
     }
     iks_err_clear(&e);

@@ -1,5 +1,7 @@
 /* pngio.h: PNG encoding (stb_image_write's container, libdeflate's deflate) and atomic file writes.
- * Thread-safe once iks_png_setup() has run: workers encode frames in parallel. */
+ * Thread-safe once iks_png_setup() has run: workers encode frames in parallel. The level and filter
+ * are process-wide (stb_image_write's own globals): two renders at once encode with the last ones set,
+ * which changes their size, never their pixels. Failures set errno; the caller words the message. */
 #ifndef IKS_PNGIO_H
 #define IKS_PNGIO_H
 
