@@ -3,6 +3,7 @@
  * and --set; toys (passes, images, the files they read, settings across passes); each failure's code
  * and message (an iks_err) and each warning (through a logger). Writes
  * its shader files into a fresh temporary directory. */
+#include "check.h"
 #include "gpu.h"
 #include "platform.h"
 #include "pngio.h"
@@ -14,28 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);          \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
-    } while (0)
-
 static char dir[256];
 
 /* the code's name from ikshade.h's list (the engine's iks_code_name, without needing the engine) */
-static const char *cname(iks_code c)
-{
-#define IKS_NAME_(e, s) if (c == e) return s;
-    IKS_ERROR_LIST(IKS_NAME_)
-#undef IKS_NAME_
-    return "?";
-}
 
 /* A logger that keeps every warning, "\n"-separated, for checks on their text */
 static char warned[4096];

@@ -2,6 +2,7 @@
  * buffers exist than were asked for, the first failing job stops the pool and its error (code and
  * message, made on the worker thread) reaches iks_pool_finish's caller unchanged, and odd shapes (more
  * threads than jobs, one thread) work. Run it under ASan/TSan-free builds alike: it needs no GL. */
+#include "check.h"
 #include "pool.h"
 
 #include <pthread.h>
@@ -9,26 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int failures, checks;
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);          \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
-    } while (0)
-
-static const char *cname(iks_code c)
-{
-#define IKS_NAME_(e, s) if (c == e) return s;
-    IKS_ERROR_LIST(IKS_NAME_)
-#undef IKS_NAME_
-    return "?";
-}
 
 #define BYTES 4096
 #define MAX_FRAMES 20000

@@ -2,6 +2,7 @@
  * shadertoy.com in both its vocabularies, directory toys with a manifest, and every failure's code and
  * message (an iks_err) and every warning (one logger message each). Writes its files into a fresh
  * temporary directory. usage: test_toyfile [TESTS_DIR] (unused: every input is made here). */
+#include "check.h"
 #include "source.h"
 #include "toyfile.h"
 
@@ -10,26 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static int failures, checks;
-#define CHECK(cond, ...)                                                              \
-    do {                                                                              \
-        checks++;                                                                     \
-        if (!(cond)) {                                                                \
-            failures++;                                                               \
-            fprintf(stderr, "%s:%d: FAIL: %s: ", __FILE__, __LINE__, #cond);          \
-            fprintf(stderr, __VA_ARGS__);                                             \
-            fputc('\n', stderr);                                                      \
-        }                                                                             \
-    } while (0)
-
-static const char *cname(iks_code c)
-{
-#define IKS_NAME_(e, s) if (c == e) return s;
-    IKS_ERROR_LIST(IKS_NAME_)
-#undef IKS_NAME_
-    return "?";
-}
 
 static const char *str(const char *s) { return s ? s : "(null)"; }
 
