@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -918,6 +919,30 @@ static void test_leaks(iks_engine *e, logbook *lb)
         fprintf(stderr, "note: the first cycle left %d GL objects (engine caches?)\n", counts[1] - counts[0]);
 }
 
+/* An engine on a context the caller made current, through its GL loader alone (.get_proc): here the
+ * headless engine's context and libEGL's eglGetProcAddress, as a program with its own EGL or GLFW
+ * context would hand it over. It draws the same exact pixels and leaves the first engine working. */
+static void test_get_proc(iks_engine *first)
+{
+    void *egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (!egl) egl = dlopen("libEGL.so.1", RTLD_NOW);
+    CHECK(egl != NULL, "libEGL.so.1 loads", "a handle", "%s", dlerror());
+    if (!egl) return;
+    iks_glproc (*get_proc)(const char *) = NULL;
+    *(void **)&get_proc = dlsym(egl, "eglGetProcAddress");
+    CHECK(get_proc != NULL, "eglGetProcAddress", "a function", "NULL");
+    iks_engine *e2 = NULL;
+    if (get_proc)
+        CHECK_CODE("iks_engine_create with the caller's GL loader", iks_engine_create(&(iks_engine_desc){ .get_proc = get_proc }, &e2),
+                   IKS_OK);
+    if (e2) {
+        test_rgba8(e2);
+        iks_engine_destroy(e2);
+    }
+    test_rgba8(first); /* the context the caller lent is still theirs, and still works */
+    dlclose(egl);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -958,6 +983,7 @@ int main(int argc, char **argv)
     test_write_png("after iks_render");
     test_limb(e);
     test_leaks(e, &lb);
+    test_get_proc(e);
 
     iks_engine_finish(e);
     iks_engine_destroy(e);
