@@ -34,13 +34,6 @@ const char HELP_BENCH[] =
 #endif
     ;
 
-static double iks_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* xorshift-based uniform in [0, 1): deterministic and identical everywhere */
 static double rnd(uint64_t *s)
 {
@@ -112,15 +105,15 @@ static __attribute__((noinline)) void batch(bench_set *b)
 static double time_ns(void (*fn)(bench_set *), bench_set *b, int reps)
 {
     int passes = 1;
-    double t0 = iks_now();
+    double t0 = iks_cli_now();
     fn(b);
-    double once = iks_now() - t0;
+    double once = iks_cli_now() - t0;
     if (once < 0.02) passes = (int)(0.02 / (once > 1e-9 ? once : 1e-9)) + 1;
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
-        t0 = iks_now();
+        t0 = iks_cli_now();
         for (int p = 0; p < passes; p++) fn(b);
-        double t = (iks_now() - t0) / passes;
+        double t = (iks_cli_now() - t0) / passes;
         if (t < best) best = t;
     }
     return best * 1e9 / (double)b->n;
@@ -209,12 +202,12 @@ static int bench_gpu(int argc, char **argv)
         }
         double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
         for (int r = 0; r < reps; r++) {
-            double t0 = iks_now();
+            double t0 = iks_cli_now();
             iks_probe_run(p, &dflt, NULL);
             iks_engine_finish(e);
-            double t1 = iks_now();
+            double t1 = iks_cli_now();
             iks_probe_run(p, &dflt, out);
-            double t2 = iks_now();
+            double t2 = iks_cli_now();
             if (t1 - t0 < best_draw) best_draw = t1 - t0;
             if (t2 - t1 < best_rt) best_rt = t2 - t1;
         }
@@ -223,9 +216,9 @@ static int bench_gpu(int argc, char **argv)
             px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
         }
         for (int r = 0; r < reps; r++) {
-            double t0 = iks_now();
+            double t0 = iks_cli_now();
             ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
-            double t = iks_now() - t0;
+            double t = iks_cli_now() - t0;
             if (t < best_cpu) best_cpu = t;
         }
         printf("%10ld %14.3g %14.3g %14.3g %10.2f\n", n, n / best_draw, n / best_rt, n / best_cpu, best_cpu / best_rt);

@@ -74,13 +74,6 @@ typedef struct {
 static volatile sig_atomic_t interrupted;
 static void on_signal(int sig) { interrupted = sig; }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -255,9 +248,9 @@ static void draw_bar(long done, long total, double el, bool final)
 static bool on_progress(void *user, const iks_progress *p)
 {
     progress_state *s = user;
-    if (s->tty && (now() - s->last_bar > 0.1 || p->done == p->total)) {
+    if (s->tty && (iks_cli_now() - s->last_bar > 0.1 || p->done == p->total)) {
         draw_bar(p->done, p->total, p->seconds, false);
-        s->last_bar = now();
+        s->last_bar = iks_cli_now();
     }
     return !interrupted;
 }
@@ -352,7 +345,7 @@ static int render_each(const ropts *o)
             result = c == IKS_E_NOT_SHADER ? "skipped" : c == IKS_E_COMPILE ? "compile error" : "load error";
             one_line(c == IKS_E_NOT_SHADER ? "no mainImage or main(): an include file?" : m, detail, sizeof detail);
         } else {
-            double t0 = now();
+            double t0 = iks_cli_now();
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {
                 iks_frame_info fi = { .time = r->time0 + (double)f / r->fps, .frame = f, .time_delta = 1.0 / r->fps,
                                       .frame_rate = r->fps };
@@ -363,7 +356,7 @@ static int render_each(const ropts *o)
                 c = iks_toy_draw(t, &fi, r->width, r->height, NULL, NULL);
             }
             iks_engine_finish(e);
-            ms = 1e3 * (now() - t0) / (double)(r->end - r->first);
+            ms = 1e3 * (iks_cli_now() - t0) / (double)(r->end - r->first);
             if (c != IKS_OK) {
                 const char *m;
                 iks_last_error(&m);

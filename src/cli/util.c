@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void vmsg(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
@@ -117,4 +118,11 @@ bool iks_parse_size(const char *s, int *w, int *h)
     *w = (int)a;
     *h = (int)b;
     return true;
+}
+
+double iks_cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
