@@ -418,13 +418,18 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     glBindVertexArray(0);
 }
 
-void iks_read(const iks_target *t, void *dst)
+void iks_read_rows(const iks_target *t, int y0, int rows, void *dst)
 {
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    if (t->fmt == IKS_RGBA32F) glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_FLOAT, dst);
-    else glReadPixels(0, 0, t->w, t->h, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+    if (t->fmt == IKS_RGBA32F) glReadPixels(0, y0, t->w, rows, GL_RGBA, GL_FLOAT, dst);
+    else glReadPixels(0, y0, t->w, rows, GL_RGBA, GL_UNSIGNED_BYTE, dst);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void iks_read(const iks_target *t, void *dst)
+{
+    iks_read_rows(t, 0, t->h, dst);
 }
 
 /* ---- asynchronous readback --------------------------------------------------------------------- */

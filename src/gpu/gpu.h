@@ -102,6 +102,8 @@ void iks_frame_defaults(iks_frame *f);
 void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f);
 /* Synchronous readback of t into dst (w*h*4 bytes for RGBA8, w*h*16 for RGBA32F), bottom row first. */
 void iks_read(const iks_target *t, void *dst);
+/* Rows y0 .. y0+rows-1 of t (counted from the bottom), as iks_read packs them. */
+void iks_read_rows(const iks_target *t, int y0, int rows, void *dst);
 /* Any GL error since the last call, as a name; NULL if none. */
 const char *iks_gl_error(void);
 
