@@ -260,6 +260,10 @@ typedef struct {
     double seconds;         /* the saved frames' wall time */
 } iks_render_stats;
 
+/* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,
+ * iFrame i, and d's mouse (scaled by ssaa) with w > 0 on frame 0 only. For drawing the same frames
+ * into memory with iks_toy_draw. */
+IKS_API void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *out);
 /* Checks a render's description without GL and without touching the disk: the output's name and kind
  * (one frame number at most, a known extension), the frame range, the numbers. IKS_E_USAGE, as
  * iks_render would. (iks_render also makes the output's directory and checks it is writable before it

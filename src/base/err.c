@@ -23,17 +23,22 @@ static char *vformat(const char *fmt, va_list ap)
     return s;
 }
 
-bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...)
+bool iks_err_vset(iks_err *e, iks_code code, const char *fmt, va_list ap)
 {
     if (!e) return false;
     drop(e);
+    char *m = vformat(fmt, ap);
+    e->code = m ? code : IKS_E_NOMEM;
+    e->msg = m ? m : OOM;
+    return false;
+}
+
+bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    char *m = vformat(fmt, ap);
+    iks_err_vset(e, code, fmt, ap);
     va_end(ap);
-    e->code = code;
-    e->msg = m ? m : OOM;
-    if (!m) e->code = IKS_E_NOMEM;
     return false;
 }
 

@@ -7,6 +7,7 @@
 
 #include "ikshade/ikshade.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 
 typedef struct {
@@ -19,6 +20,7 @@ typedef struct {
 /* Sets the error (replacing any earlier one); returns false so that `return iks_err_set(...)` works.
  * e may be NULL (the error is dropped). */
 bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool iks_err_vset(iks_err *e, iks_code code, const char *fmt, va_list ap);
 /* Puts context in front of the message: "--size: " + "size 9x9: ...". Returns false. */
 bool iks_err_prefix(iks_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets the error from errno's text: "<what>: <strerror>"; code IKS_E_NOMEM for ENOMEM. Returns false. */

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,12 +346,8 @@ static int render_each(const ropts *o)
         } else {
             double t0 = iks_cli_now();
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {
-                iks_frame_info fi = { .time = r->time0 + (double)f / r->fps, .frame = f, .time_delta = 1.0 / r->fps,
-                                      .frame_rate = r->fps };
-                if (r->have_mouse) {
-                    memcpy(fi.mouse, r->mouse, sizeof fi.mouse);
-                    fi.mouse[3] = (f == 0 ? 1.0f : -1.0f) * fabsf(fi.mouse[3]);
-                }
+                iks_frame_info fi;
+                iks_render_frame_info(r, f, &fi);
                 c = iks_toy_draw(t, &fi, r->width, r->height, NULL, NULL);
             }
             iks_engine_finish(e);

@@ -58,12 +58,9 @@ iks_code iks_fail_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *m = NULL;
-    if (vasprintf(&m, fmt, ap) < 0) m = NULL;
-    va_end(ap);
     iks_err e = IKS_ERR_INIT;
-    iks_err_set(&e, IKS_E_USAGE, "%s", m ? m : "bad argument");
-    free(m);
+    iks_err_vset(&e, IKS_E_USAGE, fmt, ap);
+    va_end(ap);
     return iks_publish(&e);
 }
 
@@ -237,7 +234,7 @@ void iks_window_close(iks_window *w)
 
 /* ---- toys -------------------------------------------------------------------------------------- */
 
-static bool parse_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
+bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
 {
     *out = NULL;
     if (d->nsets <= 0) return true;
@@ -253,6 +250,17 @@ static bool parse_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
     return true;
 }
 
+const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
+{
+    if (d->path || d->source) return d->path;
+    if (!e->shader_dir) {
+        iks_err_set(err, IKS_E_IO, "cannot find the demo shaders; give a SHADER or set IKSHADE_SHADERS");
+        return NULL;
+    }
+    snprintf(buf, n, "%.4000s/limb.frag", e->shader_dir);
+    return buf;
+}
+
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err)
 {
     *out = NULL;
@@ -260,14 +268,10 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     t->e = e;
     char dflt[PATH_MAX];
-    const char *path = d->path;
+    const char *path = iks_toy_desc_path(e, d, dflt, sizeof dflt, err);
     if (!path && !d->source) {
-        if (!e->shader_dir) {
-            free(t);
-            return iks_err_set(err, IKS_E_IO, "cannot find the demo shaders; give a SHADER or set IKSHADE_SHADERS");
-        }
-        snprintf(dflt, sizeof dflt, "%.4000s/limb.frag", e->shader_dir);
-        path = dflt;
+        free(t);
+        return false;
     }
     bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, err)
                         : iks_toyfile_load(&t->tf, path, d->channel, d->missing_media_black, err, &e->log);
@@ -301,7 +305,7 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
     iks_err err = IKS_ERR_INIT;
     iks_setting *sets = NULL;
     /* settings are checked before anything is read, as a command line checks its arguments */
-    if (!parse_sets(d, &sets, &err)) return iks_publish(&err);
+    if (!iks_toy_desc_sets(d, &sets, &err)) return iks_publish(&err);
     iks_toy *t;
     bool ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, d->nsets, &err, &e->log);
     free(sets);
@@ -320,7 +324,7 @@ void iks_toy_destroy(iks_toy *t)
     iks_target_destroy(&t->outf);
     iks_gltoy_destroy(&t->gl);
     iks_toyfile_free(&t->tf);
-    free(t->fbuf);
+    free(t->scratch);
     free(t);
 }
 
@@ -386,16 +390,16 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     iks_frame f;
     iks_frame_from_info(&f, fi ? fi : &zero);
     iks_gltoy_draw(&t->gl, tg, &f);
-    size_t px = (size_t)w * (size_t)h;
+    size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (rgbaf ? sizeof(float) : 1);
+    if ((rgbaf || rgba8) && t->scratch_len < bytes) {
+        void *q = realloc(t->scratch, bytes);
+        if (!q) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
+        t->scratch = q;
+        t->scratch_len = bytes;
+    }
     if (rgbaf) {
-        if (t->fbuf_len < px * 4) {
-            float *q = realloc(t->fbuf, px * 4 * sizeof *q);
-            if (!q) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d float frame", w, h), iks_publish(&err);
-            t->fbuf = q;
-            t->fbuf_len = px * 4;
-        }
-        iks_read(tg, t->fbuf);
-        flip_rows((uint8_t *)rgbaf, (const uint8_t *)t->fbuf, (size_t)w * 4 * sizeof(float), h);
+        iks_read(tg, t->scratch);
+        flip_rows((uint8_t *)rgbaf, t->scratch, (size_t)w * 4 * sizeof(float), h);
         if (rgba8)
             /* what GL's own conversion to an 8-bit target does: clamp, scale, round to nearest */
             for (size_t i = 0; i < px * 4; i++) {
@@ -404,11 +408,8 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
                 rgba8[i] = (uint8_t)lrintf(v * 255.0f);
             }
     } else if (rgba8) {
-        uint8_t *tmp = malloc(px * 4);
-        if (!tmp) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
-        iks_read(tg, tmp);
-        flip_rows(rgba8, tmp, (size_t)w * 4, h);
-        free(tmp);
+        iks_read(tg, t->scratch);
+        flip_rows(rgba8, t->scratch, (size_t)w * 4, h);
     }
     const char *ge = iks_gl_error();
     if (ge) return iks_err_set(&err, IKS_E_GL, "GL: %s while drawing", ge), iks_publish(&err);

@@ -24,14 +24,20 @@ struct iks_toy {
     iks_toyfile tf;         /* the description and the strings it points into */
     iks_gltoy gl;           /* the passes, built */
     iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
-    float *fbuf;            /* iks_toy_draw's float readback */
-    size_t fbuf_len;
+    void *scratch;          /* iks_toy_draw's readback, bottom row first, kept between draws */
+    size_t scratch_len;
 };
 
 /* Moves e into the calling thread's last error and returns its code (IKS_OK leaves it untouched). */
 iks_code iks_publish(iks_err *e);
 /* A usage error straight into the thread's last error: for checks at the API's door. */
 iks_code iks_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The desc's settings parsed (NULL with none); false with IKS_E_USAGE naming the bad one. */
+bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
+/* The desc's main file: its path, or the limb demo's (in buf) when it names neither a path nor source;
+ * NULL for source text without a name, or with IKS_E_IO when there is no shaders directory. */
+const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err);
 
 /* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);

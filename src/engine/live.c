@@ -347,26 +347,13 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
     iks_err err = IKS_ERR_INIT;
     live l = { .e = e, .d = d };
-    if (d->toy.nsets > 0) {
-        l.sets = calloc((size_t)d->toy.nsets, sizeof *l.sets);
-        if (!l.sets) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
-        for (int i = 0; i < d->toy.nsets; i++)
-            if (!iks_setting_parse(d->toy.sets[i], &l.sets[i], &err)) {
-                free(l.sets);
-                return iks_publish(&err);
-            }
-        l.nsets = d->toy.nsets;
-    }
+    if (!iks_toy_desc_sets(&d->toy, &l.sets, &err)) return iks_publish(&err);
+    l.nsets = l.sets ? d->toy.nsets : 0;
     char dflt[PATH_MAX];
-    l.path = d->toy.path;
+    l.path = iks_toy_desc_path(e, &d->toy, dflt, sizeof dflt, &err);
     if (!l.path && !d->toy.source) {
-        if (!e->shader_dir) {
-            free(l.sets);
-            iks_err_set(&err, IKS_E_IO, "cannot find the demo shaders; set IKSHADE_SHADERS or give a shader");
-            return iks_publish(&err);
-        }
-        snprintf(dflt, sizeof dflt, "%.4000s/limb.frag", e->shader_dir);
-        l.path = dflt;
+        free(l.sets);
+        return iks_publish(&err);
     }
     if (d->toy.source) l.path = NULL; /* text in memory: nothing on disk to watch */
     const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";

@@ -310,20 +310,26 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     return iks_readback_create(&g->rb, RING, d->width, d->height, err);
 }
 
-/* The uniforms of frame i: time in double from the frame number, never accumulated. */
+void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
+{
+    /* the defaults make_plan fills in, so that a desc straight from the caller gives the same frames */
+    double fps = d->fps > 0 ? d->fps : 60;
+    float k = d->ssaa > 1 ? (float)d->ssaa : 1.0f;
+    /* time in double from the frame number, never accumulated */
+    *fi = (iks_frame_info){ .time = d->time0 + (double)i / fps, .frame = i, .time_delta = 1.0 / fps, .frame_rate = fps };
+    if (d->have_mouse) {
+        /* held: xy the pointer, z the click x (> 0), w the click y, > 0 only on the click frame (0) */
+        fi->mouse[0] = d->mouse[0] * k;
+        fi->mouse[1] = d->mouse[1] * k;
+        fi->mouse[2] = fabsf(d->mouse[2]) * k;
+        fi->mouse[3] = (i == 0 ? 1.0f : -1.0f) * fabsf(d->mouse[3]) * k;
+    }
+}
+
 static void frame_of(const plan *p, long i, iks_frame *f)
 {
-    const iks_render_desc *d = &p->d;
-    iks_frame_info fi = { .time = d->time0 + (double)i / d->fps, .frame = i, .time_delta = 1.0 / d->fps,
-                          .frame_rate = d->fps };
-    if (d->have_mouse) {
-        float k = (float)d->ssaa;
-        /* held: xy the pointer, z the click x (> 0), w the click y, > 0 only on the click frame (0) */
-        fi.mouse[0] = d->mouse[0] * k;
-        fi.mouse[1] = d->mouse[1] * k;
-        fi.mouse[2] = fabsf(d->mouse[2]) * k;
-        fi.mouse[3] = (i == 0 ? 1.0f : -1.0f) * fabsf(d->mouse[3]) * k;
-    }
+    iks_frame_info fi;
+    iks_render_frame_info(&p->d, i, &fi);
     iks_frame_from_info(f, &fi);
 }
 
