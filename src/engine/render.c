@@ -11,6 +11,7 @@
 
 #include "pngio.h"
 #include "pool.h"
+#include "writer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,59 +31,13 @@ extern char **environ;
 
 #define RING 3
 
-typedef enum { OUT_PNG, OUT_RAW, OUT_VIDEO } out_kind;
-
 /* a render's description with its defaults filled in and its output classified */
 typedef struct {
     iks_render_desc d;
-    out_kind kind;
+    iks_out_kind kind;
     bool pattern;
     int level;
 } plan;
-
-/* ---- the output's name ------------------------------------------------------------------------- */
-
-/* Counts %d-style conversions in a printf pattern (%%, and %d with flags 0/- and a width allowed);
- * -1 when it holds any other conversion, which would make formatting unsafe. */
-static int count_conversions(const char *p)
-{
-    int n = 0;
-    for (; *p; p++) {
-        if (*p != '%') continue;
-        p++;
-        if (*p == '%') continue;
-        while (*p == '0' || *p == '-') p++;
-        while (*p >= '0' && *p <= '9') p++;
-        if (*p != 'd') return -1;
-        n++;
-    }
-    return n;
-}
-
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
-
-static const char *video_format(const char *out)
-{
-    if (ends_with(out, ".mp4")) return "mp4";
-    if (ends_with(out, ".webm")) return "webm";
-    if (ends_with(out, ".mkv")) return "matroska";
-    if (ends_with(out, ".gif")) return "gif";
-    return NULL;
-}
-
-static void frame_path(const plan *p, long frame, char *buf, size_t n)
-{
-    if (p->pattern) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        snprintf(buf, n, p->d.output, (int)frame); /* checked: exactly one %d conversion */
-#pragma GCC diagnostic pop
-    } else snprintf(buf, n, "%s", p->d.output);
-}
 
 /* Fills in the defaults and checks the description without GL; usage errors name the option a
  * command line would have used. */
@@ -114,44 +69,13 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
     p->level = r->png_level == 0 ? 2 : r->png_level < 0 ? 0 : r->png_level;
     if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
-    long nframes = r->end - r->first;
-    if (strcmp(r->output, "-") == 0) {
-        p->kind = OUT_RAW;
-        return true;
-    }
-    int conv = count_conversions(r->output);
-    if (conv < 0 || conv > 1)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
-                           "conversion (write %%%% for a literal %%)", r->output);
-    p->pattern = conv == 1;
-    if (video_format(r->output)) {
-        p->kind = OUT_VIDEO;
-        if (p->pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", r->output);
-        return true;
-    }
-    if (!ends_with(r->output, ".png"))
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png name, '-' for raw frames, or a video "
-                           "(.mp4 .webm .mkv .gif)", r->output);
-    if (!p->pattern && nframes > 1)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d.png",
-                           r->output, nframes);
-    return true;
+    return iks_output_classify(r->output, r->end - r->first, &p->kind, &p->pattern, err);
 }
 
 /* fail early on an output we cannot write, before any rendering */
 static bool check_writable(const plan *p, iks_err *err)
 {
-    if (p->kind != OUT_PNG) return true;
-    char first[PATH_MAX];
-    frame_path(p, p->d.first, first, sizeof first);
-    if (!iks_make_parent_dirs(first)) return iks_err_errno(err, IKS_E_IO, errno, first);
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", first);
-    char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
-    else snprintf(dir, sizeof dir, ".");
-    if (access(dir, W_OK) != 0) return iks_err_errno(err, IKS_E_IO, errno, first);
-    return true;
+    return p->kind != IKS_OUT_PNG || iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
 }
 
 iks_code iks_render_check(const iks_render_desc *d)
@@ -160,116 +84,6 @@ iks_code iks_render_check(const iks_render_desc *d)
     plan p;
     if (!make_plan(d, &p, &err)) return iks_publish(&err);
     return IKS_OK;
-}
-
-/* ---- sinks ------------------------------------------------------------------------------------- */
-
-typedef struct {
-    const plan *p;
-} job_ctx;
-
-static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
-{
-    const plan *p = ((const job_ctx *)vctx)->p;
-    char path[PATH_MAX];
-    frame_path(p, frame, path, sizeof path);
-    uint8_t *png;
-    size_t len;
-    if (!iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len))
-        return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
-    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
-    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, strerror(errno));
-    free(png);
-    return ok;
-}
-
-/* Raw frames go out top row first; GL gives bottom row first. */
-static bool write_raw(int fd, const uint8_t *px, int w, int h)
-{
-    size_t row = (size_t)w * 4;
-    for (int y = h - 1; y >= 0; y--)
-        if (!iks_write_all(fd, px + (size_t)y * row, row)) return false;
-    return true;
-}
-
-static bool find_in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path) return false;
-    char *copy = strdup(path), *save = NULL;
-    bool found = false;
-    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found; d = strtok_r(NULL, ":", &save)) {
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%.3800s/%s", *d ? d : ".", prog);
-        found = access(p, X_OK) == 0;
-    }
-    free(copy);
-    return found;
-}
-
-typedef struct {
-    pid_t pid;
-    int fd;
-    char tmp[PATH_MAX];
-} video;
-
-static bool video_start(video *v, const plan *p, iks_err *err)
-{
-    memset(v, 0, sizeof *v);
-    v->fd = -1;
-    const char *out = p->d.output;
-    if (!find_in_path("ffmpeg"))
-        return iks_err_set(err, IKS_E_UNSUPPORTED, "-o %s: a video needs ffmpeg, which is not installed (apt-get install "
-                           "ffmpeg); or render PNGs with -o out/%%04d.png", out);
-    if (!iks_make_parent_dirs(out)) return iks_err_errno(err, IKS_E_IO, errno, out);
-    const char *slash = strrchr(out, '/');
-    int dl = slash ? (int)(slash - out) + 1 : 0;
-    snprintf(v->tmp, sizeof v->tmp, "%.*s.%s.%ld.part", dl, out, out + dl, (long)getpid());
-    char size[32], rate[32];
-    snprintf(size, sizeof size, "%dx%d", p->d.width, p->d.height);
-    snprintf(rate, sizeof rate, "%.17g", p->d.fps);
-    const char *fmt = video_format(out);
-    const char *args[40];
-    int k = 0;
-    args[k++] = "ffmpeg"; args[k++] = "-hide_banner"; args[k++] = "-loglevel"; args[k++] = "error";
-    args[k++] = "-y"; args[k++] = "-f"; args[k++] = "rawvideo"; args[k++] = "-pix_fmt"; args[k++] = "rgba";
-    args[k++] = "-s"; args[k++] = size; args[k++] = "-framerate"; args[k++] = rate; args[k++] = "-i";
-    args[k++] = "-"; args[k++] = "-vf"; args[k++] = "vflip";
-    if (strcmp(fmt, "gif") != 0) { args[k++] = "-pix_fmt"; args[k++] = "yuv420p"; }
-    args[k++] = "-f"; args[k++] = fmt; args[k++] = v->tmp; args[k] = NULL;
-    int fds[2];
-    if (pipe(fds) != 0) return iks_err_errno(err, IKS_E_IO, errno, "ffmpeg");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
-    posix_spawn_file_actions_addclose(&fa, fds[1]);
-    int rc = posix_spawnp(&v->pid, "ffmpeg", &fa, NULL, (char *const *)args, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[0]);
-    if (rc != 0) {
-        close(fds[1]);
-        return iks_err_errno(err, IKS_E_IO, rc, "ffmpeg");
-    }
-    v->fd = fds[1];
-    return true;
-}
-
-static bool video_end(video *v, const plan *p, bool ok, iks_err *err)
-{
-    if (v->fd >= 0) close(v->fd);
-    v->fd = -1;
-    int status = 0;
-    if (v->pid > 0) waitpid(v->pid, &status, 0);
-    if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-        iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)", p->d.output, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        ok = false;
-    }
-    if (ok && rename(v->tmp, p->d.output) != 0) {
-        iks_err_errno(err, IKS_E_IO, errno, p->d.output);
-        ok = false;
-    }
-    if (!ok) unlink(v->tmp);
-    return ok;
 }
 
 /* ---- GL side ----------------------------------------------------------------------------------- */
@@ -383,35 +197,13 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
         gl_free(&g);
         return iks_publish(&err);
     }
-    iks_png_setup(p.level, 2);
-    size_t frame_bytes = (size_t)r->width * (size_t)r->height * 4;
-    job_ctx jc = { &p };
-    iks_pool *pool = NULL;
-    uint8_t *seq = NULL; /* the one buffer for in-order outputs (raw, video) */
-    video vid = { .fd = -1 };
-    int out_fd = r->raw_fd > 0 ? r->raw_fd : STDOUT_FILENO;
-    if (p.kind == OUT_PNG) {
-        pool = iks_pool_create(r->jobs, r->jobs + 2, frame_bytes, encoder_nice(), png_job, &jc);
-        if (!pool) {
-            gl_free(&g);
-            iks_err_set(&err, IKS_E_NOMEM, "out of memory for %d frame buffers of %dx%d", r->jobs + 2, r->width, r->height);
-            return iks_publish(&err);
-        }
-    } else {
-        seq = malloc(frame_bytes);
-        if (!seq) {
-            gl_free(&g);
-            iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", r->width, r->height);
-            return iks_publish(&err);
-        }
-        if (p.kind == OUT_VIDEO) {
-            if (!video_start(&vid, &p, &err)) {
-                free(seq);
-                gl_free(&g);
-                return iks_publish(&err);
-            }
-            out_fd = vid.fd;
-        }
+    iks_writer *w = NULL;
+    iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
+                           .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
+                           .nice = encoder_nice() };
+    if (!iks_writer_open(&wd, &w, &err)) {
+        gl_free(&g);
+        return iks_publish(&err);
     }
     /* a closed pipe becomes EPIPE, reported as an error, instead of killing the caller's process */
     struct sigaction ign = { 0 }, old_pipe;
@@ -419,7 +211,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     sigaction(SIGPIPE, &ign, &old_pipe);
 
     /* from here on frames are drawn: total says so to the caller, also on failure */
-    long total = st->total = r->end - r->first, written_seq = 0;
+    long total = st->total = r->end - r->first;
     bool stopped = false;
     double start = iks_now();
     /* buffers carry state from frame to frame: a range that starts later must live through the frames
@@ -444,51 +236,28 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
         if (drawing) draw_frame(&g, &p, next_draw++);
         while (ok && next_collect < next_draw && (next_draw - next_collect >= RING || !drawing)) {
             long c = next_collect++;
-            int slot = (int)(c % RING);
-            if (pool) {
-                int buf;
-                uint8_t *dst = iks_pool_acquire(pool, &buf);
-                if (!dst) ok = false; /* a job failed: the pool holds the error */
-                else if (!iks_readback_finish(&g.rb, slot, dst)) {
-                    iks_err_set(&err, IKS_E_GL, "GL: readback of frame %ld failed", c);
-                    ok = false;
-                } else iks_pool_submit(pool, buf, c);
-            } else if (!iks_readback_finish(&g.rb, slot, seq)) {
+            int buf;
+            uint8_t *dst = iks_writer_acquire(w, &buf);
+            if (!dst) ok = false; /* the output failed: the writer holds why */
+            else if (!iks_readback_finish(&g.rb, (int)(c % RING), dst)) {
                 iks_err_set(&err, IKS_E_GL, "GL: readback of frame %ld failed", c);
                 ok = false;
-            } else if (!write_raw(out_fd, seq, r->width, r->height)) {
-                iks_err_set(&err, IKS_E_IO, "%s: %s", p.kind == OUT_RAW ? "stdout" : r->output,
-                            errno == EPIPE && p.kind == OUT_VIDEO ? "ffmpeg stopped reading" : strerror(errno));
-                ok = false;
-            } else written_seq++;
+            } else ok = iks_writer_submit(w, buf, c);
         }
-        if (drawing && !keep_going(&p, pool ? iks_pool_done(pool) : written_seq, total, start)) stopped = true;
+        if (drawing && !keep_going(&p, iks_writer_written(w), total, start)) stopped = true;
         if (!drawing) break;
     }
-    iks_err perr = IKS_ERR_INIT;
-    if (pool && !iks_pool_finish(pool, &perr)) {
-        ok = false;
-        if (err.code == IKS_OK) iks_err_move(&err, &perr);
-    }
-    iks_err_clear(&perr);
-    long written = pool ? iks_pool_done(pool) : written_seq;
-    if (p.kind == OUT_VIDEO) {
-        iks_err verr = IKS_ERR_INIT;
-        if (!video_end(&vid, &p, ok && !stopped, &verr) && ok && !stopped) {
-            ok = false;
-            iks_err_move(&err, &verr);
-        }
-        iks_err_clear(&verr);
-    }
-    st->written = written;
+    iks_err werr = IKS_ERR_INIT;
+    bool wok = iks_writer_close(w, ok && !stopped, &st->written, &werr);
+    if (!wok && err.code == IKS_OK) iks_err_move(&err, &werr);
+    iks_err_clear(&werr);
+    ok = ok && wok;
     st->seconds = iks_now() - start;
-    iks_pool_destroy(pool);
-    free(seq);
     gl_free(&g);
     sigaction(SIGPIPE, &old_pipe, NULL);
     if (ok && stopped)
-        iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, the last ones complete", written, total);
-    if (ok && !stopped) keep_going(&p, written, total, start);
+        iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, the last ones complete", st->written, total);
+    if (ok && !stopped) keep_going(&p, st->written, total, start);
     return iks_publish(&err);
 }
 
@@ -507,7 +276,7 @@ static double cpu_now(void)
 static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 {
     (void)frame;
-    const plan *p = ((const job_ctx *)vctx)->p;
+    const plan *p = vctx;
     uint8_t *png;
     size_t len;
     if (!iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len))
@@ -523,7 +292,7 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
     iks_err err = IKS_ERR_INIT;
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
-    if (p.kind != OUT_PNG) return iks_fail_usage("bench render: the output must be PNG files");
+    if (p.kind != IKS_OUT_PNG) return iks_fail_usage("bench render: the output must be PNG files");
     if (reps < 1) reps = 3;
     const iks_render_desc *r = &p.d;
     long frames = r->end - r->first;
@@ -571,10 +340,9 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
     }
     gl_free(&g);
     /* (c) encode only, the same frames, on all cores */
-    job_ctx jc = { &p };
     for (int rep = 0; rep < reps; rep++) {
         double c0 = cpu_now(), t0 = iks_now();
-        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &jc);
+        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &p);
         if (!pool) {
             free(all);
             iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");

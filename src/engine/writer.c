@@ -1,0 +1,230 @@
+/* writer.c: the output side of a render: the output's name, and the sinks frames go to (PNG files on
+ * the encoder pool, raw frames down a descriptor, a video through writer_video.c).
+ * What it does not do: draw or read back (render.c, live.c). */
+#include "writer.h"
+#include "writer_internal.h"
+
+#include "pngio.h"
+#include "pool.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* ---- the output's name ------------------------------------------------------------------------- */
+
+/* Counts %d-style conversions in a printf pattern (%%, and %d with flags 0/- and a width allowed);
+ * -1 when it holds any other conversion, which would make formatting unsafe. */
+static int count_conversions(const char *p)
+{
+    int n = 0;
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        while (*p == '0' || *p == '-') p++;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p != 'd') return -1;
+        n++;
+    }
+    return n;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, bool *pattern, iks_err *err)
+{
+    *pattern = false;
+    if (strcmp(output, "-") == 0) {
+        *kind = IKS_OUT_RAW;
+        return true;
+    }
+    int conv = count_conversions(output);
+    if (conv < 0 || conv > 1)
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
+                           "conversion (write %%%% for a literal %%)", output);
+    *pattern = conv == 1;
+    if (iks_video_format(output)) {
+        *kind = IKS_OUT_VIDEO;
+        if (*pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", output);
+        return true;
+    }
+    *kind = IKS_OUT_PNG;
+    if (!ends_with(output, ".png"))
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png name, '-' for raw frames, or a video "
+                           "(.mp4 .webm .mkv .gif)", output);
+    if (!*pattern && nframes > 1)
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d.png",
+                           output, nframes);
+    return true;
+}
+
+void iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n)
+{
+    if (pattern) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+        snprintf(buf, n, output, (int)frame); /* checked: exactly one %d conversion */
+#pragma GCC diagnostic pop
+    } else snprintf(buf, n, "%s", output);
+}
+
+bool iks_output_check_writable(const char *output, bool pattern, long first, iks_err *err)
+{
+    char path[PATH_MAX];
+    iks_output_path(output, pattern, first, path, sizeof path);
+    if (!iks_make_parent_dirs(path)) return iks_err_errno(err, IKS_E_IO, errno, path);
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) != 0) return iks_err_errno(err, IKS_E_IO, errno, path);
+    return true;
+}
+
+/* ---- the writer -------------------------------------------------------------------------------- */
+
+struct iks_writer {
+    iks_writer_desc d;
+    iks_out_kind kind;
+    bool pattern;
+    iks_pool *pool;       /* PNG: encoders that write the files */
+    uint8_t *seq;         /* raw and video: the one buffer, written in order on submit */
+    int fd;               /* raw and video: where frames go */
+    iks_video vid;
+    long written_seq;
+    iks_err err;          /* the first failure of an in-order sink */
+};
+
+static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
+{
+    const iks_writer *w = vctx;
+    char path[PATH_MAX];
+    iks_output_path(w->d.output, w->pattern, frame, path, sizeof path);
+    uint8_t *png;
+    size_t len;
+    if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))
+        return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
+    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, strerror(errno));
+    free(png);
+    return ok;
+}
+
+/* Raw frames go out top row first; GL gives bottom row first. */
+static bool write_raw(int fd, const uint8_t *px, int w, int h)
+{
+    size_t row = (size_t)w * 4;
+    for (int y = h - 1; y >= 0; y--)
+        if (!iks_write_all(fd, px + (size_t)y * row, row)) return false;
+    return true;
+}
+
+bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
+{
+    *out = NULL;
+    iks_writer *w = calloc(1, sizeof *w);
+    if (!w) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    w->d = *d;
+    w->fd = -1;
+    w->vid.fd = -1;
+    w->err = (iks_err)IKS_ERR_INIT;
+    if (!iks_output_classify(d->output, 1, &w->kind, &w->pattern, err)) {
+        free(w);
+        return false;
+    }
+    size_t frame_bytes = (size_t)d->width * (size_t)d->height * 4;
+    if (w->kind == IKS_OUT_PNG) {
+        iks_png_setup(d->png_level, 2);
+        w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, png_job, w);
+        if (!w->pool) {
+            free(w);
+            return iks_err_set(err, IKS_E_NOMEM, "out of memory for %d frame buffers of %dx%d", d->jobs + 2, d->width,
+                               d->height);
+        }
+    } else {
+        w->seq = malloc(frame_bytes);
+        if (!w->seq) {
+            free(w);
+            return iks_err_set(err, IKS_E_NOMEM, "out of memory for a %dx%d frame", d->width, d->height);
+        }
+        w->fd = d->raw_fd > 0 ? d->raw_fd : STDOUT_FILENO;
+        if (w->kind == IKS_OUT_VIDEO) {
+            if (!iks_video_start(&w->vid, &w->d, err)) {
+                free(w->seq);
+                free(w);
+                return false;
+            }
+            w->fd = w->vid.fd;
+        }
+    }
+    *out = w;
+    return true;
+}
+
+uint8_t *iks_writer_acquire(iks_writer *w, int *slot)
+{
+    if (w->pool) return iks_pool_acquire(w->pool, slot); /* NULL once a job failed: the pool holds why */
+    *slot = 0;
+    return w->err.code == IKS_OK ? w->seq : NULL;
+}
+
+bool iks_writer_submit(iks_writer *w, int slot, long frame)
+{
+    if (w->pool) {
+        iks_pool_submit(w->pool, slot, frame);
+        return true;
+    }
+    if (w->err.code != IKS_OK) return false;
+    if (!write_raw(w->fd, w->seq, w->d.width, w->d.height))
+        return iks_err_set(&w->err, IKS_E_IO, "%s: %s", w->kind == IKS_OUT_RAW ? "stdout" : w->d.output,
+                           errno == EPIPE && w->kind == IKS_OUT_VIDEO ? "ffmpeg stopped reading" : strerror(errno));
+    w->written_seq++;
+    return true;
+}
+
+long iks_writer_written(iks_writer *w)
+{
+    return w->pool ? iks_pool_done(w->pool) : w->written_seq;
+}
+
+bool iks_writer_close(iks_writer *w, bool complete, long *written, iks_err *err)
+{
+    if (written) *written = 0;
+    if (!w) return true;
+    bool ok = w->err.code == IKS_OK;
+    if (!ok) iks_err_move(err, &w->err);
+    if (w->pool) {
+        iks_err perr = IKS_ERR_INIT;
+        if (!iks_pool_finish(w->pool, &perr)) {
+            if (ok) iks_err_move(err, &perr);
+            ok = false;
+        }
+        iks_err_clear(&perr);
+        if (written) *written = iks_pool_done(w->pool);
+        iks_pool_destroy(w->pool);
+    } else if (written) {
+        *written = w->written_seq;
+    }
+    if (w->kind == IKS_OUT_VIDEO) {
+        iks_err verr = IKS_ERR_INIT;
+        if (!iks_video_end(&w->vid, &w->d, ok && complete, &verr) && ok && complete) {
+            iks_err_move(err, &verr);
+            ok = false;
+        }
+        iks_err_clear(&verr);
+    }
+    iks_err_clear(&w->err);
+    free(w->seq);
+    free(w);
+    return ok;
+}

@@ -1,0 +1,54 @@
+/* writer.h: where rendered frames go, whoever draws them: numbered PNG files (encoded on a bounded pool
+ * of threads, written atomically), raw RGBA frames to a file descriptor, or one video through ffmpeg.
+ * iks_render feeds it from its frame loop and the viewer's recording from the window's frames, so both
+ * write the same files the same way.
+ * What it does not do: draw, read back from GL, or decide frame times (the caller's). */
+#ifndef IKS_WRITER_H
+#define IKS_WRITER_H
+
+#include "err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum { IKS_OUT_PNG, IKS_OUT_RAW, IKS_OUT_VIDEO } iks_out_kind;
+
+typedef struct {
+    const char *output;   /* a PNG name or pattern, "-" for raw frames, or a video name */
+    int raw_fd;           /* for "-": 0 means standard output */
+    int width, height;
+    double fps;           /* the video's frame rate */
+    bool alpha;           /* RGBA PNGs */
+    int png_level;        /* resolved: 0 stored .. 12 */
+    int jobs;             /* encoder threads (PNG) */
+    int nice;             /* the encoders' lower priority, > 0 where GL runs on the CPU */
+} iks_writer_desc;
+
+typedef struct iks_writer iks_writer;
+
+/* The output's kind from its name, and whether it holds a frame number (a printf-style %d, the only
+ * conversion allowed). nframes > 1 without a number in a PNG name is an error. IKS_E_USAGE naming -o. */
+bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, bool *pattern, iks_err *err);
+/* The file name of frame n of a PNG output (pattern or single name). */
+void iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n);
+/* Makes the first frame's directory and checks it can be written to, before anything is drawn. */
+bool iks_output_check_writable(const char *output, bool pattern, long first, iks_err *err);
+
+/* Opens the output (starts the PNG encoders, or ffmpeg). Owner: the caller, through iks_writer_close. */
+bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err);
+/* A buffer for the next frame's pixels, width*height*4 bytes bottom row first as GL reads them; it
+ * blocks while every buffer is being encoded. NULL once the output has failed (iks_writer_close says
+ * why). */
+uint8_t *iks_writer_acquire(iks_writer *w, int *slot);
+/* Hands the acquired buffer over as frame number frame. false once the output has failed. */
+bool iks_writer_submit(iks_writer *w, int slot, long frame);
+/* Frames complete so far: on disk, sent down the pipe, or given to ffmpeg. */
+long iks_writer_written(iks_writer *w);
+/* Finishes every frame in flight and closes the output, then frees w. complete: every frame the caller
+ * meant to write was submitted; otherwise (stopped early) the output holds the frames written so far.
+ * written (may be NULL): the frames complete in the end. false with err set when anything failed, now
+ * or before. */
+bool iks_writer_close(iks_writer *w, bool complete, long *written, iks_err *err);
+
+#endif
