@@ -52,7 +52,7 @@ R=("$bin" render)
 
 # ---- shader files -----------------------------------------------------------------------------------
 bad 1 "nosuch.frag: No such file or directory" "${R[@]}" nosuch.frag -o x.png
-bad 1 "clear_refs: (Permission denied|Input/output error)" "${R[@]}" /proc/self/clear_refs -o x.png
+bad 1 "clear_refs: (Permission denied|Input/output error|Invalid argument)" "${R[@]}" /proc/self/clear_refs -o x.png
 bad 1 "dir.frag: a directory toy needs image.glsl" "${R[@]}" "$fx/dir.frag" -o x.png
 bad 1 "empty.frag: defines neither mainImage" "${R[@]}" "$fx/empty.frag" -o x.png
 bad 1 "binary.frag: binary file \(contains NUL bytes\)" "${R[@]}" "$fx/binary.frag" -o x.png

@@ -1,6 +1,7 @@
 /* source.c: shader assembly (#include, the Shadertoy prelude, a line map), driver-log mapping, and the
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
 #include "source.h"
+#include "userfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -72,44 +73,23 @@ static void sb_fmt(sbuf *b, const char *fmt, ...)
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
+/* The whole text of a user's file: binary files (NUL bytes) are EILSEQ, the rest as iks_userfile_read */
+static char *read_text(const char *path, size_t max_bytes, unsigned flags, size_t *len)
+{
+    size_t n = 0;
+    char *t = iks_userfile_read(path, max_bytes, flags, &n);
+    if (t && memchr(t, '\0', n)) {
+        free(t);
+        errno = EILSEQ;
+        return NULL;
+    }
+    if (t && len) *len = n;
+    return t;
+}
+
 char *iks_read_text(const char *path, size_t max_bytes, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        errno = EISDIR;
-        return NULL;
-    }
-    sbuf b = { 0 };
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (memchr(chunk, '\0', n)) {
-            free(b.s);
-            fclose(f);
-            errno = EILSEQ;
-            return NULL;
-        }
-        if (b.len + n > max_bytes) {
-            free(b.s);
-            fclose(f);
-            errno = EFBIG;
-            return NULL;
-        }
-        sb_add(&b, chunk, n);
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr || b.oom) {
-        free(b.s);
-        errno = rerr ? EIO : ENOMEM;
-        return NULL;
-    }
-    if (!b.s) sb_add(&b, "", 0);
-    if (len) *len = b.len;
-    return b.s;
+    return read_text(path, max_bytes, 0, len);
 }
 
 static const char *read_error(int e)
@@ -117,7 +97,7 @@ static const char *read_error(int e)
     switch (e) {
     case EILSEQ: return "binary file (contains NUL bytes), not GLSL";
     case EFBIG: return "larger than 16 MiB, not a shader";
-    default: return strerror(e);
+    default: return iks_userfile_strerror(e);
     }
 }
 
@@ -135,10 +115,13 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-static bool is_file(const char *p)
+/* Whether an include's candidate path names something: a file, or something that is not one (a
+ * directory, a FIFO, a device, a loop of links), which stops the search so that the read says what
+ * it is rather than "not found" */
+static bool exists(const char *p)
 {
     struct stat st;
-    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(p, &st) == 0 || errno == ELOOP;
 }
 
 static char *join(const char *dir, const char *name)
@@ -179,6 +162,11 @@ typedef struct {
     const char *chain_path[MAX_DEPTH];
     int depth;
     iks_err err; /* the first failure; later ones (out of memory while unwinding) do not replace it */
+    /* macros #defined so far in live code (certain) or in code we could not decide (maybe), so that an
+     * #include in a group the preprocessor will skip is not expanded, as shadertoy.com (which has no
+     * #include) and every C preprocessor would not */
+    struct macro { char *name; bool certain; } *macros;
+    int nmacros, capmacros;
 } asm_ctx;
 
 static bool fail(asm_ctx *c, iks_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -254,6 +242,237 @@ static bool parse_include(const char *line, size_t len, char *name, size_t cap, 
     return true;
 }
 
+/* ---- conditional groups ------------------------------------------------------------------------ */
+
+/* A group's state, three-valued: whether its lines reach the compiler, as far as we can tell without
+ * running the preprocessor (macros with values, arithmetic: unknown, taken as live). */
+enum { DEAD = 0, LIVE = 1, UNKNOWN = -1 };
+
+typedef struct {
+    signed char state; /* of the branch now open */
+    bool taken;        /* a branch of this #if chain was certainly live */
+    bool unsure;       /* a branch of this chain was unknown: later branches are unknown too */
+} cond;
+
+typedef struct {
+    cond *v;
+    int n, cap;
+} cond_stack;
+
+static int macro_find(const asm_ctx *c, const char *name, size_t len)
+{
+    for (int i = 0; i < c->nmacros; i++)
+        if (strlen(c->macros[i].name) == len && !memcmp(c->macros[i].name, name, len)) return i;
+    return -1;
+}
+
+static bool macro_define(asm_ctx *c, const char *name, size_t len, bool certain)
+{
+    int i = macro_find(c, name, len);
+    if (i >= 0) {
+        c->macros[i].certain = c->macros[i].certain || certain;
+        return true;
+    }
+    if (c->nmacros == c->capmacros) {
+        int cap = c->capmacros ? c->capmacros * 2 : 16;
+        struct macro *m = realloc(c->macros, (size_t)cap * sizeof *m);
+        if (!m) return false;
+        c->macros = m;
+        c->capmacros = cap;
+    }
+    if (!(c->macros[c->nmacros].name = strndup(name, len))) return false;
+    c->macros[c->nmacros++].certain = certain;
+    return true;
+}
+
+/* Whether a macro is defined here: names the driver defines (GL_*, __*) and ones defined in code we
+ * could not decide are unknown */
+static int macro_state(const asm_ctx *c, const char *name, size_t len)
+{
+    if ((len >= 3 && !memcmp(name, "GL_", 3)) || (len >= 2 && !memcmp(name, "__", 2))) return UNKNOWN;
+    int i = macro_find(c, name, len);
+    if (i < 0) return DEAD;
+    return c->macros[i].certain ? LIVE : UNKNOWN;
+}
+
+static bool ident_start(char ch) { return isalpha((unsigned char)ch) || ch == '_'; }
+static bool ident_char(char ch) { return isalnum((unsigned char)ch) || ch == '_'; }
+
+typedef struct {
+    const asm_ctx *c;
+    const char *p, *end;
+} expr;
+
+static void ex_ws(expr *x)
+{
+    while (x->p < x->end && (*x->p == ' ' || *x->p == '\t')) x->p++;
+}
+
+static int ex_or(expr *x);
+
+/* primary: integer, defined NAME, defined(NAME), !primary, (expr); anything else is unknown */
+static int ex_primary(expr *x)
+{
+    ex_ws(x);
+    if (x->p >= x->end) return UNKNOWN;
+    if (*x->p == '!') {
+        x->p++;
+        int v = ex_primary(x);
+        return v == UNKNOWN ? UNKNOWN : !v;
+    }
+    if (*x->p == '(') {
+        x->p++;
+        int v = ex_or(x);
+        ex_ws(x);
+        if (x->p < x->end && *x->p == ')') x->p++;
+        else return UNKNOWN;
+        return v;
+    }
+    if (isdigit((unsigned char)*x->p)) {
+        const char *e = x->p;
+        bool nonzero = false;
+        while (e < x->end && isalnum((unsigned char)*e)) nonzero = nonzero || (*e >= '1' && *e <= '9'), e++;
+        x->p = e;
+        return nonzero; /* 0, 00, 0x0, 0u: zero; any other digit makes it non-zero */
+    }
+    if (ident_start(*x->p)) {
+        const char *id = x->p;
+        while (x->p < x->end && ident_char(*x->p)) x->p++;
+        if ((size_t)(x->p - id) == 7 && !memcmp(id, "defined", 7)) {
+            ex_ws(x);
+            bool paren = x->p < x->end && *x->p == '(';
+            if (paren) x->p++;
+            ex_ws(x);
+            const char *n = x->p;
+            while (x->p < x->end && ident_char(*x->p)) x->p++;
+            if (x->p == n) return UNKNOWN;
+            int v = macro_state(x->c, n, (size_t)(x->p - n));
+            ex_ws(x);
+            if (paren) {
+                if (x->p < x->end && *x->p == ')') x->p++;
+                else return UNKNOWN;
+            }
+            return v;
+        }
+        /* an undefined name is 0; a defined macro's value is not worked out here */
+        return macro_state(x->c, id, (size_t)(x->p - id)) == DEAD ? 0 : UNKNOWN;
+    }
+    x->p = x->end; /* an operator we do not evaluate */
+    return UNKNOWN;
+}
+
+static int ex_and(expr *x)
+{
+    int v = ex_primary(x);
+    for (;;) {
+        ex_ws(x);
+        if (x->end - x->p < 2 || x->p[0] != '&' || x->p[1] != '&') return v;
+        x->p += 2;
+        int w = ex_primary(x);
+        v = (v == DEAD || w == DEAD) ? DEAD : (v == UNKNOWN || w == UNKNOWN) ? UNKNOWN : LIVE;
+    }
+}
+
+static int ex_or(expr *x)
+{
+    int v = ex_and(x);
+    for (;;) {
+        ex_ws(x);
+        if (x->end - x->p < 2 || x->p[0] != '|' || x->p[1] != '|') return v;
+        x->p += 2;
+        int w = ex_and(x);
+        v = (v == LIVE || w == LIVE) ? LIVE : (v == UNKNOWN || w == UNKNOWN) ? UNKNOWN : DEAD;
+    }
+}
+
+/* The value of an #if/#elif expression: unknown unless all of it was understood */
+static int eval_if(const asm_ctx *c, const char *p, const char *end)
+{
+    expr x = { c, p, end };
+    int v = ex_or(&x);
+    ex_ws(&x);
+    if (x.p < x.end && !(x.end - x.p >= 2 && x.p[0] == '/' && (x.p[1] == '/' || x.p[1] == '*'))) return UNKNOWN;
+    return v;
+}
+
+/* Whether the lines here reach the compiler: dead if any enclosing group is dead */
+static int cond_here(const cond_stack *cs)
+{
+    int v = LIVE;
+    for (int i = 0; i < cs->n; i++) {
+        if (cs->v[i].state == DEAD) return DEAD;
+        if (cs->v[i].state == UNKNOWN) v = UNKNOWN;
+    }
+    return v;
+}
+
+/* Follows a preprocessor line (#if, #ifdef, #ifndef, #elif, #else, #endif, #define, #undef) for the
+ * group state; false when out of memory. Unbalanced groups are left to the compiler to report. */
+static bool cond_line(asm_ctx *c, cond_stack *cs, const char *ln, size_t n)
+{
+    const char *p = ln, *end = ln + n;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if (p >= end || *p != '#') return true;
+    p++;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    const char *d = p;
+    while (p < end && isalpha((unsigned char)*p)) p++;
+    size_t dl = (size_t)(p - d);
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    const char *name = p;
+    while (p < end && ident_char(*p)) p++;
+    size_t nl = (size_t)(p - name);
+#define IS(w) (dl == sizeof(w) - 1 && !memcmp(d, w, dl))
+    int here = cond_here(cs);
+    if (IS("if") || IS("ifdef") || IS("ifndef")) {
+        int v = IS("if") ? eval_if(c, name, end) : nl ? macro_state(c, name, nl) : UNKNOWN;
+        if (IS("ifndef") && v != UNKNOWN) v = !v;
+        if (cs->n == cs->cap) {
+            int cap = cs->cap ? cs->cap * 2 : 8;
+            cond *nv = realloc(cs->v, (size_t)cap * sizeof *nv);
+            if (!nv) return false;
+            cs->v = nv;
+            cs->cap = cap;
+        }
+        cs->v[cs->n++] = (cond){ .state = (signed char)v, .taken = v == LIVE, .unsure = v == UNKNOWN };
+    } else if ((IS("elif") || IS("else")) && cs->n) {
+        cond *t = &cs->v[cs->n - 1];
+        int v = t->taken ? DEAD : IS("else") ? LIVE : eval_if(c, name, end);
+        if (v == LIVE && t->unsure) v = UNKNOWN; /* an earlier branch may have been the live one */
+        t->state = (signed char)v;
+        t->taken = t->taken || v == LIVE;
+        t->unsure = t->unsure || v == UNKNOWN;
+    } else if (IS("endif") && cs->n) {
+        cs->n--;
+    } else if (IS("define") && nl && here != DEAD) {
+        return macro_define(c, name, nl, here == LIVE);
+    } else if (IS("undef") && nl && here != DEAD) {
+        int i = macro_find(c, name, nl);
+        if (i >= 0 && here == LIVE) {
+            free(c->macros[i].name);
+            c->macros[i] = c->macros[--c->nmacros];
+        } else if (i >= 0) c->macros[i].certain = false; /* maybe undefined */
+    }
+#undef IS
+    return true;
+}
+
+/* Whether a block comment is still open at the end of the line, given whether one was at its start */
+static bool comment_after(const char *s, size_t n, bool open)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (open) {
+            if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') open = false, i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+            return false;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            open = true;
+            i++;
+        }
+    }
+    return open;
+}
+
 static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
 
 /* Appends one line (without its newline) to the body and records where it came from. */
@@ -286,14 +505,14 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
         return *found != NULL;
     }
     char *p = from_dir ? join(from_dir, name) : NULL;
-    if (p && is_file(p)) {
+    if (p && exists(p)) {
         *found = p;
         return true;
     }
     free(p);
     for (int i = 0; i < o->n_include_dirs; i++) {
         p = join(o->include_dirs[i], name);
-        if (p && is_file(p)) {
+        if (p && exists(p)) {
             *found = p;
             return true;
         }
@@ -328,7 +547,10 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             if (c->done[i].dev == id.dev && c->done[i].ino == id.ino) return true; /* once only */
     }
     size_t len = 0;
-    char *text = given_text ? strdup(given_text) : iks_read_text(path, MAX_FILE_BYTES, &len);
+    /* the main file may be a stream (`render <(cmd)`, /dev/stdin): it is read once, here; an include
+     * must be a file */
+    char *text = given_text ? strdup(given_text)
+                            : read_text(path, MAX_FILE_BYTES, c->depth == 0 ? IKS_UF_STREAM_OK : 0, &len);
     if (!text) {
         int e = given_text ? ENOMEM : errno;
         if (c->depth == 0) return fail(c, read_code(e), "%s: %s", path, read_error(e));
@@ -337,6 +559,11 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         fail(c, read_code(e), "%s: %s (included from %s)", path, read_error(e), chain);
         free(chain);
         return false;
+    }
+    struct stat st;
+    if (!given_text && len == 0 && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        free(text);
+        return fail(c, IKS_E_IO, "%s: a FIFO (named pipe) that nothing was written to", path);
     }
     int fidx = add_file(c, path);
     if (fidx < 0) {
@@ -352,13 +579,24 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
     if (!ok) fail(c, IKS_E_NOMEM, "%s: out of memory", path);
 
     int lineno = 0;
+    cond_stack cs = { 0 };
+    bool in_comment = false;
     for (char *ln = text; ok && *ln;) {
         char *nl = strchr(ln, '\n');
         size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
         lineno++;
         char name[512];
         bool malformed;
-        if (parse_include(ln, n, name, sizeof name, &malformed)) {
+        bool directive = !in_comment; /* a # line inside a block comment is comment */
+        in_comment = comment_after(ln, n, in_comment);
+        if (directive && !cond_line(c, &cs, ln, n)) {
+            ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+            break;
+        }
+        if (directive && parse_include(ln, n, name, sizeof name, &malformed) && cond_here(&cs) == DEAD) {
+            /* in a group the preprocessor skips: not expanded, its line kept blank for the line map */
+            if (!emit_line(c, "", 0, fidx, lineno)) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+        } else if (directive && parse_include(ln, n, name, sizeof name, &malformed)) {
             if (malformed) {
                 ok = fail(c, IKS_E_FORMAT, "%s:%d: malformed #include: expected #include \"file\"", path, lineno);
                 break;
@@ -387,6 +625,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         }
         ln = nl ? nl + 1 : ln + n;
     }
+    free(cs.v);
     c->depth--;
     if (ok && have_id && c->ndone < MAX_FILES) c->done[c->ndone++] = id;
     free(dir);
@@ -516,9 +755,15 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     memset(src, 0, sizeof *src);
     asm_ctx c = { .opts = opts ? opts : &none, .src = src };
     bool ok = add_file(&c, "<prelude>") == 0;
+    /* the prelude's own macros (see PRELUDE) */
+    static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE" };
+    for (size_t i = 0; ok && i < sizeof predefined / sizeof predefined[0]; i++)
+        ok = macro_define(&c, predefined[i], strlen(predefined[i]), true);
     if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
     src->main_file = src->nfiles;
     ok = ok && include_file(&c, path, c.opts->text);
+    for (int i = 0; i < c.nmacros; i++) free(c.macros[i].name);
+    free(c.macros);
     char *body = c.body.s;
     if (ok && !body) ok = emit_line(&c, "", 0, 1, 1), body = c.body.s;
     if (!ok || c.body.oom) {

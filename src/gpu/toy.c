@@ -2,8 +2,10 @@
  * sampler objects, not in textures, because one buffer may be read with different filters by
  * different passes (and by itself). */
 #include "toy.h"
+#include "userfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,20 +43,34 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
     return *s;
 }
 
-/* Why an image at path did not load: the file system's reason when it cannot be opened, else the
- * decoder's (stb keeps it per thread) */
-static bool image_failed(iks_err *e, const char *path)
+/* Media files are read whole through a careful open (a FIFO or a device named as a texture would
+ * block stb's fopen, or never end) and decoded from memory; 256 MiB is far above any real texture. */
+#define MAX_IMAGE_BYTES (256u << 20)
+
+static unsigned char *load_pixels(const char *path, bool vflip, int *w, int *h, iks_err *e)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return iks_err_errno(e, IKS_E_IO, errno, path);
-    fclose(f);
-    return iks_err_set(e, IKS_E_IO, "%s: %s", path, stbi_failure_reason());
+    size_t len;
+    char *data = iks_userfile_read(path, MAX_IMAGE_BYTES, 0, &len);
+    if (!data) {
+        int err = errno;
+        if (err == EFBIG) iks_err_set(e, IKS_E_IO, "%s: larger than 256 MiB, not a texture", path);
+        else iks_err_set(e, err == ENOMEM ? IKS_E_NOMEM : IKS_E_IO, "%s: %s", path, iks_userfile_strerror(err));
+        return NULL;
+    }
+    if (len > INT_MAX) len = INT_MAX; /* stb takes an int; such a file fails to decode below */
+    /* this thread's flag: engines on other threads load their own images meanwhile */
+    stbi_set_flip_vertically_on_load_thread(vflip);
+    int n;
+    unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)len, w, h, &n, 4);
+    free(data);
+    if (!px) iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, stbi_failure_reason());
+    return px;
 }
 
 /* loads a PNG or JPEG as an RGBA8 (or sRGB) texture */
 static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
 {
-    int w, h, n;
+    int w, h;
     if (!in->path) { /* media that is not there, run with --missing-media=black */
         static const unsigned char black[4] = { 0, 0, 0, 255 };
         glGenTextures(1, tex);
@@ -65,10 +81,8 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err
         res[0] = res[1] = res[2] = 1.0f;
         return true;
     }
-    /* this thread's flag: engines on other threads load their own images meanwhile */
-    stbi_set_flip_vertically_on_load_thread(in->vflip);
-    unsigned char *px = stbi_load(in->path, &w, &h, &n, 4);
-    if (!px) return image_failed(e, in->path);
+    unsigned char *px = load_pixels(in->path, in->vflip, &w, &h, e);
+    if (!px) return false;
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -109,10 +123,9 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err 
             ok = iks_err_set(e, IKS_E_NOMEM, "out of memory");
             break;
         }
-        int w, h, n;
-        stbi_set_flip_vertically_on_load_thread(in->vflip);
-        unsigned char *px = stbi_load(p, &w, &h, &n, 4);
-        if (!px) ok = image_failed(e, p);
+        int w, h;
+        unsigned char *px = load_pixels(p, in->vflip, &w, &h, e);
+        if (!px) ok = false;
         else if (w != h || (size && w != size))
             ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
         else {

@@ -6,6 +6,7 @@
 #include "toyfile.h"
 
 #include "source.h"
+#include "userfile.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -424,7 +425,7 @@ static bool load_dir(iks_toyfile *tf, const char *dir, iks_err *e)
     char *text = iks_read_text(man, 1u << 20, &len);
     if (!text) {
         int err = errno;
-        return iks_err_set(e, read_code(err), "%s: %s", man, strerror(err));
+        return iks_err_set(e, read_code(err), "%s: %s", man, iks_userfile_strerror(err));
     }
     bool ok = true;
     int lineno = 0;
@@ -536,7 +537,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
         char *text = iks_read_text(path, MAX_JSON_BYTES, &len);
         if (!text) {
             int err = errno;
-            return iks_err_set(e, read_code(err), "%s: %s", path, err == EILSEQ ? "binary file, not JSON" : strerror(err));
+            return iks_err_set(e, read_code(err), "%s: %s", path, err == EILSEQ ? "binary file, not JSON" : iks_userfile_strerror(err));
         }
         bool ok = load_json(tf, path, text, missing_black, e, log);
         free(text);

@@ -1,0 +1,115 @@
+/* userfile.c: careful opens and whole-file reads of users' paths (see userfile.h). */
+#include "userfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int refusal(mode_t m)
+{
+    if (S_ISDIR(m)) return EISDIR;
+    if (S_ISFIFO(m)) return IKS_EFIFO;
+    if (S_ISSOCK(m)) return IKS_ESOCK;
+    return IKS_EDEV;
+}
+
+static bool is_stream(mode_t m)
+{
+    return S_ISFIFO(m) || S_ISCHR(m) || S_ISSOCK(m);
+}
+
+int iks_userfile_open(const char *path, unsigned flags)
+{
+    struct stat st;
+    /* look before opening: an open of a FIFO for reading without O_NONBLOCK waits for a writer */
+    if (stat(path, &st) != 0) return -1;
+    bool stream = (flags & IKS_UF_STREAM_OK) && is_stream(st.st_mode) && !S_ISSOCK(st.st_mode);
+    if (!S_ISREG(st.st_mode) && !stream) {
+        errno = refusal(st.st_mode);
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) return -1;
+    /* the path may have changed between the look and the open */
+    struct stat now;
+    if (fstat(fd, &now) != 0 || (!S_ISREG(now.st_mode) && !(stream && is_stream(now.st_mode)))) {
+        int e = errno;
+        if (fstat(fd, &now) == 0) e = refusal(now.st_mode);
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    return fd;
+}
+
+char *iks_userfile_read(const char *path, size_t max_bytes, unsigned flags, size_t *len)
+{
+    int fd = iks_userfile_open(path, flags);
+    if (fd < 0) return NULL;
+    struct stat st;
+    size_t cap = 65536;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        if ((uintmax_t)st.st_size > max_bytes) {
+            close(fd);
+            errno = EFBIG;
+            return NULL;
+        }
+        cap = (size_t)st.st_size + 1; /* /proc files say 0 and grow below */
+    }
+    char *buf = malloc(cap);
+    size_t n = 0;
+    int e = buf ? 0 : ENOMEM;
+    while (!e) {
+        if (n + 1 >= cap) {
+            size_t ncap = cap * 2;
+            char *nb = realloc(buf, ncap);
+            if (!nb) {
+                e = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        ssize_t r = read(fd, buf + n, cap - 1 - n);
+        if (r < 0) {
+            e = errno; /* EINTR included: a signal is how a user stops a read from a slow stream */
+            break;
+        }
+        if (r == 0) break;
+        n += (size_t)r;
+        if (n > max_bytes) e = EFBIG;
+    }
+    close(fd);
+    if (e) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len) *len = n;
+    return buf;
+}
+
+const char *iks_userfile_strerror(int e)
+{
+    switch (e) {
+    case IKS_EFIFO: return "a FIFO (named pipe), not a regular file";
+    case IKS_ESOCK: return "a socket, not a regular file";
+    case IKS_EDEV: return "a device, not a regular file";
+    case EISDIR: return "a directory, not a file";
+    case ELOOP: return "a loop of symbolic links";
+    default: return strerror(e);
+    }
+}
+
+bool iks_userfile_is_regular(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
