@@ -58,6 +58,7 @@ class ToyDesc(ctypes.Structure):  # iks_toy_desc
         ('override_path', ctypes.c_char_p),
         ('width', ctypes.c_int),
         ('height', ctypes.c_int),
+        ('allow_media_outside', ctypes.c_bool),
     ]
 
 

@@ -191,6 +191,10 @@ typedef struct {
     /* Replaces one include by a file: `#include "ik.glsl"` -> a port of the solver. Both or neither. */
     const char *override_include, *override_path;
     int width, height;      /* the buffers' first size; 0: 1280x720. Drawing at another size resizes */
+    /* A JSON's or directory toy's media (textures, cubemap faces; links resolved) must lie inside the
+     * toy's directory, since a toy may come from anywhere: true lifts that (IKS_E_FORMAT otherwise).
+     * The channels given in channel[] are the caller's own and may lie anywhere. */
+    bool allow_media_outside;
 } iks_toy_desc;
 
 /* Loads and builds a toy. A bad --channel spec or --set is IKS_E_USAGE; a file that cannot be read

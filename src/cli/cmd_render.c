@@ -50,6 +50,7 @@ const char HELP_RENDER[] =
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
+    "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
     "  --glsl auto|es|330   compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto (default):\n"
     "                       ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file\n"

@@ -32,6 +32,7 @@ const char HELP_VIEW[] =
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
+    "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
     "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"
     "\n"
     "keys:\n"

@@ -79,7 +79,8 @@ void iks_shared_free(iks_shared_opts *o)
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
     iks_toy_desc d = { .path = path, .sets = o->sets, .nsets = o->nsets, .include_dirs = o->inc,
-                       .n_include_dirs = o->ninc, .glsl = o->glsl, .missing_media_black = o->missing_black };
+                       .n_include_dirs = o->ninc, .glsl = o->glsl, .missing_media_black = o->missing_black,
+                       .allow_media_outside = o->media_outside };
     memcpy(d.channel, o->channel, sizeof d.channel);
     return d;
 }
@@ -132,6 +133,8 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         NEED("--missing-media", "black");
         if (strcmp(v, "black") != 0) return iks_usage(cmd, "--missing-media '%s': the one choice is black", v);
         o->missing_black = true;
+    } else if (strcmp(a, "--allow-media-outside") == 0) {
+        o->media_outside = true;
     } else return -1;
 #undef OPT
 #undef NEED

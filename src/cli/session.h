@@ -17,6 +17,7 @@ typedef struct {
     int ninc;
     const char *channel[4]; /* --channelN */
     bool missing_black;     /* --missing-media black */
+    bool media_outside;     /* --allow-media-outside */
     iks_glsl glsl;          /* --glsl */
     double t0;              /* --time */
 } iks_shared_opts;

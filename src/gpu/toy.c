@@ -96,14 +96,24 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err
     return true;
 }
 
+char *iks_cube_face_path(const char *path, int face)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && strchr(dot, '/')) dot = NULL; /* a dot in a directory's name, none in the file's */
+    char *p = NULL;
+    int r;
+    if (face == 0) r = asprintf(&p, "%s", path);
+    else if (dot) r = asprintf(&p, "%.*s_%d%s", (int)(dot - path), path, face, dot);
+    else r = asprintf(&p, "%s_%d", path, face);
+    return r < 0 ? NULL : p;
+}
+
 /* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
 static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
 {
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    const char *dot = in->path ? strrchr(in->path, '.') : NULL;
-    if (dot && strchr(dot, '/')) dot = NULL; /* a dot in a directory's name, none in the file's */
     int size = 0;
     bool ok = true;
     for (int face = 0; face < 6 && ok; face++) {
@@ -114,12 +124,8 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err 
             size = 1;
             continue;
         }
-        char *p = NULL;
-        int r;
-        if (face == 0) r = asprintf(&p, "%s", in->path);
-        else if (dot) r = asprintf(&p, "%.*s_%d%s", (int)(dot - in->path), in->path, face, dot);
-        else r = asprintf(&p, "%s_%d", in->path, face);
-        if (r < 0) {
+        char *p = iks_cube_face_path(in->path, face);
+        if (!p) {
             ok = iks_err_set(e, IKS_E_NOMEM, "out of memory");
             break;
         }

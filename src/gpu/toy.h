@@ -83,4 +83,8 @@ void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
 
+/* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
+ * malloc'd; NULL when out of memory. */
+char *iks_cube_face_path(const char *path, int face);
+
 #endif

@@ -11,6 +11,8 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,9 +184,42 @@ static char *find_media(const char *json_dir, const char *rel, bool *lost)
     return NULL;
 }
 
-static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool missing_black, iks_err *e,
+/* ---- media stay inside the toy ------------------------------------------------------------------ */
+
+/* Whether path (which exists) lies inside dir once both are resolved, links included */
+static bool inside_dir(const char *dir, const char *path)
+{
+    char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+    size_t n = rd ? strlen(rd) : 0;
+    bool in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+    free(rd);
+    free(rp);
+    return in;
+}
+
+/* A toy fetched from anywhere must not read the user's other images into its frames (and so into
+ * files they may publish): its media, each cubemap face included, stay inside its directory unless
+ * the user allows more. False with IKS_E_FORMAT naming the file that names it. */
+static bool media_allowed(const char *where, const char *dir, const iks_input *in, unsigned flags, iks_err *e)
+{
+    if ((flags & IKS_TF_MEDIA_OUTSIDE) || !in->path) return true;
+    for (int face = 0; face < (in->kind == IKS_IN_CUBEMAP ? 6 : 1); face++) {
+        char *p = face ? iks_cube_face_path(in->path, face) : strdup(in->path);
+        if (!p) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", where);
+        bool bad = access(p, F_OK) == 0 && !inside_dir(dir, p);
+        if (bad)
+            iks_err_set(e, IKS_E_FORMAT, "%s: media '%s' lies outside the toy's directory %s (a toy may read only its "
+                        "own files; --allow-media-outside lets it)", where, p, dir);
+        free(p);
+        if (bad) return false;
+    }
+    return true;
+}
+
+static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
                       const iks_logger *log)
 {
+    bool missing_black = flags & IKS_TF_MISSING_BLACK;
     const char *eptr = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &eptr, true);
     if (!root) {
@@ -337,6 +372,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, bool 
                 }
                 d->path = NULL; /* black */
                 if (found && !(d->path = keep(tf, found))) goto nomem;
+                if (!media_allowed(path, dir, d, flags, e)) goto out;
             } else if (missing_black) {
                 d->kind = IKS_IN_IMAGE;
                 d->path = NULL;
@@ -363,11 +399,11 @@ out:
     return ok;
 }
 
-bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, iks_err *e,
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
                             const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
-    bool ok = load_json(tf, name, text, missing_black, e, log);
+    bool ok = load_json(tf, name, text, flags, e, log);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
@@ -401,7 +437,7 @@ static bool blank(const char *s)
     return true;
 }
 
-static bool load_dir(iks_toyfile *tf, const char *dir, iks_err *e)
+static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e)
 {
     static const char *const FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
     static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
@@ -484,6 +520,9 @@ static bool load_dir(iks_toyfile *tf, const char *dir, iks_err *e)
                 ok = iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", man);
                 break;
             }
+            char where[PATH_MAX + 16];
+            snprintf(where, sizeof where, "%s:%d", man, lineno);
+            if (!(ok = media_allowed(where, dir, in, flags, e))) break;
         }
         if (in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
@@ -526,7 +565,7 @@ bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, 
     return ok;
 }
 
-bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
+bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], unsigned flags,
                       iks_err *e, const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
@@ -539,7 +578,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
             int err = errno;
             return iks_err_set(e, read_code(err), "%s: %s", path, err == EILSEQ ? "binary file, not JSON" : iks_userfile_strerror(err));
         }
-        bool ok = load_json(tf, path, text, missing_black, e, log);
+        bool ok = load_json(tf, path, text, flags, e, log);
         free(text);
         if (!ok) iks_toyfile_free(tf);
         return ok;
@@ -549,7 +588,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
         for (int c = 0; channel && c < 4; c++)
             if (channel[c])
                 return iks_err_set(e, IKS_E_USAGE, "--channel%d: a directory toy wires its channels in manifest.txt", c);
-        bool ok = load_dir(tf, path, e);
+        bool ok = load_dir(tf, path, flags, e);
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }

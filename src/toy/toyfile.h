@@ -24,16 +24,22 @@ typedef struct {
 /* Fills tf from path: a shader file, a .json, or a directory with one file per pass (common.glsl,
  * a.glsl .. d.glsl, image.glsl) and an optional manifest.txt of lines "PASS.iChannelN = SPEC" (PASS
  * one of a b c d image; SPEC a buffer a-d or a --channel value, with its settings). channel[c] is the
- * --channelC text or NULL (single files only). missing_black: media a JSON names but that is not on
- * disk become black instead of an error. tf owns copies of everything it points to. Codes:
+ * --channelC text or NULL (single files only). flags: IKS_TF_*. A JSON's or manifest's media (each
+ * cubemap face, links resolved) must lie inside the toy's directory unless IKS_TF_MEDIA_OUTSIDE: the
+ * toy may come from anywhere, the command line's --channelN is the user's own. tf owns copies of everything it points to. Codes:
  *   IKS_E_USAGE        a --channelN that is malformed or does not fit (a JSON, a directory, a buffer
  *                      for a single file): these messages begin "--channel"
  *   IKS_E_IO           a file that cannot be read; a texture not on disk beside the JSON
- *   IKS_E_FORMAT       malformed JSON, manifest or toy structure; a binary file
+ *   IKS_E_FORMAT       malformed JSON, manifest or toy structure; a binary file; media outside the toy
  *   IKS_E_UNSUPPORTED  an input type (video, ...) or pass type (cubemap, ...) ikshade does not run
  *   IKS_E_NOMEM        out of memory
  * On failure tf holds nothing. */
-bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], bool missing_black,
+/* iks_toyfile_load's flags */
+enum {
+    IKS_TF_MISSING_BLACK = 1, /* media a JSON names that are not on disk become black, not an error */
+    IKS_TF_MEDIA_OUTSIDE = 2, /* a JSON's or manifest's media may lie outside the toy's directory */
+};
+bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], unsigned flags,
                       iks_err *e, const iks_logger *log);
 /* A single Image pass whose GLSL is text (copied). name (may be NULL: "<memory>") names the pass in
  * messages and, when it is a path, its directory is searched first for relative #includes. channel
@@ -45,7 +51,7 @@ void iks_toyfile_free(iks_toyfile *tf);
 
 /* The JSON half of iks_toyfile_load on text already read (name stands for the file in messages and
  * locates media beside it). For the fuzzer and for tests. */
-bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, bool missing_black, iks_err *e,
+bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
                             const iks_logger *log);
 
 /* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d (a-d: a
