@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -16,6 +17,8 @@ typedef struct {
 } iks_command;
 
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_USAGE so callers can `return usage(...)`. */
+/* Writes s with control characters other than newline and tab shown as \xHH. */
+void iks_put_text(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
 int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -26,7 +26,7 @@ int iks_print_error(const char *cmd, iks_code code, const char *message)
     const char *m = message && *message ? message : iks_code_name(code);
     if (code == IKS_E_COMPILE) {
         /* compiler-style lines, as editors and terminals expect: path:line:col: error: message */
-        fputs(m, stderr);
+        iks_put_text(stderr, m);
         if (m[strlen(m) - 1] != '\n') fputc('\n', stderr);
     } else iks_fail(cmd, "%s", m);
     return iks_exit_status(code);
@@ -42,7 +42,10 @@ int iks_print_last_error(const char *cmd)
 void iks_cli_log_fn(void *user, iks_log_level level, const char *message)
 {
     const iks_cli_log *l = user;
-    if (level == IKS_LOG_DIAGNOSTICS) fprintf(stderr, "%s\n", message);
+    if (level == IKS_LOG_DIAGNOSTICS) {
+        iks_put_text(stderr, message);
+        fputc('\n', stderr);
+    }
     else if (level == IKS_LOG_WARN) iks_warn(l->cmd, "%s", message);
     else if (!l->quiet) iks_fail(l->cmd, "%s", message);
 }

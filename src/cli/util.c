@@ -9,11 +9,24 @@
 #include <string.h>
 #include <time.h>
 
+void iks_put_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        /* names in a toy's JSON reach messages: its control characters must not drive the terminal */
+        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) fprintf(f, "\\x%02x", ch);
+        else fputc(ch, f);
+    }
+}
+
 static void vmsg(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
+    char *m = NULL;
+    if (vasprintf(&m, fmt, ap) < 0) m = NULL;
     fprintf(stderr, "ikshade%s%s: %s", cmd ? " " : "", cmd ? cmd : "", kind);
-    vfprintf(stderr, fmt, ap);
+    iks_put_text(stderr, m ? m : "(out of memory formatting a message)");
     fputc('\n', stderr);
+    free(m);
 }
 
 int iks_usage(const char *cmd, const char *fmt, ...)

@@ -220,6 +220,16 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                       const iks_logger *log)
 {
     bool missing_black = flags & IKS_TF_MISSING_BLACK;
+    /* cJSON turns \u0000 into a NUL that ends the C string: a pass's code would be cut there, silently */
+    for (const char *q = strstr(text, "\\u0000"); q; q = strstr(q + 1, "\\u0000")) {
+        size_t slashes = 0;
+        while (q - (ptrdiff_t)slashes > text && q[-1 - (ptrdiff_t)slashes] == '\\') slashes++;
+        if (slashes % 2) continue; /* "\\u0000": an escaped backslash, then text */
+        int line = 1;
+        for (const char *p = text; p < q; p++) line += *p == '\n';
+        return iks_err_set(e, IKS_E_FORMAT, "%s:%d: a string holds \\u0000 (a NUL character), which GLSL text and "
+                           "file names cannot", path, line);
+    }
     const char *eptr = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &eptr, true);
     if (!root) {
