@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "ikshade/ik.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,7 +46,12 @@ int iks_solve_parse_line(char *line, bool three, float f[9], int *n, char *err, 
         }
         double d;
         if (!iks_parse_double(tok, &d)) {
-            snprintf(err, errlen, "field %d (%s): '%.40s' is not a number", *n + 1, names[*n], tok);
+            char *end;
+            errno = 0;
+            (void)strtod(tok, &end);
+            bool range = errno == ERANGE && end != tok && *end == '\0';
+            snprintf(err, errlen, "field %d (%s): '%.40s' is %s", *n + 1, names[*n], tok,
+                     range ? "out of range for a float" : "not a number");
             return -1;
         }
         /* NaN or Inf is never a case anyone meant: say so instead of answering "degenerate" */
@@ -86,8 +92,17 @@ int cmd_solve(int argc, char **argv)
     size_t cap = 0;
     long lineno = 0;
     int rc = EXIT_OK;
-    while (getline(&line, &cap, stdin) >= 0) {
+    ssize_t len;
+    while ((len = getline(&line, &cap, stdin)) >= 0) {
         lineno++;
+        /* a NUL would end the line for the parser and drop the rest unseen */
+        if (memchr(line, '\0', (size_t)len)) {
+            fflush(stdout);
+            rc = iks_fail("solve", "stdin:%ld: a NUL byte: expected text", lineno);
+            goto out;
+        }
+        /* a UTF-8 byte order mark, as some editors save, is not part of the first number */
+        if (lineno == 1 && (size_t)len >= 3 && !memcmp(line, "\xEF\xBB\xBF", 3)) memmove(line, line + 3, (size_t)len - 2);
         float f[9];
         int n = 0;
         char err[256];
