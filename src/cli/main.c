@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "ikshade/ikshade.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +37,39 @@ static const iks_command *find(const char *name)
     return NULL;
 }
 
+/* Mesa's GLSL compiler recurses once per operator: one machine-made expression of ~20,000 terms
+ * overflows the usual 8 MiB main stack and kills the process. Commands run on a thread whose stack is
+ * reserved large (pages are used only as deep as the compiler goes); where even the reservation
+ * fails (a tight ulimit -v) they run on the main thread as before. */
+#define COMMAND_STACK ((size_t)512 << 20)
+
+typedef struct {
+    const iks_command *c;
+    int argc;
+    char **argv;
+    int rc;
+} command_run;
+
+static void *run_command(void *p)
+{
+    command_run *r = p;
+    r->rc = r->c->run(r->argc, r->argv);
+    return NULL;
+}
+
+static int run_on_big_stack(const iks_command *c, int argc, char **argv)
+{
+    command_run r = { c, argc, argv, 0 };
+    pthread_attr_t at;
+    pthread_t th;
+    bool started = pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, COMMAND_STACK) == 0 &&
+                   pthread_create(&th, &at, run_command, &r) == 0;
+    pthread_attr_destroy(&at);
+    if (!started) return c->run(argc, argv);
+    pthread_join(th, NULL);
+    return r.rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) return iks_usage(NULL, "no command given (try ikshade --help)");
@@ -67,5 +101,5 @@ int main(int argc, char **argv)
             return EXIT_OK;
         }
     }
-    return c->run(argc - 1, argv + 1);
+    return run_on_big_stack(c, argc - 1, argv + 1);
 }
