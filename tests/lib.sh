@@ -29,6 +29,26 @@ expect_fail() {
   if ! grep -qE -- "$pat" <<<"$err"; then fail=$((fail+1)); echo "FAIL: $what: '$err' does not match '$pat'" >&2; return; fi
   pass=$((pass+1))
 }
+rows=0
+# bad CODE PATTERN CMD...: one row of a bad-input matrix, run in the empty directory $w under a time limit
+# of $TIMEOUT s (both set by the caller): the exit code, exactly one stderr line matching PATTERN, no
+# signal, no hang, nothing left in $w. stdin is empty unless the command pipes its own.
+bad() {
+  local code=$1 pat=$2; shift 2
+  rows=$((rows + 1))
+  local err rc left
+  err=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$@" 2>&1 >/dev/null </dev/null); rc=$?
+  left=$(ls -A "$w")
+  if [ $rc -eq 137 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: hung (killed after ${TIMEOUT}s)" >&2
+  elif [ $rc -gt 128 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: died of signal $((rc - 128))" >&2
+  elif [ $rc -ne "$code" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: exit $rc, want $code: $err" >&2
+  elif [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: want one line, got: $err" >&2
+  elif ! grep -qE -- "$pat" <<<"$err"; then fail=$((fail + 1)); echo "FAIL: [$*]: '$err' does not match '$pat'" >&2
+  elif [ -n "$left" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: left files behind: $left" >&2
+  else pass=$((pass + 1))
+  fi
+  rm -rf "${w:?}"/* "$w"/.[!.]* 2>/dev/null
+}
 finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; }
 # xvfb_exec CMD...: runs CMD with DISPLAY set to a fresh Xvfb (1280x1024x24) that picks its own free
 # display number (-displayfd), so parallel test runs never race for one as `xvfb-run -a` can.

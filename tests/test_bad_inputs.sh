@@ -30,24 +30,6 @@ printf '#include "a.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0)
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n' > "$fx/ok.frag"
 touch "$fx/afile"
 
-rows=0
-# bad CODE PATTERN CMD...: one row of the matrix; stdin is empty unless the command pipes its own
-bad() {
-  local code=$1 pat=$2; shift 2
-  rows=$((rows + 1))
-  local err rc left
-  err=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$@" 2>&1 >/dev/null </dev/null); rc=$?
-  left=$(ls -A "$w")
-  if [ $rc -eq 137 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: hung (killed after ${TIMEOUT}s)" >&2
-  elif [ $rc -gt 128 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: died of signal $((rc - 128))" >&2
-  elif [ $rc -ne "$code" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: exit $rc, want $code: $err" >&2
-  elif [ "$(printf '%s\n' "$err" | grep -c .)" -ne 1 ]; then fail=$((fail + 1)); echo "FAIL: [$*]: want one line, got: $err" >&2
-  elif ! grep -qE -- "$pat" <<<"$err"; then fail=$((fail + 1)); echo "FAIL: [$*]: '$err' does not match '$pat'" >&2
-  elif [ -n "$left" ]; then fail=$((fail + 1)); echo "FAIL: [$*]: left files behind: $left" >&2
-  else pass=$((pass + 1))
-  fi
-  rm -rf "${w:?}"/* "$w"/.[!.]* 2>/dev/null
-}
 R=("$bin" render)
 
 # ---- shader files -----------------------------------------------------------------------------------

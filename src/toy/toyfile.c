@@ -466,7 +466,9 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     if (is_reg(common)) tf->desc.common_path = common;
     tf->watch[tf->nwatch++] = man; /* watched even before it exists (the one entry: watch[] cannot fill) */
-    if (!is_reg(man)) return true;
+    struct stat st;
+    /* none is fine; anything else under the name (a FIFO, a directory) is read, and refused by name */
+    if (stat(man, &st) != 0 && errno == ENOENT) return true;
     size_t len;
     char *text = iks_read_text(man, 1u << 20, &len);
     if (!text) {

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# Hostile and unlucky inputs (issue 16), each a reproduction that once crashed, hung or lied: FIFOs,
+# devices and link loops where a file is expected, a toy whose media leave its directory, control
+# characters and NUL escapes in a JSON, a shader whose one expression overflowed the compiler's stack,
+# #include in dead code, and `solve`'s odd numbers. Rows use lib.sh's `bad` (exit code, one line, no
+# signal, no hang, nothing left behind); the good cases check what was drawn.
+# usage: test_hostile.sh IKSHADE
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1
+TIMEOUT=60
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fx=$tmp/fx w=$tmp/w
+mkdir -p "$fx" "$w"
+ulimit -c 0
+R=("$bin" render --size 32x32 --quiet)
+py=/usr/bin/python3
+
+ok='void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 0.0, 0.0, 1.0); }'
+# the red channel of the centre pixel of a PNG, read by Python's zlib (not by our own encoder)
+red_of() { "$py" "$(dirname "$0")/png.py" pixel "$1" 16 16 | cut -d' ' -f1; }
+
+# ---- paths that are not files: refused at once, named for what they are ---------------------------
+mkfifo "$fx/fifo.frag" "$fx/fifo.png" "$fx/fifo.glsl"
+mkdir "$fx/adir.glsl"
+ln -s loop2 "$fx/loop1.glsl"; ln -s loop1.glsl "$fx/loop2"
+for inc in /dev/zero adir.glsl fifo.glsl loop1.glsl; do
+  printf '#include "%s"\n%s\n' "$inc" "$ok" > "$fx/inc_$(basename "$inc").frag"
+done
+bad 1 "fifo.frag: a FIFO \(named pipe\) that nothing was written to" "${R[@]}" "$fx/fifo.frag" -o x.png
+bad 1 "/dev/zero: a device, not a regular file \(included from .*inc_zero.frag" "${R[@]}" "$fx/inc_zero.frag" -o x.png
+bad 1 "adir.glsl: a directory, not a file \(included from" "${R[@]}" "$fx/inc_adir.glsl.frag" -o x.png
+bad 1 "fifo.glsl: a FIFO \(named pipe\), not a regular file \(included from" "${R[@]}" "$fx/inc_fifo.glsl.frag" -o x.png
+bad 1 "loop1.glsl: a loop of symbolic links \(included from" "${R[@]}" "$fx/inc_loop1.glsl.frag" -o x.png
+printf '%s\n' "$ok" > "$fx/ok.frag"
+bad 1 "fifo.png: a FIFO \(named pipe\), not a regular file" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/fifo.png" -o x.png
+ln -s /dev/zero "$fx/zero.png"
+bad 1 "zero.png: a device, not a regular file" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/zero.png" -o x.png
+printf '{"renderpass": []}' > "$fx/j.json"; mkfifo "$fx/f.json"
+bad 1 "f.json: a FIFO \(named pipe\), not a regular file" "${R[@]}" "$fx/f.json" -o x.png
+mkdir "$fx/mtoy"; printf '%s\n' "$ok" > "$fx/mtoy/image.glsl"; mkfifo "$fx/mtoy/manifest.txt"
+bad 1 "manifest.txt: a FIFO \(named pipe\), not a regular file" "${R[@]}" "$fx/mtoy" -o x.png
+
+# the main shader may be a stream, read once: `render <(cmd)` and /dev/stdin draw it
+out=$(cd "$w" && timeout 60 "${R[@]}" <(printf '%s\n' "$ok") -o s.png 2>&1); rc=$?
+check "render <(cmd) reads the stream once and draws it (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "render <(cmd): the red the shader wrote" 255 "$(red_of "$w/s.png")"
+rm -f "$w/s.png"
+out=$(cd "$w" && printf '%s\n' "$ok" | timeout 60 "${R[@]}" /dev/stdin -o s.png 2>&1); rc=$?
+check "render /dev/stdin draws what came in (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "render /dev/stdin: the red the shader wrote" 255 "$(red_of "$w/s.png")"
+rm -f "$w/s.png"
+
+# --each over a directory with a FIFO in it: a row says what it is, the others still run
+mkdir "$fx/each"; printf '%s\n' "$ok" > "$fx/each/a.frag"; mkfifo "$fx/each/b.frag"; printf '%s\n' "$ok" > "$fx/each/c.frag"
+out=$(cd "$w" && timeout 60 "$bin" render --each "$fx/each" --size 16x16 2>&1); rc=$?
+check "--each with a FIFO among the shaders ends (exit 1 for the one failure), rc $rc" [ "$rc" -eq 1 ]
+check "--each names the FIFO's row" grep -q "b.frag.*FIFO" <<<"$out"
+check "--each runs the shaders after it" grep -qE "c.frag \| ok" <<<"$out"
+rm -rf "${w:?}"/*
+
+# ---- #include where the preprocessor will not look -----------------------------------------------
+cat > "$fx/dead.frag" <<'G'
+/* a comment that mentions
+#include "nowhere.glsl"
+*/
+#if 0
+#include "nowhere.glsl"
+#endif
+#define HAVE_A
+#ifndef HAVE_A
+#include "nowhere.glsl"
+#elif defined(HAVE_A) && 1
+void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 0.0, 0.0, 1.0); }
+#else
+#include "nowhere.glsl"
+#endif
+G
+out=$(cd "$w" && timeout 60 "${R[@]}" "$fx/dead.frag" -o d.png 2>&1); rc=$?
+check "an #include in a comment or a skipped group is not expanded (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "the live branch drew" 255 "$(red_of "$w/d.png")"
+rm -f "$w/d.png"
+printf '#ifdef NOT_DEFINED_ANYWHERE\n#include "nowhere.glsl"\n#else\n#include "nowhere.glsl"\n#endif\n%s\n' "$ok" > "$fx/live_inc.frag"
+bad 1 'live_inc.frag:4: cannot include "nowhere.glsl": not found' "${R[@]}" "$fx/live_inc.frag" -o x.png
+
+# ---- a toy's media stay inside the toy ------------------------------------------------------------
+mkdir -p "$fx/secret" "$fx/toy"
+"$py" - "$fx" <<'P'
+import sys, zlib, struct
+def png(path, rgb):
+    raw = b''.join(b'\0' + bytes(rgb) * 4 for _ in range(4))
+    chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 4, 4, 8, 2, 0, 0, 0))
+                           + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+png(sys.argv[1] + '/secret/secret.png', (0, 0, 255))
+png(sys.argv[1] + '/toy/own.png', (0, 255, 0))
+P
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, vec2(0.5)); }\n' > "$fx/toy/image.glsl"
+echo 'image.iChannel0 = ../secret/secret.png' > "$fx/toy/manifest.txt"
+bad 1 "manifest.txt:1: media '.*secret.png' lies outside the toy's directory .*--allow-media-outside" \
+  "${R[@]}" "$fx/toy" -o x.png
+ln -s ../secret/secret.png "$fx/toy/link.png"
+echo 'image.iChannel0 = link.png' > "$fx/toy/manifest.txt"
+bad 1 "manifest.txt:1: media '.*link.png' lies outside the toy's directory" "${R[@]}" "$fx/toy" -o x.png
+out=$(cd "$w" && timeout 60 "${R[@]}" "$fx/toy" --allow-media-outside -o m.png 2>&1); rc=$?
+check "--allow-media-outside lets the toy read it (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "... and it is the outside image (blue) that was drawn" "0 0 255" "$("$py" "$(dirname "$0")/png.py" pixel "$w/m.png" 16 16)"
+rm -f "$w/m.png"
+echo 'image.iChannel0 = own.png' > "$fx/toy/manifest.txt"
+out=$(cd "$w" && timeout 60 "${R[@]}" "$fx/toy" -o m.png 2>&1); rc=$?
+check "the toy's own media load (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "... and draw (green)" "0 255 0" "$("$py" "$(dirname "$0")/png.py" pixel "$w/m.png" 16 16)"
+rm -f "$w/m.png"
+cat > "$fx/toy/t.json" <<'J'
+{"Shader": {"info": {"name": "t"}, "renderpass": [{"name": "Image", "type": "image",
+ "code": "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, vec2(0.5)); }",
+ "inputs": [{"channel": 0, "type": "texture", "filepath": "../secret/secret.png"}], "outputs": []}]}}
+J
+bad 1 "t.json: media '.*secret.png' lies outside the toy's directory" "${R[@]}" "$fx/toy/t.json" -o x.png
+# the command line's own channel is the user's: it may be anywhere
+out=$(cd "$w" && timeout 60 "${R[@]}" "$fx/toy/image.glsl" --channel0 "$fx/secret/secret.png" -o m.png 2>&1); rc=$?
+check "--channel0 outside any toy is the user's own and loads (rc $rc: $out)" [ "$rc" -eq 0 ]
+rm -f "$w/m.png"
+
+# ---- what a JSON's strings may not do --------------------------------------------------------------
+printf '{"renderpass": [{"name": "Image", "type": "image", "code": "%s\\u0000 tail", "inputs": [], "outputs": []}]}' \
+  "$ok" > "$fx/nul.json"
+bad 1 'nul.json:1: a string holds \\u0000' "${R[@]}" "$fx/nul.json" -o x.png
+printf '{"renderpass": [{"name": "Image", "type": "image", "code": "%s", "outputs": [], "inputs": [{"channel": 0, "type": "texture", "filepath": "/media/\\u001b[31mred.png"}]}]}' \
+  "$ok" > "$fx/esc.json"
+err=$(cd "$w" && "${R[@]}" "$fx/esc.json" -o x.png 2>&1 >/dev/null)
+check "an escape code from a JSON is shown, not sent to the terminal" grep -qF '\x1b[31mred.png' <<<"$err"
+check "... no raw ESC byte in the message" [ "$(printf '%s' "$err" | tr -cd '\033' | wc -c)" -eq 0 ]
+
+# ---- one long expression: Mesa's compiler recursion needs more than an 8 MiB stack -----------------
+"$py" -c "print('void mainImage(out vec4 c, in vec2 f) { c = vec4(' + '+'.join(['0.0']*20000) + ', 0.0, 0.0, 1.0); }')" > "$fx/long.frag"
+out=$(cd "$w" && ulimit -s 8192 && MESA_SHADER_CACHE_DISABLE=true timeout 300 "${R[@]}" "$fx/long.frag" -o l.png 2>&1); rc=$?
+check "a 20,000-term expression compiles under an 8 MiB stack limit (rc $rc: $(head -c 300 <<<"$out"))" [ "$rc" -eq 0 ]
+rm -f "$w/l.png"
+mkdir "$fx/each2"; cp "$fx/long.frag" "$fx/each2/a.frag"; printf '%s\n' "$ok" > "$fx/each2/b.frag"
+out=$(cd "$w" && ulimit -s 8192 && MESA_SHADER_CACHE_DISABLE=true timeout 300 "$bin" render --each "$fx/each2" --size 16x16 2>&1); rc=$?
+check "--each with the long shader finishes its table (rc $rc)" [ "$rc" -eq 0 ]
+check "--each: both rows ok" [ "$(grep -cE '(a|b).frag \| ok' <<<"$out")" -eq 2 ]
+rm -rf "${w:?}"/*
+
+# ---- solve's odd numbers -----------------------------------------------------------------------------
+bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"
+bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" solve" "$bin"
+got=$(printf '\357\273\2771 1 1 1\n' | "$bin" solve 2>&1); rc=$?
+check_eq "a UTF-8 byte order mark before the first case is skipped" "0 0.99999994 reached rc=0" "$got rc=$rc"
+
+echo "$rows bad inputs"
+finish
