@@ -17,8 +17,13 @@
 
 /* ---- the output's name ------------------------------------------------------------------------- */
 
-/* Counts %d-style conversions in a printf pattern (%%, and %d with flags 0/- and a width allowed);
- * -1 when it holds any other conversion, which would make formatting unsafe. */
+/* A frame number's field is at most this wide: a name is far shorter than 4096 anyway, and a width of
+ * 2^31 made printf fail and every frame land in one file */
+#define MAX_FIELD 64
+
+/* Counts %d-style conversions in a printf pattern (%%, and %d with flags 0/- and a width up to
+ * MAX_FIELD); -1 when it holds any other conversion, -2 for a wider field. The pattern is never handed
+ * to printf. */
 static int count_conversions(const char *p)
 {
     int n = 0;
@@ -27,7 +32,11 @@ static int count_conversions(const char *p)
         p++;
         if (*p == '%') continue;
         while (*p == '0' || *p == '-') p++;
-        while (*p >= '0' && *p <= '9') p++;
+        long width = 0;
+        while (*p >= '0' && *p <= '9') {
+            width = width * 10 + (*p++ - '0');
+            if (width > MAX_FIELD) return -2;
+        }
         if (*p != 'd') return -1;
         n++;
     }
@@ -48,6 +57,8 @@ bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, b
         return true;
     }
     int conv = count_conversions(output);
+    if (conv == -2)
+        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s': a frame number's width is at most %d", output, MAX_FIELD);
     if (conv < 0 || conv > 1)
         return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
                            "conversion (write %%%% for a literal %%)", output);
@@ -67,20 +78,49 @@ bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, b
     return true;
 }
 
-void iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n)
+bool iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n)
 {
-    if (pattern) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-        snprintf(buf, n, output, (int)frame); /* checked: exactly one %d conversion */
-#pragma GCC diagnostic pop
-    } else snprintf(buf, n, "%s", output);
+    size_t k = 0;
+    for (const char *p = output; *p; p++) {
+        char piece[MAX_FIELD + 32];
+        size_t len;
+        if (*p != '%' || !pattern) {
+            piece[0] = *p;
+            len = 1;
+        } else if (p[1] == '%') {
+            piece[0] = '%';
+            len = 1;
+            p++;
+        } else {
+            /* the frame number in 64 bits: frame 2^32 must not wrap onto frame 0's file */
+            bool zero = false, left = false;
+            for (p++; *p == '0' || *p == '-'; p++) zero |= *p == '0', left |= *p == '-';
+            int width = 0;
+            while (*p >= '0' && *p <= '9') width = width * 10 + (*p++ - '0');
+            int w = width > MAX_FIELD ? MAX_FIELD : width; /* checked by count_conversions */
+            int r = left ? snprintf(piece, sizeof piece, "%-*ld", w, frame)
+                  : zero ? snprintf(piece, sizeof piece, "%0*ld", w, frame)
+                         : snprintf(piece, sizeof piece, "%*ld", w, frame);
+            len = r < 0 ? 0 : (size_t)r;
+        }
+        if (k + len >= n) {
+            if (n) buf[0] = '\0';
+            errno = ENAMETOOLONG;
+            return false;
+        }
+        memcpy(buf + k, piece, len);
+        k += len;
+    }
+    if (k >= n) return false;
+    buf[k] = '\0';
+    return true;
 }
 
 bool iks_output_check_writable(const char *output, bool pattern, long first, iks_err *err)
 {
     char path[PATH_MAX];
-    iks_output_path(output, pattern, first, path, sizeof path);
+    if (!iks_output_path(output, pattern, first, path, sizeof path))
+        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s...': the file name is too long", output);
     if (!iks_make_parent_dirs(path)) return iks_err_errno(err, IKS_E_IO, errno, path);
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
@@ -109,7 +149,8 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 {
     const iks_writer *w = vctx;
     char path[PATH_MAX];
-    iks_output_path(w->d.output, w->pattern, frame, path, sizeof path);
+    if (!iks_output_path(w->d.output, w->pattern, frame, path, sizeof path))
+        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s...': the name of frame %ld is too long", w->d.output, frame);
     uint8_t *png;
     size_t len;
     if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))

@@ -30,8 +30,9 @@ typedef struct iks_writer iks_writer;
 /* The output's kind from its name, and whether it holds a frame number (a printf-style %d, the only
  * conversion allowed). nframes > 1 without a number in a PNG name is an error. IKS_E_USAGE naming -o. */
 bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, bool *pattern, iks_err *err);
-/* The file name of frame n of a PNG output (pattern or single name). */
-void iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n);
+/* The file name of frame `frame` of an output (pattern or single name), the number in full (64 bits).
+ * false with errno ENAMETOOLONG when it does not fit in n bytes. */
+bool iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n);
 /* Makes the first frame's directory and checks it can be written to, before anything is drawn. */
 bool iks_output_check_writable(const char *output, bool pattern, long first, iks_err *err);
 
