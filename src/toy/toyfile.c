@@ -447,34 +447,13 @@ static bool blank(const char *s)
     return true;
 }
 
-static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e)
+static const char *const DIR_FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
+
+bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
+                                iks_err *e)
 {
-    static const char *const FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
     static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
-    const char *base = strrchr(dir, '/');
-    if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : dir))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
-    for (int p = 0; p < IKS_PASSES; p++) {
-        char *f = keep(tf, join2(dir, FILES[p]));
-        if (!f) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
-        if (is_reg(f)) tf->desc.pass[p].path = f;
-    }
-    if (!tf->desc.pass[IKS_IMAGE_PASS].path)
-        return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
-                           "d.glsl, manifest.txt)", dir);
-    char *common = keep(tf, join2(dir, "common.glsl"));
-    char *man = keep(tf, join2(dir, "manifest.txt"));
-    if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
-    if (is_reg(common)) tf->desc.common_path = common;
-    tf->watch[tf->nwatch++] = man; /* watched even before it exists (the one entry: watch[] cannot fill) */
-    struct stat st;
-    /* none is fine; anything else under the name (a FIFO, a directory) is read, and refused by name */
-    if (stat(man, &st) != 0 && errno == ENOENT) return true;
-    size_t len;
-    char *text = iks_read_text(man, 1u << 20, &len);
-    if (!text) {
-        int err = errno;
-        return iks_err_set(e, read_code(err), "%s: %s", man, iks_userfile_strerror(err));
-    }
+    const char *const *FILES = DIR_FILES;
     bool ok = true;
     int lineno = 0;
     for (char *ln = text, *next; ok && ln; ln = next) {
@@ -541,6 +520,37 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
                              'a' + in->buffer, FILES[in->buffer]);
         }
     }
+    return ok;
+}
+
+static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e)
+{
+    const char *const *FILES = DIR_FILES;
+    const char *base = strrchr(dir, '/');
+    if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : dir))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    for (int p = 0; p < IKS_PASSES; p++) {
+        char *f = keep(tf, join2(dir, FILES[p]));
+        if (!f) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+        if (is_reg(f)) tf->desc.pass[p].path = f;
+    }
+    if (!tf->desc.pass[IKS_IMAGE_PASS].path)
+        return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
+                           "d.glsl, manifest.txt)", dir);
+    char *common = keep(tf, join2(dir, "common.glsl"));
+    char *man = keep(tf, join2(dir, "manifest.txt"));
+    if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    if (is_reg(common)) tf->desc.common_path = common;
+    tf->watch[tf->nwatch++] = man; /* watched even before it exists (the one entry: watch[] cannot fill) */
+    struct stat st;
+    /* none is fine; anything else under the name (a FIFO, a directory) is read, and refused by name */
+    if (stat(man, &st) != 0 && errno == ENOENT) return true;
+    size_t len;
+    char *text = iks_read_text(man, 1u << 20, &len);
+    if (!text) {
+        int err = errno;
+        return iks_err_set(e, read_code(err), "%s: %s", man, iks_userfile_strerror(err));
+    }
+    bool ok = iks_toyfile_parse_manifest(tf, dir, man, text, flags, e);
     free(text);
     return ok;
 }

@@ -49,6 +49,11 @@ bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, 
 /* Safe on a zeroed or failed tf. */
 void iks_toyfile_free(iks_toyfile *tf);
 
+/* A directory toy's manifest.txt (text, named man in messages; dir is the toy's directory) applied to
+ * tf, whose passes are those the directory has (their paths set). text is changed in place. For the
+ * loader, the fuzzer and tests. */
+bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
+                                iks_err *e);
 /* The JSON half of iks_toyfile_load on text already read (name stands for the file in messages and
  * locates media beside it). For the fuzzer and for tests. */
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
