@@ -122,6 +122,17 @@ out=$(cd "$w" && timeout 60 "${R[@]}" "$fx/toy/image.glsl" --channel0 "$fx/secre
 check "--channel0 outside any toy is the user's own and loads (rc $rc: $out)" [ "$rc" -eq 0 ]
 rm -f "$w/m.png"
 
+# ---- a texture wider than GL allows: an error naming it, not a black channel and exit 0 -------------
+"$py" -c "
+import zlib, struct, sys
+w, h = 20000, 2
+raw = b''.join(b'\0' + b'\xff\0\0' * w for _ in range(h))
+chunk = lambda t, d: struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))" "$fx/wide.png"
+bad 1 "wide.png: 20000x2 is larger than this GL's textures \(at most [0-9]+ on a side\)" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/wide.png" -o x.png
+bad 1 "wide.png: 20000x2 is larger than this GL's textures" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/wide.png" --ssaa 2 -o x.png
+
 # ---- what a JSON's strings may not do --------------------------------------------------------------
 printf '{"renderpass": [{"name": "Image", "type": "image", "code": "%s\\u0000 tail", "inputs": [], "outputs": []}]}' \
   "$ok" > "$fx/nul.json"

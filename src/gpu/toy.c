@@ -63,7 +63,18 @@ static unsigned char *load_pixels(const char *path, bool vflip, int *w, int *h, 
     int n;
     unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)len, w, h, &n, 4);
     free(data);
-    if (!px) iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, stbi_failure_reason());
+    if (!px) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, stbi_failure_reason());
+        return NULL;
+    }
+    /* GL would refuse the texture and the channel would read black, silently */
+    int max = iks_gpu_max_size();
+    if (*w > max || *h > max) {
+        iks_err_set(e, IKS_E_UNSUPPORTED, "%s: %dx%d is larger than this GL's textures (at most %d on a side)", path, *w,
+                    *h, max);
+        stbi_image_free(px);
+        return NULL;
+    }
     return px;
 }
 
