@@ -154,6 +154,16 @@ check "--each with the long shader finishes its table (rc $rc)" [ "$rc" -eq 0 ]
 check "--each: both rows ok" [ "$(grep -cE '(a|b).frag \| ok' <<<"$out")" -eq 2 ]
 rm -rf "${w:?}"/*
 
+# ---- tight limits get advice about the limit, not "install Mesa" or "no display" ---------------------
+bad 1 "EGL: no headless OpenGL .*the address-space limit \(ulimit -v 200000 KiB\) may be too small" \
+  bash -c 'ulimit -v 200000; exec "$@"' _ "${R[@]}" "$fx/ok.frag" -o x.png
+if command -v Xvfb >/dev/null; then
+  bad 1 "the open-file limit \(ulimit -n 5\) is too small to reach display" \
+    bash -c '. "$0/lib.sh"; xvfb_exec bash -c "ulimit -n 5; exec \"\$@\"" _ "$@"' "$(cd "$(dirname "$0")" && pwd)" \
+    "$bin" view "$fx/ok.frag" --frames 2
+else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
+fi
+
 # ---- solve's odd numbers -----------------------------------------------------------------------------
 bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"
 bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" solve" "$bin"

@@ -96,6 +96,9 @@ int main(int argc, char **argv)
     }
     const iks_command *c = find(a);
     if (!c) return iks_usage(NULL, "no command '%s' (try ikshade --help)", a);
+    /* Mesa's EGL prints loader warnings of its own before our one-line error says what failed and
+     * why; a user who wants them sets EGL_LOG_LEVEL=warning (or debug) */
+    setenv("EGL_LOG_LEVEL", "fatal", 0);
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 typedef struct {
     EGLDisplay dpy;
@@ -20,6 +22,27 @@ typedef struct {
 /* EGL hands every caller the same display for the same platform, and eglTerminate ends it for all of
  * them: each display in use is counted here, terminated when its last context goes. The lock also
  * keeps glad's process-wide EGL entry points from being reloaded by two threads at once. */
+
+/* What to do when no context could be made. A driver that is installed but could not load is most
+ * often a resource limit (llvmpipe maps hundreds of MiB, and needs file descriptors), not a missing
+ * package: say which. */
+static const char *advice(void)
+{
+    static char buf[200];
+    struct rlimit as, nofile;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+        snprintf(buf, sizeof buf, "the address-space limit (ulimit -v %llu KiB) may be too small for the GL driver: "
+                 "raise it", (unsigned long long)as.rlim_cur / 1024);
+        return buf;
+    }
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY && nofile.rlim_cur < 64) {
+        snprintf(buf, sizeof buf, "the open-file limit (ulimit -n %llu) is too small for the GL driver: raise it",
+                 (unsigned long long)nofile.rlim_cur);
+        return buf;
+    }
+    return "install libegl-mesa0 and libgl1-mesa-dri (Mesa) or your GPU vendor's EGL driver";
+}
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct { EGLDisplay dpy; int refs; } displays[16];
 
@@ -238,10 +261,8 @@ static iks_platform *create(iks_err *err)
         goto ok;
     }
 
-    iks_err_set(err, IKS_E_GL,
-                "EGL: no headless OpenGL 3.3 core context: surfaceless: %s; device: %s; default display: %s; "
-                "install libegl-mesa0 and libgl1-mesa-dri (Mesa) or your GPU vendor's EGL driver",
-                why[0], why[1], why[2]);
+    iks_err_set(err, IKS_E_GL, "EGL: no headless OpenGL 3.3 core context: surfaceless: %s; device: %s; default display: %s; %s",
+                why[0], why[1], why[2], advice());
     free(e);
     free(p);
     return NULL;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #define QUEUE 256
 
@@ -224,8 +225,17 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
         /* GLFW 3.3 says "X11: The DISPLAY environment variable is missing" or "Failed to open display" */
         bool no_display = last_code == GLFW_PLATFORM_ERROR || strstr(last_error, "DISPLAY") ||
                           strstr(last_error, "display");
-        iks_err_set(err, no_display ? IKS_E_NO_DISPLAY : IKS_E_GL, "GLFW: %s",
-                    last_error[0] ? last_error : "cannot initialise");
+        /* a display that is there but cannot be reached for want of descriptors is no missing display */
+        const char *disp = getenv("DISPLAY");
+        struct rlimit nofile;
+        if (disp && *disp && getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur != RLIM_INFINITY &&
+            nofile.rlim_cur < 64)
+            iks_err_set(err, IKS_E_GL, "GLFW: %s: the open-file limit (ulimit -n %llu) is too small to reach display %s: "
+                        "raise it", last_error[0] ? last_error : "cannot initialise",
+                        (unsigned long long)nofile.rlim_cur, disp);
+        else
+            iks_err_set(err, no_display ? IKS_E_NO_DISPLAY : IKS_E_GL, "GLFW: %s",
+                        last_error[0] ? last_error : "cannot initialise");
         return NULL;
     }
     open_windows++; /* this window's share of the initialisation, given back by destroy */
