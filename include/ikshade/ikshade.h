@@ -229,6 +229,18 @@ typedef struct {
 IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, int width, int height, uint8_t *rgba8,
                               float *rgbaf);
 
+/* ---- stopping ---------------------------------------------------------------------------------- */
+
+/* Async-signal-safe, for a program's SIGINT/SIGTERM handler: every render in the process stops after
+ * the frames in flight (IKS_E_INTERRUPTED, every file on disk complete), a write blocked on a pipe
+ * gives up when the signal interrupts it, and iks_live_run returns. It stays set until
+ * iks_interrupt_reset. */
+IKS_API void iks_interrupt(void);
+IKS_API void iks_interrupt_reset(void);
+/* Async-signal-safe: removes the temporary files of outputs still being written (hidden names beside
+ * the outputs), for a handler that then ends the process at once. */
+IKS_API void iks_remove_temporaries(void);
+
 /* ---- rendering to files ------------------------------------------------------------------------ */
 
 typedef struct {

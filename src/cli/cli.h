@@ -17,6 +17,14 @@ typedef struct {
 } iks_command;
 
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_USAGE so callers can `return usage(...)`. */
+/* The signal policy (signals.c): installed once by main before any command runs */
+void iks_signals_install(void);
+/* Called on the thread that runs the command, so that signals taken elsewhere reach it */
+void iks_signals_command_thread(void);
+/* The first stop signal received (SIGINT, SIGTERM, SIGHUP), or 0 */
+int iks_signals_stopped(void);
+/* A command's exit status, made 128 + the signal when a signal stopped it */
+int iks_signals_exit_status(int status);
 /* Writes s with control characters other than newline and tab shown as \xHH. */
 void iks_put_text(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

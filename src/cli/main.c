@@ -56,7 +56,8 @@ typedef struct {
 static void *run_command(void *p)
 {
     command_run *r = p;
-    exit(r->c->run(r->argc, r->argv));
+    iks_signals_command_thread();
+    exit(iks_signals_exit_status(r->c->run(r->argc, r->argv)));
 }
 
 static int run_on_big_stack(const iks_command *c, int argc, char **argv)
@@ -67,7 +68,10 @@ static int run_on_big_stack(const iks_command *c, int argc, char **argv)
     bool started = pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, COMMAND_STACK) == 0 &&
                    pthread_create(&th, &at, run_command, &r) == 0;
     pthread_attr_destroy(&at);
-    if (!started) return c->run(argc, argv);
+    if (!started) {
+        iks_signals_command_thread();
+        return iks_signals_exit_status(c->run(argc, argv));
+    }
     pthread_join(th, NULL); /* never returns: the command's thread exits the process */
     return r.rc;
 }
@@ -99,6 +103,7 @@ int main(int argc, char **argv)
     /* Mesa's EGL prints loader warnings of its own before our one-line error says what failed and
      * why; a user who wants them sets EGL_LOG_LEVEL=warning (or debug) */
     setenv("EGL_LOG_LEVEL", "fatal", 0);
+    iks_signals_install();
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

@@ -23,6 +23,10 @@
 
 const char *iks_version(void) { return IKSHADE_VERSION; }
 
+void iks_interrupt(void) { iks_stop_request(); }
+void iks_interrupt_reset(void) { iks_stop_reset(); }
+void iks_remove_temporaries(void) { iks_outfile_remove_temporaries(); }
+
 /* ---- errors ------------------------------------------------------------------------------------ */
 
 static _Thread_local iks_err last_error;
@@ -456,7 +460,7 @@ iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool
     free(up);
     if (!ok) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory encoding the PNG", path), iks_publish(&err);
     ok = iks_write_atomic(path, png, len);
-    if (!ok) iks_err_errno(&err, IKS_E_IO, errno, path);
+    if (!ok) iks_err_set(&err, IKS_E_IO, "%s: %s", path, iks_outfile_strerror(errno));
     free(png);
     return ok ? IKS_OK : iks_publish(&err);
 }

@@ -177,6 +177,7 @@ static int encoder_nice(void)
 
 static bool keep_going(const plan *p, long done, long total, double start)
 {
+    if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
     if (!p->d.progress) return true;
     iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
     return p->d.progress(p->d.user, &pr);

@@ -128,6 +128,7 @@ bool iks_output_check_writable(const char *output, bool pattern, long first, iks
     if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
     else snprintf(dir, sizeof dir, ".");
     if (access(dir, W_OK) != 0) return iks_err_errno(err, IKS_E_IO, errno, path);
+    if (iks_outfile_check(path) != 0) return iks_err_set(err, IKS_E_IO, "%s: %s", path, iks_outfile_strerror(errno));
     return true;
 }
 
@@ -156,7 +157,7 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))
         return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
     bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
-    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, strerror(errno));
+    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));
     free(png);
     return ok;
 }
@@ -226,9 +227,14 @@ bool iks_writer_submit(iks_writer *w, int slot, long frame)
         return true;
     }
     if (w->err.code != IKS_OK) return false;
-    if (!write_raw(w->fd, w->seq, w->d.width, w->d.height))
-        return iks_err_set(&w->err, IKS_E_IO, "%s: %s", w->kind == IKS_OUT_RAW ? "stdout" : w->d.output,
+    if (!write_raw(w->fd, w->seq, w->d.width, w->d.height)) {
+        const char *where = w->kind == IKS_OUT_RAW ? "stdout" : w->d.output;
+        /* a reader that stopped reading, and a signal that asked us to stop: stopped, not failed */
+        if (errno == EINTR && iks_stop_requested())
+            return iks_err_set(&w->err, IKS_E_INTERRUPTED, "interrupted while writing frame %ld to %s", frame, where);
+        return iks_err_set(&w->err, IKS_E_IO, "%s: %s", where,
                            errno == EPIPE && w->kind == IKS_OUT_VIDEO ? "ffmpeg stopped reading" : strerror(errno));
+    }
     w->written_seq++;
     return true;
 }

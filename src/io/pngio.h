@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
+
 /* Call before any thread encodes. level: libdeflate's 0..12 (1 is the fast default). filter: the PNG row
  * filter 0..4 for every row (2, Up, is render's), or -1 for stb's per-row choice of the best of five. */
 void iks_png_setup(int level, int filter);
@@ -20,11 +22,5 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out
 /* Releases the calling thread's compressor; each thread that encoded calls it before it ends. */
 void iks_png_thread_done(void);
 
-/* write(2) until all of data is written, through EINTR and short writes; false with errno set. */
-bool iks_write_all(int fd, const void *data, size_t len);
-
-/* Writes data to path atomically: a temporary file in the same directory, then rename, so that a
- * crash, a kill or a full disk never leaves a partial file under path. false with errno set. */
-bool iks_write_atomic(const char *path, const void *data, size_t len);
 
 #endif

@@ -1,0 +1,204 @@
+/* outfile.c: careful output files, registered temporaries, and the process-wide stop request (see
+ * outfile.h). */
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the stop request -------------------------------------------------------------------------- */
+
+static atomic_int stop_flag;
+
+void iks_stop_request(void) { atomic_store(&stop_flag, 1); }
+void iks_stop_reset(void) { atomic_store(&stop_flag, 0); }
+bool iks_stop_requested(void) { return atomic_load(&stop_flag) != 0; }
+
+bool iks_write_all(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len > 0) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0) {
+            /* a signal: retried, unless it asked to stop (a stalled reader must not hold us) */
+            if (errno == EINTR && !iks_stop_requested()) continue;
+            return false;
+        }
+        p += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+/* ---- registered temporaries -------------------------------------------------------------------- */
+
+/* A lock-free list that only grows: a node is claimed and released by flipping its state, so the
+ * list is as long as the most temporaries ever in flight at once, and a signal handler may walk it
+ * at any moment. Nodes live to the end of the process. */
+typedef struct tnode {
+    struct tnode *next;
+    atomic_int state; /* 0 free, 1 being filled, 2 a live temporary */
+    char path[PATH_MAX];
+} tnode;
+
+static _Atomic(tnode *) temps;
+
+int iks_outfile_tmp_register(const char *path)
+{
+    if (strlen(path) >= PATH_MAX) return -1;
+    for (tnode *n = atomic_load(&temps); n; n = n->next) {
+        int expect = 0;
+        if (atomic_compare_exchange_strong(&n->state, &expect, 1)) {
+            strcpy(n->path, path);
+            atomic_store(&n->state, 2);
+            return 0;
+        }
+    }
+    tnode *n = calloc(1, sizeof *n);
+    if (!n) return -1;
+    strcpy(n->path, path);
+    atomic_init(&n->state, 2);
+    n->next = atomic_load(&temps);
+    while (!atomic_compare_exchange_weak(&temps, &n->next, n)) {}
+    return 0;
+}
+
+void iks_outfile_tmp_done(const char *tmp)
+{
+    for (tnode *n = atomic_load(&temps); n; n = n->next)
+        if (atomic_load(&n->state) == 2 && strcmp(n->path, tmp) == 0) {
+            atomic_store(&n->state, 0);
+            return;
+        }
+}
+
+void iks_outfile_remove_temporaries(void)
+{
+    for (tnode *n = atomic_load(&temps); n; n = n->next)
+        if (atomic_load(&n->state) == 2) unlink(n->path);
+}
+
+/* ---- careful outputs --------------------------------------------------------------------------- */
+
+int iks_outfile_check(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    int e = 0;
+    if (S_ISLNK(st.st_mode)) e = IKS_EOUT_LINK;
+    else if (S_ISDIR(st.st_mode)) e = EISDIR;
+    else if (!S_ISREG(st.st_mode)) e = IKS_EOUT_SPECIAL;
+    /* root may write anything: the mode bits still say what the owner meant */
+    else if (access(path, W_OK) != 0 || !(st.st_mode & 0222)) e = IKS_EOUT_READONLY;
+    if (!e) return 0;
+    errno = e;
+    return -1;
+}
+
+const char *iks_outfile_strerror(int e)
+{
+    switch (e) {
+    case IKS_EOUT_LINK: return "a symbolic link is there: not replaced (remove it, or name the file it points to)";
+    case IKS_EOUT_SPECIAL: return "a FIFO, socket or device is there: not replaced";
+    case IKS_EOUT_READONLY: return "a read-only file is there: not replaced";
+    case EISDIR: return "a directory is there";
+    default: return strerror(e);
+    }
+}
+
+/* The process's umask without changing it (umask(2) would, for an instant, for every thread) */
+static mode_t file_mode;
+static void find_mode(void)
+{
+    unsigned m = 022;
+    bool found = false;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "Umask: %o", &m) == 1) {
+            found = true;
+            break;
+        }
+    if (f) fclose(f);
+    if (!found) {
+        mode_t old = umask(022);
+        umask(old);
+        m = old;
+    }
+    file_mode = (mode_t)(0666 & ~m);
+}
+
+int iks_outfile_tmp_create(const char *path, char **tmp)
+{
+    *tmp = NULL;
+    size_t n = strlen(path);
+    char *t = malloc(n + 32);
+    if (!t) return -1;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    const char *base = path + dirlen;
+    /* hidden, beside the target (rename stays within one file system), and short enough for a
+     * name already near NAME_MAX */
+    if (strlen(base) + 8 <= NAME_MAX) snprintf(t, n + 32, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
+    else snprintf(t, n + 32, "%.*s.ikshade.XXXXXX", (int)dirlen, path);
+    int fd = mkostemp(t, O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        free(t);
+        errno = e;
+        return -1;
+    }
+    if (iks_outfile_tmp_register(t) != 0) {
+        close(fd);
+        unlink(t);
+        free(t);
+        errno = ENOMEM;
+        return -1;
+    }
+    *tmp = t;
+    return fd;
+}
+
+bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_mode);
+    bool ok = fchmod(fd, file_mode) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) ok = false, e = errno;
+    if (ok && iks_outfile_check(path) != 0) ok = false, e = errno;
+    if (ok && rename(tmp, path) != 0) ok = false, e = errno;
+    if (!ok) unlink(tmp);
+    iks_outfile_tmp_done(tmp);
+    errno = e;
+    return ok;
+}
+
+bool iks_write_atomic(const char *path, const void *data, size_t len)
+{
+    if (iks_outfile_check(path) != 0) return false;
+    char *tmp;
+    int fd = iks_outfile_tmp_create(path, &tmp);
+    if (fd < 0) return false;
+    if (!iks_write_all(fd, data, len)) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        iks_outfile_tmp_done(tmp);
+        free(tmp);
+        errno = e;
+        return false;
+    }
+    bool ok = iks_outfile_tmp_publish(fd, tmp, path);
+    int e = errno;
+    free(tmp);
+    errno = e;
+    return ok;
+}

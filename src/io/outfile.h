@@ -1,0 +1,57 @@
+/* outfile.h: writing the files a user asked for, with care, and stopping at once when asked.
+ * - A file is written under a hidden temporary name beside it and renamed over the target, so a crash,
+ *   a kill or a full disk never leaves a partial file under the target's name. What is already at the
+ *   name is replaced only if it is a regular file the user may write: a symbolic link, a FIFO, a
+ *   device, a directory or a read-only file there is an error (EEXIST-like errnos, worded by
+ *   iks_outfile_strerror), never silently replaced. New files get 0666 less the umask, as any tool's.
+ * - Temporaries in flight are registered, so that a signal handler can remove them all before the
+ *   process ends (iks_outfile_remove_temporaries is async-signal-safe).
+ * - iks_stop_request (async-signal-safe) makes blocking writes give up with EINTR instead of retrying,
+ *   so that a reader that stopped reading cannot keep a render from stopping.
+ * What it does not do: encode (pngio.c), decide names (the engine's writer). */
+#ifndef IKS_OUTFILE_H
+#define IKS_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* errno values of refusals to replace what is at an output's name */
+#define IKS_EOUT_LINK ELOOP       /* a symbolic link */
+#define IKS_EOUT_SPECIAL ENODEV   /* a FIFO, socket or device */
+#define IKS_EOUT_READONLY EROFS   /* a file the user may not write */
+
+/* write(2) until all of data is written, through short writes; EINTR is retried unless a stop was
+ * requested, then false with errno EINTR. false with errno set. */
+bool iks_write_all(int fd, const void *data, size_t len);
+
+/* Writes data to path atomically (see above). false with errno set. */
+bool iks_write_atomic(const char *path, const void *data, size_t len);
+
+/* Whether path may be written as an output: absent, or a regular file the user may write (0), else
+ * -1 with errno as above (or the stat error). */
+int iks_outfile_check(const char *path);
+
+/* strerror, with the refusals above worded for an output ("a symbolic link: not replaced", ...) */
+const char *iks_outfile_strerror(int e);
+
+/* Creates a temporary file beside path (O_EXCL, mode 0600 until published), registered for removal
+ * on a signal. tmp (malloc'd, caller frees after iks_outfile_tmp_done) gets its name. -1 with errno. */
+int iks_outfile_tmp_create(const char *path, char **tmp);
+/* Gives the temporary its final mode (0666 less the umask) and renames it over path after checking
+ * what is there; unlinks it on failure. Closes fd either way. false with errno set. */
+bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path);
+/* Unregisters tmp (after it was renamed or removed). */
+void iks_outfile_tmp_done(const char *tmp);
+/* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
+ * iks_outfile_tmp_done, or -1 when out of memory. */
+int iks_outfile_tmp_register(const char *path);
+
+/* Async-signal-safe: removes every registered temporary. */
+void iks_outfile_remove_temporaries(void);
+
+/* Async-signal-safe: asks every blocking write and render loop in the process to stop. */
+void iks_stop_request(void);
+void iks_stop_reset(void);
+bool iks_stop_requested(void);
+
+#endif
