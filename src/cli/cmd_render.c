@@ -71,9 +71,6 @@ typedef struct {
     const char *each;  /* --each DIR: a compatibility report instead of frames */
 } ropts;
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { interrupted = sig; }
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
@@ -252,7 +249,7 @@ static bool on_progress(void *user, const iks_progress *p)
         draw_bar(p->done, p->total, p->seconds, false);
         s->last_bar = iks_cli_now();
     }
-    return !interrupted;
+    return !iks_signals_stopped(); /* Ctrl-C, SIGTERM, SIGHUP: see signals.c */
 }
 
 /* ---- --each ------------------------------------------------------------------------------------ */
@@ -325,7 +322,7 @@ static int render_each(const ropts *o)
     const iks_render_desc *r = &o->r;
     printf("| shader | result | ms/frame | detail |\n|---|---|---:|---|\n");
     int ok = 0, failed = 0, skipped = 0;
-    for (size_t i = 0; i < n && !interrupted; i++) {
+    for (size_t i = 0; i < n && !iks_signals_stopped(); i++) {
         char path[PATH_MAX], detail[512] = "";
         snprintf(path, sizeof path, "%.2000s/%.1000s", o->each, names[i]);
         iks_toy_desc td = iks_shared_toy(&o->s, path);
@@ -403,14 +400,8 @@ static int render(ropts *o)
     progress_state ps = { .tty = isatty(STDERR_FILENO) && !o->quiet };
     r->progress = on_progress;
     r->user = &ps;
-    struct sigaction sa = { 0 }, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     iks_render_stats st;
     iks_code c = iks_render(t, r, &st);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     if (ps.tty) draw_bar(st.written, st.total, st.seconds, true);
     iks_toy_destroy(t);
     iks_engine_destroy(e);

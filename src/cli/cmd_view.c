@@ -58,13 +58,6 @@ typedef struct {
     long frames; /* 0: until closed */
 } vopts;
 
-static volatile sig_atomic_t stop_requested;
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
 /* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. The caller
  * frees o->s with iks_shared_free whatever this returns. */
 static int parse_args(int argc, char **argv, vopts *o)
@@ -154,7 +147,7 @@ static void on_screenshot(void *user, const char *path, int w, int h, const char
 static bool should_stop(void *user)
 {
     (void)user;
-    return stop_requested;
+    return iks_signals_stopped() != 0;
 }
 
 static const char *base_name(const char *p)
@@ -187,12 +180,7 @@ static int view(const vopts *o)
                         .hide_hud = !o->hud, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
                         .on_error = on_error, .on_reload = on_reload, .on_screenshot = on_screenshot,
                         .should_stop = should_stop, .user = &vs };
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    iks_code c = iks_live_run(e, &d);
+    iks_code c = iks_live_run(e, &d); /* Ctrl-C, SIGTERM, SIGHUP end it through should_stop: signals.c */
     int rc = EXIT_OK;
     if (c != IKS_OK) rc = vs.reported ? iks_exit_status(c) : iks_print_last_error("view");
     iks_engine_destroy(e);

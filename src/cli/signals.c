@@ -2,7 +2,10 @@
  * - SIGINT, SIGTERM, SIGHUP: the first asks the engine to stop (iks_interrupt: renders end after the
  *   frames in flight, every file complete; blocking writes give up) and the command exits with
  *   128 + the signal's number, as a shell expects. A second one ends the process at once, after
- *   removing the temporaries of files in flight (iks_remove_temporaries is async-signal-safe).
+ *   removing the temporaries of files in flight (iks_remove_temporaries is async-signal-safe). So
+ *   does the end of a grace period after the first (GRACE_SECONDS): a driver busy compiling a huge
+ *   shader or drawing a frame that takes a minute cannot be asked to stop, and `timeout` sends its
+ *   SIGTERM only once.
  * - SIGPIPE is ignored: a closed pipe is an EPIPE error where it matters (raw frames to stdout) and
  *   nothing at all on stderr, instead of death by signal.
  * Handlers are installed without SA_RESTART, and a signal taken by another thread (the main thread
@@ -15,6 +18,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
+
+#define GRACE_SECONDS 5
 
 static atomic_int first_signal;
 static pthread_t command_thread;
@@ -23,16 +29,33 @@ static atomic_bool have_command_thread;
 /* SIGURG pokes the command's thread out of a blocking call; it does nothing else */
 static void on_poke(int sig) { (void)sig; }
 
+/* Ends the process now, as the signal sig would have, leaving no temporary behind */
+static void die_now(int sig)
+{
+    iks_remove_temporaries();
+    signal(sig, SIG_DFL);
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, sig);
+    pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+    raise(sig);
+}
+
+/* the grace period after the first signal is over */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    die_now(atomic_load(&first_signal));
+}
+
 static void on_stop(int sig)
 {
     int expect = 0;
     if (!atomic_compare_exchange_strong(&first_signal, &expect, sig)) {
-        /* the second: now, leaving nothing behind */
-        iks_remove_temporaries();
-        signal(sig, SIG_DFL);
-        raise(sig);
+        die_now(expect); /* the second: now, with the first one's status */
         return;
     }
+    alarm(GRACE_SECONDS);
     iks_interrupt();
     if (atomic_load(&have_command_thread) && !pthread_equal(pthread_self(), command_thread))
         pthread_kill(command_thread, SIGURG);
@@ -49,6 +72,8 @@ void iks_signals_install(void)
     sigaction(SIGHUP, &sa, NULL);
     sa.sa_handler = on_poke;
     sigaction(SIGURG, &sa, NULL);
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
 }
