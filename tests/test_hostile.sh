@@ -164,6 +164,78 @@ if command -v Xvfb >/dev/null; then
 else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
 fi
 
+# ---- outputs: what is at the name is replaced only if it is a file the user may write ---------------
+mkdir -p "$fx/outs"; ln -s "$fx/ok.frag" "$fx/outs/link.png"
+bad 1 "link.png: a symbolic link is there: not replaced" "${R[@]}" "$fx/ok.frag" -o "$fx/outs/link.png"
+check "... and the link still points where it did" [ "$(readlink "$fx/outs/link.png")" = "$fx/ok.frag" ]
+check_eq "... and its target is untouched" "$ok" "$(cat "$fx/ok.frag")"
+ln -s "$fx/ok.frag" "$fx/outs/0001.png"
+out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o "$fx/outs/%04d.png" --frames 3 2>&1); rc=$?
+check "a link among a pattern's names fails the render (rc $rc)" [ "$rc" -eq 1 ]
+check "... naming it" grep -q "outs/0001.png: a symbolic link is there: not replaced" <<<"$out"
+check "... and leaves it a link to the shader" [ "$(readlink "$fx/outs/0001.png")" = "$fx/ok.frag" ]
+mkfifo "$fx/outs/f.png"
+bad 1 "f.png: a FIFO, socket or device is there: not replaced" "${R[@]}" "$fx/ok.frag" -o "$fx/outs/f.png"
+printf 'keep' > "$fx/outs/ro.png"; chmod 444 "$fx/outs/ro.png"
+bad 1 "ro.png: a read-only file is there: not replaced" "${R[@]}" "$fx/ok.frag" -o "$fx/outs/ro.png"
+check_eq "... and the read-only file keeps its bytes" keep "$(cat "$fx/outs/ro.png")"
+out=$(cd "$w" && umask 077 && "${R[@]}" "$fx/ok.frag" -o u.png 2>&1); rc=$?
+check_eq "an output honours the umask (077 -> 600), rc $rc" "600" "$(stat -c %a "$w/u.png" 2>/dev/null)"
+rm -f "$w/u.png"
+long=$(printf 'n%.0s' $(seq 251))
+out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o "$long.png" 2>&1); rc=$?
+check "a 255-byte file name (the longest allowed) is written, rc $rc: $out" [ -f "$w/$long.png" ]
+rm -f "$w/$long.png"
+out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o 'o/%d.png' --frames 4294967296:4294967298 2>&1); rc=$?
+check_eq "frame numbers past 2^32 keep their own names (rc $rc: $out)" "4294967296.png 4294967297.png" "$(ls "$w/o" | tr '\n' ' ' | sed 's/ $//')"
+rm -rf "${w:?}"/*
+bad 2 "a frame number's width is at most 64" "${R[@]}" "$fx/ok.frag" -o 'a%2147483648d.png' --frames 2
+
+# ---- signals: one policy, exit 128+signal, nothing half-written left ---------------------------------
+slow='void mainImage(out vec4 c, in vec2 f) { float a = 0.0; for (int i = 0; i < 200000; i++) a += sin(a + f.x * 0.001 + float(i)); c = vec4(fract(a)); }'
+printf '%s\n' "$slow" > "$fx/slow.frag"
+# sig_test SIGNALS... : a render of 100000 small frames, stopped by the signals given (one per 0.3 s)
+sig_render() {
+  local shader=$1 size=$2; shift 2
+  (cd "$w" && exec "$bin" render "$shader" -o s/%06d.png --frames 100000 --size "$size" --quiet 2>/dev/null) & local p=$!
+  sleep 2
+  t0=$(date +%s%N)
+  for s in "$@"; do kill -"$s" "$p" 2>/dev/null; sleep 0.3; done
+  wait "$p"; rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+sig_render "$fx/ok.frag" 32x32 TERM
+check_eq "SIGTERM: exit 143" 143 "$rc"
+check "SIGTERM: no temporary left" [ -z "$(ls -A "$w/s" | grep '^\.')" ]
+check "SIGTERM: frames were written before it" [ "$(ls "$w/s" | wc -l)" -gt 0 ]
+rm -rf "${w:?}"/*
+sig_render "$fx/ok.frag" 32x32 HUP
+check_eq "SIGHUP (terminal closed): exit 129" 129 "$rc"
+check "SIGHUP: no temporary left" [ -z "$(ls -A "$w/s" | grep '^\.')" ]
+rm -rf "${w:?}"/*
+sig_render "$fx/slow.frag" 640x360 INT INT
+check_eq "a second Ctrl-C during a slow frame: exit 130" 130 "$rc"
+check "... at once (${ms} ms after the first, 300 of them between the two)" [ "$ms" -lt 3000 ]
+check "... and no temporary left" [ -z "$(ls -A "$w/s" 2>/dev/null | grep '^\.')" ]
+rm -rf "${w:?}"/*
+sig_render "$fx/slow.frag" 640x360 TERM
+check_eq "one SIGTERM during a slow frame: exit 143" 143 "$rc"
+check "... within the 5 s grace (${ms} ms)" [ "$ms" -lt 9000 ]
+rm -rf "${w:?}"/*
+# a reader that stops reading: raw frames blocked in write(2); SIGTERM still ends the render
+(cd "$w" && exec "$bin" render "$fx/ok.frag" -o - --frames 100000 --size 64x64 2>"$w/err" | sleep 20) & p=$!
+sleep 2; pkill -TERM -f -- "render $fx/ok.frag -o - --frames 100000"; t0=$(date +%s%N)
+while pgrep -f -- "render $fx/ok.frag -o - --frames 100000" >/dev/null && [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 8000 ]; do sleep 0.1; done
+still=$(pgrep -f -- "render $fx/ok.frag -o - --frames 100000")
+check_eq "SIGTERM ends a render whose reader stopped reading" "" "$still"
+check "... saying it was interrupted while writing" grep -q "interrupted while writing frame" "$w/err"
+kill "$p" 2>/dev/null; wait "$p" 2>/dev/null
+rm -rf "${w:?}"/*
+(cd "$w" && "${R[@]}" "$fx/ok.frag" -o p.png 2>&1 | true; echo "${PIPESTATUS[0]}" > rc)
+check_eq "stderr to a closed pipe: the frame is written and the exit is 0" "0" "$(cat "$w/rc")"
+check "... the frame is there" [ -f "$w/p.png" ]
+rm -rf "${w:?}"/*
+
 # ---- solve's odd numbers -----------------------------------------------------------------------------
 bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"
 bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" solve" "$bin"
