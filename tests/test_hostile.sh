@@ -189,6 +189,8 @@ rm -f "$w/$long.png"
 out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o 'o/%d.png' --frames 4294967296:4294967298 2>&1); rc=$?
 check_eq "frame numbers past 2^32 keep their own names (rc $rc: $out)" "4294967296.png 4294967297.png" "$(ls "$w/o" | tr '\n' ' ' | sed 's/ $//')"
 rm -rf "${w:?}"/*
+bad 2 "--warmup 1000000: the frame numbers pass 9223372036854775807" "${R[@]}" "$fx/ok.frag" -o 'o/%d.png' \
+  --frames 9223372036854775000:9223372036854775800 --warmup 1000000
 bad 2 "a frame number's width is at most 64" "${R[@]}" "$fx/ok.frag" -o 'a%2147483648d.png' --frames 2
 
 # ---- signals: one policy, exit 128+signal, nothing half-written left ---------------------------------

@@ -213,6 +213,9 @@ static int parse_args(int argc, char **argv, ropts *o)
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
+    if (r->end > LONG_MAX - o->warmup)
+        return iks_usage("render", "--frames %ld:%ld with --warmup %ld: the frame numbers pass %ld", r->first, r->end,
+                         o->warmup, LONG_MAX);
     r->first += o->warmup;
     r->end += o->warmup;
     if (strcmp(r->output, "-") == 0 && isatty(STDOUT_FILENO))
