@@ -161,6 +161,11 @@ if command -v Xvfb >/dev/null; then
   bad 1 "the open-file limit \(ulimit -n 5\) is too small to reach display" \
     bash -c '. "$0/lib.sh"; xvfb_exec bash -c "ulimit -n 5; exec \"\$@\"" _ "$@"' "$(cd "$(dirname "$0")" && pwd)" \
     "$bin" view "$fx/ok.frag" --frames 2
+  # the viewer reads a stream once too (it read it twice, the second time empty)
+  out=$(xvfb_exec bash -c 'timeout 60 "$0" view <(printf "%s\n" "$1") --frames 5 2>&1' "$bin" "$ok"); rc=$?
+  check "view <(cmd) runs the stream's shader (rc $rc: $out)" [ "$rc" -eq 0 ]
+  out=$(printf '%s\n' "$ok" | xvfb_exec timeout 60 "$bin" view /dev/stdin --frames 5 2>&1); rc=$?
+  check "view /dev/stdin runs it (rc $rc: $out)" [ "$rc" -eq 0 ]
 else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
 fi
 
