@@ -64,6 +64,8 @@ stop() {
     xdotool key --window "$wid" Escape 2>/dev/null
     for _ in $(seq 30); do kill -0 "$vpid" 2>/dev/null || break 2; sleep 0.1; done
   done
+  # a viewer that ignores Esc is a failure, not a hang of the suite
+  if kill -0 "$vpid" 2>/dev/null; then echo "stop: the viewer ignored Esc; killed" >&2; kill -9 "$vpid"; fi
   wait "$vpid"; local rc=$?; vpid=; return $rc
 }
 centre() { png pixel "$1" 320 180; }
@@ -243,4 +245,33 @@ colour 'vec3(90.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
 reloaded; shot; check "live: the file coming back is picked up" [ "$(centre "$shot")" = "90 20 30" ]
 stop
 check "the viewer exits 0 after all that" [ $? -eq 0 ]
+
+# ---- live reload where it used to stop for good ------------------------------------------------------
+# the shader's directory deleted and made again (a checkout, a sync tool)
+mkdir -p gone
+colour 'vec3(11.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag; cp col.glsl gone/
+start gone/s.frag
+rm -rf gone
+wait_for 's.frag: deleted; showing the last good program' 1 v.err
+mkdir gone; cp col.glsl gone/
+colour 'vec3(12.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag
+reloaded; shot; check "live: a directory deleted and made again is watched again" [ "$(centre "$shot")" = "12 20 30" ]
+colour 'vec3(13.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag
+reloaded; shot; check "... and later saves in it reload too" [ "$(centre "$shot")" = "13 20 30" ]
+stop
+# the shader is a symbolic link to a file elsewhere, and that file is edited
+mkdir -p real; cp col.glsl real/
+colour 'vec3(21.0, 20.0, 30.0) / 255.0 + tint()' > real/t.frag
+ln -sf real/t.frag linked.frag
+start linked.frag
+colour 'vec3(22.0, 20.0, 30.0) / 255.0 + tint()' > real/t.frag
+reloaded; shot; check "live: an edit of a link's target reloads" [ "$(centre "$shot")" = "22 20 30" ]
+stop
+# an #include of a file that does not exist yet: creating it is the fix
+printf '#include "later.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(later(), 1.0); }\n' > waits.frag
+start waits.frag
+wait_for 'cannot include "later.glsl"' 1 v.err
+printf 'vec3 later() { return vec3(31.0, 20.0, 30.0) / 255.0; }\n' > later.glsl
+reloaded; shot; check "live: a missing #include created later is picked up" [ "$(centre "$shot")" = "31 20 30" ]
+stop
 finish

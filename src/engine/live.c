@@ -162,6 +162,9 @@ static void take_files(live *l, iks_toy *t)
             add_file(l, t->gl.files[i]))
             t->gl.files[i] = NULL; /* ours now */
     }
+    /* includes looked for in vain: the file that appears there is the fix */
+    for (int i = 0; i < t->gl.nwanted; i++)
+        if (t->gl.wanted[i] && add_file(l, t->gl.wanted[i])) t->gl.wanted[i] = NULL;
     if (!l->watch) return;
     const char **w = malloc(sizeof *w * (size_t)(l->nfiles + 1));
     if (!w) return;
@@ -215,7 +218,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     *compile_s = iks_now() - t;
     /* a new include is watched from now on, also when it is the broken one; a file that could not be
      * read at all (a bad JSON or manifest) keeps the watch list as it was */
-    if (l->path && nt && (nt->gl.nfiles > 0 || nt->tf.nwatch > 0)) take_files(l, nt);
+    if (l->path && nt && (nt->gl.nfiles > 0 || nt->tf.nwatch > 0 || nt->gl.nwanted > 0)) take_files(l, nt);
     /* the signature of what was just read, so the next save is compared with this version */
     if (l->path) {
         free(l->attempted);

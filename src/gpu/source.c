@@ -565,6 +565,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         free(text);
         return fail(c, IKS_E_IO, "%s: a FIFO (named pipe) that nothing was written to", path);
     }
+    if (named_file && c->opts->touched) c->opts->touched(c->opts->touched_user, path, true);
     int fidx = add_file(c, path);
     if (fidx < 0) {
         free(text);
@@ -603,6 +604,12 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             char *found;
             if (!resolve(c, dir, name, &found)) {
+                /* every place it was looked for: a file created there later is the fix */
+                for (int i = -1; c->opts->touched && i < c->opts->n_include_dirs; i++) {
+                    char *cand = i < 0 ? (dir ? join(dir, name) : NULL) : join(c->opts->include_dirs[i], name);
+                    if (cand) c->opts->touched(c->opts->touched_user, cand, false);
+                    free(cand);
+                }
                 sbuf dirs = { 0 };
                 sb_add(&dirs, "", 0);
                 if (dir) sb_str(&dirs, dir);

@@ -35,6 +35,10 @@ typedef struct {
     bool es;
     /* Channels declared samplerCube instead of sampler2D (a cubemap input) */
     bool cube[4];
+    /* Optional: told of every file read (exists true) and of every path an #include looked for in vain
+     * (false), on failure too, so that a viewer can wait for the save (or the new file) that fixes it. */
+    void (*touched)(void *user, const char *path, bool exists);
+    void *touched_user;
 } iks_source_opts;
 
 typedef struct {

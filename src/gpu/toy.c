@@ -176,24 +176,30 @@ static bool make_buffers(iks_gltoy *t, int w, int h, iks_err *e)
     return true;
 }
 
-/* Records the files a pass read, once each: a viewer watches every one of them */
-static bool add_files(iks_gltoy *t, const iks_source *src, iks_err *e)
+/* Adds path to a growable list of owned names, once; false when out of memory */
+static bool add_name(char ***list, int *n, int *cap, const char *path)
 {
-    for (int i = 1; i < src->nfiles; i++) {
-        bool seen = false;
-        for (int j = 0; j < t->nfiles; j++) seen |= strcmp(t->files[j], src->files[i]) == 0;
-        if (seen) continue;
-        if (t->nfiles == t->capfiles) {
-            int cap = t->capfiles ? 2 * t->capfiles : 16;
-            char **f = realloc(t->files, (size_t)cap * sizeof *f);
-            if (!f) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
-            t->files = f;
-            t->capfiles = cap;
-        }
-        if (!(t->files[t->nfiles] = strdup(src->files[i]))) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
-        t->nfiles++;
+    for (int j = 0; j < *n; j++)
+        if (strcmp((*list)[j], path) == 0) return true;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 16;
+        char **f = realloc(*list, (size_t)c * sizeof *f);
+        if (!f) return false;
+        *list = f;
+        *cap = c;
     }
+    if (!((*list)[*n] = strdup(path))) return false;
+    (*n)++;
     return true;
+}
+
+/* The source assembler's report of each file read and each include looked for in vain: a viewer
+ * watches every one of them, also when the pass fails. (Out of memory here only watches less.) */
+static void touched(void *user, const char *path, bool exists)
+{
+    iks_gltoy *t = user;
+    if (exists) (void)add_name(&t->files, &t->nfiles, &t->capfiles, path);
+    else (void)add_name(&t->wanted, &t->nwanted, &t->capwanted, path);
 }
 
 bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
@@ -211,9 +217,11 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         o.common_text = d->common_text;
         o.es = d->es && iks_gpu_has_es3();
         for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
+        o.touched = touched;
+        o.touched_user = t;
         iks_source src;
         if (!iks_source_load(&src, ps->path, &o, e)) goto fail;
-        bool ok = add_files(t, &src, e) && iks_program_build(&t->prog[p], &src, e, log);
+        bool ok = iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
         for (int c = 0; c < 4; c++) {
@@ -243,14 +251,17 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     return true;
 fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
-    char **files = t->files;
-    int nfiles = t->nfiles, capfiles = t->capfiles;
-    t->files = NULL;
-    t->nfiles = t->capfiles = 0;
+    char **files = t->files, **wanted = t->wanted;
+    int nfiles = t->nfiles, capfiles = t->capfiles, nwanted = t->nwanted, capwanted = t->capwanted;
+    t->files = t->wanted = NULL;
+    t->nfiles = t->capfiles = t->nwanted = t->capwanted = 0;
     iks_gltoy_destroy(t);
     t->files = files;
     t->nfiles = nfiles;
     t->capfiles = capfiles;
+    t->wanted = wanted;
+    t->nwanted = nwanted;
+    t->capwanted = capwanted;
     return false;
 }
 
@@ -269,6 +280,8 @@ void iks_gltoy_destroy(iks_gltoy *t)
             if (t->sampler_cache[f][r]) glDeleteSamplers(1, &t->sampler_cache[f][r]);
     for (int i = 0; i < t->nfiles; i++) free(t->files[i]);
     free(t->files);
+    for (int i = 0; i < t->nwanted; i++) free(t->wanted[i]);
+    free(t->wanted);
     memset(t, 0, sizeof *t);
 }
 

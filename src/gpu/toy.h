@@ -51,6 +51,8 @@ typedef struct {
     bool has_buffers;
     char **files;                    /* every file read, for live reload (owned, growable) */
     int nfiles, capfiles;
+    char **wanted;                   /* includes looked for in vain: their creation is news (owned) */
+    int nwanted, capwanted;
 } iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads

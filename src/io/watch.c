@@ -1,22 +1,31 @@
-/* watch.c: inotify on the directories of the watched files, events filtered by name. */
+/* watch.c: inotify on the directories of the watched files, events filtered by name. A directory that
+ * goes away (deleted, renamed, not there yet) is watched again as soon as it is back; a file that is a
+ * symbolic link is also watched where it points. */
 #include "watch.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct {
-    int wd;        /* the directory's watch descriptor */
+    int wd;        /* the directory's watch descriptor; -1 while the directory is not there */
+    char *dir;     /* the directory, for watching it again */
     char *name;    /* the file's name in it */
 } entry;
 
 struct iks_watch {
     int fd;
     entry *e;
-    int n;
+    int n, cap;
+    struct timespec last_retry;
 };
+
+#define MASK (IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | \
+              IN_DELETE_SELF | IN_MOVE_SELF)
 
 iks_watch *iks_watch_create(void)
 {
@@ -40,10 +49,11 @@ static void clear(iks_watch *w)
         for (int j = 0; j < i; j++) seen |= w->e[j].wd == w->e[i].wd;
         if (!seen && w->e[i].wd >= 0) inotify_rm_watch(w->fd, w->e[i].wd);
         free(w->e[i].name);
+        free(w->e[i].dir);
     }
     free(w->e);
     w->e = NULL;
-    w->n = 0;
+    w->n = w->cap = 0;
 }
 
 void iks_watch_destroy(iks_watch *w)
@@ -54,43 +64,71 @@ void iks_watch_destroy(iks_watch *w)
     free(w);
 }
 
+/* Adds an entry for the file at path (its directory watched); false with errno set when the directory
+ * cannot be watched now (the entry is kept, and tried again by the poll) or memory ran out */
+static bool add_entry(iks_watch *w, const char *path)
+{
+    if (w->n == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 8;
+        entry *e = realloc(w->e, (size_t)cap * sizeof *e);
+        if (!e) return false;
+        w->e = e;
+        w->cap = cap;
+    }
+    const char *slash = strrchr(path, '/');
+    /* the directory as written, however long: a cut name would watch some other directory */
+    char *dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+    char *name = strdup(slash ? slash + 1 : path);
+    if (!dir || !name) {
+        free(dir);
+        free(name);
+        errno = ENOMEM;
+        return false;
+    }
+    /* adding a directory twice returns the same descriptor, so entries share it */
+    int wd = inotify_add_watch(w->fd, dir, MASK);
+    int err = errno;
+    w->e[w->n++] = (entry){ .wd = wd, .dir = dir, .name = name };
+    errno = err;
+    return wd >= 0;
+}
+
 bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
 {
     clear(w);
-    w->e = calloc((size_t)(n > 0 ? n : 1), sizeof *w->e);
-    if (!w->e) return false;
     bool ok = true;
     int err = 0;
     for (int i = 0; i < n; i++) {
-        const char *slash = strrchr(paths[i], '/');
-        /* the directory as written, however long: a cut name would watch some other directory */
-        char *dir = !slash ? strdup(".") : slash == paths[i] ? strdup("/") : strndup(paths[i], (size_t)(slash - paths[i]));
-        /* adding a directory twice returns the same descriptor, so entries share it */
-        int wd = dir ? inotify_add_watch(w->fd, dir,
-                                         IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE |
-                                             IN_DELETE | IN_ATTRIB)
-                     : -1;
-        if (wd < 0) {
-            ok = false;
-            err = dir ? errno : ENOMEM;
-        }
-        free(dir);
-        w->e[w->n].wd = wd;
-        w->e[w->n].name = strdup(slash ? slash + 1 : paths[i]);
-        if (!w->e[w->n].name) {
-            ok = false;
-            err = ENOMEM;
-            if (wd >= 0) {
-                bool shared = false;
-                for (int j = 0; j < w->n; j++) shared |= w->e[j].wd == wd;
-                if (!shared) inotify_rm_watch(w->fd, wd);
-            }
-            continue;
-        }
-        w->n++;
+        if (!add_entry(w, paths[i]) && errno != ENOENT) ok = false, err = errno;
+        /* a link: an edit of the file it points to is a save too */
+        struct stat st;
+        char *real = lstat(paths[i], &st) == 0 && S_ISLNK(st.st_mode) ? realpath(paths[i], NULL) : NULL;
+        if (real && !add_entry(w, real) && errno != ENOENT) ok = false, err = errno;
+        free(real);
     }
     if (!ok) errno = err;
     return ok;
+}
+
+/* Watches again the directories that went away and are back, at most every 100 ms; true when one
+ * came back (its files may have come with it) */
+static bool rewatch(iks_watch *w)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dt = (double)(now.tv_sec - w->last_retry.tv_sec) + 1e-9 * (double)(now.tv_nsec - w->last_retry.tv_nsec);
+    if (dt < 0.1) return false;
+    w->last_retry = now;
+    bool back = false;
+    for (int i = 0; i < w->n; i++) {
+        if (w->e[i].wd >= 0) continue;
+        int wd = inotify_add_watch(w->fd, w->e[i].dir, MASK);
+        if (wd < 0) continue;
+        for (int j = i; j < w->n; j++)
+            if (w->e[j].wd < 0 && strcmp(w->e[j].dir, w->e[i].dir) == 0) w->e[j].wd = wd;
+        back = true;
+    }
+    return back;
 }
 
 iks_watch_news iks_watch_poll(iks_watch *w)
@@ -107,6 +145,17 @@ iks_watch_news iks_watch_poll(iks_watch *w)
                 news = IKS_WATCH_SETTLED; /* events were lost: assume the worst, a reload compares */
                 continue;
             }
+            if (ev->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
+                /* the directory itself went: watch it again once it is back (see rewatch) */
+                bool ours = false;
+                for (int i = 0; i < w->n; i++)
+                    if (w->e[i].wd == ev->wd) w->e[i].wd = -1, ours = true;
+                if (ours) {
+                    if (ev->mask & IN_MOVE_SELF) inotify_rm_watch(w->fd, ev->wd);
+                    news = IKS_WATCH_SETTLED;
+                }
+                continue;
+            }
             if (ev->len == 0) continue;
             for (int i = 0; i < w->n; i++) {
                 if (w->e[i].wd != ev->wd || strcmp(w->e[i].name, ev->name) != 0) continue;
@@ -117,5 +166,6 @@ iks_watch_news iks_watch_poll(iks_watch *w)
             }
         }
     }
+    if (rewatch(w) && news < IKS_WATCH_SETTLED) news = IKS_WATCH_SETTLED;
     return news;
 }
