@@ -268,12 +268,19 @@ typedef struct {
     int jobs;               /* encoder threads; 0: the number of cores */
     iks_progress_fn progress;
     void *user;
+    /* A video's ffmpeg output options instead of ikshade's (H.264 yuv420p for .mp4 .mkv, VP9 for
+     * .webm, a palette GIF), split into words as a shell would; with them any extension (.mov, .avi)
+     * is a video. NULL: ikshade's. */
+    const char *ffmpeg_args;
 } iks_render_desc;
 
 typedef struct {
     long written, total;    /* frames complete on disk (or sent), of total */
     long warmed;            /* frames drawn unsaved first for a range's buffers */
     double seconds;         /* the saved frames' wall time */
+    double fps_played;      /* a video's frame rate in the file: a GIF's is 100 / its whole-centisecond
+                               delay (60 fps -> 2 cs -> 50 fps); 0 for PNG and raw frames */
+    bool padded;            /* a video of odd size was padded to even (a black bottom row or right column) */
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,

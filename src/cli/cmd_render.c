@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,9 @@ const char HELP_RENDER[] =
     "  out/frame_%04d.png   PNG files, a printf-style frame number (directories are created)\n"
     "  still.png            a plain name, for a single frame\n"
     "  -                    raw RGBA8 frames, top row first, to stdout (pipe into ffmpeg)\n"
-    "  movie.mp4            .mp4 .webm .mkv .gif: piped through ffmpeg, when it is installed\n"
+    "  movie.mp4            a video through ffmpeg (when installed), at --fps, playable anywhere:\n"
+    "                       .mp4 .mkv H.264 yuv420p, .webm VP9, .gif with a palette made for the clip\n"
+    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even\n"
     "\n"
     "options:\n"
     "  -o, --output OUTPUT  where the frames go (required)\n"
@@ -46,6 +49,8 @@ const char HELP_RENDER[] =
     "  --alpha              keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com\n"
     "  --png-level L        deflate level 0..12 (default 2: the fastest; 10 and up: smaller, much slower)\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
+    "  --ffmpeg-args 'ARGS' a video's ffmpeg output options instead of ours (any extension then), e.g.\n"
+    "                       -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'\n"
     "  --quiet              no progress and no summary\n"
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
@@ -60,7 +65,9 @@ const char HELP_RENDER[] =
     "examples:\n"
     "  ikshade render -o out/%04d.png --frames 120\n"
     "  ikshade render shaders/limb.frag -o still.png --mouse 900,500 --set r1=0.6\n"
-    "  ikshade render -o - --frames 60 | ffmpeg -f rawvideo -pix_fmt rgba -s 1280x720 -i - out.mp4\n";
+    "  ikshade render -o limb.mp4 --frames 120\n"
+    "  ikshade render -o - --frames 60 | ffmpeg -y -f rawvideo -pix_fmt rgba -s 1280x720 -framerate 60 -i - \\\n"
+    "      -pix_fmt yuv420p out.mp4\n";
 
 typedef struct {
     const char *shader;
@@ -197,6 +204,9 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--warmup", "a frame count");
             if (!iks_parse_long(v, &o->warmup) || o->warmup < 0 || o->warmup > 1000000)
                 return iks_usage("render", "--warmup '%s': expected a whole number from 0 to 1000000", v);
+        } else if (OPT("--ffmpeg-args")) {
+            NEED("--ffmpeg-args", "ffmpeg's output options, quoted as one argument");
+            r->ffmpeg_args = v;
         } else if (strcmp(a, "--alpha") == 0) r->alpha = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
         else if (a[0] == '-' && a[1]) return iks_usage("render", "unknown option '%s' (see ikshade help render)", a);
@@ -413,14 +423,24 @@ static int render(ropts *o)
     if (c == IKS_E_INTERRUPTED) return iks_print_error("render", c, m);
     if (c != IKS_OK) {
         /* before any frame was drawn (total 0) there is nothing to count */
-        if (c == IKS_E_COMPILE || c == IKS_E_USAGE || st.total == 0) return iks_print_error("render", c, m);
+        /* a failed video is removed: there are no frames written to count */
+        if (c == IKS_E_COMPILE || c == IKS_E_USAGE || st.total == 0 || st.fps_played > 0)
+            return iks_print_error("render", c, m);
         iks_fail("render", "%s (%ld of %ld frames written)", m, st.written, st.total);
         return iks_exit_status(c);
     }
-    if (!o->quiet)
-        fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s\n", st.written,
+    if (!o->quiet) {
+        char note[160] = "";
+        double fps = r->fps > 0 ? r->fps : 60;
+        if (st.fps_played > 0 && fabs(st.fps_played - fps) > 1e-9 * fps)
+            snprintf(note, sizeof note, " (GIF: %.0f/100 s a frame, so %.4g fps where %.4g was asked)", 100.0 / st.fps_played,
+                     st.fps_played, fps);
+        if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
+                                r->width + r->width % 2, r->height + r->height % 2);
+        fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
-                strcmp(r->output, "-") == 0 ? "stdout" : r->output);
+                strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);
+    }
     return EXIT_OK;
 }
 

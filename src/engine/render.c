@@ -69,7 +69,7 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
     p->level = r->png_level == 0 ? 2 : r->png_level < 0 ? 0 : r->png_level;
     if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
-    return iks_output_classify(r->output, r->end - r->first, &p->kind, &p->pattern, err);
+    return iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err);
 }
 
 /* fail early on an output we cannot write, before any rendering */
@@ -201,7 +201,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_writer *w = NULL;
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
-                           .nice = encoder_nice() };
+                           .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args };
     if (!iks_writer_open(&wd, &w, &err)) {
         gl_free(&g);
         return iks_publish(&err);
@@ -249,15 +249,30 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
         if (!drawing) break;
     }
     iks_err werr = IKS_ERR_INIT;
-    bool wok = iks_writer_close(w, ok && !stopped, &st->written, &werr);
+    iks_writer_result wr;
+    bool wok = iks_writer_close(w, ok, &wr, &werr);
     if (!wok && err.code == IKS_OK) iks_err_move(&err, &werr);
     iks_err_clear(&werr);
     ok = ok && wok;
+    st->written = wr.written;
+    st->fps_played = wr.fps_played;
+    st->padded = wr.padded;
     st->seconds = iks_now() - start;
     gl_free(&g);
     sigaction(SIGPIPE, &old_pipe, NULL);
-    if (ok && stopped)
-        iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, the last ones complete", st->written, total);
+    if (ok && stopped) {
+        /* what the user has now, and how to go on */
+        if (p.kind == IKS_OUT_VIDEO && wr.kept)
+            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
+                        "(it plays)", r->output, st->written, total);
+        else if (p.kind == IKS_OUT_VIDEO)
+            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
+        else if (p.kind == IKS_OUT_PNG && st->written < total)
+            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
+                        "rest with --frames %ld:%ld", st->written, total, r->first + st->written, r->end);
+        else
+            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
+    }
     if (ok && !stopped) keep_going(&p, st->written, total, start);
     return iks_publish(&err);
 }

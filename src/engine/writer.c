@@ -49,7 +49,8 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
-bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, bool *pattern, iks_err *err)
+bool iks_output_classify(const char *output, long nframes, bool any_video, iks_out_kind *kind, bool *pattern,
+                         iks_err *err)
 {
     *pattern = false;
     if (strcmp(output, "-") == 0) {
@@ -63,7 +64,7 @@ bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, b
         return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
                            "conversion (write %%%% for a literal %%)", output);
     *pattern = conv == 1;
-    if (iks_video_format(output)) {
+    if (iks_video_format(output) || (any_video && !ends_with(output, ".png"))) {
         *kind = IKS_OUT_VIDEO;
         if (*pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", output);
         return true;
@@ -144,6 +145,7 @@ struct iks_writer {
     iks_video vid;
     long written_seq;
     iks_err err;          /* the first failure of an in-order sink */
+    bool ffmpeg_gone;     /* a video's pipe broke: ffmpeg ended, and will say why */
 };
 
 static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
@@ -180,7 +182,7 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
     w->fd = -1;
     w->vid.fd = -1;
     w->err = (iks_err)IKS_ERR_INIT;
-    if (!iks_output_classify(d->output, 1, &w->kind, &w->pattern, err)) {
+    if (!iks_output_classify(d->output, 1, d->ffmpeg_args != NULL, &w->kind, &w->pattern, err)) {
         free(w);
         return false;
     }
@@ -232,8 +234,8 @@ bool iks_writer_submit(iks_writer *w, int slot, long frame)
         /* a reader that stopped reading, and a signal that asked us to stop: stopped, not failed */
         if (errno == EINTR && iks_stop_requested())
             return iks_err_set(&w->err, IKS_E_INTERRUPTED, "interrupted while writing frame %ld to %s", frame, where);
-        return iks_err_set(&w->err, IKS_E_IO, "%s: %s", where,
-                           errno == EPIPE && w->kind == IKS_OUT_VIDEO ? "ffmpeg stopped reading" : strerror(errno));
+        w->ffmpeg_gone = errno == EPIPE && w->kind == IKS_OUT_VIDEO;
+        return iks_err_set(&w->err, IKS_E_IO, "%s: %s", where, w->ffmpeg_gone ? "ffmpeg stopped reading" : strerror(errno));
     }
     w->written_seq++;
     return true;
@@ -244,9 +246,11 @@ long iks_writer_written(iks_writer *w)
     return w->pool ? iks_pool_done(w->pool) : w->written_seq;
 }
 
-bool iks_writer_close(iks_writer *w, bool complete, long *written, iks_err *err)
+bool iks_writer_close(iks_writer *w, bool caller_ok, iks_writer_result *res, iks_err *err)
 {
-    if (written) *written = 0;
+    iks_writer_result local;
+    if (!res) res = &local;
+    memset(res, 0, sizeof *res);
     if (!w) return true;
     bool ok = w->err.code == IKS_OK;
     if (!ok) iks_err_move(err, &w->err);
@@ -257,18 +261,24 @@ bool iks_writer_close(iks_writer *w, bool complete, long *written, iks_err *err)
             ok = false;
         }
         iks_err_clear(&perr);
-        if (written) *written = iks_pool_done(w->pool);
+        res->written = iks_pool_done(w->pool);
         iks_pool_destroy(w->pool);
-    } else if (written) {
-        *written = w->written_seq;
-    }
+    } else res->written = w->written_seq;
     if (w->kind == IKS_OUT_VIDEO) {
         iks_err verr = IKS_ERR_INIT;
-        if (!iks_video_end(&w->vid, &w->d, ok && complete, &verr) && ok && complete) {
+        /* frames stopped early still make a video that plays; a failure, or none at all, makes none */
+        bool keep = ok && caller_ok && res->written > 0;
+        bool vok = iks_video_end(&w->vid, &w->d, keep, &verr);
+        res->kept = vok && keep;
+        /* ffmpeg's own reason beats ours ("ffmpeg stopped reading") */
+        if (verr.code != IKS_OK && (ok || w->ffmpeg_gone)) {
+            iks_err_clear(err);
             iks_err_move(err, &verr);
             ok = false;
         }
         iks_err_clear(&verr);
+        res->fps_played = w->vid.fps_played;
+        res->padded = w->vid.padded;
     }
     iks_err_clear(&w->err);
     free(w->seq);

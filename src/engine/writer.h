@@ -23,13 +23,24 @@ typedef struct {
     int png_level;        /* resolved: 0 stored .. 12 */
     int jobs;             /* encoder threads (PNG) */
     int nice;             /* the encoders' lower priority, > 0 where GL runs on the CPU */
+    const char *ffmpeg_args; /* a video's output options instead of ours (and any extension then) */
 } iks_writer_desc;
+
+/* What the output became, from iks_writer_close */
+typedef struct {
+    long written;         /* frames complete: on disk, sent, or in the video */
+    bool kept;            /* a video: the file is there (complete, or the frames written when stopped) */
+    double fps_played;    /* a video's frame rate as the file says (a GIF's whole-centisecond delay) */
+    bool padded;          /* a video of odd size padded to even by a black row or column */
+} iks_writer_result;
 
 typedef struct iks_writer iks_writer;
 
 /* The output's kind from its name, and whether it holds a frame number (a printf-style %d, the only
- * conversion allowed). nframes > 1 without a number in a PNG name is an error. IKS_E_USAGE naming -o. */
-bool iks_output_classify(const char *output, long nframes, iks_out_kind *kind, bool *pattern, iks_err *err);
+ * conversion allowed). nframes > 1 without a number in a PNG name is an error. any_video: a name that
+ * is none of ours is a video for ffmpeg to make (the user gave its arguments). IKS_E_USAGE naming -o. */
+bool iks_output_classify(const char *output, long nframes, bool any_video, iks_out_kind *kind, bool *pattern,
+                         iks_err *err);
 /* The file name of frame `frame` of an output (pattern or single name), the number in full (64 bits).
  * false with errno ENAMETOOLONG when it does not fit in n bytes. */
 bool iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n);
@@ -46,10 +57,10 @@ uint8_t *iks_writer_acquire(iks_writer *w, int *slot);
 bool iks_writer_submit(iks_writer *w, int slot, long frame);
 /* Frames complete so far: on disk, sent down the pipe, or given to ffmpeg. */
 long iks_writer_written(iks_writer *w);
-/* Finishes every frame in flight and closes the output, then frees w. complete: every frame the caller
- * meant to write was submitted; otherwise (stopped early) the output holds the frames written so far.
- * written (may be NULL): the frames complete in the end. false with err set when anything failed, now
- * or before. */
-bool iks_writer_close(iks_writer *w, bool complete, long *written, iks_err *err);
+/* Finishes every frame in flight and closes the output, then frees w. ok: nothing failed on the caller's
+ * side (a render stopped early is ok: a video then holds the frames written so far, properly closed);
+ * otherwise a video is removed. res (may be NULL) says what the output became. false with err set when
+ * anything failed, now or before. */
+bool iks_writer_close(iks_writer *w, bool ok, iks_writer_result *res, iks_err *err);
 
 #endif

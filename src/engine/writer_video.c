@@ -1,17 +1,26 @@
-/* writer_video.c: the writer's video sink: raw RGBA frames piped into ffmpeg, which encodes the file
- * under a temporary name that is renamed over the output once ffmpeg has finished it.
+/* writer_video.c: the writer's video sink: raw RGBA frames, top row first, piped into ffmpeg, which
+ * encodes the file under a hidden temporary name that is renamed over the output once ffmpeg has
+ * finished it. Defaults that play everywhere: H.264 in yuv420p (.mp4 .mkv, with +faststart for .mp4),
+ * VP9 in yuv420p (.webm), a GIF with a palette made for the clip; odd sizes are padded to even ones
+ * (4:2:0 needs them) with a black row or column on the bottom or right. Any other output through the
+ * user's own ffmpeg arguments.
  * What it does not do: encode (ffmpeg's), or choose frames (the caller's). */
 #include "writer.h"
 #include "writer_internal.h"
 
+#include "outfile.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,6 +41,13 @@ const char *iks_video_format(const char *out)
     return NULL;
 }
 
+int iks_gif_delay_cs(double fps)
+{
+    /* GIF delays are whole centiseconds, and browsers play anything under 2 cs at 10 cs */
+    long cs = lround(100.0 / fps);
+    return cs < 2 ? 2 : cs > 65535 ? 65535 : (int)cs;
+}
+
 static bool find_in_path(const char *prog)
 {
     const char *path = getenv("PATH");
@@ -47,56 +63,285 @@ static bool find_in_path(const char *prog)
     return found;
 }
 
+/* ---- the argument list ------------------------------------------------------------------------- */
+
+typedef struct {
+    char **v;
+    int n, cap;
+    bool oom;
+} argv_t;
+
+static void arg(argv_t *a, const char *s)
+{
+    if (a->oom) return;
+    if (a->n + 2 > a->cap) {
+        int cap = a->cap ? a->cap * 2 : 32;
+        char **v = realloc(a->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            a->oom = true;
+            return;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    if (!(a->v[a->n] = strdup(s))) {
+        a->oom = true;
+        return;
+    }
+    a->v[++a->n] = NULL;
+}
+
+static void args_free(argv_t *a)
+{
+    for (int i = 0; i < a->n; i++) free(a->v[i]);
+    free(a->v);
+    memset(a, 0, sizeof *a);
+}
+
+bool iks_split_words(const char *s, char ***words, int *n, const char **why)
+{
+    argv_t a = { 0 };
+    *why = NULL;
+    size_t len = strlen(s);
+    char *w = malloc(len + 1);
+    if (!w) return false;
+    const char *p = s;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n') p++;
+        if (!*p) break;
+        size_t k = 0;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+            if (*p == '\'') {
+                const char *e = strchr(p + 1, '\'');
+                if (!e) {
+                    *why = "an unclosed ' quote";
+                    break;
+                }
+                memcpy(w + k, p + 1, (size_t)(e - p - 1));
+                k += (size_t)(e - p - 1);
+                p = e + 1;
+            } else if (*p == '"') {
+                p++;
+                while (*p && *p != '"') {
+                    if (*p == '\\' && (p[1] == '"' || p[1] == '\\')) p++;
+                    w[k++] = *p++;
+                }
+                if (!*p) {
+                    *why = "an unclosed \" quote";
+                    break;
+                }
+                p++;
+            } else if (*p == '\\' && p[1]) {
+                w[k++] = p[1];
+                p += 2;
+            } else w[k++] = *p++;
+        }
+        if (*why) break;
+        w[k] = '\0';
+        arg(&a, w);
+    }
+    free(w);
+    if (*why || a.oom) {
+        args_free(&a);
+        return false;
+    }
+    *words = a.v;
+    *n = a.n;
+    return true;
+}
+
+/* ---- start and end ----------------------------------------------------------------------------- */
+
 bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
 {
     memset(v, 0, sizeof *v);
-    v->fd = -1;
+    v->fd = v->err_fd = -1;
     const char *out = d->output;
     if (!find_in_path("ffmpeg"))
         return iks_err_set(err, IKS_E_UNSUPPORTED, "-o %s: a video needs ffmpeg, which is not installed (apt-get install "
                            "ffmpeg); or render PNGs with -o out/%%04d.png", out);
-    if (!iks_make_parent_dirs(out)) return iks_err_errno(err, IKS_E_IO, errno, out);
+    char **user = NULL;
+    int nuser = 0;
+    if (d->ffmpeg_args) {
+        const char *why;
+        if (!iks_split_words(d->ffmpeg_args, &user, &nuser, &why))
+            return why ? iks_err_set(err, IKS_E_USAGE, "--ffmpeg-args '%s': %s", d->ffmpeg_args, why)
+                       : iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    }
+    if (iks_outfile_check(out) != 0) {
+        int e = errno;
+        for (int i = 0; i < nuser; i++) free(user[i]);
+        free(user);
+        return iks_err_set(err, IKS_E_IO, "%s: %s", out, iks_outfile_strerror(e));
+    }
+    if (!iks_make_parent_dirs(out)) {
+        int e = errno;
+        for (int i = 0; i < nuser; i++) free(user[i]);
+        free(user);
+        return iks_err_errno(err, IKS_E_IO, e, out);
+    }
     const char *slash = strrchr(out, '/');
     int dl = slash ? (int)(slash - out) + 1 : 0;
-    snprintf(v->tmp, sizeof v->tmp, "%.*s.%s.%ld.part", dl, out, out + dl, (long)getpid());
-    char size[32], rate[32];
-    snprintf(size, sizeof size, "%dx%d", d->width, d->height);
-    snprintf(rate, sizeof rate, "%.17g", d->fps);
+    /* hidden beside the output, keeping its extension so that ffmpeg can tell the format from it */
+    const char *ext = strrchr(out + dl, '.');
+    snprintf(v->tmp, sizeof v->tmp, "%.*s.ikshade-%ld.part%s", dl, out, (long)getpid(), ext ? ext : "");
     const char *fmt = iks_video_format(out);
-    const char *args[40];
-    int k = 0;
-    args[k++] = "ffmpeg"; args[k++] = "-hide_banner"; args[k++] = "-loglevel"; args[k++] = "error";
-    args[k++] = "-y"; args[k++] = "-f"; args[k++] = "rawvideo"; args[k++] = "-pix_fmt"; args[k++] = "rgba";
-    args[k++] = "-s"; args[k++] = size; args[k++] = "-framerate"; args[k++] = rate; args[k++] = "-i";
-    args[k++] = "-"; args[k++] = "-vf"; args[k++] = "vflip";
-    if (strcmp(fmt, "gif") != 0) { args[k++] = "-pix_fmt"; args[k++] = "yuv420p"; }
-    args[k++] = "-f"; args[k++] = fmt; args[k++] = v->tmp; args[k] = NULL;
+    bool gif = fmt && !strcmp(fmt, "gif");
+    char size[48], rate[48];
+    snprintf(size, sizeof size, "%dx%d", d->width, d->height);
+    /* a GIF plays every frame at the delay it can express: that is its frame rate */
+    v->fps_played = gif && !user ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
+    snprintf(rate, sizeof rate, "%.17g", v->fps_played);
+    v->padded = !gif && !user && (d->width % 2 || d->height % 2);
+
+    argv_t a = { 0 };
+    arg(&a, "ffmpeg");
+    arg(&a, "-hide_banner");
+    arg(&a, "-nostdin"); /* its stdin is our frames; it must never read keys from it */
+    arg(&a, "-loglevel");
+    arg(&a, "error");
+    arg(&a, "-y");
+    arg(&a, "-f");
+    arg(&a, "rawvideo");
+    arg(&a, "-pix_fmt");
+    arg(&a, "rgba");
+    arg(&a, "-s");
+    arg(&a, size);
+    arg(&a, "-framerate");
+    arg(&a, rate);
+    arg(&a, "-i");
+    arg(&a, "pipe:0");
+    if (user) {
+        for (int i = 0; i < nuser; i++) arg(&a, user[i]);
+    } else if (gif) {
+        /* one palette made for the whole clip (changes only, so a still background stays clean) */
+        arg(&a, "-filter_complex");
+        arg(&a, "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle");
+        arg(&a, "-loop");
+        arg(&a, "0");
+        arg(&a, "-f");
+        arg(&a, "gif");
+    } else {
+        if (v->padded) {
+            arg(&a, "-vf");
+            arg(&a, "pad=ceil(iw/2)*2:ceil(ih/2)*2");
+        }
+        if (!strcmp(fmt, "webm")) {
+            arg(&a, "-c:v");
+            arg(&a, "libvpx-vp9");
+            arg(&a, "-b:v");
+            arg(&a, "0");
+            arg(&a, "-crf");
+            arg(&a, "32");
+            /* the realtime settings: several times faster than the default on two cores */
+            arg(&a, "-deadline");
+            arg(&a, "realtime");
+            arg(&a, "-cpu-used");
+            arg(&a, "8");
+            arg(&a, "-row-mt");
+            arg(&a, "1");
+        } else {
+            arg(&a, "-c:v");
+            arg(&a, "libx264");
+            arg(&a, "-preset");
+            arg(&a, "veryfast");
+            arg(&a, "-crf");
+            arg(&a, "18");
+        }
+        arg(&a, "-pix_fmt");
+        arg(&a, "yuv420p");
+        if (!strcmp(fmt, "mp4")) {
+            arg(&a, "-movflags");
+            arg(&a, "+faststart");
+        }
+        arg(&a, "-f");
+        arg(&a, fmt);
+    }
+    arg(&a, v->tmp);
+    for (int i = 0; i < nuser; i++) free(user[i]);
+    free(user);
+    if (a.oom) {
+        args_free(&a);
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    }
+
+    /* ffmpeg's own messages go to a file of ours, for the one line we report if it fails */
+    char errname[] = "/tmp/ikshade-ffmpeg-XXXXXX";
+    v->err_fd = mkostemp(errname, O_CLOEXEC);
+    if (v->err_fd >= 0) unlink(errname);
     int fds[2];
-    if (pipe(fds) != 0) return iks_err_errno(err, IKS_E_IO, errno, "ffmpeg");
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        int e = errno;
+        args_free(&a);
+        return iks_err_errno(err, IKS_E_IO, e, "ffmpeg");
+    }
+    iks_outfile_tmp_register(v->tmp); /* a second Ctrl-C removes it */
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
-    posix_spawn_file_actions_addclose(&fa, fds[1]);
-    int rc = posix_spawnp(&v->pid, "ffmpeg", &fa, NULL, (char *const *)args, environ);
+    if (v->err_fd >= 0) posix_spawn_file_actions_adddup2(&fa, v->err_fd, STDERR_FILENO);
+    /* ffmpeg stops on the SIGINT a terminal sends to the whole group; we end it ourselves by closing
+     * its input, so that it finishes the file */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGPIPE);
+    posix_spawnattr_setsigmask(&at, &none);
+    posix_spawnattr_setsigdefault(&at, &dflt);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    int rc = posix_spawnp(&v->pid, "ffmpeg", &fa, &at, a.v, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[0]);
+    args_free(&a);
     if (rc != 0) {
         close(fds[1]);
+        iks_outfile_tmp_done(v->tmp);
+        if (v->err_fd >= 0) close(v->err_fd);
+        v->err_fd = -1;
         return iks_err_errno(err, IKS_E_IO, rc, "ffmpeg");
     }
     v->fd = fds[1];
     return true;
 }
 
-bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool ok, iks_err *err)
+/* ffmpeg's first error line, for a message (empty when it said nothing) */
+static void first_line(int fd, char *buf, size_t n)
 {
+    buf[0] = '\0';
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) return;
+    ssize_t r = read(fd, buf, n - 1);
+    if (r <= 0) return;
+    buf[r] = '\0';
+    char *nl = strchr(buf, '\n');
+    if (nl) *nl = '\0';
+}
+
+bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *err)
+{
+    /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
     if (v->fd >= 0) close(v->fd);
     v->fd = -1;
     int status = 0;
-    if (v->pid > 0) waitpid(v->pid, &status, 0);
+    if (v->pid > 0)
+        while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
     v->pid = 0;
-    if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-        iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)", d->output, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    bool ok = keep;
+    if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        char line[512];
+        first_line(v->err_fd, line, sizeof line);
+        if (WIFSIGNALED(status))
+            iks_err_set(err, IKS_E_IO, "%s: ffmpeg was killed by signal %d", d->output, WTERMSIG(status));
+        else
+            iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)%s%s", d->output, WEXITSTATUS(status),
+                        line[0] ? ": " : "", line);
+        ok = false;
+    }
+    if (ok && iks_outfile_check(d->output) != 0) {
+        iks_err_set(err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
         ok = false;
     }
     if (ok && rename(v->tmp, d->output) != 0) {
@@ -104,5 +349,8 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool ok, iks_err *err
         ok = false;
     }
     if (!ok) unlink(v->tmp);
+    iks_outfile_tmp_done(v->tmp);
+    if (v->err_fd >= 0) close(v->err_fd);
+    v->err_fd = -1;
     return ok;
 }

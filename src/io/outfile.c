@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -21,14 +22,25 @@ void iks_stop_request(void) { atomic_store(&stop_flag, 1); }
 void iks_stop_reset(void) { atomic_store(&stop_flag, 0); }
 bool iks_stop_requested(void) { return atomic_load(&stop_flag) != 0; }
 
+/* After a stop was asked, how long a write may wait for its reader before it gives up */
+#define STOP_PATIENCE_MS 1500
+
 bool iks_write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
     while (len > 0) {
+        if (iks_stop_requested()) {
+            /* stopping: a frame being written is finished, unless the reader stopped reading */
+            struct pollfd pf = { .fd = fd, .events = POLLOUT };
+            int r = poll(&pf, 1, STOP_PATIENCE_MS);
+            if (r == 0 || (r < 0 && errno == EINTR)) {
+                errno = EINTR;
+                return false;
+            }
+        }
         ssize_t w = write(fd, p, len);
         if (w < 0) {
-            /* a signal: retried, unless it asked to stop (a stalled reader must not hold us) */
-            if (errno == EINTR && !iks_stop_requested()) continue;
+            if (errno == EINTR) continue; /* a signal: the check above decides whether to go on */
             return false;
         }
         p += w;

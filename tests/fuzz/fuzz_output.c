@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         iks_out_kind kind;
         bool pattern;
         iks_err e = IKS_ERR_INIT;
-        if (!iks_output_classify(out, n, &kind, &pattern, &e)) {
+        if (!iks_output_classify(out, n, n == 2, &kind, &pattern, &e)) {
             if (e.code != IKS_E_USAGE || !e.msg || !e.msg[0]) abort();
             iks_err_clear(&e);
             continue;
