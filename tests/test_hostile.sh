@@ -248,6 +248,18 @@ check_eq "stderr to a closed pipe: the frame is written and the exit is 0" "0" "
 check "... the frame is there" [ -f "$w/p.png" ]
 rm -rf "${w:?}"/*
 
+# ---- bench render: its temporary directory goes, whatever stops it -----------------------------------
+mkdir -p "$fx/tmpd"
+for sigs in "INT" "INT INT"; do
+  (cd "$w" && TMPDIR="$fx/tmpd" exec "$bin" bench render --frames 200 >/dev/null 2>&1) & p=$!
+  for _ in $(seq 100); do [ -n "$(ls -A "$fx/tmpd")" ] && break; sleep 0.1; done
+  check "bench render made its temporary directory under TMPDIR" [ -n "$(ls -A "$fx/tmpd")" ]
+  for s in $sigs; do kill -"$s" "$p" 2>/dev/null; sleep 0.02; done
+  wait "$p"; rc=$?
+  check_eq "bench render stopped by $sigs: exit 130" 130 "$rc"
+  check_eq "bench render stopped by $sigs: its temporary directory is gone" "" "$(ls -A "$fx/tmpd")"
+done
+
 # ---- solve's odd numbers -----------------------------------------------------------------------------
 bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"
 bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" solve" "$bin"

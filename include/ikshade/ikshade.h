@@ -301,7 +301,9 @@ IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_sta
 /* ---- benchmarks -------------------------------------------------------------------------------- */
 
 /* `ikshade bench render`: the render pipeline of d (PNG output) timed stage by stage, each the best of
- * reps runs, so a caller can print ratios against the best this machine allows. Seconds throughout. */
+ * reps runs, so a caller can print ratios against the best this machine allows. Seconds throughout.
+ * d->output NULL: the PNGs go to a temporary directory of its own, removed after (and by
+ * iks_remove_temporaries). iks_interrupt stops it (IKS_E_INTERRUPTED). */
 typedef struct {
     long frames;
     int width, height, cores, png_level, reps;

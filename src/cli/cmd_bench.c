@@ -21,7 +21,7 @@ const char HELP_BENCH[] =
     "       ikshade bench gpu [--reps N]\n"
 #endif
 #ifdef IKS_HAVE_RENDER
-    "       ikshade bench render [--frames N]\n"
+    "       ikshade bench render [SHADER] [--frames N]\n"
 #endif
     "\n"
     "solver: ns per 2D solve for the scalar call and the batch call, at n = 1e3 (in cache) and\n"
@@ -30,7 +30,8 @@ const char HELP_BENCH[] =
     "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
 #endif
 #ifdef IKS_HAVE_RENDER
-    "render: the limb demo at 1280x720: draw only, draw+readback, encode only, whole render.\n"
+    "render: SHADER (a file, JSON or directory toy; default the limb demo) at 1280x720: draw only,\n"
+    "        draw+readback, encode only, whole render, and the whole against the best of the others.\n"
 #endif
     ;
 
@@ -234,36 +235,38 @@ static int bench_gpu(int argc, char **argv)
 static int bench_render(int argc, char **argv)
 {
     long frames = 120;
+    const char *shader = NULL;
     for (int i = 1; i < argc; i++) {
         bool miss;
         const char *v = iks_opt_value(argc, argv, &i, "--frames", &miss);
         if (miss) return iks_usage("bench", "render: --frames needs a count");
-        if (!v) return iks_usage("bench", "render: unknown option '%s'", argv[i]);
+        if (!v) {
+            if (argv[i][0] == '-' && argv[i][1]) return iks_usage("bench", "render: unknown option '%s'", argv[i]);
+            if (shader) return iks_usage("bench", "render: more than one shader given ('%s' and '%s')", shader, argv[i]);
+            shader = argv[i];
+            continue;
+        }
         if (!iks_parse_long(v, &frames) || frames < 1 || frames > 100000)
             return iks_usage("bench", "render: --frames '%s': expected 1 to 100000", v);
     }
-    char dir[] = "/tmp/ikshade-bench-XXXXXX", pattern[PATH_MAX];
-    if (!mkdtemp(dir)) return iks_fail("bench", "render: %s: %s", dir, strerror(errno));
-    snprintf(pattern, sizeof pattern, "%s/%%04d.png", dir);
     iks_cli_log log = { "bench", true };
     iks_engine *e = iks_cli_engine(&log, NULL);
     iks_toy *t = NULL;
     iks_bench_render_result res;
     int rc = EXIT_FAIL;
-    iks_render_desc d = { .output = pattern, .end = frames };
-    if (e && (iks_toy_load(e, &(iks_toy_desc){ 0 }, &t) != IKS_OK || iks_bench_render(t, &d, 3, &res) != IKS_OK))
+    /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
+    iks_render_desc d = { .end = frames };
+    if (e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
+              iks_bench_render(t, &d, 3, &res) != IKS_OK))
         rc = iks_print_last_error("bench");
     else if (e) rc = EXIT_OK;
     iks_toy_destroy(t);
     iks_engine_destroy(e);
-    char cmd[PATH_MAX + 16];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0) iks_warn("bench", "could not remove %s", dir);
     if (rc) return rc;
     double cpu_bound = (res.readback_cpu + res.encode_cpu) / (double)res.cores;
     double best = fmax(fmax(res.readback, res.encode), cpu_bound), fr = (double)res.frames;
-    printf("bench render: limb demo, %ld frames of %dx%d, %d cores, PNG deflate level %d, best of %d\n", res.frames,
-           res.width, res.height, res.cores, res.png_level, res.reps);
+    printf("bench render: %s, %ld frames of %dx%d, %d cores, PNG deflate level %d, best of %d\n",
+           shader ? shader : "limb demo", res.frames, res.width, res.height, res.cores, res.png_level, res.reps);
     printf("  (a) draw only            %7.3f s  %6.1f ms/frame\n", res.draw, 1e3 * res.draw / fr);
     printf("  (b) draw + readback      %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", res.readback, 1e3 * res.readback / fr,
            res.readback_cpu);

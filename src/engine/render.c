@@ -9,6 +9,7 @@
  * What it does not do: parse arguments or print (src/cli), or own the toy (the caller's). */
 #include "engine.h"
 
+#include "outfile.h"
 #include "pngio.h"
 #include "pool.h"
 #include "writer.h"
@@ -301,9 +302,33 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     return true;
 }
 
+static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res);
+
 iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
 {
-    if (!t || !res) return iks_fail_usage("iks_bench_render: toy and result must not be NULL");
+    if (!t || !res || !d) return iks_fail_usage("iks_bench_render: toy, desc and result must not be NULL");
+    if (d->output) return bench_render(t, d, reps, res);
+    /* no output named: PNGs into a temporary directory of our own, removed after, also on a signal */
+    const char *tmpdir = getenv("TMPDIR");
+    char dir[PATH_MAX], pattern[PATH_MAX + 16];
+    snprintf(dir, sizeof dir, "%.3900s/ikshade-bench-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (!mkdtemp(dir)) {
+        iks_err err = IKS_ERR_INIT;
+        iks_err_errno(&err, IKS_E_IO, errno, dir);
+        return iks_publish(&err);
+    }
+    iks_outfile_tmp_register_dir(dir);
+    snprintf(pattern, sizeof pattern, "%s/%%06d.png", dir);
+    iks_render_desc dd = *d;
+    dd.output = pattern;
+    iks_code rc = bench_render(t, &dd, reps, res);
+    iks_outfile_remove_dir(dir);
+    iks_outfile_tmp_done(dir);
+    return rc;
+}
+
+static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
+{
     memset(res, 0, sizeof *res);
     iks_err err = IKS_ERR_INIT;
     plan p;
@@ -328,12 +353,12 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
         return iks_publish(&err);
     }
     double ta = INFINITY, tb = INFINITY, cb = 0, tc = INFINITY, cc = 0, td = INFINITY;
-    for (int rep = 0; rep < reps; rep++) {
+    for (int rep = 0; rep < reps && !iks_stop_requested(); rep++) {
         /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw
          * that a later one overwrites before any flush, so a batch of draws would measure only the last. */
         iks_frame f;
         double t0 = iks_now();
-        for (long i = 0; i < frames; i++) {
+        for (long i = 0; i < frames && !iks_stop_requested(); i++) {
             frame_of(&p, r->first + i, &f);
             iks_gltoy_draw(&t->gl, &g.hi, &f);
             iks_gpu_finish();
@@ -344,6 +369,7 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
         double c0 = cpu_now();
         t0 = iks_now();
         for (long i = 0; i < frames + RING - 1; i++) {
+            if (iks_stop_requested()) break; /* the figures are thrown away: no need to collect */
             if (i < frames) draw_frame(&g, &p, r->first + i);
             long c = i - (RING - 1);
             if (c >= 0) iks_readback_finish(&g.rb, (int)((r->first + c) % RING), all + fb * (size_t)c);
@@ -356,7 +382,7 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
     }
     gl_free(&g);
     /* (c) encode only, the same frames, on all cores */
-    for (int rep = 0; rep < reps; rep++) {
+    for (int rep = 0; rep < reps && !iks_stop_requested(); rep++) {
         double c0 = cpu_now(), t0 = iks_now();
         iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &p);
         if (!pool) {
@@ -364,7 +390,7 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
             iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");
             return iks_publish(&err);
         }
-        for (long i = 0; i < frames; i++) {
+        for (long i = 0; i < frames && !iks_stop_requested(); i++) {
             int buf;
             uint8_t *dst = iks_pool_acquire(pool, &buf);
             if (!dst) break;
@@ -378,6 +404,11 @@ iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_be
             tc = t0;
             cc = cpu_now() - c0;
         }
+    }
+    if (iks_stop_requested()) {
+        free(all);
+        iks_err_set(&err, IKS_E_INTERRUPTED, "bench render: interrupted");
+        return iks_publish(&err);
     }
     /* (d) the whole render, as a user runs it */
     iks_code rc = IKS_OK;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* ---- the stop request -------------------------------------------------------------------------- */
@@ -56,45 +57,76 @@ bool iks_write_all(int fd, const void *data, size_t len)
  * at any moment. Nodes live to the end of the process. */
 typedef struct tnode {
     struct tnode *next;
-    atomic_int state; /* 0 free, 1 being filled, 2 a live temporary */
+    atomic_int state; /* 0 free, 1 being filled, 2 a live temporary, 3 a temporary directory */
     char path[PATH_MAX];
 } tnode;
 
 static _Atomic(tnode *) temps;
 
-int iks_outfile_tmp_register(const char *path)
+static int reg(const char *path, int kind)
 {
     if (strlen(path) >= PATH_MAX) return -1;
     for (tnode *n = atomic_load(&temps); n; n = n->next) {
         int expect = 0;
         if (atomic_compare_exchange_strong(&n->state, &expect, 1)) {
             strcpy(n->path, path);
-            atomic_store(&n->state, 2);
+            atomic_store(&n->state, kind);
             return 0;
         }
     }
     tnode *n = calloc(1, sizeof *n);
     if (!n) return -1;
     strcpy(n->path, path);
-    atomic_init(&n->state, 2);
+    atomic_init(&n->state, kind);
     n->next = atomic_load(&temps);
     while (!atomic_compare_exchange_weak(&temps, &n->next, n)) {}
     return 0;
 }
 
+int iks_outfile_tmp_register(const char *path) { return reg(path, 2); }
+int iks_outfile_tmp_register_dir(const char *path) { return reg(path, 3); }
+
 void iks_outfile_tmp_done(const char *tmp)
 {
     for (tnode *n = atomic_load(&temps); n; n = n->next)
-        if (atomic_load(&n->state) == 2 && strcmp(n->path, tmp) == 0) {
+        if (atomic_load(&n->state) >= 2 && strcmp(n->path, tmp) == 0) {
             atomic_store(&n->state, 0);
             return;
         }
 }
 
+/* A directory of files (no subdirectories) removed with async-signal-safe calls only: getdents64
+ * through syscall(2), unlinkat, rmdir */
+static void remove_flat_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    _Alignas(8) char buf[8192];
+    for (;;) {
+        long n = syscall(SYS_getdents64, fd, buf, sizeof buf);
+        if (n <= 0) break;
+        for (long off = 0; off < n;) {
+            /* struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name */
+            unsigned short reclen;
+            memcpy(&reclen, buf + off + 16, sizeof reclen);
+            const char *name = buf + off + 19;
+            if (strcmp(name, ".") != 0 && strcmp(name, "..") != 0) unlinkat(fd, name, 0);
+            off += reclen;
+        }
+    }
+    close(fd);
+    rmdir(dir);
+}
+
+void iks_outfile_remove_dir(const char *dir) { remove_flat_dir(dir); }
+
 void iks_outfile_remove_temporaries(void)
 {
-    for (tnode *n = atomic_load(&temps); n; n = n->next)
-        if (atomic_load(&n->state) == 2) unlink(n->path);
+    for (tnode *n = atomic_load(&temps); n; n = n->next) {
+        int s = atomic_load(&n->state);
+        if (s == 2) unlink(n->path);
+        else if (s == 3) remove_flat_dir(n->path);
+    }
 }
 
 /* ---- careful outputs --------------------------------------------------------------------------- */

@@ -47,6 +47,12 @@ void iks_outfile_tmp_done(const char *tmp);
  * iks_outfile_tmp_done, or -1 when out of memory. */
 int iks_outfile_tmp_register(const char *path);
 
+/* Registers a temporary directory of files (no subdirectories), removed whole on a signal. */
+int iks_outfile_tmp_register_dir(const char *path);
+
+/* Removes a directory of files (no subdirectories): the temporary directories above. */
+void iks_outfile_remove_dir(const char *dir);
+
 /* Async-signal-safe: removes every registered temporary. */
 void iks_outfile_remove_temporaries(void);
 
