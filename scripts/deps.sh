@@ -3,8 +3,8 @@
 # apt-get as root, sudo otherwise; without either, one line naming what to install, and exit 1.
 set -euo pipefail
 PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
-      libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
-      python3-numpy ffmpeg)
+      libopenexr-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
+      python3-numpy ffmpeg openexr)
 missing=()
 for p in "${PKGS[@]}"; do
   st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

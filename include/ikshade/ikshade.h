@@ -253,7 +253,8 @@ typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {
     /* out/%04d.png (one printf-style frame number; directories are made), still.png (one frame),
-     * "-" raw RGBA8 frames top row first to raw_fd, or a video (.mp4 .webm .mkv .gif) through ffmpeg */
+     * "-" raw RGBA8 frames top row first to raw_fd, or a video (.mp4 .webm .mkv .gif) through ffmpeg;
+     * .exr names (with or without a frame number) for OpenEXR files: see depth */
     const char *output;
     int raw_fd;             /* for "-": 0 means standard output */
     int width, height;      /* 0: 1280x720 */
@@ -272,6 +273,10 @@ typedef struct {
      * .webm, a palette GIF), split into words as a shell would; with them any extension (.mov, .avi)
      * is a video. NULL: ikshade's. */
     const char *ffmpeg_args;
+    /* Bits per channel. 0: the output's default (8; 16 = half float for .exr). 16: a 16-bit PNG. 32:
+     * an EXR of 32-bit floats. .exr (OpenEXR, RGBA, ZIP) and 16-bit PNGs are drawn into a float
+     * target, so values above 1 (EXR) and between 8-bit steps survive. */
+    int depth;
 } iks_render_desc;
 
 typedef struct {

@@ -29,6 +29,7 @@ const char HELP_RENDER[] =
     "OUTPUT:\n"
     "  out/frame_%04d.png   PNG files, a printf-style frame number (directories are created)\n"
     "  still.png            a plain name, for a single frame\n"
+    "  out/%04d.exr         OpenEXR (RGBA half floats, ZIP): values above 1 and below 1/255 kept\n"
     "  -                    raw RGBA8 frames, top row first, to stdout (pipe into ffmpeg)\n"
     "  movie.mp4            a video through ffmpeg (when installed), at --fps, playable anywhere:\n"
     "                       .mp4 .mkv H.264 yuv420p, .webm VP9, .gif with a palette made for the clip\n"
@@ -47,6 +48,8 @@ const char HELP_RENDER[] =
     "  -I DIR               add DIR to the #include path\n"
     "  --ssaa K             K x K supersampling, box-filtered (1..8, default 1)\n"
     "  --alpha              keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com\n"
+    "  --depth 8|16|32      bits per channel: 16 for 16-bit PNGs (drawn in float, no 8-bit steps);\n"
+    "                       EXR: 16 half (default) or 32 float\n"
     "  --png-level L        deflate level 0..12 (default 2: the fastest; 10 and up: smaller, much slower)\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
     "  --ffmpeg-args 'ARGS' a video's ffmpeg output options instead of ours (any extension then), e.g.\n"
@@ -204,6 +207,12 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--warmup", "a frame count");
             if (!iks_parse_long(v, &o->warmup) || o->warmup < 0 || o->warmup > 1000000)
                 return iks_usage("render", "--warmup '%s': expected a whole number from 0 to 1000000", v);
+        } else if (OPT("--depth")) {
+            NEED("--depth", "bits per channel: 8, 16 or 32");
+            long b;
+            if (!iks_parse_long(v, &b) || (b != 8 && b != 16 && b != 32))
+                return iks_usage("render", "--depth '%s': expected 8, 16 (PNG, or an EXR's half) or 32 (EXR float)", v);
+            r->depth = (int)b;
         } else if (OPT("--ffmpeg-args")) {
             NEED("--ffmpeg-args", "ffmpeg's output options, quoted as one argument");
             r->ffmpeg_args = v;

@@ -37,6 +37,7 @@ typedef struct {
     iks_render_desc d;
     iks_out_kind kind;
     bool pattern;
+    bool hdr;           /* frames are drawn and read back as float RGBA (EXR, 16-bit PNG) */
     int level;
 } plan;
 
@@ -70,13 +71,26 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
     p->level = r->png_level == 0 ? 2 : r->png_level < 0 ? 0 : r->png_level;
     if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
-    return iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err);
+    if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err))
+        return false;
+    /* bits per channel: 8 everywhere, 16 for PNG, an EXR's half (16, its default) or float (32) */
+    if (p->kind == IKS_OUT_EXR && !r->depth) r->depth = 16;
+    if (!r->depth) r->depth = 8;
+    bool fits = r->depth == 8 ? p->kind != IKS_OUT_EXR
+              : r->depth == 16 ? p->kind == IKS_OUT_PNG || p->kind == IKS_OUT_EXR
+              : r->depth == 32 ? p->kind == IKS_OUT_EXR : false;
+    if (!fits)
+        return iks_err_set(err, IKS_E_USAGE, "--depth %d with -o '%s': PNG takes 8 or 16, EXR 16 (half) or 32 (float), "
+                           "raw frames and videos 8", r->depth, r->output);
+    p->hdr = iks_output_float(p->kind, r->depth);
+    return true;
 }
 
 /* fail early on an output we cannot write, before any rendering */
 static bool check_writable(const plan *p, iks_err *err)
 {
-    return p->kind != IKS_OUT_PNG || iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
+    return (p->kind != IKS_OUT_PNG && p->kind != IKS_OUT_EXR) ||
+           iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
 }
 
 iks_code iks_render_check(const iks_render_desc *d)
@@ -115,14 +129,15 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     if ((long)d->width * d->ssaa > max || (long)d->height * d->ssaa > max)
         return iks_err_set(err, IKS_E_USAGE, "--size %dx%d%s: this GL allows at most %d pixels on a side", d->width,
                            d->height, d->ssaa > 1 ? " with --ssaa" : "", max);
-    if (!iks_target_create(&g->hi, d->width * d->ssaa, d->height * d->ssaa, IKS_RGBA8, err))
+    iks_format fmt = p->hdr ? IKS_RGBA32F : IKS_RGBA8;
+    if (!iks_target_create(&g->hi, d->width * d->ssaa, d->height * d->ssaa, fmt, err))
         return iks_err_prefix(err, "--size: ");
     if ((g->toy->w != g->hi.w || g->toy->h != g->hi.h) && !iks_gltoy_resize(g->toy, g->hi.w, g->hi.h, err)) return false;
     if (d->ssaa > 1) {
-        if (!iks_target_create(&g->lo, d->width, d->height, IKS_RGBA8, err)) return iks_err_prefix(err, "--size: ");
+        if (!iks_target_create(&g->lo, d->width, d->height, fmt, err)) return iks_err_prefix(err, "--size: ");
         if (!iks_downsample_create(&g->down, err)) return false;
     }
-    return iks_readback_create(&g->rb, RING, d->width, d->height, err);
+    return iks_readback_create(&g->rb, RING, d->width, d->height, fmt, err);
 }
 
 void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
@@ -202,7 +217,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_writer *w = NULL;
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
-                           .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args };
+                           .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth };
     if (!iks_writer_open(&wd, &w, &err)) {
         gl_free(&g);
         return iks_publish(&err);
@@ -268,7 +283,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
                         "(it plays)", r->output, st->written, total);
         else if (p.kind == IKS_OUT_VIDEO)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
-        else if (p.kind == IKS_OUT_PNG && st->written < total)
+        else if ((p.kind == IKS_OUT_PNG || p.kind == IKS_OUT_EXR) && st->written < total)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
                         "rest with --frames %ld:%ld", st->written, total, r->first + st->written, r->end);
         else
@@ -333,7 +348,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     iks_err err = IKS_ERR_INIT;
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
-    if (p.kind != IKS_OUT_PNG) return iks_fail_usage("bench render: the output must be PNG files");
+    if (p.kind != IKS_OUT_PNG || p.hdr) return iks_fail_usage("bench render: the output must be 8-bit PNG files");
     if (reps < 1) reps = 3;
     const iks_render_desc *r = &p.d;
     long frames = r->end - r->first;

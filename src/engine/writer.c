@@ -4,6 +4,7 @@
 #include "writer.h"
 #include "writer_internal.h"
 
+#include "hdrio.h"
 #include "pngio.h"
 #include "pool.h"
 
@@ -69,13 +70,13 @@ bool iks_output_classify(const char *output, long nframes, bool any_video, iks_o
         if (*pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", output);
         return true;
     }
-    *kind = IKS_OUT_PNG;
-    if (!ends_with(output, ".png"))
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png name, '-' for raw frames, or a video "
+    *kind = ends_with(output, ".exr") ? IKS_OUT_EXR : IKS_OUT_PNG;
+    if (!ends_with(output, ".png") && !ends_with(output, ".exr"))
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png or .exr name, '-' for raw frames, or a video "
                            "(.mp4 .webm .mkv .gif)", output);
     if (!*pattern && nframes > 1)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d.png",
-                           output, nframes);
+        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d%s",
+                           output, nframes, *kind == IKS_OUT_EXR ? ".exr" : ".png");
     return true;
 }
 
@@ -148,6 +149,12 @@ struct iks_writer {
     bool ffmpeg_gone;     /* a video's pipe broke: ffmpeg ended, and will say why */
 };
 
+bool iks_output_float(iks_out_kind kind, int depth)
+{
+    return kind == IKS_OUT_EXR || (kind == IKS_OUT_PNG && depth == 16);
+}
+
+/* One frame to its file, on an encoder thread: PNG (8 or 16 bits) or EXR */
 static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 {
     const iks_writer *w = vctx;
@@ -156,7 +163,15 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
         return iks_err_set(err, IKS_E_USAGE, "-o '%.200s...': the name of frame %ld is too long", w->d.output, frame);
     uint8_t *png;
     size_t len;
-    if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))
+    const float *fpx = (const float *)(const void *)px;
+    if (w->kind == IKS_OUT_EXR) {
+        char why[200];
+        if (!iks_exr_encode(fpx, w->d.width, w->d.height, w->d.depth == 32, &png, &len, why, sizeof why))
+            return iks_err_set(err, IKS_E_NOMEM, "%.400s: encoding the EXR: %s", path, why);
+    } else if (w->d.depth == 16) {
+        if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len))
+            return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+    } else if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))
         return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
     bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));
@@ -186,8 +201,8 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
         free(w);
         return false;
     }
-    size_t frame_bytes = (size_t)d->width * (size_t)d->height * 4;
-    if (w->kind == IKS_OUT_PNG) {
+    size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_output_float(w->kind, d->depth) ? 16 : 4);
+    if (w->kind == IKS_OUT_PNG || w->kind == IKS_OUT_EXR) {
         iks_png_setup(d->png_level, 2);
         w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, png_job, w);
         if (!w->pool) {

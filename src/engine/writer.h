@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum { IKS_OUT_PNG, IKS_OUT_RAW, IKS_OUT_VIDEO } iks_out_kind;
+typedef enum { IKS_OUT_PNG, IKS_OUT_RAW, IKS_OUT_VIDEO, IKS_OUT_EXR } iks_out_kind;
 
 typedef struct {
     const char *output;   /* a PNG name or pattern, "-" for raw frames, or a video name */
@@ -24,7 +24,11 @@ typedef struct {
     int jobs;             /* encoder threads (PNG) */
     int nice;             /* the encoders' lower priority, > 0 where GL runs on the CPU */
     const char *ffmpeg_args; /* a video's output options instead of ours (and any extension then) */
+    int depth;            /* bits per channel: 8 (PNG, raw, video), 16 (PNG; an EXR's half), 32 (EXR) */
 } iks_writer_desc;
+
+/* Whether frames for this output are float RGBA (16 bytes a pixel) rather than RGBA8 */
+bool iks_output_float(iks_out_kind kind, int depth);
 
 /* What the output became, from iks_writer_close */
 typedef struct {
@@ -49,7 +53,8 @@ bool iks_output_check_writable(const char *output, bool pattern, long first, iks
 
 /* Opens the output (starts the PNG encoders, or ffmpeg). Owner: the caller, through iks_writer_close. */
 bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err);
-/* A buffer for the next frame's pixels, width*height*4 bytes bottom row first as GL reads them; it
+/* A buffer for the next frame's pixels, width*height*4 bytes (or floats: iks_output_float) bottom row
+ * first as GL reads them; it
  * blocks while every buffer is being encoded. NULL once the output has failed (iks_writer_close says
  * why). */
 uint8_t *iks_writer_acquire(iks_writer *w, int *slot);

@@ -434,7 +434,9 @@ void iks_read(const iks_target *t, void *dst)
 
 /* ---- asynchronous readback --------------------------------------------------------------------- */
 
-bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_err *e)
+static size_t pixel_bytes(iks_format f) { return f == IKS_RGBA32F ? 16 : 4; }
+
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_format fmt, iks_err *e)
 {
     memset(r, 0, sizeof *r);
     if (slots < 1 || slots > IKS_RING_MAX)
@@ -442,11 +444,12 @@ bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_err *e)
     r->n = slots;
     r->w = w;
     r->h = h;
+    r->fmt = fmt;
     while (glGetError() != GL_NO_ERROR) {} /* only this call's errors count */
     glGenBuffers(slots, r->pbo);
     for (int i = 0; i < slots; i++) {
         glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[i]);
-        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)w * h * 4, NULL, GL_STREAM_READ);
+        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)((size_t)w * (size_t)h * pixel_bytes(fmt)), NULL, GL_STREAM_READ);
     }
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     if (iks_gl_error()) {
@@ -461,7 +464,7 @@ void iks_readback_start(iks_readback *r, int slot, const iks_target *t)
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[slot]);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, r->w, r->h, GL_RGBA, GL_UNSIGNED_BYTE, (void *)0);
+    glReadPixels(0, 0, r->w, r->h, GL_RGBA, r->fmt == IKS_RGBA32F ? GL_FLOAT : GL_UNSIGNED_BYTE, (void *)0);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
@@ -469,7 +472,7 @@ void iks_readback_start(iks_readback *r, int slot, const iks_target *t)
 bool iks_readback_finish(iks_readback *r, int slot, void *dst)
 {
     glBindBuffer(GL_PIXEL_PACK_BUFFER, r->pbo[slot]);
-    size_t n = (size_t)r->w * (size_t)r->h * 4;
+    size_t n = (size_t)r->w * (size_t)r->h * pixel_bytes(r->fmt);
     const void *src = glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)n, GL_MAP_READ_BIT);
     bool ok = src != NULL;
     if (ok) {

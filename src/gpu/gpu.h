@@ -112,15 +112,16 @@ const char *iks_gl_error(void);
 
 /* A ring of pixel buffer objects: start() queues glReadPixels of a target into a slot and returns at
  * once; finish() maps that slot later (a frame or two on) and copies it out, so drawing the next
- * frames overlaps the transfer. RGBA8 targets only. */
+ * frames overlaps the transfer. fmt: what the targets read are (RGBA8: 4 bytes a pixel, RGBA32F: 16). */
 #define IKS_RING_MAX 4
 typedef struct {
     unsigned pbo[IKS_RING_MAX];
     int n, w, h;
+    iks_format fmt;
 } iks_readback;
 /* slots outside 1..IKS_RING_MAX is IKS_E_USAGE; GL failing to make the buffers IKS_E_GL. r is zeroed on
  * failure. */
-bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_err *e);
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_format fmt, iks_err *e);
 void iks_readback_start(iks_readback *r, int slot, const iks_target *t);
 bool iks_readback_finish(iks_readback *r, int slot, void *dst);
 void iks_readback_destroy(iks_readback *r);

@@ -1,0 +1,192 @@
+/* hdrio.c: EXR (OpenEXR's C API, OpenEXRCore) and 16-bit PNG (libpng) encoders; see hdrio.h. */
+#include "hdrio.h"
+
+#include <math.h>
+#include <openexr.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- a growing buffer that both libraries write into ----------------------------------------- */
+
+typedef struct {
+    uint8_t *p;
+    size_t n, cap;
+    bool oom;
+} membuf;
+
+static bool mem_put(membuf *m, const void *data, size_t len, size_t offset)
+{
+    if (m->oom) return false;
+    size_t end = offset + len;
+    if (end > m->cap) {
+        size_t cap = m->cap ? m->cap : 1 << 16;
+        while (cap < end) cap *= 2;
+        uint8_t *p = realloc(m->p, cap);
+        if (!p) {
+            m->oom = true;
+            return false;
+        }
+        m->p = p;
+        m->cap = cap;
+    }
+    memcpy(m->p + offset, data, len);
+    if (end > m->n) m->n = end;
+    return true;
+}
+
+/* ---- EXR --------------------------------------------------------------------------------------- */
+
+/* OpenEXR writes at offsets (the chunk table is filled in at the end) */
+static int64_t exr_write(exr_const_context_t ctxt, void *user, const void *buf, uint64_t sz, uint64_t offset,
+                         exr_stream_error_func_ptr_t error_cb)
+{
+    (void)ctxt;
+    (void)error_cb;
+    return mem_put(user, buf, (size_t)sz, (size_t)offset) ? (int64_t)sz : -1;
+}
+
+bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, char *why, size_t whylen)
+{
+    *out = NULL;
+    *len = 0;
+    membuf m = { 0 };
+    /* OpenEXR's scanlines go top row first: flip GL's rows once, into a buffer the encoder reads */
+    size_t row = (size_t)w * 4;
+    float *top = malloc(row * (size_t)h * sizeof *top);
+    if (!top) {
+        snprintf(why, whylen, "out of memory");
+        return false;
+    }
+    for (int y = 0; y < h; y++) memcpy(top + row * (size_t)y, rgba + row * (size_t)(h - 1 - y), row * sizeof *top);
+
+    exr_context_t ctxt = NULL;
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.user_data = &m;
+    init.write_fn = exr_write;
+    exr_encode_pipeline_t enc;
+    bool have_enc = false;
+    int part = 0;
+    exr_result_t rv = exr_start_write(&ctxt, "frame.exr", EXR_WRITE_FILE_DIRECTLY, &init);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_add_part(ctxt, "frame", EXR_STORAGE_SCANLINE, &part);
+    /* ZIP: lossless, and on rendered frames several times smaller than none at a fraction of PIZ's cost */
+    if (rv == EXR_ERR_SUCCESS) rv = exr_initialize_required_attr_simple(ctxt, part, w, h, EXR_COMPRESSION_ZIP);
+    static const char *const names[4] = { "R", "G", "B", "A" };
+    exr_pixel_type_t pt = full ? EXR_PIXEL_FLOAT : EXR_PIXEL_HALF;
+    for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++)
+        rv = exr_add_channel(ctxt, part, names[c], pt, EXR_PERCEPTUALLY_LINEAR, 1, 1);
+    if (rv == EXR_ERR_SUCCESS) rv = exr_write_header(ctxt);
+    int32_t lines = 1;
+    if (rv == EXR_ERR_SUCCESS) rv = exr_get_scanlines_per_chunk(ctxt, part, &lines);
+    for (int y = 0; y < h && rv == EXR_ERR_SUCCESS; y += lines) {
+        exr_chunk_info_t ci;
+        rv = exr_write_scanline_chunk_info(ctxt, part, y, &ci);
+        if (rv != EXR_ERR_SUCCESS) break;
+        rv = have_enc ? exr_encoding_update(ctxt, part, &ci, &enc) : exr_encoding_initialize(ctxt, part, &ci, &enc);
+        if (rv != EXR_ERR_SUCCESS) break;
+        have_enc = true;
+        /* the channels come sorted by name (A B G R): each reads its component of our RGBA rows, the
+         * library converting float to half where the file's channel is half */
+        for (int c = 0; c < enc.channel_count; c++) {
+            exr_coding_channel_info_t *ch = &enc.channels[c];
+            int k = 0;
+            while (k < 4 && strcmp(ch->channel_name, names[k]) != 0) k++;
+            ch->user_data_type = EXR_PIXEL_FLOAT;
+            ch->user_bytes_per_element = 4;
+            ch->user_pixel_stride = 4 * (int32_t)sizeof(float);
+            ch->user_line_stride = (int32_t)(row * sizeof(float));
+            ch->encode_from_ptr = (const uint8_t *)(top + row * (size_t)y + (k < 4 ? k : 0));
+        }
+        rv = exr_encoding_choose_default_routines(ctxt, part, &enc);
+        if (rv == EXR_ERR_SUCCESS) rv = exr_encoding_run(ctxt, part, &enc);
+    }
+    if (have_enc) exr_encoding_destroy(ctxt, &enc);
+    exr_result_t fin = ctxt ? exr_finish(&ctxt) : EXR_ERR_SUCCESS;
+    if (rv == EXR_ERR_SUCCESS) rv = fin;
+    free(top);
+    if (rv != EXR_ERR_SUCCESS || m.oom) {
+        snprintf(why, whylen, "%s", m.oom ? "out of memory" : exr_get_error_code_as_string(rv));
+        free(m.p);
+        return false;
+    }
+    *out = m.p;
+    *len = m.n;
+    return true;
+}
+
+/* ---- 16-bit PNG -------------------------------------------------------------------------------- */
+
+static void png_mem_write(png_structp png, png_bytep data, png_size_t n)
+{
+    membuf *m = png_get_io_ptr(png);
+    mem_put(m, data, n, m->n);
+}
+
+static void png_mem_flush(png_structp png) { (void)png; }
+
+static uint16_t to16(float v)
+{
+    /* NaN reads as 0; the rest clamped to [0, 1] */
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 65535;
+    return (uint16_t)lrintf(v * 65535.0f);
+}
+
+/* libpng reports errors by longjmp: nothing here is changed after the setjmp */
+static bool write_png16(membuf *m, png_bytep *rows, int w, int h, bool alpha)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        if (png) png_destroy_write_struct(&png, NULL);
+        return false;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return false;
+    }
+    png_set_write_fn(png, m, png_mem_write, png_mem_flush);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 16, alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 3);
+    png_set_rows(png, info, rows);
+    png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
+    png_destroy_write_struct(&png, &info);
+    return true;
+}
+
+bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    int ch = alpha ? 4 : 3;
+    size_t stride = (size_t)w * (size_t)ch * 2;
+    uint8_t *px = malloc(stride * (size_t)h);
+    png_bytep *rows = malloc(sizeof *rows * (size_t)h);
+    membuf m = { 0 };
+    bool ok = px && rows;
+    for (int y = 0; ok && y < h; y++) {
+        const float *src = rgba + (size_t)(h - 1 - y) * (size_t)w * 4; /* top row first */
+        uint8_t *dst = px + stride * (size_t)y;
+        for (int x = 0; x < w; x++)
+            for (int c = 0; c < ch; c++) {
+                uint16_t v = to16(src[(size_t)x * 4 + (size_t)c]);
+                *dst++ = (uint8_t)(v >> 8); /* PNG is big-endian */
+                *dst++ = (uint8_t)(v & 255);
+            }
+        rows[y] = px + stride * (size_t)y;
+    }
+    ok = ok && write_png16(&m, rows, w, h, alpha);
+    free(rows);
+    free(px);
+    if (!ok || m.oom) {
+        free(m.p);
+        return false;
+    }
+    *out = m.p;
+    *len = m.n;
+    return true;
+}

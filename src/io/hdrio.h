@@ -1,0 +1,21 @@
+/* hdrio.h: encoders for frames that keep more than 8 bits: OpenEXR (half or full float RGBA, through
+ * OpenEXR's C API, ZIP-compressed) and 16-bit PNG (libpng). Both take float RGBA stored bottom row
+ * first, as GL reads a float target, and write top row first, as the formats want. In memory: the
+ * caller writes the bytes (atomically). Thread-safe: encoders run on the writer's pool.
+ * What it does not do: 8-bit PNG (pngio.c). */
+#ifndef IKS_HDRIO_H
+#define IKS_HDRIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* w x h RGBA floats -> an EXR file's bytes (malloc'd; caller frees). full: 32-bit float channels,
+ * else half. false with why (a message from OpenEXR, or out of memory) filled. */
+bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, char *why, size_t whylen);
+
+/* w x h RGBA floats -> a 16-bit PNG (RGB, or RGBA with alpha), values clamped to [0, 1] and rounded to
+ * the nearest of 65535 steps. false when out of memory. */
+bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+
+#endif
