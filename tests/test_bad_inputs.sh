@@ -91,7 +91,7 @@ bad 2 "-o needs an output" "${R[@]}" -o
 bad 2 "-o 'x%s.png': the name may hold one frame number" "${R[@]}" -o x%s.png
 bad 2 "one frame number" "${R[@]}" -o %d_%d.png
 bad 2 "3 frames need a frame number" "${R[@]}" -o x.png --frames 3
-bad 2 "-o 'x.jpg': expected a .png name" "${R[@]}" -o x.jpg
+bad 2 "-o 'x.jpg': expected a .png or .exr name" "${R[@]}" -o x.jpg
 bad 1 "/proc/ikshade-no/x.png: " "${R[@]}" -o /proc/ikshade-no/x.png
 bad 1 "afile/x.png: Not a directory" "${R[@]}" -o "$fx/afile/x.png"
 bad 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 > /dev/full"

@@ -101,7 +101,7 @@ expect_fail "--ffmpeg-args with an unknown encoder: ffmpeg's reason, nothing lef
   "bad.mp4: ffmpeg failed \(exit 1\): Unknown encoder 'nosuch'" "$bin" render t.frag -o bad.mp4 --frames 3 --ffmpeg-args '-c:v nosuch'
 check "... and no file" [ ! -e bad.mp4 ] && [ -z "$(ls -A | grep '^\.')" ]
 expect_fail "--ffmpeg-args badly quoted" 2 "--ffmpeg-args ''x': an unclosed ' quote" "$bin" render t.frag -o q.mp4 --ffmpeg-args "'x"
-expect_fail "a .mov without --ffmpeg-args is no known output" 2 "-o 'x.mov': expected a .png name" "$bin" render t.frag -o x.mov
+expect_fail "a .mov without --ffmpeg-args is no known output" 2 "-o 'x.mov': expected a .png or .exr name" "$bin" render t.frag -o x.mov
 
 # Ctrl-C: the video holds the frames written, properly closed, and the message says so
 "$bin" render t.frag -o int.mp4 --frames 100000 --size 160x90 2> int.err & p=$!

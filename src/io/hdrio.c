@@ -74,6 +74,8 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     if (rv == EXR_ERR_SUCCESS) rv = exr_add_part(ctxt, "frame", EXR_STORAGE_SCANLINE, &part);
     /* ZIP: lossless, and on rendered frames several times smaller than none at a fraction of PIZ's cost */
     if (rv == EXR_ERR_SUCCESS) rv = exr_initialize_required_attr_simple(ctxt, part, w, h, EXR_COMPRESSION_ZIP);
+    /* zlib's fastest level: several times faster than the default 4 on rendered frames, a little larger */
+    if (rv == EXR_ERR_SUCCESS) rv = exr_set_zip_compression_level(ctxt, part, 1);
     static const char *const names[4] = { "R", "G", "B", "A" };
     exr_pixel_type_t pt = full ? EXR_PIXEL_FLOAT : EXR_PIXEL_HALF;
     for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++)
@@ -151,7 +153,9 @@ static bool write_png16(membuf *m, png_bytep *rows, int w, int h, bool alpha)
     png_set_write_fn(png, m, png_mem_write, png_mem_flush);
     png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, 16, alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, 3);
+    /* the fastest level and the Up filter, as for 8-bit frames: 16-bit frames are 6 bytes a pixel */
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
     png_set_rows(png, info, rows);
     png_write_png(png, info, PNG_TRANSFORM_IDENTITY, NULL);
     png_destroy_write_struct(&png, &info);
