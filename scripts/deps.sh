@@ -3,7 +3,7 @@
 # apt-get as root, sudo otherwise; without either, one line naming what to install, and exit 1.
 set -euo pipefail
 PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
-      libopenexr-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
+      libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
       python3-numpy ffmpeg openexr)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -36,11 +36,11 @@ wait_for() {
 }
 # start SHADER [OPTIONS]: the viewer in the background, its window id in $wid
 start() {
-  nshots=0 nok=0
+  nshots=0 nok=0 vname=$(basename "$1")
   "$bin" view "$@" --size 640x360 --log ${hud_flag---no-hud} > v.out 2> v.err & vpid=$!
   wid=
   for _ in $(seq 600); do  # 30 s: a sanitizer build on a busy machine starts slowly
-    wid=$(xdotool search --name "^$(basename "$1")" 2>/dev/null | head -1)
+    wid=$(xdotool search --onlyvisible --name "^$(basename "$1")" 2>/dev/null | tail -1)
     [ -n "$wid" ] && break
     sleep 0.05
   done
@@ -52,6 +52,8 @@ nshots=0
 shot() {
   nshots=$((nshots + 1))
   for _ in 1 2 3; do  # a synthetic key can be lost on a loaded machine: ask again after 5 s
+    # a window id taken while the window was being made can go stale: find it again
+    xdotool getwindowname "$wid" >/dev/null 2>&1 || wid=$(xdotool search --onlyvisible --name "^$vname" 2>/dev/null | tail -1)
     xdotool key --window "$wid" s
     for _ in $(seq 100); do [ "$(grep -c '^screenshot: ' v.out)" -ge "$nshots" ] && break 2; sleep 0.05; done
   done

@@ -265,7 +265,8 @@ typedef struct {
     float mouse[4];
     int ssaa;               /* K x K supersampling, box-filtered; 0 or 1: none */
     bool alpha;             /* RGBA PNGs; default RGB, as shadertoy.com ignores alpha */
-    int png_level;          /* deflate level 1..12; 0: the default (2); -1: stored, uncompressed */
+    int png_level;          /* 0 or 1: the fast default (ISA-L level 1, the Up filter fused into the pass
+                               from GL's rows); 2..12: libdeflate's levels, smaller and slower; -1: stored */
     int jobs;               /* encoder threads; 0: the number of cores */
     iks_progress_fn progress;
     void *user;

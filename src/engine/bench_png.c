@@ -105,7 +105,7 @@ static size_t ours_encode(const uint8_t *rgba, int w, int h)
     return len;
 }
 
-enum { STB_DEFAULT, LIBPNG_ADAPTIVE, LIBPNG_UP, DEFLATE1_UP, DEFLATE_ADAPTIVE, DEFLATE_UP, DEFLATE6_UP, N_ENC };
+enum { STB_DEFAULT, LIBPNG_ADAPTIVE, LIBPNG_UP, DEFLATE1_UP, DEFLATE_ADAPTIVE, DEFLATE_UP, DEFLATE6_UP, ISAL_FUSED, N_ENC };
 static const char *const NAMES[N_ENC] = {
     "stb_image_write as shipped (own zlib, 5 filters)",
     "libpng level 1, adaptive filters",
@@ -114,6 +114,7 @@ static const char *const NAMES[N_ENC] = {
     "stb + libdeflate 2, 5 filters",
     "stb + libdeflate 2, Up filter",
     "stb + libdeflate 6, Up filter",
+    "fused Up filter + ISA-L igzip 1 + ISA-L CRC",
 };
 
 static size_t encode(int which, const uint8_t *rgba, int w, int h)
@@ -125,13 +126,20 @@ static size_t encode(int which, const uint8_t *rgba, int w, int h)
     case DEFLATE1_UP: iks_png_setup(1, 2); return ours_encode(rgba, w, h);
     case DEFLATE_ADAPTIVE: iks_png_setup(2, -1); return ours_encode(rgba, w, h);
     case DEFLATE_UP: iks_png_setup(2, 2); return ours_encode(rgba, w, h);
-    default: iks_png_setup(6, 2); return ours_encode(rgba, w, h);
+    case DEFLATE6_UP: iks_png_setup(6, 2); return ours_encode(rgba, w, h);
+    default: {
+        uint8_t *png;
+        size_t len;
+        if (!iks_png_encode_fast(rgba, w, h, false, &png, &len)) return 0;
+        free(png);
+        return len;
+    }
     }
 }
 
-bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level, bool fast,
                         iks_bench_render_result *r);
-bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level, bool fast,
                         iks_bench_render_result *r)
 {
     double ms[N_ENC];
@@ -160,7 +168,7 @@ bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, i
         r->encoders[e].name = NAMES[e];
         r->encoders[e].ms = ms[e];
         r->encoders[e].bytes = (double)bytes[e];
-        r->encoders[e].chosen = e == DEFLATE_UP;
+        r->encoders[e].chosen = fast ? e == ISAL_FUSED : level == 2 && e == DEFLATE_UP;
     }
     return true;
 }

@@ -38,6 +38,7 @@ typedef struct {
     iks_out_kind kind;
     bool pattern;
     bool hdr;           /* frames are drawn and read back as float RGBA (EXR, 16-bit PNG) */
+    bool png_fast;      /* the default PNG path (ISA-L), else libdeflate at level */
     int level;
 } plan;
 
@@ -69,7 +70,9 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     }
     if (r->jobs < 1 || r->jobs > 256) return iks_err_set(err, IKS_E_USAGE, "--jobs '%d': expected a whole number from 1 to 256", r->jobs);
     /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
-    p->level = r->png_level == 0 ? 2 : r->png_level < 0 ? 0 : r->png_level;
+    /* 0 (the default) and 1: the fast path (ISA-L level 1); 2..12 libdeflate's levels; -1 stored */
+    p->png_fast = r->png_level == 0 || r->png_level == 1;
+    p->level = p->png_fast ? 1 : r->png_level < 0 ? 0 : r->png_level;
     if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
     if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err))
         return false;
@@ -217,7 +220,8 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_writer *w = NULL;
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
-                           .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth };
+                           .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
+                           .png_fast = p.png_fast };
     if (!iks_writer_open(&wd, &w, &err)) {
         gl_free(&g);
         return iks_publish(&err);
@@ -295,7 +299,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
 
 /* ---- bench render ------------------------------------------------------------------------------ */
 
-bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level,
+bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, int w, int h, int level, bool fast,
                         iks_bench_render_result *r);
 
 static double cpu_now(void)
@@ -311,8 +315,9 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     const plan *p = vctx;
     uint8_t *png;
     size_t len;
-    if (!iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len))
-        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    bool ok = p->png_fast ? iks_png_encode_fast(px, p->d.width, p->d.height, p->d.alpha, &png, &len)
+                          : iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len);
+    if (!ok) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     free(png);
     return true;
 }
@@ -449,7 +454,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     res->encode_cpu = cc;
     res->whole = td;
     /* (e) the encoders we chose between, on the first frames */
-    bool enc_ok = iks_bench_encoders(all, fb, frames < 12 ? frames : 12, r->width, r->height, p.level, res);
+    bool enc_ok = iks_bench_encoders(all, fb, frames < 12 ? frames : 12, r->width, r->height, p.level, p.png_fast, res);
     free(all);
     if (!enc_ok) {
         iks_err_set(&err, IKS_E_NOMEM, "render: an encoder failed (out of memory?)");

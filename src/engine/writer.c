@@ -171,7 +171,8 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     } else if (w->d.depth == 16) {
         if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len))
             return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
-    } else if (!iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len))
+    } else if (!(w->d.png_fast ? iks_png_encode_fast(px, w->d.width, w->d.height, w->d.alpha, &png, &len)
+                                : iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len)))
         return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
     bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));

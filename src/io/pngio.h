@@ -19,6 +19,11 @@ void iks_png_setup(int level, int filter);
  * RGB unless alpha. Returns malloc'd bytes in *out (caller frees), or false when out of memory. */
 bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
 
+/* The default, fast path (pngfast.c): the same PNG contract, with the Up filter fused into the pass
+ * from RGBA rows, ISA-L's igzip level 1 and ISA-L's CRC. No global state: safe on any thread, with no
+ * setup. */
+bool iks_png_encode_fast(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+
 /* Releases the calling thread's compressor; each thread that encoded calls it before it ends. */
 void iks_png_thread_done(void);
 
