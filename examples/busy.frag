@@ -12,7 +12,7 @@ float sdBox(vec2 p, vec2 b)
 float scene(vec2 p)
 {
     float d = 1e9;
-    for (int i = 0; i < 24; i++) {
+    for (int i = 0; i < 8; i++) {
         float fi = float(i);
         vec2 c = vec2(sin(fi * 1.7 + iTime * 0.6), cos(fi * 2.3 + iTime * 0.5)) * vec2(1.5, 0.85);
         float s = (i % 2 == 0) ? sdCircle(p - c, 0.08 + 0.05 * sin(fi)) : sdBox(p - c, vec2(0.07, 0.12));
