@@ -15,6 +15,9 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "bad --size" 2 "--size '0x1'" "$bin" view --size 0x1
   expect_fail "unknown option" 2 "unknown option '--nope'" "$bin" view --nope
   expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
+  expect_fail "--record to no known output" 2 "-o 'x.txt': expected a .png or .exr name" "$bin" view --record x.txt
+  expect_fail "--record -" 2 "--record -: raw frames need a fixed size" "$bin" view --record -
+  expect_fail "--record-fps 0" 2 "--record-fps '0': expected a number above 0" "$bin" view --record r.mp4 --record-fps 0
   echo "part 1: $pass passed, $fail failed"
   [ "$fail" -eq 0 ] || exit 1
   IKS_IN_XVFB=1 xvfb_exec bash "$0" "$@"; exit $?
@@ -247,6 +250,34 @@ colour 'vec3(90.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
 reloaded; shot; check "live: the file coming back is picked up" [ "$(centre "$shot")" = "90 20 30" ]
 stop
 check "the viewer exits 0 after all that" [ $? -eq 0 ]
+
+# ---- recording what the window shows ----------------------------------------------------------------
+# paused, every frame is the same picture: each recorded frame must be exactly the S screenshot (both
+# without the HUD), i.e. what the window showed
+start limb.frag --paused --record rec/%04d.png
+for _ in $(seq 100); do [ "$(ls rec 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+shot
+last=$(ls rec | tail -1)
+check "recording: frames are written while the viewer runs" [ -n "$last" ]
+check "recording: a recorded frame is what the window showed (the S screenshot)" png diff "rec/$last" "$shot" 0 0
+# V pauses: the count stops; V again resumes
+xdotool key --window "$wid" v; sleep 0.5
+n1=$(ls rec | wc -l); sleep 0.7; n2=$(ls rec | wc -l)
+check "recording: V pauses it ($n1 then $n2 files)" [ "$n1" -eq "$n2" ]
+xdotool key --window "$wid" v
+for _ in $(seq 100); do [ "$(ls rec | wc -l)" -gt "$n2" ] && break; sleep 0.05; done
+check "recording: V resumes it ($(ls rec | wc -l) > $n2)" [ "$(ls rec | wc -l)" -gt "$n2" ]
+stop
+check "recording: the viewer says where the frames went" grep -qE '^recorded: rec/%04d.png \([0-9]+ frames\)' v.out
+n=$(grep -oE '^recorded: rec/%04d.png \([0-9]+' v.out | grep -oE '[0-9]+$')
+check_eq "recording: as many frames as it says" "$n" "$(ls rec | wc -l)"
+# a video: one frame per displayed frame, at --record-fps, the window's size
+"$bin" view limb.frag --size 320x180 --no-hud --frames 25 --record rec.mp4 --record-fps 30 > r.out 2> r.err
+check_eq "recording a video: 25 displayed frames, 25 video frames" 25 \
+  "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 rec.mp4)"
+check_eq "recording a video: the window's size, at --record-fps" "320,180,30/1" \
+  "$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,r_frame_rate -of csv=p=0 rec.mp4)"
+check "recording a video: reported" grep -q '^recorded: rec.mp4 (25 frames)' r.out
 
 # ---- live reload where it used to stop for good ------------------------------------------------------
 # the shader's directory deleted and made again (a checkout, a sync tool)

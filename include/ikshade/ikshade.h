@@ -90,7 +90,7 @@ typedef void (*iks_log_fn)(void *user, iks_log_level level, const char *message)
 typedef enum { IKS_EV_KEY, IKS_EV_BUTTON, IKS_EV_MOVE, IKS_EV_CLOSE } iks_event_kind;
 typedef enum {
     IKS_KEY_OTHER, IKS_KEY_SPACE, IKS_KEY_R, IKS_KEY_LEFT, IKS_KEY_RIGHT, IKS_KEY_F, IKS_KEY_F11, IKS_KEY_S,
-    IKS_KEY_H, IKS_KEY_ESCAPE, IKS_KEY_Q
+    IKS_KEY_H, IKS_KEY_ESCAPE, IKS_KEY_Q, IKS_KEY_V
 } iks_key;
 typedef struct {
     iks_event_kind kind;
@@ -359,10 +359,19 @@ typedef struct {
     /* Polled once a frame: true ends the loop (Ctrl-C). */
     bool (*should_stop)(void *user);
     void *user;
+    /* Recording what the window shows (without the HUD), one frame per displayed frame, through the
+     * same output path as iks_render: a PNG pattern (out/%05d.png) or a video (.mp4 .webm .mkv .gif).
+     * record: recording starts at once; V pauses and resumes it (without record, V starts one into
+     * the next free ikshade-NNNN.mp4 of screenshot_dir). A video has one size: a resize ends it, and
+     * V then starts the next (NAME-2.mp4, ...); a PNG pattern goes on numbering. */
+    const char *record;
+    double record_fps;  /* a recorded video's frame rate; 0: 60 */
+    /* A recording ended (path, frames in it) or failed (message set). */
+    void (*on_record)(void *user, const char *path, long frames, const char *message);
 } iks_live_desc;
 
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
- * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H Esc Q), a HUD,
+ * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V Esc Q), a HUD,
  * and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
  * fails at the start opens a blank window waiting for a good save, unless nothing can be watched
  * (then the load's error is returned). */

@@ -28,6 +28,9 @@ const char HELP_VIEW[] =
     "  --no-hud             start with the HUD hidden\n"
     "  --frames N           quit after N frames (for scripts)\n"
     "  --log                print each reload: compile time and latency from the save to the screen\n"
+    "  --record OUT         record what the window shows (no HUD), one frame per displayed frame, as\n"
+    "                       render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif); V pauses\n"
+    "  --record-fps F       a recorded video's frame rate (default 60)\n"
     "  -I DIR               also look for #include files in DIR (repeatable)\n"
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
@@ -42,6 +45,8 @@ const char HELP_VIEW[] =
     "  F or F11     fullscreen on / off\n"
     "  S            screenshot: ikshade-NNNN.png in the current directory (framebuffer size, no HUD)\n"
     "  H            HUD on / off (fps, frame time, iTime, iFrame, resolution, mouse, errors)\n"
+    "  V            recording: pause / resume (--record), or start one into ikshade-NNNN.mp4;\n"
+    "               REC and the frame count in the HUD. A resize ends a video (V starts NAME-2.mp4)\n"
     "  Esc or Q     quit\n"
     "When the shader reads the keyboard (a keyboard channel), keys go to it, and the viewer's own\n"
     "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
@@ -56,6 +61,8 @@ typedef struct {
     iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
     bool paused, vsync, hud, log;
     long frames; /* 0: until closed */
+    const char *record;
+    double record_fps;
 } vopts;
 
 /* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. The caller
@@ -87,6 +94,16 @@ static int parse_args(int argc, char **argv, vopts *o)
             NEED("--frames", "a count");
             if (!iks_parse_long(v, &o->frames) || o->frames < 1)
                 return iks_usage("view", "--frames '%s': expected a whole number from 1", v);
+        } else if (OPT("--record")) {
+            NEED("--record", "an output: out/%05d.png or a video name");
+            iks_render_desc probe = { .output = v, .end = 2 };
+            if (strcmp(v, "-") == 0) return iks_usage("view", "--record -: raw frames need a fixed size; record a video or PNGs");
+            if (iks_render_check(&probe) != IKS_OK) return iks_print_last_error("view");
+            o->record = v;
+        } else if (OPT("--record-fps")) {
+            NEED("--record-fps", "frames per second");
+            if (!iks_parse_finite(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 1000)
+                return iks_usage("view", "--record-fps '%s': expected a number above 0 and at most 1000", v);
         } else if (strcmp(a, "--paused") == 0) o->paused = true;
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
@@ -131,6 +148,16 @@ static void on_reload(void *user, const iks_reload_info *r)
                r->gl_objects, r->rss_kb);
     }
     fflush(stdout);
+}
+
+static void on_record(void *user, const char *path, long frames, const char *message)
+{
+    (void)user;
+    if (message) iks_warn("view", "recording %s: %s", path, message);
+    else {
+        printf("recorded: %s (%ld frame%s)\n", path, frames, frames == 1 ? "" : "s");
+        fflush(stdout);
+    }
 }
 
 static void on_screenshot(void *user, const char *path, int w, int h, const char *message)
@@ -179,6 +206,7 @@ static int view(const vopts *o)
     iks_live_desc d = { .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
                         .hide_hud = !o->hud, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
                         .on_error = on_error, .on_reload = on_reload, .on_screenshot = on_screenshot,
+                        .record = o->record, .record_fps = o->record_fps, .on_record = on_record,
                         .should_stop = should_stop, .user = &vs };
     iks_code c = iks_live_run(e, &d); /* Ctrl-C, SIGTERM, SIGHUP end it through should_stop: signals.c */
     int rc = EXIT_OK;

@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include "hud.h"
+#include "writer.h"
 #include "pngio.h"
 #include "watch.h"
 
@@ -287,6 +288,117 @@ fail:
     else iks_warnf(&l->e->log, "%s", msg);
 }
 
+/* ---- recording --------------------------------------------------------------------------------- */
+
+typedef struct {
+    iks_writer *w;      /* open while a recording runs (paused or not) */
+    bool on;            /* frames are being written */
+    int w_px, h_px;     /* its size */
+    long frames;        /* frames in the current file(s) */
+    long next_frame;    /* a PNG pattern's next number: numbering goes on across recordings */
+    int take;           /* recordings started into a single video name: the 2nd is NAME-2.ext */
+    char path[PATH_MAX]; /* the current output */
+} recorder;
+
+/* The output of take n: the name as given, or with -n before its extension (videos), or the next free
+ * ikshade-NNNN.mp4 when the user gave none */
+static void record_name(const iks_live_desc *d, int take, bool pattern, char *buf, size_t n)
+{
+    const char *dir = d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : ".";
+    if (!d->record) {
+        for (int i = 1; i < 100000; i++) {
+            snprintf(buf, n, "%.3900s/ikshade-%04d.mp4", dir, i);
+            if (access(buf, F_OK) != 0 && errno == ENOENT) break;
+        }
+        return;
+    }
+    if (take <= 1 || pattern) {
+        snprintf(buf, n, "%s", d->record);
+        return;
+    }
+    const char *slash = strrchr(d->record, '/');
+    const char *dot = strrchr(slash ? slash : d->record, '.');
+    if (!dot) snprintf(buf, n, "%s-%d", d->record, take);
+    else snprintf(buf, n, "%.*s-%d%s", (int)(dot - d->record), d->record, take, dot);
+}
+
+static void record_report(const iks_live_desc *d, iks_logger *log, const char *path, long frames, const char *msg)
+{
+    if (d->on_record) d->on_record(d->user, path, frames, msg);
+    else if (msg) iks_warnf(log, "%s", msg);
+}
+
+/* Ends the current recording: the file closed (a video finished by ffmpeg), its frames reported */
+static void record_close(recorder *r, const iks_live_desc *d, iks_logger *log)
+{
+    if (!r->w) return;
+    iks_err err = IKS_ERR_INIT;
+    iks_writer_result res;
+    bool ok = iks_writer_close(r->w, true, &res, &err);
+    r->w = NULL;
+    r->on = false;
+    if (ok) record_report(d, log, r->path, res.written, NULL);
+    else record_report(d, log, r->path, res.written, iks_err_msg(&err));
+    iks_err_clear(&err);
+}
+
+/* Starts a recording of w x h frames; false (reported) when the output cannot be opened */
+static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, int w, int h)
+{
+    iks_out_kind kind;
+    bool pattern = false;
+    iks_err err = IKS_ERR_INIT;
+    if (d->record && !iks_output_classify(d->record, 2, false, &kind, &pattern, &err)) {
+        record_report(d, log, d->record, 0, iks_err_msg(&err));
+        iks_err_clear(&err);
+        return false;
+    }
+    r->take++;
+    record_name(d, r->take, pattern, r->path, sizeof r->path);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    iks_writer_desc wd = { .output = r->path, .width = w, .height = h, .fps = d->record_fps > 0 ? d->record_fps : 60,
+                           .png_fast = true, .png_level = 1, .jobs = cores > 1 ? (int)(cores > 8 ? 8 : cores) : 1,
+                           .depth = 8 };
+    if ((pattern && !iks_output_check_writable(r->path, true, r->next_frame, &err)) || !iks_writer_open(&wd, &r->w, &err)) {
+        record_report(d, log, r->path, 0, iks_err_msg(&err));
+        iks_err_clear(&err);
+        r->w = NULL;
+        return false;
+    }
+    r->on = true;
+    r->w_px = w;
+    r->h_px = h;
+    if (!pattern) r->next_frame = 0;
+    return true;
+}
+
+/* The back buffer as it is now (the toy drawn, no HUD yet) into the recording */
+static void record_frame(recorder *r, const iks_live_desc *d, iks_logger *log, int w, int h)
+{
+    if (!r->on) return;
+    if (w != r->w_px || h != r->h_px) {
+        char msg[PATH_MAX + 128];
+        snprintf(msg, sizeof msg, "recording: the window was resized to %dx%d: %s ends here (V records again)", w, h,
+                 r->path);
+        iks_warnf(log, "%s", msg);
+        record_close(r, d, log);
+        return;
+    }
+    int slot;
+    uint8_t *px = iks_writer_acquire(r->w, &slot);
+    if (px) {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadBuffer(GL_BACK);
+        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    }
+    if (!px || !iks_writer_submit(r->w, slot, r->next_frame++)) {
+        record_close(r, d, log); /* the writer says why */
+        return;
+    }
+    r->frames++;
+}
+
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -385,7 +497,9 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     mouse_state ms = { .mouse = { 0 } };
     double t = d->time0;           /* iTime */
     long frame = 0;                /* iFrame */
-    bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false;
+    bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false, want_record_toggle = false;
+    recorder rec = { .w = NULL };
+    bool record_at_start = d->record != NULL;
     double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0;
     double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
     bool present_wanted = false;       /* a reload to report once its first frame is on screen */
@@ -429,6 +543,9 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                     break;
                 case IKS_KEY_H:
                     if (!ev.repeat) hud_on = !hud_on;
+                    break;
+                case IKS_KEY_V:
+                    if (!ev.repeat) want_record_toggle = true;
                     break;
                 default: break;
                 }
@@ -499,9 +616,19 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                 screenshot(&l, fw, fh);
                 want_shot = false;
             }
+            if (record_at_start || want_record_toggle) {
+                if (rec.w && !record_at_start) rec.on = !rec.on;  /* pause, resume */
+                else if (!rec.w) (void)record_open(&rec, d, &e->log, fw, fh);
+                record_at_start = want_record_toggle = false;
+            }
+            record_frame(&rec, d, &e->log, fw, fh);
             if (hud_on && have_hud) {
                 char text[4096];
                 hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse);
+                if (rec.w) {
+                    size_t k = strlen(text);
+                    snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", rec.on ? "REC" : "rec paused", rec.frames, rec.path);
+                }
                 float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
                 iks_hud_draw(&hud, text, fw, fh, scale);
             }
@@ -546,6 +673,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         }
         if (d->frames && ++drawn >= d->frames) break;
     }
+    record_close(&rec, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
     live_free(&l);
     return IKS_OK;

@@ -107,6 +107,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_F11: k = IKS_KEY_F11; break;
     case GLFW_KEY_S: k = IKS_KEY_S; break;
     case GLFW_KEY_H: k = IKS_KEY_H; break;
+    case GLFW_KEY_V: k = IKS_KEY_V; break;
     case GLFW_KEY_ESCAPE: k = IKS_KEY_ESCAPE; break;
     case GLFW_KEY_Q: k = IKS_KEY_Q; break;
     default: k = IKS_KEY_OTHER; break;
