@@ -17,6 +17,16 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
   expect_fail "--record to no known output" 2 "-o 'x.txt': expected a .png or .exr name" "$bin" view --record x.txt
   expect_fail "--record -" 2 "--record -: raw frames need a fixed size" "$bin" view --record -
+  printf 'ikshade-input 1\nf 0 0 640 360 1 2 3 4\nf 0.1 0.1 640 0 1 2 3 4\n' > /tmp/bad_input_$$.txt
+  expect_fail "render --input with a bad size line" 1 "bad_input_$$.txt:3: size 640x0: expected whole numbers" \
+    "$bin" render --input /tmp/bad_input_$$.txt -o x.png
+  printf 'ikshade-input 1\nf 1 0 640 360 1 2 3 4\nf 0.5 0.1 640 360 1 2 3 4\n' > /tmp/bad_input_$$.txt
+  expect_fail "render --input whose time goes back" 1 "bad_input_$$.txt:3: time 0.5 goes back" \
+    "$bin" render --input /tmp/bad_input_$$.txt -o x.png
+  printf 'hello\n' > /tmp/bad_input_$$.txt
+  expect_fail "render --input of another file" 1 "bad_input_$$.txt:1: not an ikshade input recording" \
+    "$bin" render --input /tmp/bad_input_$$.txt -o x.png
+  rm -f /tmp/bad_input_$$.txt x.png
   expect_fail "--record-fps 0" 2 "--record-fps '0': expected a number above 0" "$bin" view --record r.mp4 --record-fps 0
   echo "part 1: $pass passed, $fail failed"
   [ "$fail" -eq 0 ] || exit 1
@@ -250,6 +260,28 @@ colour 'vec3(90.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
 reloaded; shot; check "live: the file coming back is picked up" [ "$(centre "$shot")" = "90 20 30" ]
 stop
 check "the viewer exits 0 after all that" [ $? -eq 0 ]
+
+# ---- a session's inputs recorded, and replayed by render at another size and frame rate ------------
+start limb.frag --record-input in.txt --set r1=0.55
+xdotool mousemove --window "$wid" 400 120 mousedown 1 mousemove --window "$wid" 410 115 \
+  sleep 0.1 mousemove --window "$wid" 420 110 sleep 0.6
+xdotool mouseup 1
+sleep 0.2
+stop
+check "record-input: the viewer says where the session went" grep -qE '^recorded: in.txt \([0-9]+ frames\)' v.out
+check "record-input: the file starts with its version" [ "$(head -1 in.txt)" = "ikshade-input 1" ]
+check "record-input: the --set values are in it" grep -qx 'set r1=0.55' in.txt
+# the first recorded frame where the pointer (window 420,110) was held: iMouse (420, 250) in 640x360
+t_held=$(awk '$1 == "f" && $6 == 420 && $7 == 250 && $8 > 0 { print $2; exit }' in.txt)
+check "record-input: the drag is in the file (held at 420,250 from T=$t_held)" [ -n "$t_held" ]
+# render frame i stands at i/30 s into the session: the first one at or after the hold, plus one
+i=$(awk -v t="$t_held" 'BEGIN { i = int(t * 30); if (i / 30 < t) i++; print i + 1 }')
+"$bin" render limb.frag --input in.txt -o replay.png --frames $i:$((i + 1)) --size 1280x720 --fps 30 --quiet
+check "replay at 1280x720 and 30 fps: the joint where the C solver puts it for the recorded mouse" \
+  png limb replay.png 840 500 "$bin"
+n=$("$bin" render limb.frag --input in.txt -o rp/%04d.png --size 160x90 --fps 20 2>&1 | grep -oE '^ikshade render: [0-9]+' | grep -oE '[0-9]+$')
+d=$(awk '$1 == "f" { t = $2 } END { print int(t * 20) + 1 }' in.txt)
+check_eq "replay without --frames renders the whole session at --fps" "$d" "$n"
 
 # ---- recording what the window shows ----------------------------------------------------------------
 # paused, every frame is the same picture: each recorded frame must be exactly the S screenshot (both

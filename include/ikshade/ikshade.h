@@ -243,6 +243,8 @@ IKS_API void iks_remove_temporaries(void);
 
 /* ---- rendering to files ------------------------------------------------------------------------ */
 
+typedef struct iks_input_log iks_input_log; /* a recorded viewer session: see "recorded input" below */
+
 typedef struct {
     long done, total;   /* frames written so far, of total */
     double seconds;     /* since the render began */
@@ -278,6 +280,9 @@ typedef struct {
      * an EXR of 32-bit floats. .exr (OpenEXR, RGBA, ZIP) and 16-bit PNGs are drawn into a float
      * target, so values above 1 (EXR) and between 8-bit steps survive. */
     int depth;
+    /* A recorded session to replay (see iks_input_log): frame i gets the mouse and keys of the session
+     * at i / fps seconds into it, iTime from the session's first on; time0 and mouse are ignored. */
+    const iks_input_log *input;
 } iks_render_desc;
 
 typedef struct {
@@ -329,6 +334,21 @@ typedef struct {
 } iks_bench_render_result;
 IKS_API iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *r);
 
+/* ---- recorded input ---------------------------------------------------------------------------- */
+
+/* A viewer session's inputs (`ikshade view --record-input FILE`): the mouse each frame, the keys, the
+ * window's size, the --set values, as a small versioned text file (format in src/engine/inputlog.c).
+ * iks_render replays it (iks_render_desc.input) at any size and frame rate. (iks_input_log is declared
+ * with the render's description.) */
+/* IKS_E_FORMAT naming FILE:LINE and what is wrong; IKS_E_IO for a file that cannot be read. */
+IKS_API iks_code iks_input_log_load(const char *path, iks_input_log **out);
+IKS_API iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log **out);
+IKS_API void iks_input_log_free(iks_input_log *l);
+/* seconds from the first recorded frame to the last */
+IKS_API double iks_input_log_duration(const iks_input_log *l);
+/* the session's --set values ("NAME=V"), owned by l */
+IKS_API int iks_input_log_sets(const iks_input_log *l, const char *const **sets);
+
 /* ---- the live loop ----------------------------------------------------------------------------- */
 
 typedef struct {
@@ -368,6 +388,9 @@ typedef struct {
     double record_fps;  /* a recorded video's frame rate; 0: 60 */
     /* A recording ended (path, frames in it) or failed (message set). */
     void (*on_record)(void *user, const char *path, long frames, const char *message);
+    /* The session's inputs into this file (see iks_input_log), written when the loop ends; a failure
+     * is reported through on_record with the file's name. */
+    const char *record_input;
 } iks_live_desc;
 
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:

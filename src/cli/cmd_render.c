@@ -53,6 +53,9 @@ const char HELP_RENDER[] =
     "  --png-level L        1 (default): ISA-L's fastest deflate; 2..12: libdeflate's levels, smaller and\n"
     "                       slower (10 and up: much slower); 0: stored, uncompressed\n"
     "  --jobs J             encoder threads (default: the number of cores)\n"
+    "  --input FILE         replay a session recorded by `ikshade view --record-input FILE`: its mouse,\n"
+    "                       keys and --set values, resampled at --fps and scaled to --size; --frames\n"
+    "                       defaults to the whole session\n"
     "  --ffmpeg-args 'ARGS' a video's ffmpeg output options instead of ours (any extension then), e.g.\n"
     "                       -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'\n"
     "  --quiet              no progress and no summary\n"
@@ -79,6 +82,10 @@ typedef struct {
     bool quiet;
     iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
     long warmup;
+    bool frames_given;
+    iks_input_log *input; /* --input: a recorded session, owned */
+    const char **sets;    /* its --set values, then the command line's (which win), when --input */
+    int nsets;
     const char *each;  /* --each DIR: a compatibility report instead of frames */
 } ropts;
 
@@ -167,6 +174,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             if (!parse_frames(v, &r->first, &r->end))
                 return iks_usage("render", "--frames '%s': expected a count N >= 1 or a range A:B with 0 <= A < B", v);
             if (r->end - r->first > 100000000L) return iks_usage("render", "--frames '%s': at most 100000000 frames", v);
+            o->frames_given = true;
         } else if (OPT("--fps")) {
             NEED("--fps", "a number");
             if (!iks_parse_finite(v, &r->fps) || r->fps <= 0 || r->fps > 10000)
@@ -214,6 +222,11 @@ static int parse_args(int argc, char **argv, ropts *o)
             if (!iks_parse_long(v, &b) || (b != 8 && b != 16 && b != 32))
                 return iks_usage("render", "--depth '%s': expected 8, 16 (PNG, or an EXR's half) or 32 (EXR float)", v);
             r->depth = (int)b;
+        } else if (OPT("--input")) {
+            NEED("--input", "a recorded session (ikshade view --record-input FILE)");
+            iks_input_log_free(o->input);
+            o->input = NULL;
+            if (iks_input_log_load(v, &o->input) != IKS_OK) return iks_print_last_error("render");
         } else if (OPT("--ffmpeg-args")) {
             NEED("--ffmpeg-args", "ffmpeg's output options, quoted as one argument");
             r->ffmpeg_args = v;
@@ -232,6 +245,21 @@ static int parse_args(int argc, char **argv, ropts *o)
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
+    if (o->input) {
+        /* the whole session at --fps unless --frames says otherwise; its --set values first */
+        r->input = o->input;
+        double fps = r->fps > 0 ? r->fps : 60;
+        if (!o->frames_given) r->end = r->first + (long)floor(iks_input_log_duration(o->input) * fps) + 1;
+        const char *const *ls;
+        int nl = iks_input_log_sets(o->input, &ls);
+        if (nl > 0) {
+            o->sets = malloc(sizeof *o->sets * (size_t)(nl + o->s.nsets + 1));
+            if (!o->sets) return iks_fail("render", "out of memory");
+            for (int i = 0; i < nl; i++) o->sets[i] = ls[i];
+            for (int i = 0; i < o->s.nsets; i++) o->sets[nl + i] = o->s.sets[i];
+            o->nsets = nl + o->s.nsets;
+        }
+    }
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
     if (r->end > LONG_MAX - o->warmup)
         return iks_usage("render", "--frames %ld:%ld with --warmup %ld: the frame numbers pass %ld", r->first, r->end,
@@ -412,6 +440,10 @@ static int render(ropts *o)
                          r->ssaa > 1 ? " with --ssaa" : "", max);
     }
     iks_toy_desc td = iks_shared_toy(&o->s, o->shader);
+    if (o->sets) {
+        td.sets = o->sets;
+        td.nsets = o->nsets;
+    }
     td.width = r->width * r->ssaa;
     td.height = r->height * r->ssaa;
     iks_toy *t = NULL;
@@ -459,6 +491,8 @@ int cmd_render(int argc, char **argv)
     ropts o;
     int rc = parse_args(argc, argv, &o);
     if (rc < 0) rc = render(&o);
+    iks_input_log_free(o.input);
+    free(o.sets);
     iks_shared_free(&o.s);
     return rc;
 }
@@ -467,6 +501,8 @@ int iks_render_parse_only(int argc, char **argv)
 {
     ropts o;
     int rc = parse_args(argc, argv, &o);
+    iks_input_log_free(o.input);
+    free(o.sets);
     iks_shared_free(&o.s);
     return rc;
 }

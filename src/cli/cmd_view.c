@@ -31,6 +31,8 @@ const char HELP_VIEW[] =
     "  --record OUT         record what the window shows (no HUD), one frame per displayed frame, as\n"
     "                       render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif); V pauses\n"
     "  --record-fps F       a recorded video's frame rate (default 60)\n"
+    "  --record-input FILE  write the session's inputs (mouse and keys each frame, window size, --set)\n"
+    "                       for `ikshade render SHADER --input FILE`, which replays them at any size/fps\n"
     "  -I DIR               also look for #include files in DIR (repeatable)\n"
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
@@ -63,6 +65,7 @@ typedef struct {
     long frames; /* 0: until closed */
     const char *record;
     double record_fps;
+    const char *record_input;
 } vopts;
 
 /* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. The caller
@@ -100,6 +103,9 @@ static int parse_args(int argc, char **argv, vopts *o)
             if (strcmp(v, "-") == 0) return iks_usage("view", "--record -: raw frames need a fixed size; record a video or PNGs");
             if (iks_render_check(&probe) != IKS_OK) return iks_print_last_error("view");
             o->record = v;
+        } else if (OPT("--record-input")) {
+            NEED("--record-input", "a file for the session's inputs");
+            o->record_input = v;
         } else if (OPT("--record-fps")) {
             NEED("--record-fps", "frames per second");
             if (!iks_parse_finite(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 1000)
@@ -207,6 +213,7 @@ static int view(const vopts *o)
                         .hide_hud = !o->hud, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
                         .on_error = on_error, .on_reload = on_reload, .on_screenshot = on_screenshot,
                         .record = o->record, .record_fps = o->record_fps, .on_record = on_record,
+                        .record_input = o->record_input,
                         .should_stop = should_stop, .user = &vs };
     iks_code c = iks_live_run(e, &d); /* Ctrl-C, SIGTERM, SIGHUP end it through should_stop: signals.c */
     int rc = EXIT_OK;

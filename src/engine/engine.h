@@ -49,4 +49,10 @@ double iks_now(void);                 /* monotonic seconds */
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);
 
+/* Replay (inputlog.c): the uniforms of render frame i of a width x height render at fps, from the log */
+void iks_input_log_frame(const iks_input_log *l, double fps, long i, int width, int height, iks_frame_info *fi);
+/* The keys that changed at or before render frame i, from index from on: returns the next index after
+ * one key (filling code and down), or -1 when none is due */
+long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, int *code, bool *down);
+
 #endif

@@ -5,6 +5,7 @@
 #include "engine.h"
 
 #include "hud.h"
+#include "outfile.h"
 #include "writer.h"
 #include "pngio.h"
 #include "watch.h"
@@ -399,6 +400,67 @@ static void record_frame(recorder *r, const iks_live_desc *d, iks_logger *log, i
     r->frames++;
 }
 
+/* ---- the session's inputs (inputlog.c reads them) ------------------------------------------------- */
+
+typedef struct {
+    FILE *f;
+    char *tmp;
+    double start;
+    long frames;
+} input_rec;
+
+static void inputs_open(input_rec *r, const iks_live_desc *d, const live *l, iks_logger *log)
+{
+    memset(r, 0, sizeof *r);
+    if (!d->record_input) return;
+    char msg[PATH_MAX + 160];
+    if (iks_outfile_check(d->record_input) != 0) {
+        snprintf(msg, sizeof msg, "%s", iks_outfile_strerror(errno));
+        record_report(d, log, d->record_input, 0, msg);
+        return;
+    }
+    int fd = iks_make_parent_dirs(d->record_input) ? iks_outfile_tmp_create(d->record_input, &r->tmp) : -1;
+    if (fd < 0 || !(r->f = fdopen(fd, "w"))) {
+        snprintf(msg, sizeof msg, "%s", strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(r->tmp);
+            iks_outfile_tmp_done(r->tmp);
+        }
+        free(r->tmp);
+        r->tmp = NULL;
+        record_report(d, log, d->record_input, 0, msg);
+        return;
+    }
+    r->start = iks_now();
+    fprintf(r->f, "ikshade-input 1\n# %s\n", l->path ? l->path : "<memory>");
+    for (int i = 0; i < d->toy.nsets; i++) fprintf(r->f, "set %s\n", d->toy.sets[i]);
+}
+
+static double inputs_t(const input_rec *r) { return iks_now() - r->start; }
+
+static void inputs_close(input_rec *r, const iks_live_desc *d, iks_logger *log)
+{
+    if (!r->f) return;
+    bool ok = fflush(r->f) == 0 && !ferror(r->f);
+    int fd = ok ? dup(fileno(r->f)) : -1;
+    fclose(r->f);
+    r->f = NULL;
+    if (fd >= 0 && iks_outfile_tmp_publish(fd, r->tmp, d->record_input))
+        record_report(d, log, d->record_input, r->frames, NULL);
+    else {
+        char msg[256];
+        snprintf(msg, sizeof msg, "%s", strerror(errno));
+        if (fd < 0) {
+            unlink(r->tmp);
+            iks_outfile_tmp_done(r->tmp);
+        }
+        record_report(d, log, d->record_input, 0, msg);
+    }
+    free(r->tmp);
+    r->tmp = NULL;
+}
+
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -499,6 +561,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     long frame = 0;                /* iFrame */
     bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false, want_record_toggle = false;
     recorder rec = { .w = NULL };
+    input_rec inputs;
+    inputs_open(&inputs, d, &l, &e->log);
     bool record_at_start = d->record != NULL;
     double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0;
     double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
@@ -516,6 +580,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             bool kb = l.toy && l.toy->gl.keyboard;
             bool to_shader = ev.kind == IKS_EV_KEY && kb && !ev.ctrl && ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
             if (ev.kind == IKS_EV_KEY && kb && (to_shader || !ev.down)) iks_gltoy_key(&l.toy->gl, ev.code, ev.down);
+            if (inputs.f && ev.kind == IKS_EV_KEY && !ev.repeat && ev.code >= 0 && ev.code < 256)
+                fprintf(inputs.f, "k %.6f %d %d\n", inputs_t(&inputs), ev.code, ev.down ? 1 : 0);
             if (ev.kind == IKS_EV_CLOSE) quit = true;
             else if (to_shader) continue;
             else if (ev.kind == IKS_EV_KEY && ev.down) {
@@ -571,6 +637,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                  * mtime, and then the moment we saw it is the best we know */
                 reload_save = mtime > seen - 1.0 && mtime <= now_real() ? mtime : seen;
                 reload_compile = compile_s;
+                if (inputs.f) fprintf(inputs.f, "r %.6f %s\n", inputs_t(&inputs), r == RL_OK ? "ok" : "error");
                 if (r == RL_OK) present_wanted = true, drawn_since_reload = 0;
                 else if (d->on_reload) {
                     iks_reload_info ri = { .ok = false, .path = l.path, .compile_ms = 1e3 * compile_s };
@@ -588,6 +655,11 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             if (!ms.clicked && fi.mouse[3] > 0) fi.mouse[3] = -fi.mouse[3];
             iks_frame f;
             iks_frame_from_info(&f, &fi);
+            if (inputs.f) {
+                fprintf(inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&inputs), t, fw, fh, fi.mouse[0],
+                        fi.mouse[1], fi.mouse[2], fi.mouse[3]);
+                inputs.frames++;
+            }
             iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
             double t_draw = iks_now();
             if (l.toy && (fw != l.toy->gl.w || fh != l.toy->gl.h) && !iks_gltoy_resize(&l.toy->gl, fw, fh, &err)) {
@@ -674,6 +746,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         if (d->frames && ++drawn >= d->frames) break;
     }
     record_close(&rec, d, &e->log);
+    inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
     live_free(&l);
     return IKS_OK;

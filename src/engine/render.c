@@ -112,6 +112,7 @@ typedef struct {
     iks_target hi;     /* what the toy draws into: K times the output size */
     iks_downsample down;
     iks_readback rb;
+    long next_key;     /* a replayed session's next key event */
 } gl_state;
 
 static void gl_free(gl_state *g)
@@ -150,6 +151,12 @@ void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
     float k = d->ssaa > 1 ? (float)d->ssaa : 1.0f;
     /* time in double from the frame number, never accumulated */
     *fi = (iks_frame_info){ .time = d->time0 + (double)i / fps, .frame = i, .time_delta = 1.0 / fps, .frame_rate = fps };
+    if (d->input) {
+        /* a recorded session: its mouse at i / fps seconds in, scaled to the (supersampled) frame */
+        int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
+        iks_input_log_frame(d->input, fps, i, (int)((float)w * k), (int)((float)h * k), fi);
+        return;
+    }
     if (d->have_mouse) {
         /* held: xy the pointer, z the click x (> 0), w the click y, > 0 only on the click frame (0) */
         fi->mouse[0] = d->mouse[0] * k;
@@ -166,9 +173,23 @@ static void frame_of(const plan *p, long i, iks_frame *f)
     iks_frame_from_info(f, &fi);
 }
 
+/* A recorded session's keys due by frame i, into the keyboard texture; *next: the log's next key */
+static void replay_keys(iks_gltoy *toy, const plan *p, long i, long *next)
+{
+    if (!p->d.input) return;
+    int code;
+    bool down;
+    long n;
+    while ((n = iks_input_log_keys(p->d.input, p->d.fps, i, *next, &code, &down)) >= 0) {
+        iks_gltoy_key(toy, code, down);
+        *next = n;
+    }
+}
+
 static void draw_frame(gl_state *g, const plan *p, long i)
 {
     iks_frame f;
+    replay_keys(g->toy, p, i, &g->next_key);
     frame_of(p, i, &f);
     iks_gltoy_draw(g->toy, &g->hi, &f);
     const iks_target *out = &g->hi;
@@ -241,6 +262,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
         iks_logf(&t->e->log, IKS_LOG_INFO, "drawing frames 0..%ld first, unsaved, for the buffers' state", r->first - 1);
         for (long i = 0; i < r->first && !stopped; i++) {
             iks_frame f;
+            replay_keys(&t->gl, &p, i, &g.next_key);
             frame_of(&p, i, &f);
             iks_gltoy_draw(&t->gl, &g.hi, &f);
             st->warmed++;

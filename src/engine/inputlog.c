@@ -1,0 +1,283 @@
+/* inputlog.c: a viewer session's inputs as a small text file, and their replay by render.
+ *
+ *   ikshade-input 1
+ *   set NAME=V                       the --set values the session ran with (any number)
+ *   f T ITIME W H MX MY MZ MW        one line per displayed frame: seconds since the recording began
+ *                                    (monotonic), iTime, the framebuffer's size, iMouse in its pixels
+ *   k T CODE DOWN                    a key (JavaScript keyCode) went down (1) or up (0)
+ *   r T ok|error                     the shader was reloaded (for the reader: not replayed)
+ *   # ...                            a comment
+ *
+ * Replay resamples the session on its own clock: render frame i stands at T = i / fps; it gets the
+ * mouse of the last recorded frame at or before T, scaled from that frame's size to the render's, with
+ * iMouse.w > 0 only if a press happened since the previous render frame (the site's rule); keys that
+ * went down or up since then reach the keyboard texture; iTime runs on from the session's first.
+ * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
+#include "engine.h"
+#include "source.h"
+#include "userfile.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    double t, itime;
+    int w, h;
+    float mouse[4];
+} rec_frame;
+
+typedef struct {
+    double t;
+    int code;
+    bool down;
+} rec_key;
+
+struct iks_input_log {
+    rec_frame *f;
+    long nf, capf;
+    rec_key *k;
+    long nk, capk;
+    char **sets;
+    int nsets;
+    long capsets;
+};
+
+void iks_input_log_free(iks_input_log *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->nsets; i++) free(l->sets[i]);
+    free(l->sets);
+    free(l->f);
+    free(l->k);
+    free(l);
+}
+
+static bool grow(void **p, long *cap, long need, size_t size)
+{
+    if (need <= *cap) return true;
+    long c = *cap ? *cap * 2 : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * size);
+    if (!q) return false;
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+/* strtod of exactly one finite number at *s, moving past it */
+static bool num(char **s, double *v)
+{
+    char *e;
+    errno = 0;
+    *v = strtod(*s, &e);
+    if (e == *s || errno == ERANGE || !isfinite(*v) || (*e && *e != ' ' && *e != '\t')) return false;
+    *s = e;
+    return true;
+}
+
+iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log **out)
+{
+    iks_err err = IKS_ERR_INIT;
+    if (!out) return iks_fail_usage("iks_input_log_parse: out must not be NULL");
+    *out = NULL;
+    if (!text) return iks_fail_usage("iks_input_log_parse: no text");
+    if (!name) name = "<input>";
+    iks_input_log *l = calloc(1, sizeof *l);
+    char *copy = strdup(text);
+    if (!l || !copy) {
+        free(l);
+        free(copy);
+        iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+        return iks_publish(&err);
+    }
+    int lineno = 0;
+    bool header = false;
+    double last_t = -INFINITY;
+    for (char *ln = copy, *next; ln; ln = next) {
+        next = strchr(ln, '\n');
+        if (next) *next++ = '\0';
+        lineno++;
+        size_t n = strlen(ln);
+        if (n && ln[n - 1] == '\r') ln[--n] = '\0';
+        char *s = ln;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '#') continue;
+        if (!header) {
+            if (strcmp(s, "ikshade-input 1") != 0) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: not an ikshade input recording (expected the line "
+                            "'ikshade-input 1')", name, lineno);
+                break;
+            }
+            header = true;
+            continue;
+        }
+        char kind = *s++;
+        if (kind == 's' && !strncmp(s, "et", 2) && (s[2] == ' ' || s[2] == '\t')) s += 2; /* "set" */
+        else if (kind == 's') kind = '?';
+        if (*s != ' ' && *s != '\t') kind = '?';
+        double v[8];
+        int nv = kind == 'f' ? 8 : kind == 'k' ? 3 : kind == 'r' ? 1 : 0;
+        bool ok = kind == 'f' || kind == 'k' || kind == 'r' || kind == 's';
+        if (kind == 's') {
+            /* set NAME=V: kept as given; the toy checks it when it loads */
+            while (*s == ' ' || *s == '\t') s++;
+            if (!strchr(s, '=')) ok = false;
+            else if (!grow((void **)&l->sets, &l->capsets, l->nsets + 1, sizeof *l->sets)) {
+                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+                break;
+            } else {
+                if (!(l->sets[l->nsets] = strdup(s))) {
+                    iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+                    break;
+                }
+                l->nsets++;
+            }
+            if (!ok) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected 'set NAME=V'", name, lineno);
+                break;
+            }
+            continue;
+        }
+        for (int i = 0; ok && i < nv; i++) {
+            while (*s == ' ' || *s == '\t') s++;
+            ok = num(&s, &v[i]);
+        }
+        while (ok && (*s == ' ' || *s == '\t')) s++;
+        if (ok && kind == 'r') {
+            ok = !strcmp(s, "ok") || !strcmp(s, "error");
+            s += strlen(s);
+        }
+        if (!ok || *s) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected %s", name, lineno,
+                        kind == 'f' ? "'f T ITIME W H MX MY MZ MW' (finite numbers)"
+                        : kind == 'k' ? "'k T CODE DOWN' (finite numbers)"
+                        : kind == 'r' ? "'r T ok' or 'r T error'"
+                                      : "a line f (frame), k (key), r (reload), set or # (comment)");
+            break;
+        }
+        if (v[0] > 1e9 || (kind == 'f' && fabs(v[1]) > 1e9)) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a time beyond 10^9 seconds", name, lineno);
+            break;
+        }
+        if (v[0] < last_t || v[0] < 0) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: time %g goes back (the previous line said %g)", name, lineno, v[0],
+                        last_t);
+            break;
+        }
+        last_t = v[0];
+        if (kind == 'f') {
+            if (v[2] < 1 || v[3] < 1 || v[2] > 65536 || v[3] > 65536 || v[2] != floor(v[2]) || v[3] != floor(v[3])) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: size %gx%g: expected whole numbers from 1 to 65536", name,
+                            lineno, v[2], v[3]);
+                break;
+            }
+            /* pixels of a window at most 65536 wide: anything far beyond is no mouse (and would overflow
+             * a float once scaled to the render's size) */
+            bool sane = true;
+            for (int i = 4; i < 8; i++) sane = sane && fabs(v[i]) <= 1e6;
+            if (!sane) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: iMouse beyond a million pixels", name, lineno);
+                break;
+            }
+            if (!grow((void **)&l->f, &l->capf, l->nf + 1, sizeof *l->f)) {
+                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+                break;
+            }
+            l->f[l->nf++] = (rec_frame){ .t = v[0], .itime = v[1], .w = (int)v[2], .h = (int)v[3],
+                                         .mouse = { (float)v[4], (float)v[5], (float)v[6], (float)v[7] } };
+        } else if (kind == 'k') {
+            if (v[1] < 0 || v[1] > 255 || v[1] != floor(v[1]) || (v[2] != 0 && v[2] != 1)) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a key is a code 0..255 and 0 (up) or 1 (down)", name, lineno);
+                break;
+            }
+            if (!grow((void **)&l->k, &l->capk, l->nk + 1, sizeof *l->k)) {
+                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+                break;
+            }
+            l->k[l->nk++] = (rec_key){ .t = v[0], .code = (int)v[1], .down = v[2] == 1 };
+        }
+    }
+    free(copy);
+    if (err.code == IKS_OK && !header)
+        iks_err_set(&err, IKS_E_FORMAT, "%s: empty: not an ikshade input recording", name);
+    if (err.code == IKS_OK && l->nf == 0) iks_err_set(&err, IKS_E_FORMAT, "%s: no frames recorded", name);
+    if (err.code != IKS_OK) {
+        iks_input_log_free(l);
+        return iks_publish(&err);
+    }
+    *out = l;
+    return IKS_OK;
+}
+
+iks_code iks_input_log_load(const char *path, iks_input_log **out)
+{
+    if (!path || !out) return iks_fail_usage("iks_input_log_load: path and out must not be NULL");
+    *out = NULL;
+    size_t len;
+    char *text = iks_read_text(path, 64u << 20, &len);
+    if (!text) {
+        iks_err err = IKS_ERR_INIT;
+        int e = errno;
+        iks_err_set(&err, e == EILSEQ ? IKS_E_FORMAT : IKS_E_IO, "%s: %s", path,
+                    e == EILSEQ ? "binary file, not an input recording" : iks_userfile_strerror(e));
+        return iks_publish(&err);
+    }
+    iks_code c = iks_input_log_parse(path, text, out);
+    free(text);
+    return c;
+}
+
+double iks_input_log_duration(const iks_input_log *l)
+{
+    return l && l->nf ? l->f[l->nf - 1].t : 0;
+}
+
+int iks_input_log_sets(const iks_input_log *l, const char *const **sets)
+{
+    if (sets) *sets = l ? (const char *const *)l->sets : NULL;
+    return l ? l->nsets : 0;
+}
+
+/* the last recorded frame at or before t (the first when t is before it) */
+static long frame_at(const iks_input_log *l, double t)
+{
+    long lo = 0, hi = l->nf - 1;
+    if (t < l->f[0].t) return 0;
+    while (lo < hi) {
+        long mid = (lo + hi + 1) / 2;
+        if (l->f[mid].t <= t) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+void iks_input_log_frame(const iks_input_log *l, double fps, long i, int width, int height, iks_frame_info *fi)
+{
+    double t = (double)i / fps, prev = i > 0 ? (double)(i - 1) / fps : -INFINITY;
+    long k = frame_at(l, t);
+    const rec_frame *f = &l->f[k];
+    float sx = (float)width / (float)f->w, sy = (float)height / (float)f->h;
+    fi->time = l->f[0].itime + t;
+    /* a press (w > 0) anywhere in (prev, t]: the site shows it for exactly one frame */
+    bool pressed = false;
+    for (long j = k; j >= 0 && l->f[j].t > prev; j--) pressed = pressed || l->f[j].mouse[3] > 0;
+    fi->mouse[0] = f->mouse[0] * sx;
+    fi->mouse[1] = f->mouse[1] * sy;
+    fi->mouse[2] = f->mouse[2] * sx;
+    fi->mouse[3] = (pressed ? 1.0f : -1.0f) * fabsf(f->mouse[3] * sy);
+}
+
+long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, int *code, bool *down)
+{
+    double t = (double)i / fps;
+    for (long j = from; j < l->nk; j++)
+        if (l->k[j].t <= t) {
+            *code = l->k[j].code;
+            *down = l->k[j].down;
+            return j + 1;
+        } else break;
+    return -1;
+}
