@@ -53,9 +53,7 @@ start() {
   "$bin" view "$@" --size 640x360 --log ${hud_flag---no-hud} > v.out 2> v.err & vpid=$!
   wid=
   for _ in $(seq 600); do  # 30 s: a sanitizer build on a busy machine starts slowly
-    # this viewer's own window (GLFW sets _NET_WM_PID): a window of the same name left by the previous
-    # viewer may still be on the server for a moment
-    wid=$(xdotool search --pid "$vpid" --name "^$(basename "$1")" 2>/dev/null | tail -1)
+    wid=$(xdotool search --name "^$(basename "$1")" 2>/dev/null | head -1)
     [ -n "$wid" ] && break
     sleep 0.05
   done
@@ -68,7 +66,7 @@ shot() {
   nshots=$((nshots + 1))
   for _ in 1 2 3; do  # a synthetic key can be lost on a loaded machine: ask again after 5 s
     # a window id taken while the window was being made can go stale: find it again
-    xdotool getwindowname "$wid" >/dev/null 2>&1 || wid=$(xdotool search --pid "$vpid" --name "^$vname" 2>/dev/null | tail -1)
+    xdotool getwindowname "$wid" >/dev/null 2>&1 || wid=$(xdotool search --name "^$vname" 2>/dev/null | head -1)
     xdotool key --window "$wid" s
     for _ in $(seq 100); do [ "$(grep -c '^screenshot: ' v.out)" -ge "$nshots" ] && break 2; sleep 0.05; done
   done
@@ -83,7 +81,11 @@ stop() {
   done
   # a viewer that ignores Esc is a failure, not a hang of the suite
   if kill -0 "$vpid" 2>/dev/null; then echo "stop: the viewer ignored Esc; killed" >&2; kill -9 "$vpid"; fi
-  wait "$vpid"; local rc=$?; vpid=; return $rc
+  wait "$vpid"; local rc=$?; vpid=
+  # the server may hold the window a moment after its client ended: the next start, of a viewer with
+  # the same name under load, must not find this one
+  for _ in $(seq 100); do [ -z "$(xdotool search --name "^$vname" 2>/dev/null)" ] && break; sleep 0.05; done
+  return $rc
 }
 centre() { png pixel "$1" 320 180; }
 nok=0
