@@ -225,12 +225,12 @@ sig_render "$fx/ok.frag" 32x32 HUP
 check_eq "SIGHUP (terminal closed): exit 129" 129 "$rc"
 check "SIGHUP: no temporary left" [ -z "$(ls -A "$w/s" | grep '^\.')" ]
 rm -rf "${w:?}"/*
-sig_render "$fx/slow.frag" 640x360 INT INT
+sig_render "$fx/slow.frag" 48x27 INT INT
 check_eq "a second Ctrl-C during a slow frame: exit 130" 130 "$rc"
 check "... at once (${ms} ms after the first, 300 of them between the two)" [ "$ms" -lt 3000 ]
 check "... and no temporary left" [ -z "$(ls -A "$w/s" 2>/dev/null | grep '^\.')" ]
 rm -rf "${w:?}"/*
-sig_render "$fx/slow.frag" 640x360 TERM
+sig_render "$fx/slow.frag" 48x27 TERM
 check_eq "one SIGTERM during a slow frame: exit 143" 143 "$rc"
 check "... within the 5 s grace (${ms} ms)" [ "$ms" -lt 9000 ]
 rm -rf "${w:?}"/*
