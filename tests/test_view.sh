@@ -45,7 +45,11 @@ wait_for() {
     [ "$(grep -cE -- "$1" "$3" 2>/dev/null)" -ge "$2" ] && return 0
     sleep 0.01
   done
-  echo "timed out waiting for $2 x '$1' in $3:" >&2; cat "$3" >&2; return 1
+  echo "timed out waiting for $2 x '$1' in $3:" >&2; cat "$3" >&2
+  if [ -n "${vpid:-}" ] && ! kill -0 "$vpid" 2>/dev/null; then
+    wait "$vpid"; echo "(the viewer has exited, status $?; its stderr:)" >&2; cat v.err >&2
+  fi
+  return 1
 }
 # start SHADER [OPTIONS]: the viewer in the background, its window id in $wid
 start() {
@@ -58,7 +62,7 @@ start() {
     sleep 0.05
   done
   [ -n "$wid" ] || { echo "no window for $1" >&2; cat v.err >&2; return 1; }
-  sleep 0.3
+  sleep "${settle-0.3}"
 }
 # shot: presses S and sets $shot to the new screenshot's name
 nshots=0
@@ -327,6 +331,18 @@ colour 'vec3(12.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag
 reloaded; shot; check "live: a directory deleted and made again is watched again" [ "$(centre "$shot")" = "12 20 30" ]
 colour 'vec3(13.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag
 reloaded; shot; check "... and later saves in it reload too" [ "$(centre "$shot")" = "13 20 30" ]
+stop
+# the same while the viewer starts: deleted before its first build reads it, or while that build runs
+# (the window is up before the build), the file coming back is seen as a save
+mkdir -p early
+colour 'vec3(14.0, 20.0, 30.0) / 255.0 + tint()' > early/e.frag; cp col.glsl early/
+settle=0 start early/e.frag
+rm -rf early
+wait_for 'e.frag: deleted' 1 v.err
+mkdir early; cp col.glsl early/
+colour 'vec3(15.0, 20.0, 30.0) / 255.0 + tint()' > early/e.frag
+wait_for 'reload .*: ok' 1 v.out; shot
+check "live: a shader deleted while the viewer starts is shown once it is back" [ "$(centre "$shot")" = "15 20 30" ]
 stop
 # the shader is a symbolic link to a file elsewhere, and that file is edited
 mkdir -p real; cp col.glsl real/

@@ -60,7 +60,7 @@ typedef struct {
     iks_toy *toy;        /* the last good version; NULL before the first success */
     char **files;        /* the files of the last attempt, watched (owned) */
     int nfiles, capfiles;
-    char *attempted;     /* every file of the last attempt, concatenated: saves that change nothing */
+    char *attempted;     /* what the last attempt read (see signature): saves that change nothing */
     size_t attempted_len;
     char *error;         /* the current error (mapped compiler lines), NULL when none */
     iks_watch *watch;
@@ -112,19 +112,54 @@ static bool append(char **s, size_t *len, size_t *cap, const void *data, size_t 
     return true;
 }
 
-/* The main file and every file of the last attempt, read and concatenated with their names (malloc'd,
- * *len bytes: contents may hold NULs). NULL when out of memory. */
-static char *signature(const live *l, size_t *len)
+/* A signature is one record per file: the name's length and the name, then the content's length
+ * (SIZE_MAX: unreadable) and the content */
+static bool put_record(char **s, size_t *len, size_t *cap, const char *name, const char *t, size_t n)
+{
+    size_t nl = strlen(name), tl = t ? n : SIZE_MAX;
+    return append(s, len, cap, &nl, sizeof nl) && append(s, len, cap, name, nl) && append(s, len, cap, &tl, sizeof tl) &&
+           (!t || append(s, len, cap, t, n));
+}
+
+/* The record of name in sig (*rec, *rlen bytes); false when it has none */
+static bool find_record(const char *sig, size_t siglen, const char *name, const char **rec, size_t *rlen)
+{
+    size_t want = strlen(name);
+    for (size_t at = 0; at + 2 * sizeof(size_t) <= siglen;) {
+        size_t nl, tl;
+        memcpy(&nl, sig + at, sizeof nl);
+        memcpy(&tl, sig + at + sizeof nl + nl, sizeof tl);
+        size_t end = at + 2 * sizeof nl + nl + (tl == SIZE_MAX ? 0 : tl);
+        if (nl == want && memcmp(sig + at + sizeof nl, name, nl) == 0) {
+            *rec = sig + at;
+            *rlen = end - at;
+            return true;
+        }
+        at = end;
+    }
+    return false;
+}
+
+/* The main file and every file of the last attempt with their contents (malloc'd, *len bytes), for
+ * telling a save that changes nothing. A file that has a record in pre keeps that one: pre was taken
+ * before a build read the files, and what the build read is what later saves must be compared with
+ * (a save during the build then differs, and reloads). NULL when out of memory. */
+static char *signature(const live *l, const char *pre, size_t prelen, size_t *len)
 {
     size_t cap = 0;
     char *s = NULL;
     *len = 0;
     for (int i = -1; i < l->nfiles; i++) {
         const char *f = i < 0 ? l->path : l->files[i];
+        const char *rec;
+        size_t rlen;
+        if (pre && find_record(pre, prelen, f, &rec, &rlen)) {
+            if (!append(&s, len, &cap, rec, rlen)) return NULL;
+            continue;
+        }
         size_t n = 0;
         char *t = iks_read_text(f, 64u << 20, &n);
-        bool ok = append(&s, len, &cap, f, strlen(f) + 1) && (!t || append(&s, len, &cap, t, n)) &&
-                  append(&s, len, &cap, "\1", 1);
+        bool ok = put_record(&s, len, &cap, f, t, n);
         free(t);
         if (!ok) return NULL;
     }
@@ -189,7 +224,8 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     *code = IKS_OK;
     if (l->path && access(l->path, F_OK) != 0 && errno == ENOENT) {
         char msg[PATH_MAX + 128];
-        snprintf(msg, sizeof msg, "%s: deleted; showing the last good program until it comes back", l->path);
+        snprintf(msg, sizeof msg, "%s: deleted; %s until it comes back", l->path,
+                 l->toy ? "showing the last good program" : "nothing to show");
         bool repeat = l->error && strcmp(l->error, msg) == 0;
         *code = IKS_E_IO;
         if (!repeat) {
@@ -200,14 +236,11 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
         l->attempted = NULL;
         return repeat ? RL_SAME : RL_FAILED;
     }
-    if (l->path) {
-        size_t len;
-        char *sig = signature(l, &len);
-        if (sig && l->attempted && len == l->attempted_len && memcmp(sig, l->attempted, len) == 0) {
-            free(sig);
-            return RL_SAME;
-        }
-        free(sig);
+    size_t prelen = 0;
+    char *pre = l->path ? signature(l, NULL, 0, &prelen) : NULL;
+    if (pre && l->attempted && prelen == l->attempted_len && memcmp(pre, l->attempted, prelen) == 0) {
+        free(pre);
+        return RL_SAME;
     }
     iks_toy_desc td = l->d->toy;
     td.path = l->path;
@@ -224,9 +257,10 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     /* the signature of what was just read, so the next save is compared with this version */
     if (l->path) {
         free(l->attempted);
-        l->attempted = signature(l, &l->attempted_len);
+        l->attempted = signature(l, pre, prelen, &l->attempted_len);
         *mtime = fmax(newest_mtime(l->files, l->nfiles), newest_mtime((char *const *)&l->path, 1));
     }
+    free(pre);
     if (!ok) {
         *code = err.code;
         report(l, err.code, iks_err_msg(&err));
@@ -539,6 +573,10 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (l.path) {
         l.watch = iks_watch_create();
         if (!l.watch) iks_warnf(&e->log, "cannot watch files (%s): live reload is off", strerror(errno));
+        /* watched before the first read, so that a save or a delete during the first build is seen, and
+         * a main file that cannot be read at all is still watched for the save that fixes it */
+        else if (!iks_watch_set(l.watch, (const char *const *)&l.path, 1) && errno != ENOENT)
+            iks_warnf(&e->log, "cannot watch %s (%s): live reload is off", l.path, strerror(errno));
     }
     iks_png_setup(2, 2);
     double compile_s, mtime;

@@ -22,6 +22,7 @@ struct iks_watch {
     entry *e;
     int n, cap;
     struct timespec last_retry;
+    iks_watch_news pending; /* what events read while replacing the set said, for the next poll */
 };
 
 #define MASK (IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | \
@@ -41,25 +42,25 @@ iks_watch *iks_watch_create(void)
     return w;
 }
 
-static void clear(iks_watch *w)
+/* Frees entries [0, n) of e, removing the watch of each directory that no entry of keep[0, nkeep) uses
+ * (a descriptor may serve several entries: each is removed once) */
+static void drop(iks_watch *w, entry *e, int n, const entry *keep, int nkeep)
 {
-    /* a directory's descriptor may serve several entries: remove each once */
-    for (int i = 0; i < w->n; i++) {
-        bool seen = false;
-        for (int j = 0; j < i; j++) seen |= w->e[j].wd == w->e[i].wd;
-        if (!seen && w->e[i].wd >= 0) inotify_rm_watch(w->fd, w->e[i].wd);
-        free(w->e[i].name);
-        free(w->e[i].dir);
+    for (int i = 0; i < n; i++) {
+        bool seen = e[i].wd < 0;
+        for (int j = 0; j < i && !seen; j++) seen = e[j].wd == e[i].wd;
+        for (int j = 0; j < nkeep && !seen; j++) seen = keep[j].wd == e[i].wd;
+        if (!seen) inotify_rm_watch(w->fd, e[i].wd);
+        free(e[i].name);
+        free(e[i].dir);
     }
-    free(w->e);
-    w->e = NULL;
-    w->n = w->cap = 0;
+    free(e);
 }
 
 void iks_watch_destroy(iks_watch *w)
 {
     if (!w) return;
-    clear(w);
+    drop(w, w->e, w->n, NULL, 0);
     close(w->fd);
     free(w);
 }
@@ -93,9 +94,20 @@ static bool add_entry(iks_watch *w, const char *path)
     return wd >= 0;
 }
 
+static iks_watch_news drain(iks_watch *w);
+
 bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
 {
-    clear(w);
+    /* A file read by a load and watched only after it could change unseen in between. So the caller
+     * watches before it reads, and a new set replaces the old without a gap: events already queued are
+     * read against the old set (and kept for the next poll), new directories are watched before the
+     * old ones are let go (adding a directory that is watched already keeps its descriptor). */
+    iks_watch_news news = drain(w);
+    if (news > w->pending) w->pending = news;
+    entry *old = w->e;
+    int nold = w->n;
+    w->e = NULL;
+    w->n = w->cap = 0;
     bool ok = true;
     int err = 0;
     for (int i = 0; i < n; i++) {
@@ -106,6 +118,7 @@ bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
         if (real && !add_entry(w, real) && errno != ENOENT) ok = false, err = errno;
         free(real);
     }
+    drop(w, old, nold, w->e, w->n);
     if (!ok) errno = err;
     return ok;
 }
@@ -131,7 +144,8 @@ static bool rewatch(iks_watch *w)
     return back;
 }
 
-iks_watch_news iks_watch_poll(iks_watch *w)
+/* Reads every queued event; the strongest news about the entries */
+static iks_watch_news drain(iks_watch *w)
 {
     iks_watch_news news = IKS_WATCH_NONE;
     _Alignas(struct inotify_event) char buf[16384];
@@ -166,6 +180,14 @@ iks_watch_news iks_watch_poll(iks_watch *w)
             }
         }
     }
+    return news;
+}
+
+iks_watch_news iks_watch_poll(iks_watch *w)
+{
+    iks_watch_news news = drain(w);
+    if (w->pending > news) news = w->pending;
+    w->pending = IKS_WATCH_NONE;
     if (rewatch(w) && news < IKS_WATCH_SETTLED) news = IKS_WATCH_SETTLED;
     return news;
 }
