@@ -93,4 +93,15 @@ check "Ctrl-C exits 130" [ $rc -eq 130 ]
 check "Ctrl-C says how many frames were written" grep -qE "interrupted: [0-9]+ of 100000 frames written" int.err
 check "no temporary files after Ctrl-C" [ -z "$(ls -A int | grep '^\.')" ]
 check "every PNG after Ctrl-C is complete" bash -c 'for f in int/*.png; do python3 "$1" info "$f" >/dev/null || exit 1; done' _ "$tests/png.py"
+# keys of a recorded session reach a keyboard channel on replay: A (65) down at 0.52 s, up at 1.03 s.
+# At 10 fps frame i stands at i/10 s: frames 6..10 see it held, frame 6 alone sees the press, and the
+# toggle stays on from frame 6 (rows 0, 1, 2 of the keyboard texture: red, green, blue)
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(texelFetch(iChannel0, ivec2(65, 0), 0).x,\n    texelFetch(iChannel0, ivec2(65, 1), 0).x, texelFetch(iChannel0, ivec2(65, 2), 0).x, 1.0);\n}\n' > keys.frag
+awk 'BEGIN { print "ikshade-input 1"; for (i = 0; i <= 14; i++) { t = i / 10; printf "f %.3f %.3f 32 18 0 0 0 0\n", t, t;
+  if (i == 5) print "k 0.52 65 1"; if (i == 10) print "k 1.03 65 0" } }' > keys.txt
+"$bin" render keys.frag --channel0 keyboard --input keys.txt -o keys/%02d.png --fps 10 --frames 0:14 --size 32x18 --quiet
+got=$(for i in 04 05 06 07 10 11 13; do printf '%s ' "$(png pixel keys/$i.png 5 5 | tr ' ' ,)"; done)
+check_eq "render --input: recorded keys reach the keyboard channel (held, pressed once, toggled)" \
+  "0,0,0 0,0,0 255,255,255 255,0,255 255,0,255 0,0,255 0,0,255 " "$got"
+
 finish
