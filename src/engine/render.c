@@ -337,9 +337,9 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     const plan *p = vctx;
     uint8_t *png;
     size_t len;
-    bool ok = p->png_fast ? iks_png_encode_fast(px, p->d.width, p->d.height, p->d.alpha, &png, &len)
-                          : iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len);
-    if (!ok) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    iks_png_opts o = { .level = p->png_fast ? 1 : p->level, .alpha = p->d.alpha };
+    if (!iks_png_encode(px, p->d.width, p->d.height, &o, &png, &len))
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     free(png);
     return true;
 }
@@ -386,7 +386,6 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         gl_free(&g);
         return iks_publish(&err);
     }
-    iks_png_setup(p.level, 2);
     size_t fb = (size_t)r->width * r->height * 4;
     uint8_t *all = malloc(fb * (size_t)frames);
     if (!all) {
