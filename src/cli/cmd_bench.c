@@ -21,7 +21,7 @@ const char HELP_BENCH[] =
     "       ikshade bench gpu [--reps N]\n"
 #endif
 #ifdef IKS_HAVE_RENDER
-    "       ikshade bench render [SHADER] [--frames N] [--size WxH]\n"
+    "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n"
 #endif
     "\n"
     "solver: ns per 2D solve for the scalar call and the batch call, at n = 1e3 (in cache) and\n"
@@ -33,7 +33,8 @@ const char HELP_BENCH[] =
     "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of 1280x720 by\n"
     "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
     "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
-    "        encoders we chose between, on the same frames.\n"
+    "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
+    "        in turn; each figure is the best of its repetitions.\n"
 #endif
     ;
 
@@ -236,7 +237,7 @@ static int bench_gpu(int argc, char **argv)
 
 static int bench_render(int argc, char **argv)
 {
-    long frames = 120;
+    long frames = 120, reps = 3;
     int w = 1280, h = 720;
     const char *shader = NULL;
     for (int i = 1; i < argc; i++) {
@@ -246,6 +247,13 @@ static int bench_render(int argc, char **argv)
         if (v) {
             if (!iks_parse_size(v, &w, &h) || w > 16384 || h > 16384)
                 return iks_usage("bench", "render: --size '%s': expected WxH, each 1 to 16384, e.g. 1280x720", v);
+            continue;
+        }
+        v = iks_opt_value(argc, argv, &i, "--reps", &miss);
+        if (miss) return iks_usage("bench", "render: --reps needs a count");
+        if (v) {
+            if (!iks_parse_long(v, &reps) || reps < 1 || reps > 100)
+                return iks_usage("bench", "render: --reps '%s': expected 1 to 100", v);
             continue;
         }
         v = iks_opt_value(argc, argv, &i, "--frames", &miss);
@@ -267,7 +275,7 @@ static int bench_render(int argc, char **argv)
     /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
     iks_render_desc d = { .end = frames, .width = w, .height = h };
     if (e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
-              iks_bench_render(t, &d, 3, &res) != IKS_OK))
+              iks_bench_render(t, &d, (int)reps, &res) != IKS_OK))
         rc = iks_print_last_error("bench");
     else if (e) rc = EXIT_OK;
     iks_toy_destroy(t);
