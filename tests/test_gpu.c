@@ -321,7 +321,8 @@ static const char *write_png(const char *name, int w, int h)
     uint8_t *png;
     size_t len;
     const char *p = write_file(name, "");
-    if (!iks_png_encode(px, w, h, true, &png, &len) || !iks_write_atomic(p, png, len)) {
+    iks_png_opts o = { .level = 1, .alpha = true };
+    if (!iks_png_encode(px, w, h, &o, &png, &len) || !iks_write_atomic(p, png, len)) {
         perror(p);
         exit(2);
     }
@@ -333,7 +334,6 @@ static void test_toy(void)
 {
     iks_err e = IKS_ERR_INIT;
     iks_gltoy t;
-    iks_png_setup(1, 2);
     /* a missing image: IKS_E_IO with the file system's reason, and the files read so far are kept */
     write_file("tinc.glsl", "float tk() { return 1.0; }\n");
     const char *img = write_file("timg.frag", "#include \"tinc.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f) * tk(); }\n");

@@ -71,8 +71,8 @@ check "default shader from another directory" [ -f fromroot.png ]
 check "-o - writes w*h*4 bytes a frame" [ "$(stat -c %s raw.bin)" -eq $((8 * 4 * 4 * 2)) ]
 
 # the benchmark runs every stage and the encoder comparison (timings themselves are not asserted)
-"$bin" bench render --frames 3 > bench.txt
-check "bench render prints (a) to (e) and the ratio" bash -c 'for k in "(a) draw only" "(d) whole render" "(d) / best" "<- render"; do grep -qF "$k" bench.txt || exit 1; done; [ "$(grep -c " ms " bench.txt)" -eq 8 ]'
+"$bin" bench render --frames 3 --size 320x180 > bench.txt
+check "bench render prints (a) to (e) and the ratios" bash -c 'for k in "3 frames of 320x180" "(a) draw only" "(d) whole render" "(d) / (b) = " "(d) / best" "<- render"; do grep -qF "$k" bench.txt || exit 1; done; [ "$(grep -c " ms " bench.txt)" -eq 8 ]'
 
 # bad inputs: the matrix is tests/test_bad_inputs.sh; here, the ones that need more set-up
 printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > broken.frag

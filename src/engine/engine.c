@@ -453,10 +453,8 @@ iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool
     size_t len = 0;
     if (!up) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", path), iks_publish(&err);
     flip_rows(up, rgba, row, h);
-    /* the encoder's row order and filter are process-wide settings made by iks_png_setup: without it,
-     * stb writes the rows as given (bottom first) and picks filters per row */
-    iks_png_setup(2, 2);
-    bool ok = iks_png_encode(up, w, h, alpha, &png, &len);
+    iks_png_opts o = { .level = 2, .alpha = alpha }; /* libdeflate 2: a single image, smaller */
+    bool ok = iks_png_encode(up, w, h, &o, &png, &len);
     free(up);
     if (!ok) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory encoding the PNG", path), iks_publish(&err);
     ok = iks_write_atomic(path, png, len);

@@ -298,7 +298,8 @@ static void screenshot(live *l, int w, int h)
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
     glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    bool enc = iks_png_encode(px, w, h, false, &png, &len);
+    iks_png_opts o = { .level = 2 }; /* libdeflate 2: a single image, smaller */
+    bool enc = iks_png_encode(px, w, h, &o, &png, &len);
     free(px);
     if (!enc) {
         snprintf(msg, sizeof msg, "screenshot: out of memory while encoding");
@@ -578,7 +579,6 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         else if (!iks_watch_set(l.watch, (const char *const *)&l.path, 1) && errno != ENOENT)
             iks_warnf(&e->log, "cannot watch %s (%s): live reload is off", l.path, strerror(errno));
     }
-    iks_png_setup(2, 2);
     double compile_s, mtime;
     iks_code first;
     if (reload(&l, &compile_s, &mtime, &first) != RL_OK && l.watch) {

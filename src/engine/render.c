@@ -337,9 +337,9 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     const plan *p = vctx;
     uint8_t *png;
     size_t len;
-    bool ok = p->png_fast ? iks_png_encode_fast(px, p->d.width, p->d.height, p->d.alpha, &png, &len)
-                          : iks_png_encode(px, p->d.width, p->d.height, p->d.alpha, &png, &len);
-    if (!ok) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    iks_png_opts o = { .level = p->png_fast ? 1 : p->level, .alpha = p->d.alpha };
+    if (!iks_png_encode(px, p->d.width, p->d.height, &o, &png, &len))
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     free(png);
     return true;
 }
@@ -386,7 +386,6 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         gl_free(&g);
         return iks_publish(&err);
     }
-    iks_png_setup(p.level, 2);
     size_t fb = (size_t)r->width * r->height * 4;
     uint8_t *all = malloc(fb * (size_t)frames);
     if (!all) {
@@ -395,7 +394,10 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         return iks_publish(&err);
     }
     double ta = INFINITY, tb = INFINITY, cb = 0, tc = INFINITY, cc = 0, td = INFINITY;
-    for (int rep = 0; rep < reps && !iks_stop_requested(); rep++) {
+    iks_code rc = IKS_OK;
+    /* Each repetition runs (a) to (d) in turn, and each figure is the best of its repetitions: on a
+     * shared machine whose load drifts, stages run minutes apart would compare different machines. */
+    for (int rep = 0; rep < reps && rc == IKS_OK && !iks_stop_requested(); rep++) {
         /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw
          * that a later one overwrites before any flush, so a batch of draws would measure only the last. */
         iks_frame f;
@@ -421,16 +423,14 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
             tb = t0;
             cb = cpu_now() - c0;
         }
-    }
-    gl_free(&g);
-    /* (c) encode only, the same frames, on all cores */
-    for (int rep = 0; rep < reps && !iks_stop_requested(); rep++) {
-        double c0 = cpu_now(), t0 = iks_now();
+        /* (c) encode only, the same frames, on all cores */
+        c0 = cpu_now();
+        t0 = iks_now();
         iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &p);
         if (!pool) {
-            free(all);
             iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");
-            return iks_publish(&err);
+            rc = iks_publish(&err);
+            break;
         }
         for (long i = 0; i < frames && !iks_stop_requested(); i++) {
             int buf;
@@ -446,22 +446,21 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
             tc = t0;
             cc = cpu_now() - c0;
         }
+        if (iks_stop_requested()) break;
+        /* (d) the whole render, as a user runs it */
+        t0 = iks_now();
+        rc = iks_render(t, r, NULL); /* on failure it set the thread's error */
+        td = fmin(td, iks_now() - t0);
+    }
+    gl_free(&g);
+    if (rc != IKS_OK) {
+        free(all);
+        return rc;
     }
     if (iks_stop_requested()) {
         free(all);
         iks_err_set(&err, IKS_E_INTERRUPTED, "bench render: interrupted");
         return iks_publish(&err);
-    }
-    /* (d) the whole render, as a user runs it */
-    iks_code rc = IKS_OK;
-    for (int rep = 0; rep < reps && rc == IKS_OK; rep++) {
-        double t0 = iks_now();
-        rc = iks_render(t, r, NULL);
-        td = fmin(td, iks_now() - t0);
-    }
-    if (rc != IKS_OK) {
-        free(all);
-        return rc; /* iks_render set the thread's error */
     }
     res->frames = frames;
     res->width = r->width;

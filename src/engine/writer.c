@@ -171,9 +171,11 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     } else if (w->d.depth == 16) {
         if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len))
             return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
-    } else if (!(w->d.png_fast ? iks_png_encode_fast(px, w->d.width, w->d.height, w->d.alpha, &png, &len)
-                                : iks_png_encode(px, w->d.width, w->d.height, w->d.alpha, &png, &len)))
-        return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+    } else {
+        iks_png_opts o = { .level = w->d.png_fast ? 1 : w->d.png_level, .alpha = w->d.alpha };
+        if (!iks_png_encode(px, w->d.width, w->d.height, &o, &png, &len))
+            return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+    }
     bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));
     free(png);
@@ -204,7 +206,6 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
     }
     size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_output_float(w->kind, d->depth) ? 16 : 4);
     if (w->kind == IKS_OUT_PNG || w->kind == IKS_OUT_EXR) {
-        iks_png_setup(d->png_level, 2);
         w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, png_job, w);
         if (!w->pool) {
             free(w);

@@ -1,98 +1,273 @@
-/* pngio.c: PNG through stb_image_write (Debian's libstb-dev header) with its zlib stage replaced by
- * libdeflate, the fastest deflate we measured, and the row filter forced to "Up": stb otherwise tries
- * all five filters on every row, which costs more than the compression itself. */
+/* pngio.c: 8-bit PNGs, built for speed on frames that are hard to compress. One pass turns GL's RGBA
+ * rows (bottom row first) into PNG's filtered rows (top row first, the Up filter, RGB or RGBA); ISA-L's
+ * igzip (the default) or libdeflate (the higher levels, and stored) deflates them with a zlib header;
+ * ISA-L's CRC-32 (PNG's is gzip's) signs the chunks. For igzip the pass runs a strip of rows at a time
+ * and feeds each strip to the compressor while it is still in cache: the whole filtered image is never
+ * in memory. Settings are per call; each thread keeps its buffers and compressors from call to call
+ * (page faults on fresh multi-megabyte buffers cost about as much as the filter), freed when the
+ * thread ends (a pthread key's destructor) or by iks_png_thread_done.
+ * What it does not do: 16-bit PNGs (hdrio.c), files (outfile.c). */
 #include "pngio.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
-#include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-static int deflate_level = 1;
+/* Rows per strip for igzip: about this many filtered bytes, so that a strip stays in L2 between the
+ * filter writing it and the compressor reading it (bench render: 64-256 KiB measured alike). */
+#define STRIP_BYTES ((size_t)128 << 10)
+/* IDAT chunks of at most this much: any frame over 1 MiB compressed has several, which keeps that
+ * path exercised by ordinary frames (tests/test_png.sh) instead of only by multi-gigabyte ones. */
+#define IDAT_MAX ((size_t)1 << 20)
 
-/* stb's hook: a zlib stream of data, malloc'd (stb frees it with STBIW_FREE = free). One compressor
- * per thread, made on first use and kept: allocation costs more than a small frame's compression. */
-static _Thread_local struct libdeflate_compressor *c;
-static _Thread_local int c_level = -1;
+typedef struct {
+    uint8_t *p;
+    size_t cap;
+} buf;
+
+/* a thread's buffers and compressor, kept from call to call */
+typedef struct {
+    buf raw;                             /* filtered rows: a strip (igzip) or the whole image */
+    buf z;                               /* the zlib stream */
+    buf lvl;                             /* igzip's level buffer (hash tables, tokens) */
+    struct libdeflate_compressor *c;
+    int c_level;
+} scratch;
+
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t key;
+static bool key_made;
+
+static void scratch_free(void *v)
+{
+    scratch *t = v;
+    free(t->raw.p);
+    free(t->z.p);
+    free(t->lvl.p);
+    if (t->c) libdeflate_free_compressor(t->c);
+    free(t);
+}
+
+static void make_key(void) { key_made = pthread_key_create(&key, scratch_free) == 0; }
+
+static scratch *thread_scratch(void)
+{
+    pthread_once(&key_once, make_key);
+    if (!key_made) return NULL;
+    scratch *t = pthread_getspecific(key);
+    if (!t && (t = calloc(1, sizeof *t)) && pthread_setspecific(key, t) != 0) {
+        free(t);
+        t = NULL;
+    }
+    return t;
+}
 
 void iks_png_thread_done(void)
 {
-    if (c) libdeflate_free_compressor(c);
-    c = NULL;
+    pthread_once(&key_once, make_key);
+    scratch *t = key_made ? pthread_getspecific(key) : NULL;
+    if (!t) return;
+    pthread_setspecific(key, NULL);
+    scratch_free(t);
 }
 
-static unsigned char *zlib_compress(unsigned char *data, int data_len, int *out_len, int quality)
+/* b with room for n bytes; keep: its contents survive (else they may be lost) */
+static uint8_t *reserve(buf *b, size_t n, bool keep)
 {
-    (void)quality;
-    if (c && c_level != deflate_level) {
-        libdeflate_free_compressor(c);
-        c = NULL;
-    }
-    if (!c) {
-        c = libdeflate_alloc_compressor(deflate_level);
-        c_level = deflate_level;
-        if (!c) return NULL;
-    }
-    size_t bound = libdeflate_zlib_compress_bound(c, (size_t)data_len);
-    unsigned char *out = malloc(bound);
-    if (!out) return NULL;
-    size_t n = libdeflate_zlib_compress(c, data, (size_t)data_len, out, bound);
-    if (n == 0) {
-        free(out);
+    if (b->cap >= n) return b->p;
+    uint8_t *q = keep ? realloc(b->p, n) : (free(b->p), b->p = NULL, malloc(n));
+    if (!q) {
+        if (!keep) b->cap = 0;
         return NULL;
     }
-    *out_len = (int)n;
-    return out;
+    b->p = q;
+    b->cap = n;
+    return q;
 }
 
-#define STBIW_ZLIB_COMPRESS zlib_compress
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#define STBI_WRITE_NO_STDIO
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#endif
-#include <stb/stb_image_write.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
+/* AVX2 and SSSE3 have the byte shuffle that packs RGBA to RGB; without one (x86-64's SSE2 baseline)
+ * GCC leaves the RGB loop scalar. The ASan and fuzzing builds (clang) take the plain function. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__)
+#define PNG_CLONES __attribute__((target_clones("avx2", "ssse3", "default")))
+#else
+#define PNG_CLONES
 #endif
 
-void iks_png_setup(int level, int filter)
+/* Image rows y0..y1-1 (top first) of GL's bottom-first rgba as PNG's filtered rows at out: the filter
+ * byte 2 (Up), then each byte minus the byte above it in the image (zero above the first row). Plain
+ * indexing and restrict, so that the compiler vectorises the inner loops (-fopt-info-vec says it does,
+ * for each clone but "default"'s RGB loop). */
+PNG_CLONES static void filter_up(const uint8_t *restrict rgba, int w, int h, int y0, int y1, bool alpha,
+                                 uint8_t *restrict out)
 {
-    deflate_level = level < 0 ? 0 : level > 12 ? 12 : level;
-    /* Up by default: one pass per row, and deflate likes it on rendered images */
-    stbi_write_force_png_filter = filter < -1 || filter > 4 ? -1 : filter;
-    stbi_flip_vertically_on_write(1); /* GL reads bottom row first */
-}
-
-bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len)
-{
-    const uint8_t *src = rgba;
-    uint8_t *rgb = NULL;
-    if (!alpha) {
-        /* shadertoy.com ignores alpha: pack to RGB */
-        rgb = malloc((size_t)w * (size_t)h * 3);
-        if (!rgb) return false;
-        size_t n = (size_t)w * (size_t)h;
-        for (size_t i = 0; i < n; i++) {
-            rgb[3 * i + 0] = rgba[4 * i + 0];
-            rgb[3 * i + 1] = rgba[4 * i + 1];
-            rgb[3 * i + 2] = rgba[4 * i + 2];
+    size_t row = (size_t)w * 4, orow = (size_t)w * (alpha ? 4 : 3) + 1;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *restrict cur = rgba + row * (size_t)(h - 1 - y);
+        const uint8_t *restrict up = cur + row; /* the image row above; read only when y > 0 */
+        uint8_t *restrict o = out + orow * (size_t)(y - y0);
+        *o++ = 2;
+        if (alpha && y) {
+            for (size_t i = 0; i < row; i++) o[i] = (uint8_t)(cur[i] - up[i]);
+        } else if (alpha) {
+            memcpy(o, cur, row);
+        } else if (y) {
+            for (int x = 0; x < w; x++) {
+                o[3 * x + 0] = (uint8_t)(cur[4 * x + 0] - up[4 * x + 0]);
+                o[3 * x + 1] = (uint8_t)(cur[4 * x + 1] - up[4 * x + 1]);
+                o[3 * x + 2] = (uint8_t)(cur[4 * x + 2] - up[4 * x + 2]);
+            }
+        } else {
+            for (int x = 0; x < w; x++) {
+                o[3 * x + 0] = cur[4 * x + 0];
+                o[3 * x + 1] = cur[4 * x + 1];
+                o[3 * x + 2] = cur[4 * x + 2];
+            }
         }
-        src = rgb;
     }
-    int comp = alpha ? 4 : 3, n = 0;
-    unsigned char *png = stbi_write_png_to_mem(src, w * comp, w, h, comp, &n);
-    free(rgb);
+}
+
+/* igzip at level 0..3 into tl->z, strip by strip; the stream's length in *zn */
+static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool alpha, int level, size_t *zn)
+{
+    static const uint32_t lvl_bytes[4] = { 0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT };
+    size_t orow = (size_t)w * (alpha ? 4 : 3) + 1, raw_n = orow * (size_t)h;
+    size_t rows = STRIP_BYTES / orow;
+    if (rows < 1) rows = 1;
+    if (rows > (size_t)h) rows = (size_t)h;
+    uint8_t *strip = reserve(&tl->raw, orow * rows, false);
+    uint8_t *lvl = reserve(&tl->lvl, lvl_bytes[level] ? lvl_bytes[level] : 1, false);
+    /* hard frames deflate to about a third; room for stored blocks' worst case, else grown below */
+    uint8_t *z = reserve(&tl->z, raw_n + raw_n / 64 + 4096, false);
+    if (!strip || !lvl || !z) return false;
+    struct isal_zstream s;
+    isal_deflate_init(&s);
+    s.level = (uint32_t)level;
+    s.level_buf = level ? lvl : NULL;
+    s.level_buf_size = lvl_bytes[level];
+    s.gzip_flag = IGZIP_ZLIB;
+    s.flush = NO_FLUSH;
+    s.next_out = z;
+    s.avail_out = 0;
+    for (int y = 0; y < h;) {
+        int y1 = (size_t)(h - y) > rows ? y + (int)rows : h;
+        filter_up(rgba, w, h, y, y1, alpha, strip);
+        s.next_in = strip;
+        s.avail_in = (uint32_t)(orow * (size_t)(y1 - y));
+        s.end_of_stream = y1 == h;
+        for (;;) {
+            if (s.avail_out == 0) {
+                /* avail_out is 32 bits: hand out the buffer a gigabyte at a time, grow it when full */
+                size_t used = (size_t)(s.next_out - tl->z.p);
+                if (used == tl->z.cap && !reserve(&tl->z, tl->z.cap + tl->z.cap / 2, true)) return false;
+                size_t room = tl->z.cap - used;
+                s.next_out = tl->z.p + used;
+                s.avail_out = (uint32_t)(room > ((size_t)1 << 30) ? (size_t)1 << 30 : room);
+            }
+            uint32_t in0 = s.avail_in, out0 = s.avail_out;
+            if (isal_deflate(&s) != COMP_OK) {
+                errno = EIO;
+                return false;
+            }
+            if (s.end_of_stream ? s.internal_state.state == ZSTATE_END : s.avail_in == 0) break;
+            if (s.avail_out && s.avail_in == in0 && s.avail_out == out0) { /* no progress: never seen */
+                errno = EIO;
+                return false;
+            }
+        }
+        y = y1;
+    }
+    *zn = (size_t)(s.next_out - tl->z.p);
+    return true;
+}
+
+/* libdeflate at level 0..12 into tl->z, from the whole filtered image (it has no streaming interface) */
+static bool deflate_libdeflate(scratch *tl, const uint8_t *rgba, int w, int h, bool alpha, int level, size_t *zn)
+{
+    size_t raw_n = ((size_t)w * (alpha ? 4 : 3) + 1) * (size_t)h;
+    if (tl->c && tl->c_level != level) {
+        libdeflate_free_compressor(tl->c);
+        tl->c = NULL;
+    }
+    if (!tl->c) {
+        tl->c = libdeflate_alloc_compressor(level);
+        tl->c_level = level;
+        if (!tl->c) return false;
+    }
+    uint8_t *raw = reserve(&tl->raw, raw_n, false);
+    size_t bound = libdeflate_zlib_compress_bound(tl->c, raw_n);
+    uint8_t *z = reserve(&tl->z, bound, false);
+    if (!raw || !z) return false;
+    filter_up(rgba, w, h, 0, h, alpha, raw);
+    *zn = libdeflate_zlib_compress(tl->c, raw, raw_n, z, bound);
+    if (*zn == 0) { /* the bound is a bound: never seen */
+        errno = EIO;
+        return false;
+    }
+    return true;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+
+/* A chunk at p: length, type, data (already at p + 8), CRC of type and data; returns its size */
+static size_t chunk(uint8_t *p, const char *type, size_t n)
+{
+    put32(p, (uint32_t)n);
+    memcpy(p + 4, type, 4);
+    put32(p + 8 + n, crc32_gzip_refl(0, p + 4, n + 4));
+    return n + 12;
+}
+
+bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len)
+{
+    *out = NULL;
+    *len = 0;
+    bool alpha = o->alpha;
+    int level = o->level;
+    iks_png_lib lib = o->lib;
+    if (lib == IKS_PNG_AUTO) lib = level == 1 ? IKS_PNG_ISAL : IKS_PNG_LIBDEFLATE;
+    size_t zn = 0;
+    scratch *tl = thread_scratch();
+    if (!tl) {
+        errno = ENOMEM;
+        return false;
+    }
+    if (lib == IKS_PNG_ISAL) {
+        level = level < 0 ? 0 : level > ISAL_DEF_MAX_LEVEL ? ISAL_DEF_MAX_LEVEL : level;
+        if (!deflate_isal(tl, rgba, w, h, alpha, level, &zn)) return false;
+    } else {
+        level = level < 0 ? 0 : level > 12 ? 12 : level;
+        if (!deflate_libdeflate(tl, rgba, w, h, alpha, level, &zn)) return false;
+    }
+    size_t nidat = zn ? (zn + IDAT_MAX - 1) / IDAT_MAX : 1;
+    uint8_t *png = malloc(8 + 25 + zn + 12 * nidat + 12);
     if (!png) return false;
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    memcpy(png, sig, 8);
+    size_t k = 8;
+    put32(png + k + 8, (uint32_t)w);
+    put32(png + k + 12, (uint32_t)h);
+    png[k + 16] = 8;                 /* bits per channel */
+    png[k + 17] = alpha ? 6 : 2;     /* RGBA or RGB */
+    png[k + 18] = png[k + 19] = png[k + 20] = 0; /* deflate, adaptive filtering, no interlace */
+    k += chunk(png + k, "IHDR", 13);
+    for (size_t off = 0, i = 0; i < nidat; i++) {
+        size_t n = zn - off < IDAT_MAX ? zn - off : IDAT_MAX;
+        memcpy(png + k + 8, tl->z.p + off, n);
+        k += chunk(png + k, "IDAT", n);
+        off += n;
+    }
+    k += chunk(png + k, "IEND", 0);
     *out = png;
-    *len = (size_t)n;
+    *len = k;
     return true;
 }

@@ -1,7 +1,8 @@
-/* pngio.h: PNG encoding (stb_image_write's container, libdeflate's deflate) and atomic file writes.
- * Thread-safe once iks_png_setup() has run: workers encode frames in parallel. The level and filter
- * are process-wide (stb_image_write's own globals): two renders at once encode with the last ones set,
- * which changes their size, never their pixels. Failures set errno; the caller words the message. */
+/* pngio.h: 8-bit PNG encoding (our own container: the Up filter fused into the pass from GL's rows,
+ * ISA-L's igzip or libdeflate for the deflate, ISA-L's CRC) and atomic file writes. Every setting is
+ * per call: threads encode frames in parallel with any mix of levels. Each thread keeps its scratch
+ * buffers and compressor between calls (iks_png_thread_done frees them). Failures set errno; the
+ * caller words the message. */
 #ifndef IKS_PNGIO_H
 #define IKS_PNGIO_H
 
@@ -11,21 +12,24 @@
 
 #include "outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
 
-/* Call before any thread encodes. level: libdeflate's 0..12 (1 is the fast default). filter: the PNG row
- * filter 0..4 for every row (2, Up, is render's), or -1 for stb's per-row choice of the best of five. */
-void iks_png_setup(int level, int filter);
+/* Which deflate: AUTO is render's --png-level mapping (0 stored, 1 ISA-L igzip level 1, 2..12
+ * libdeflate's levels); the others take that library's own levels (ISA-L 0..3, libdeflate 0..12), for
+ * `bench render`'s comparison. */
+typedef enum { IKS_PNG_AUTO, IKS_PNG_ISAL, IKS_PNG_LIBDEFLATE } iks_png_lib;
 
-/* Encodes w x h RGBA8 pixels stored bottom row first (as GL reads them) into a PNG, top row first;
- * RGB unless alpha. Returns malloc'd bytes in *out (caller frees), or false when out of memory. */
-bool iks_png_encode(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+typedef struct {
+    int level;          /* out of range: clamped to the library's */
+    bool alpha;         /* RGBA; else RGB (shadertoy.com ignores alpha) */
+    iks_png_lib lib;
+} iks_png_opts;
 
-/* The default, fast path (pngfast.c): the same PNG contract, with the Up filter fused into the pass
- * from RGBA rows, ISA-L's igzip level 1 and ISA-L's CRC. No global state: safe on any thread, with no
- * setup. */
-bool iks_png_encode_fast(const uint8_t *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+/* Encodes w x h RGBA8 pixels stored bottom row first (as GL reads them) into a PNG, top row first.
+ * Returns malloc'd bytes in *out (caller frees); false when out of memory (errno ENOMEM) or when the
+ * compressor fails (EIO). */
+bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len);
 
-/* Releases the calling thread's compressor; each thread that encoded calls it before it ends. */
+/* Releases the calling thread's scratch buffers and compressors; each thread that encoded calls it
+ * before it ends (calling it again, or without encoding, is harmless). */
 void iks_png_thread_done(void);
-
 
 #endif
