@@ -159,9 +159,31 @@ static void test_assembly_errors(void)
     if (ok) iks_program_destroy(&prog);
     iks_source_free(&src);
     free(log);
+    /* no mainImage the scan can see: the compiler decides. Not there at all: not a shader (one line) */
     p = write_file("nomain.frag", "float f() { return 1.0; }\n");
-    CHECK(load_fails(&src, p, &o, IKS_E_NOT_SHADER, err, sizeof err) && strstr(err, "defines neither mainImage"),
-          "no main: %s", err);
+    iks_code code;
+    log = build_code(p, &ok, &code, &prog, &src);
+    CHECK(!ok && code == IKS_E_NOT_SHADER && log && strstr(log, "nomain.frag: defines neither mainImage") &&
+              !strchr(log, '\n')[1],
+          "no main: code %s, log '%s'", cname(code), log ? log : "");
+    if (ok) iks_program_destroy(&prog);
+    iks_source_free(&src);
+    free(log);
+    /* a mainImage made by a macro (code golf: statements the wrapper's call expands to) compiles, and a
+     * main() in a group the preprocessor skips does not make the file its own program */
+    p = write_file("golf.frag", "#define mainImage(O, U) O = vec4(U / 8.0, 0.0, 1.0)\n");
+    log = build(p, &ok, &prog, &src);
+    CHECK(ok && src.shadertoy, "mainImage by a macro: %s", log ? log : "");
+    if (ok) iks_program_destroy(&prog);
+    iks_source_free(&src);
+    free(log);
+    p = write_file("sandbox.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(iTime); }\n#ifdef GLSLSANDBOX\n"
+                                   "void main() { mainImage(gl_FragColor, gl_FragCoord.xy); }\n#endif\n");
+    log = build(p, &ok, &prog, &src);
+    CHECK(ok && src.shadertoy, "main() under #ifdef GLSLSANDBOX: %s", log ? log : "");
+    if (ok) iks_program_destroy(&prog);
+    iks_source_free(&src);
+    free(log);
     CHECK(load_fails(&src, "/nonexistent/x.frag", &o, IKS_E_IO, err, sizeof err) &&
               strstr(err, "/nonexistent/x.frag: No such file"),
           "missing file: %s", err);

@@ -160,13 +160,14 @@ static GLuint compile(GLenum type, const char *text, const iks_source *src, buil
 }
 
 /* The build's end: the mapped errors become the error, or OOM when they could not all be kept. */
-static bool build_failed(iks_program *p, build_log *log, iks_err *e)
+static bool build_failed(iks_program *p, const iks_source *src, build_log *log, iks_err *e)
 {
     memset(p, 0, sizeof *p);
     if (log->oom || !log->s) iks_err_set(e, IKS_E_NOMEM, "out of memory");
     else if (e) {
         iks_err_clear(e);
-        e->code = IKS_E_COMPILE;
+        /* no mainImage after all (iks_log_map said so): not a shader, as `--each` tells an include file */
+        e->code = src->image_unseen && strstr(log->s, ": defines neither mainImage") ? IKS_E_NOT_SHADER : IKS_E_COMPILE;
         e->msg = log->s; /* handed over as made: the compiler-style lines are the message */
         log->s = NULL;
     }
@@ -184,7 +185,7 @@ bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const 
     if (!vok || !fok) {
         glDeleteShader(vs);
         glDeleteShader(fs);
-        return build_failed(p, &acc, e);
+        return build_failed(p, src, &acc, e);
     }
     GLuint prog = glCreateProgram();
     glAttachShader(prog, vs);
@@ -204,7 +205,7 @@ bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const 
         if (acc.len == before) add_log(&acc, "error: the program did not link and the driver gave no log", src);
         free(raw);
         glDeleteProgram(prog);
-        return build_failed(p, &acc, e);
+        return build_failed(p, src, &acc, e);
     }
     free(raw); /* link warnings on success are driver chatter ("no errors"), not the user's */
     int n = iks_uniform_decls(src->fragment, NULL, 0);

@@ -155,6 +155,7 @@ typedef struct {
     iks_source *src;
     sbuf body;
     int *mfile, *mline; /* for each line of body: which file and line it came from */
+    bool *mdead;        /* ... and whether it lies in a group the preprocessor certainly skips */
     int nlines, caplines;
     fid done[MAX_FILES]; /* files fully included (skipped if seen again) */
     int ndone;
@@ -476,7 +477,7 @@ static bool comment_after(const char *s, size_t n, bool open)
 static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
 
 /* Appends one line (without its newline) to the body and records where it came from. */
-static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line)
+static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, bool dead)
 {
     if (c->nlines == c->caplines) {
         int cap = c->caplines ? c->caplines * 2 : 1024;
@@ -484,11 +485,14 @@ static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line)
         if (f) c->mfile = f;
         int *l = realloc(c->mline, (size_t)cap * sizeof *l);
         if (l) c->mline = l;
-        if (!f || !l) return false;
+        bool *d = realloc(c->mdead, (size_t)cap * sizeof *d);
+        if (d) c->mdead = d;
+        if (!f || !l || !d) return false;
         c->caplines = cap;
     }
     c->mfile[c->nlines] = file;
     c->mline[c->nlines] = line;
+    c->mdead[c->nlines] = dead;
     c->nlines++;
     sb_add(&c->body, s, n);
     sb_str(&c->body, "\n");
@@ -596,7 +600,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         }
         if (directive && parse_include(ln, n, name, sizeof name, &malformed) && cond_here(&cs) == DEAD) {
             /* in a group the preprocessor skips: not expanded, its line kept blank for the line map */
-            if (!emit_line(c, "", 0, fidx, lineno)) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+            if (!emit_line(c, "", 0, fidx, lineno, true)) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
         } else if (directive && parse_include(ln, n, name, sizeof name, &malformed)) {
             if (malformed) {
                 ok = fail(c, IKS_E_FORMAT, "%s:%d: malformed #include: expected #include \"file\"", path, lineno);
@@ -627,7 +631,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             ok = include_file(c, found, NULL);
             free(found);
-        } else if (!emit_line(c, ln, n, fidx, lineno)) {
+        } else if (!emit_line(c, ln, n, fidx, lineno, cond_here(&cs) == DEAD)) {
             ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
         }
         ln = nl ? nl + 1 : ln + n;
@@ -772,13 +776,14 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     for (int i = 0; i < c.nmacros; i++) free(c.macros[i].name);
     free(c.macros);
     char *body = c.body.s;
-    if (ok && !body) ok = emit_line(&c, "", 0, 1, 1), body = c.body.s;
+    if (ok && !body) ok = emit_line(&c, "", 0, 1, 1, false), body = c.body.s;
     if (!ok || c.body.oom) {
         fail(&c, IKS_E_NOMEM, "%s: out of memory", path); /* only if nothing failed before */
         iks_err_move(e, &c.err);
         free(c.body.s);
         free(c.mfile);
         free(c.mline);
+        free(c.mdead);
         iks_source_free(src);
         return false;
     }
@@ -800,21 +805,34 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         own_version = true;
         memset((char *)sig, ' ', n);
     }
+    /* Which entry point: the file's own main() makes it its own program; otherwise mainImage is wrapped.
+     * A main() in a group the preprocessor skips (`#ifdef GLSLSANDBOX`) is not one, and a mainImage the
+     * scan cannot see (defined through a macro, as code-golfed shaders do) is the compiler's to find:
+     * the wrapper is added, and only a compile that then fails for want of it says so (iks_log_map). */
     char *plain = strip_comments(body);
     bool scanned = plain != NULL;
+    if (plain) {
+        char *ln = plain;
+        for (int i = 0; i < c.nlines && *ln; i++) {
+            char *e = strchr(ln, '\n');
+            if (c.mdead[i]) memset(ln, ' ', e ? (size_t)(e - ln) : strlen(ln));
+            if (!e) break;
+            ln = e + 1;
+        }
+    }
     bool has_main = scanned && defines_function(plain, "main");
     bool has_image = scanned && defines_function(plain, "mainImage");
     free(plain);
-    if (!has_main && !has_image) {
+    if (!scanned) {
         free(body);
         free(c.mfile);
         free(c.mline);
+        free(c.mdead);
         iks_source_free(src);
-        return iks_err_set(e, scanned ? IKS_E_NOT_SHADER : IKS_E_NOMEM,
-                           scanned ? "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()"
-                                 : "%s: out of memory", path);
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
     }
     src->shadertoy = !has_main;
+    src->image_unseen = !has_main && !has_image;
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
     bool es_prelude = src->shadertoy && c.opts->es && !own_version;
     src->nlines = 1 + (es_prelude ? count_lines(ES_PRELUDE) : 0) +
@@ -851,6 +869,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     free(body);
     free(c.mfile);
     free(c.mline);
+    free(c.mdead);
     sbuf v = { 0 };
     sb_fmt(&v, "%s\n", src->version);
     sb_str(&v, "void main() {\n"
@@ -986,6 +1005,7 @@ char *iks_log_map(const char *log, const iks_source *src)
 {
     sbuf b = { 0 };
     const char *main_path = src->main_file > 0 && src->main_file < src->nfiles ? src->files[src->main_file] : "shader";
+    bool unseen_said = false;
     for (const char *ln = log; ln && *ln;) {
         const char *nl = strchr(ln, '\n');
         size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
@@ -1004,7 +1024,12 @@ char *iks_log_map(const char *log, const iks_source *src)
                     path = main_path;
                     fl = L.line;
                 }
-                if (!path)
+                if (!path && src->image_unseen && strstr(L.msg, "mainImage")) {
+                    if (!unseen_said)
+                        sb_fmt(&b, "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()\n",
+                               main_path);
+                    unseen_said = true;
+                } else if (!path)
                     sb_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is mainImage declared as "
                                "void mainImage(out vec4, in vec2)?)\n", main_path, L.sev, L.msg);
                 else if (L.col > 0) sb_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);

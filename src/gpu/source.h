@@ -51,14 +51,16 @@ typedef struct {
     int nlines;
     int main_file;   /* index in files of the main file (after Common's, when there is one) */
     bool shadertoy;  /* mainImage wrapped by our main() */
+    bool image_unseen; /* ... though no definition of mainImage was seen: a compile that fails for want
+                          of it says that the file defines neither */
     char version[64];
 } iks_source;
 
-/* Reads and assembles. On failure returns false with a one-line message naming the file:
+/* Reads and assembles. A file that seems to define neither mainImage nor main() is still assembled
+ * with the wrapper (a macro may define mainImage): the compiler decides. On failure returns false with a one-line message naming the file:
  *   IKS_E_IO          a file that cannot be read or found, or one over 16 MiB
  *   IKS_E_FORMAT      a binary file (NUL bytes), a malformed #include, an include not found, an include
  *                     cycle, includes nested too deep or too many of them
- *   IKS_E_NOT_SHADER  the main file defines neither mainImage(...) nor main()
  *   IKS_E_NOMEM       out of memory
  * The result is owned by src: release with iks_source_free (safe on a zeroed or failed src). */
 bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e);
