@@ -405,7 +405,9 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     if (p->loc_srate >= 0) glUniform1f(p->loc_srate, 44100.0f);
     if (p->loc_chres >= 0) glUniform3fv(p->loc_chres, 4, &f->channel_res[0][0]);
     if (p->loc_chtime >= 0) {
-        float ct[4] = { (float)f->time, (float)f->time, (float)f->time, (float)f->time };
+        /* the playback time of a video or music channel; the site gives 0 for every other kind, and
+         * those are the only kinds there are here yet */
+        float ct[4] = { 0 };
         glUniform1fv(p->loc_chtime, 4, ct);
     }
     for (int i = 0; i < 4; i++) {

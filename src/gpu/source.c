@@ -719,10 +719,20 @@ static const char PRELUDE[] =
     "#define HW_PERFORMANCE 1\n"
     "#define iGlobalTime iTime\n" /* the site's name for iTime until 2017; old shaders still use it */
     "#define IKSHADE 1\n"
+    /* layout qualifiers that WebGL2 (GLSL ES 3.00) lets a shader use as names and Mesa's GLSL does not
+     * (`float packed;`): renamed before the compiler sees them. Shadertoy code declares no uniform
+     * blocks, the one place they would be qualifiers. */
+    "#define packed iks_packed\n"
+    "#define row_major iks_row_major\n"
     "out vec4 iks_FragColor;\n";
 
-/* WebGL2 leaves float without a default precision in fragment shaders; the site's shaders assume highp */
+/* WebGL2 leaves float without a default precision in fragment shaders; the site's shaders assume highp.
+ * And no precision qualifier lowers it: the site runs on desktop GPUs, which compute mediump and lowp in
+ * 32 bits, while llvmpipe's ES path computes mediump in 16 (`fract(1000.0 + x / 1000.0)` shows it).
+ * The qualifiers are keywords, but the preprocessor replaces them before the compiler sees them. */
 static const char ES_PRELUDE[] =
+    "#define mediump highp\n"
+    "#define lowp highp\n"
     "precision highp float;\n"
     "precision highp int;\n"
     "precision highp sampler2D;\n";
@@ -767,7 +777,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     asm_ctx c = { .opts = opts ? opts : &none, .src = src };
     bool ok = add_file(&c, "<prelude>") == 0;
     /* the prelude's own macros (see PRELUDE) */
-    static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE" };
+    static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE", "packed", "row_major" };
     for (size_t i = 0; ok && i < sizeof predefined / sizeof predefined[0]; i++)
         ok = macro_define(&c, predefined[i], strlen(predefined[i]), true);
     if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
