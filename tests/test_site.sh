@@ -56,6 +56,58 @@ for w in packed row_major; do
   check_eq "'$w' as a variable's name (--glsl es)" "128 0 0" "$(centre $w.frag --glsl es)"
 done
 
+# ---- zero-initialisation: every variable the shader declares starts at zero, as ANGLE makes it -------
+# each shader below adds to variables it never set; garbage (Mesa's undefined values) fails the check
+zcase() { # zcase DESCRIPTION EXPECTED LINE...: the lines of the shader
+  local what=$1 want=$2; shift 2
+  printf '%s\n' "$@" > z.frag
+  check_eq "zero-init: $what" "$want" "$(centre z.frag)"
+  check_eq "zero-init: $what (--glsl es)" "$want" "$(centre z.frag --glsl es)"
+}
+zcase "a local vector" "128 128 128" \
+  'void mainImage(out vec4 o, in vec2 f) { vec3 acc; for (int i = 0; i < 2; i++) acc += vec3(0.25); o = vec4(acc, 1.0); }'
+zcase "several names in one declaration, one initialised" "64 128 64" \
+  'void mainImage(out vec4 o, in vec2 f) { float a, b = 0.25, c; a += 0.25; b += 0.25; c += 0.25; o = vec4(a, b, c, 1.0); }'
+zcase "a local of a function, on each of two calls" "128 0 0" \
+  'float g() { float t; t += 0.25; return t; }' \
+  'void mainImage(out vec4 o, in vec2 f) { o = vec4(g() + g(), 0.0, 0.0, 1.0); }'
+zcase "arrays of literal size, both spellings" "64 64 0" \
+  'void mainImage(out vec4 o, in vec2 f) { float z[4]; float[3] y; for (int i = 0; i < 4; i++) z[i] += 0.125;' \
+  '  y[2] += 0.25; o = vec4(z[0] + z[3], y[2] + y[0], 0.0, 1.0); }'
+zcase "a local array sized by a constant" "128 0 0" \
+  'const int N = 6;' \
+  'void mainImage(out vec4 o, in vec2 f) { vec2 z[N]; z[5].x += 0.5; o = vec4(z[5].x + z[0].y, 0.0, 0.0, 1.0); }'
+zcase "a global" "64 0 0" \
+  'float g;' \
+  'void mainImage(out vec4 o, in vec2 f) { g += 0.25; o = vec4(g, 0.0, 0.0, 1.0); }'
+zcase "structs, with an array member, local and global" "64 128 0" \
+  'struct S { float a; vec2 b[2]; };' \
+  'S gs;' \
+  'void mainImage(out vec4 o, in vec2 f) { S s; s.a += 0.25; gs.b[1].y += 0.5; o = vec4(s.a + s.b[0].x, gs.b[1].y, 0.0, 1.0); }'
+zcase "an out parameter read before it is written" "128 128 128" \
+  'void mainImage(out vec4 o, in vec2 f) { o.rgb += vec3(0.5); o.a = 1.0; }'
+zcase "an out parameter of a helper" "0 128 0" \
+  'void h(in float k, out vec3 c) { c.g += k; }' \
+  'void mainImage(out vec4 o, in vec2 f) { vec3 c = vec3(1.0); h(0.5, c); o = vec4(c, 1.0); }'
+zcase "a type named by a macro" "128 0 0" \
+  '#define V3 vec3' \
+  'void mainImage(out vec4 o, in vec2 f) { V3 p; p.x += 0.5; o = vec4(p, 1.0); }'
+zcase "declarations inside loops and blocks; constants and initialised ones untouched" "128 64 0" \
+  'const float K = 0.25;' \
+  'void mainImage(out vec4 o, in vec2 f) { float s = 0.0; for (int i = 0; i < 2; i++) { float t; t += K; s += t; }' \
+  '  { vec2 q = vec2(0.25, 0.0); q.x += 0.0; o = vec4(s, q.x, 0.0, 1.0); } }'
+# the JSON path: a global without initialiser in Common
+cat > zc.json <<'EOF'
+{ "renderpass": [
+  { "type": "common", "code": "float counter;\n" },
+  { "type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { counter += 0.25; o = vec4(counter, 0.0, 0.0, 1.0); }", "inputs": [], "outputs": [] } ] }
+EOF
+check_eq "zero-init: a global in Common (JSON)" "64 0 0" "$(centre zc.json)"
+# errors still point at the line the user wrote (no line was added)
+printf 'void mainImage(out vec4 o, in vec2 f) {\n  vec3 a;\n  float b;\n  o = vec4(a, nope);\n}\n' > zl.frag
+"$bin" render zl.frag -o zl.png 2> zl.err
+check "zero-init: a compile error keeps its line (zl.frag:4)" grep -q '^zl.frag:4:' zl.err
+
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is
 printf 'void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(iChannelTime[0] + iChannelTime[1] + iChannelTime[2] + iChannelTime[3], iTime / 8.0, 0.0, 1.0);\n}\n' > chtime.frag

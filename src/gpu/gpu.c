@@ -166,10 +166,17 @@ static bool build_failed(iks_program *p, const iks_source *src, build_log *log, 
     if (log->oom || !log->s) iks_err_set(e, IKS_E_NOMEM, "out of memory");
     else if (e) {
         iks_err_clear(e);
-        /* no mainImage after all (iks_log_map said so): not a shader, as `--each` tells an include file */
-        e->code = src->image_unseen && strstr(log->s, ": defines neither mainImage") ? IKS_E_NOT_SHADER : IKS_E_COMPILE;
-        e->msg = log->s; /* handed over as made: the compiler-style lines are the message */
-        log->s = NULL;
+        /* no mainImage after all (iks_log_map said so): not a shader, as `--each` tells an include file;
+         * that line alone is the message, as for any error that is not the compiler's */
+        const char *ns = src->image_unseen ? strstr(log->s, ": defines neither mainImage") : NULL;
+        if (ns) {
+            while (ns > log->s && ns[-1] != '\n') ns--;
+            iks_err_set(e, IKS_E_NOT_SHADER, "%.*s", (int)strcspn(ns, "\n"), ns);
+        } else {
+            e->code = IKS_E_COMPILE;
+            e->msg = log->s; /* handed over as made: the compiler-style lines are the message */
+            log->s = NULL;
+        }
     }
     free(log->s);
     return false;

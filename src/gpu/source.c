@@ -843,6 +843,12 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     src->shadertoy = !has_main;
     src->image_unseen = !has_main && !has_image;
+    if (src->shadertoy) {
+        /* the site's compiler gives every variable a zero value; real toys read some before writing */
+        int changes;
+        char *z = iks_zero_init(body, &changes);
+        if (z) free(body), body = z;
+    }
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
     bool es_prelude = src->shadertoy && c.opts->es && !own_version;
     src->nlines = 1 + (es_prelude ? count_lines(ES_PRELUDE) : 0) +

@@ -66,6 +66,11 @@ typedef struct {
 bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e);
 void iks_source_free(iks_source *src);
 
+/* WebGL's zero-initialisation as source text (zeroinit.c): the text with an initialiser of zero for each
+ * declared variable that has none and each `out` parameter, without adding lines. *changes gets how many
+ * places changed. NULL when out of memory. */
+char *iks_zero_init(const char *text, int *changes);
+
 #define IKS_WRAPPER (-1) /* the main() that wraps mainImage */
 /* Where line `line` (1-based) of the assembled fragment came from: *path NULL for the wrapper. */
 bool iks_source_where(const iks_source *src, int line, const char **path, int *file_line);

@@ -1,0 +1,584 @@
+/* zeroinit.c: WebGL's zero-initialisation, as source text. ANGLE (the site's compiler) gives every
+ * variable a value of zero: locals each time their declaration runs, arrays, globals, structs, and `out`
+ * parameters at a function's start. Real toys read such variables before writing them (`vec3 acc;
+ * acc += ...`), which GLSL leaves undefined and Mesa fills with whatever a register held. So the
+ * shader's own declarations get explicit initialisers here, before the GL compiles them.
+ *
+ * A token scan, not a parser: a declaration is recognised at the start of a statement (after `;`, `{`
+ * or `}`, outside parentheses) as optional precision qualifiers, a type we know (GLSL's, a struct
+ * declared earlier in the text, or an object-like macro naming one of those), then names. Each name
+ * without an initialiser gets ` = T(0)` (array constructors for arrays of literal size, a struct's
+ * constructor of zeros for structs); a local array of any other size gets a loop after the statement.
+ * What it cannot see (a type made by a function-like macro, declarations inside macro bodies) stays as
+ * written: undefined, as before. Lines are never added, so the line map holds; the columns of a line that
+ * gained an initialiser move right.
+ * What it does not do: read files or know about the prelude (source.c calls it on the shader's text). */
+#include "source.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* an array written out element by element up to this size; larger ones use a loop (locals) or stay */
+#define MAX_LITERAL_ARRAY 256
+
+typedef struct {
+    char *s;
+    size_t len, cap;
+    bool oom;
+} buf;
+
+static void put(buf *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (n > ((size_t)1 << 40) - b->len) { /* never: texts are at most 16 MiB per file */
+        b->oom = true;
+        return;
+    }
+    if (b->len + n + 1 > b->cap) {
+        size_t c = b->cap ? b->cap : 4096;
+        while (c < b->len + n + 1) c *= 2;
+        char *q = realloc(b->s, c);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        b->s = q;
+        b->cap = c;
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
+
+/* ---- tokens ------------------------------------------------------------------------------------------ */
+
+typedef enum { T_END, T_IDENT, T_NUMBER, T_PUNCT } tkind;
+typedef struct {
+    tkind k;
+    size_t at, n; /* offset and length in the text */
+} token;
+
+typedef struct {
+    const char *t;
+    size_t len;
+    token *v;
+    size_t n, cap;
+} tokens;
+
+static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Tokens of t, skipping comments and preprocessor lines (with their continuations); false when out of
+ * memory. A preprocessor line is kept out of the stream: what it defines is looked at separately. */
+static bool tokenise(tokens *tk, const char *t, size_t len)
+{
+    tk->t = t;
+    tk->len = len;
+    bool line_start = true;
+    for (size_t i = 0; i < len;) {
+        char c = t[i];
+        if (c == '\n') {
+            line_start = true;
+            i++;
+            continue;
+        }
+        if (isspace((unsigned char)c)) {
+            i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+            while (i < len && t[i] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            i = e ? (size_t)(e - t) + 2 : len;
+            continue;
+        }
+        if (c == '#' && line_start) {
+            while (i < len && t[i] != '\n') i += t[i] == '\\' && i + 1 < len ? 2 : 1;
+            continue;
+        }
+        line_start = false;
+        token k = { T_PUNCT, i, 1 };
+        if (ident_start(c)) {
+            k.k = T_IDENT;
+            while (i + k.n < len && ident_char(t[i + k.n])) k.n++;
+        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)t[i + 1]))) {
+            k.k = T_NUMBER;
+            while (i + k.n < len) {
+                char d = t[i + k.n];
+                bool exp_sign = (d == '+' || d == '-') && (t[i + k.n - 1] == 'e' || t[i + k.n - 1] == 'E') &&
+                                !(t[i] == '0' && k.n > 1 && (t[i + 1] == 'x' || t[i + 1] == 'X'));
+                if (!(ident_char(d) || d == '.' || exp_sign)) break;
+                k.n++;
+            }
+        }
+        if (tk->n == tk->cap) {
+            size_t cap = tk->cap ? tk->cap * 2 : 1024;
+            token *v = realloc(tk->v, cap * sizeof *v);
+            if (!v) return false;
+            tk->v = v;
+            tk->cap = cap;
+        }
+        tk->v[tk->n++] = k;
+        i += k.n;
+    }
+    return true;
+}
+
+static bool is(const tokens *tk, size_t i, const char *s)
+{
+    if (i >= tk->n) return false;
+    size_t n = strlen(s);
+    return tk->v[i].n == n && memcmp(tk->t + tk->v[i].at, s, n) == 0;
+}
+
+/* ---- types ------------------------------------------------------------------------------------------- */
+
+static const char *const BUILTIN[] = {
+    "float", "int", "uint", "bool", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4", "uvec2", "uvec3", "uvec4",
+    "bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", "mat2x2", "mat2x3", "mat2x4", "mat3x2", "mat3x3",
+    "mat3x4", "mat4x2", "mat4x3", "mat4x4",
+};
+
+/* a type the scan knows: its name and the expression of its zero value */
+typedef struct {
+    char *name;
+    char *zero;
+} type;
+
+typedef struct {
+    type *v;
+    int n, cap;
+    bool oom;
+} types;
+
+static int find_type(const types *ty, const char *s, size_t n)
+{
+    for (int i = ty->n - 1; i >= 0; i--)
+        if (strlen(ty->v[i].name) == n && memcmp(ty->v[i].name, s, n) == 0) return i;
+    return -1;
+}
+
+static void add_type(types *ty, const char *name, size_t n, char *zero)
+{
+    if (!zero || ty->oom) {
+        free(zero);
+        ty->oom = ty->oom || !zero;
+        return;
+    }
+    if (ty->n == ty->cap) {
+        int cap = ty->cap ? ty->cap * 2 : 64;
+        type *v = realloc(ty->v, (size_t)cap * sizeof *v);
+        if (!v) {
+            free(zero);
+            ty->oom = true;
+            return;
+        }
+        ty->v = v;
+        ty->cap = cap;
+    }
+    char *nm = strndup(name, n);
+    if (!nm) {
+        free(zero);
+        ty->oom = true;
+        return;
+    }
+    ty->v[ty->n++] = (type){ nm, zero };
+}
+
+/* "T[N](z, z, ...)" for an array of a literal size n (1..MAX_LITERAL_ARRAY); NULL otherwise */
+static char *array_zero(const char *tname, const char *zero, long n)
+{
+    if (n < 1 || n > MAX_LITERAL_ARRAY) return NULL;
+    buf b = { 0 };
+    char head[64];
+    snprintf(head, sizeof head, "[%ld](", n);
+    puts_(&b, tname);
+    puts_(&b, head);
+    for (long i = 0; i < n; i++) {
+        if (i) puts_(&b, ", ");
+        puts_(&b, zero);
+    }
+    puts_(&b, ")");
+    if (b.oom) free(b.s);
+    return b.oom ? NULL : b.s;
+}
+
+/* the literal array size in `[ N ]` starting at token i (a decimal integer, optional u); -1 otherwise.
+ * *end gets the token after `]` */
+static long literal_size(const tokens *tk, size_t i, size_t *end)
+{
+    *end = i;
+    if (!is(tk, i, "[")) return -1;
+    if (i + 2 < tk->n && tk->v[i + 1].k == T_NUMBER && is(tk, i + 2, "]")) {
+        char num[32];
+        size_t n = tk->v[i + 1].n < sizeof num - 1 ? tk->v[i + 1].n : sizeof num - 1;
+        memcpy(num, tk->t + tk->v[i + 1].at, n);
+        num[n] = '\0';
+        char *e;
+        long v = strtol(num, &e, 10);
+        if ((*e == '\0' || ((*e == 'u' || *e == 'U') && e[1] == '\0')) && num[0] != '0') {
+            *end = i + 3;
+            return v;
+        }
+    }
+    /* not a literal: skip to the matching ] */
+    int depth = 0;
+    for (size_t j = i; j < tk->n; j++) {
+        if (is(tk, j, "[")) depth++;
+        else if (is(tk, j, "]") && --depth == 0) {
+            *end = j + 1;
+            return -1;
+        }
+    }
+    *end = tk->n;
+    return -1;
+}
+
+/* `struct NAME { members };` at token i (on "struct"): NAME becomes a type whose zero is its
+ * constructor of members' zeros, when every member's type is known and every array has a literal size */
+static void learn_struct(const tokens *tk, size_t i, types *ty)
+{
+    if (i + 2 >= tk->n || tk->v[i + 1].k != T_IDENT || !is(tk, i + 2, "{")) return;
+    const char *name = tk->t + tk->v[i + 1].at;
+    size_t nlen = tk->v[i + 1].n;
+    buf b = { 0 };
+    put(&b, name, nlen);
+    puts_(&b, "(");
+    bool ok = true, first = true;
+    size_t j = i + 3;
+    while (ok && j < tk->n && !is(tk, j, "}")) {
+        /* one member line: [precision] TYPE name[N], name2 ...; */
+        while (is(tk, j, "highp") || is(tk, j, "mediump") || is(tk, j, "lowp")) j++;
+        int t = j < tk->n && tk->v[j].k == T_IDENT ? find_type(ty, tk->t + tk->v[j].at, tk->v[j].n) : -1;
+        if (t < 0) {
+            ok = false;
+            break;
+        }
+        const char *tname = ty->v[t].name;
+        j++;
+        long pre = -1;
+        if (is(tk, j, "[")) { /* float[3] a; */
+            pre = literal_size(tk, j, &j);
+            if (pre < 0) ok = false;
+        }
+        while (ok && j < tk->n && tk->v[j].k == T_IDENT) {
+            j++;
+            long n = pre;
+            if (is(tk, j, "[")) {
+                if (pre >= 0) ok = false; /* arrays of arrays */
+                n = literal_size(tk, j, &j);
+                if (n < 0) ok = false;
+            }
+            if (!ok) break;
+            char *z = n >= 0 ? array_zero(tname, ty->v[t].zero, n) : strdup(ty->v[t].zero);
+            if (!z) {
+                ok = false;
+                break;
+            }
+            if (!first) puts_(&b, ", ");
+            puts_(&b, z);
+            free(z);
+            first = false;
+            if (is(tk, j, ",")) j++;
+        }
+        if (!is(tk, j, ";")) ok = false;
+        j++;
+    }
+    puts_(&b, ")");
+    if (ok && !first && !b.oom) add_type(ty, name, nlen, b.s);
+    else free(b.s);
+}
+
+/* `#define NAME TYPE` lines: NAME is that type too (shaders shorten `vec3` this way) */
+static void learn_macro_types(const char *t, types *ty)
+{
+    for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q != '#') continue;
+        q++;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
+        q += 6;
+        while (*q == ' ' || *q == '\t') q++;
+        const char *name = q;
+        while (ident_char(*q)) q++;
+        size_t nlen = (size_t)(q - name);
+        if (!nlen || *q == '(') continue;
+        while (*q == ' ' || *q == '\t') q++;
+        const char *tn = q;
+        while (ident_char(*q)) q++;
+        size_t tlen = (size_t)(q - tn);
+        while (*q == ' ' || *q == '\t') q++;
+        if (!tlen || (*q != '\n' && *q != '\0' && *q != '\r')) continue;
+        int k = find_type(ty, tn, tlen);
+        if (k >= 0 && find_type(ty, name, nlen) < 0) {
+            /* the zero through the macro's own name, which expands to the type */
+            size_t zl = strlen(ty->v[k].zero);
+            char *z = malloc(nlen + zl + 1);
+            if (z) {
+                memcpy(z, name, nlen);
+                strcpy(z + nlen, ty->v[k].zero + strlen(ty->v[k].name));
+            }
+            add_type(ty, name, nlen, z);
+        }
+    }
+}
+
+/* ---- the rewrite ------------------------------------------------------------------------------------- */
+
+/* an insertion of text before offset at */
+typedef struct {
+    size_t at;
+    char *text;
+} edit;
+
+typedef struct {
+    edit *v;
+    size_t n, cap;
+    bool oom;
+} edits;
+
+static void add_edit(edits *ed, size_t at, char *text)
+{
+    if (!text || ed->oom) {
+        free(text);
+        ed->oom = true;
+        return;
+    }
+    if (ed->n == ed->cap) {
+        size_t cap = ed->cap ? ed->cap * 2 : 64;
+        edit *v = realloc(ed->v, cap * sizeof *v);
+        if (!v) {
+            free(text);
+            ed->oom = true;
+            return;
+        }
+        ed->v = v;
+        ed->cap = cap;
+    }
+    ed->v[ed->n++] = (edit){ at, text };
+}
+
+static char *fmt(const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = malloc(n);
+    if (s) snprintf(s, n, "%s%s%s", a, b, c);
+    return s;
+}
+
+/* the token after an initialiser starting at i: the `,` or `;` at depth 0 */
+static size_t skip_expr(const tokens *tk, size_t i)
+{
+    int depth = 0;
+    for (; i < tk->n; i++) {
+        if (is(tk, i, "(") || is(tk, i, "[") || is(tk, i, "{")) depth++;
+        else if (is(tk, i, ")") || is(tk, i, "]") || is(tk, i, "}")) {
+            if (--depth < 0) return i;
+        } else if (depth == 0 && (is(tk, i, ",") || is(tk, i, ";"))) return i;
+    }
+    return i;
+}
+
+/* A declaration at token i (statement start): the edits for its uninitialised names. Returns the token
+ * where the scan goes on (i itself when it is not a declaration we handle). */
+static size_t declaration(const tokens *tk, size_t i, const types *ty, bool local, edits *ed)
+{
+    size_t j = i;
+    while (is(tk, j, "highp") || is(tk, j, "mediump") || is(tk, j, "lowp") || is(tk, j, "precise"))
+        j++;
+    if (j >= tk->n || tk->v[j].k != T_IDENT) return i;
+    int t = find_type(ty, tk->t + tk->v[j].at, tk->v[j].n);
+    if (t < 0) return i;
+    const char *tname = ty->v[t].name, *zero = ty->v[t].zero;
+    j++;
+    long pre = -1;
+    bool pre_array = is(tk, j, "[");
+    if (pre_array) pre = literal_size(tk, j, &j);
+    if (j >= tk->n || tk->v[j].k != T_IDENT || is(tk, j + 1, "(")) return i; /* a function, or no name */
+    size_t stmt_end = j;
+    for (;;) {
+        if (j >= tk->n || tk->v[j].k != T_IDENT) return i;
+        size_t name = j++;
+        long n = pre;
+        bool array = pre_array;
+        if (is(tk, j, "[")) {
+            if (array) return i; /* arrays of arrays: ES 3.1 */
+            array = true;
+            n = literal_size(tk, j, &j);
+        }
+        if (is(tk, j, "=")) {
+            j = skip_expr(tk, j + 1);
+        } else if (is(tk, j, ",") || is(tk, j, ";")) {
+            size_t at = tk->v[j - 1].at + tk->v[j - 1].n;
+            if (!array) add_edit(ed, at, fmt(" = ", zero, ""));
+            else if (n >= 1 && n <= MAX_LITERAL_ARRAY) {
+                char *z = array_zero(tname, zero, n);
+                add_edit(ed, at, z ? fmt(" = ", z, "") : NULL);
+                free(z);
+            } else if (local) {
+                /* any other size: a loop after the statement (its end found below) */
+                const char *nm = tk->t + tk->v[name].at;
+                size_t nl = tk->v[name].n;
+                size_t cap = 3 * nl + strlen(zero) + 96;
+                char *loop = malloc(cap);
+                if (loop)
+                    snprintf(loop, cap, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;",
+                             (int)nl, nm, (int)nl, nm, zero);
+                size_t k = j;
+                while (k < tk->n && !is(tk, k, ";")) k++;
+                if (k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
+                else free(loop);
+            }
+        } else return i;
+        if (j >= tk->n) return j;
+        if (is(tk, j, ";")) return j + 1;
+        if (!is(tk, j, ",")) return i;
+        j++;
+        stmt_end = j;
+    }
+    (void)stmt_end;
+}
+
+/* `out` parameters of the function whose parameter list opens at token i (on "("), zeroed where its
+ * body starts: the edit goes after the body's `{` */
+static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
+{
+    int depth = 0;
+    size_t close = i;
+    for (size_t j = i; j < tk->n; j++) {
+        if (is(tk, j, "(")) depth++;
+        else if (is(tk, j, ")") && --depth == 0) {
+            close = j;
+            break;
+        }
+    }
+    if (close == i || !is(tk, close + 1, "{")) return; /* a prototype, or not a function */
+    buf b = { 0 };
+    for (size_t j = i + 1; j < close; j++) {
+        if (!is(tk, j, "out")) continue;
+        size_t k = j + 1;
+        while (is(tk, k, "highp") || is(tk, k, "mediump") || is(tk, k, "lowp") || is(tk, k, "precise")) k++;
+        int t = k < tk->n && tk->v[k].k == T_IDENT ? find_type(ty, tk->t + tk->v[k].at, tk->v[k].n) : -1;
+        if (t < 0 || k + 1 >= close || tk->v[k + 1].k != T_IDENT) continue;
+        const char *nm = tk->t + tk->v[k + 1].at;
+        size_t nl = tk->v[k + 1].n;
+        if (is(tk, k + 2, "[")) { /* an out array: element by element */
+            char line[512];
+            snprintf(line, sizeof line, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;",
+                     (int)(nl < 100 ? nl : 100), nm, (int)(nl < 100 ? nl : 100), nm, ty->v[t].zero);
+            if (nl < 100 && strlen(ty->v[t].zero) < 300) puts_(&b, line);
+            continue;
+        }
+        puts_(&b, " ");
+        put(&b, nm, nl);
+        puts_(&b, " = ");
+        puts_(&b, ty->v[t].zero);
+        puts_(&b, ";");
+    }
+    if (b.oom) {
+        free(b.s);
+        ed->oom = true;
+    } else if (b.s) add_edit(ed, tk->v[close + 1].at + 1, b.s);
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    size_t x = ((const edit *)a)->at, y = ((const edit *)b)->at;
+    return x < y ? -1 : x > y;
+}
+
+char *iks_zero_init(const char *text, int *changes)
+{
+    *changes = 0;
+    size_t len = strlen(text);
+    tokens tk = { 0 };
+    types ty = { 0 };
+    edits ed = { 0 };
+    char *out = NULL;
+    if (!tokenise(&tk, text, len)) goto done;
+    for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
+        char *z = fmt(BUILTIN[i], "(0)", "");
+        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
+    }
+    learn_macro_types(text, &ty);
+    /* statement starts: after ; { } at parenthesis depth 0; braces tell locals from globals */
+    int paren = 0, brace = 0;
+    bool start = true;
+    for (size_t i = 0; i < tk.n && !ty.oom && !ed.oom;) {
+        if (start && paren == 0 && is(&tk, i, "struct")) {
+            /* its members take no initialisers: learn it, and go on after its body */
+            learn_struct(&tk, i, &ty);
+            int depth = 0;
+            for (i++; i < tk.n; i++) {
+                if (is(&tk, i, "{")) depth++;
+                else if (is(&tk, i, "}") && --depth <= 0) break;
+            }
+            start = false;
+            i++;
+            continue;
+        }
+        if (start && paren == 0) {
+            bool qualified = is(&tk, i, "const") || is(&tk, i, "uniform") || is(&tk, i, "in") || is(&tk, i, "out") ||
+                             is(&tk, i, "inout") || is(&tk, i, "layout") || is(&tk, i, "flat") ||
+                             is(&tk, i, "smooth") || is(&tk, i, "centroid") || is(&tk, i, "buffer") ||
+                             is(&tk, i, "shared") || is(&tk, i, "attribute") || is(&tk, i, "varying") ||
+                             is(&tk, i, "invariant") || is(&tk, i, "precision");
+            if (qualified) {
+                /* const needs its initialiser anyway; the rest are interface variables (an interface
+                 * block's members too): the statement is left alone up to its end */
+                int depth = 0;
+                for (; i < tk.n; i++) {
+                    if (is(&tk, i, "(") || is(&tk, i, "{") || is(&tk, i, "[")) depth++;
+                    else if (is(&tk, i, ")") || is(&tk, i, "}") || is(&tk, i, "]")) depth -= depth > 0;
+                    else if (depth == 0 && is(&tk, i, ";")) break;
+                }
+                i++;
+                start = true;
+                continue;
+            }
+            size_t next = declaration(&tk, i, &ty, brace > 0, &ed);
+            if (next != i) {
+                i = next;
+                start = true;
+                continue;
+            }
+            /* a function definition at global scope: its out parameters */
+            if (brace == 0 && i + 2 < tk.n && tk.v[i].k == T_IDENT && tk.v[i + 1].k == T_IDENT && is(&tk, i + 2, "("))
+                out_params(&tk, i + 2, &ty, &ed);
+        }
+        if (is(&tk, i, "(")) paren++;
+        else if (is(&tk, i, ")")) paren -= paren > 0;
+        else if (is(&tk, i, "{")) brace++;
+        else if (is(&tk, i, "}")) brace -= brace > 0;
+        start = paren == 0 && (is(&tk, i, ";") || is(&tk, i, "{") || is(&tk, i, "}"));
+        i++;
+    }
+    if (ty.oom || ed.oom) goto done;
+    if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
+    buf b = { 0 };
+    size_t from = 0;
+    for (size_t i = 0; i < ed.n; i++) {
+        put(&b, text + from, ed.v[i].at - from);
+        puts_(&b, ed.v[i].text);
+        from = ed.v[i].at;
+    }
+    put(&b, text + from, len - from);
+    if (b.oom) free(b.s);
+    else out = b.s ? b.s : strdup(text), *changes = (int)ed.n;
+done:
+    for (size_t i = 0; i < ed.n; i++) free(ed.v[i].text);
+    free(ed.v);
+    for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
+    free(ty.v);
+    free(tk.v);
+    return out;
+}
