@@ -296,6 +296,15 @@ check_eq "replay without --frames renders the whole session at --fps" "$d" "$n"
 # without the HUD), i.e. what the window showed
 start limb.frag --paused --record rec/%04d.png
 for _ in $(seq 100); do [ "$(ls rec 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+# Twice under a loaded CI-like run (never alone, nor with the machine's cores busy) this viewer had
+# exited with status 0 and no output before its first frame; not understood yet. Said, and tried once
+# more, so that the recording checks below still run; a second such exit fails them.
+if ! kill -0 "$vpid" 2>/dev/null; then
+  wait "$vpid"; echo "NOTE: the recording viewer exited at once (status $?; stdout '$(cat v.out)', stderr '$(cat v.err)'); started again" >&2
+  rm -rf rec
+  start limb.frag --paused --record rec/%04d.png
+  for _ in $(seq 100); do [ "$(ls rec 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
+fi
 shot
 last=$(ls rec | tail -1)
 check "recording: frames are written while the viewer runs" [ -n "$last" ]
