@@ -39,6 +39,10 @@ mkdir -p each && cp golf.frag helper.glsl each/
 check "--each: the macro toy renders and the include file is skipped" \
   bash -c 'grep -q "| golf.frag | ok |" each.md && grep -q "| helper.glsl | skipped |" each.md'
 
+# a function-like macro whose expansion starts with '-' right after a '-' or '+': two signs, not '--'
+printf '#define D2R(a) a*(3.14159265/180.0)\n#define NEGX(a) -D2R(a)\nvoid mainImage(out vec4 o, in vec2 f) {\n  float x = -D2R(-90.0), y = 1.0+D2R(-90.0), z = -NEGX(90.0);\n  o = vec4(x / 3.14159265, y, z / 3.14159265, 1.0);\n}\n' > glue.frag
+check_eq "-M(-1) with a function-like macro M is two minus signs (also inside a macro)" "128 0 128" "$(centre glue.frag)"
+
 # ---- precision: qualifiers never lower it (the site's desktop GPUs compute in 32 bits) ----------------
 # fract(1000 + x / 1000) needs more than fp16's 11 bits: at x = 16.5 it is 0.0165, times 40 is 0.66
 for q in mediump lowp; do

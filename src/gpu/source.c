@@ -843,6 +843,11 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     src->shadertoy = !has_main;
     src->image_unseen = !has_main && !has_image;
+    {
+        int changes;
+        char *sp = iks_space_macro_calls(body, &changes);
+        if (sp) free(body), body = sp;
+    }
     if (src->shadertoy) {
         /* the site's compiler gives every variable a zero value; real toys read some before writing */
         int changes;

@@ -582,3 +582,79 @@ done:
     free(tk.v);
     return out;
 }
+
+/* ---- token gluing ---------------------------------------------------------------------------------- */
+
+/* Mesa's preprocessor prints a function-like macro's expansion right after the token before the call:
+ * `-D2R(-90.0)` with `#define D2R(a) a*k` reaches the compiler as `--90.0*k`, a decrement, where a C
+ * preprocessor (and the site's) keeps two minus signs. A space before such a call keeps them apart, and
+ * a space changes nothing else. */
+char *iks_space_macro_calls(const char *text, int *changes)
+{
+    *changes = 0;
+    size_t len = strlen(text);
+    /* the names of function-like macros: `#define NAME(` with no space before the parenthesis */
+    tokens names = { .t = text, .len = len };
+    for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q++ != '#') continue;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
+        q += 6;
+        while (*q == ' ' || *q == '\t') q++;
+        const char *nm = q;
+        while (ident_char(*q)) q++;
+        if (q == nm || *q != '(' || !ident_start(*nm)) continue;
+        if (names.n == names.cap) {
+            size_t cap = names.cap ? names.cap * 2 : 32;
+            token *v = realloc(names.v, cap * sizeof *v);
+            if (!v) {
+                free(names.v);
+                return NULL;
+            }
+            names.v = v;
+            names.cap = cap;
+        }
+        names.v[names.n++] = (token){ T_IDENT, (size_t)(nm - text), (size_t)(q - nm) };
+    }
+    buf b = { 0 };
+    size_t from = 0;
+    for (size_t i = 0; names.n && i < len;) {
+        char c = text[i];
+        if (c == '/' && i + 1 < len && text[i + 1] == '/') {
+            while (i < len && text[i] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && text[i + 1] == '*') {
+            const char *e = strstr(text + i + 2, "*/");
+            i = e ? (size_t)(e - text) + 2 : len;
+            continue;
+        }
+        if (!ident_start(c) || (i > 0 && ident_char(text[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t n = 1;
+        while (i + n < len && ident_char(text[i + n])) n++;
+        size_t k = i + n;
+        while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
+        bool call = k < len && text[k] == '(' && i > 0 && strchr("-+&|=!<>*/%^", text[i - 1]);
+        for (size_t m = 0; call && m < names.n; m++) {
+            if (names.v[m].n != n || memcmp(text + names.v[m].at, text + i, n) != 0) continue;
+            put(&b, text + from, i - from);
+            put(&b, " ", 1);
+            from = i;
+            (*changes)++;
+            break;
+        }
+        i += n;
+    }
+    free(names.v);
+    put(&b, text + from, len - from);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : strdup(text);
+}
