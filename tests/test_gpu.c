@@ -207,6 +207,8 @@ static void test_log_formats(void)
           "amd warning");
     CHECK(iks_log_parse("0(5) : warning C7050: \"c\" might be used before being initialized", &L) &&
               L.line == 5 && !strcmp(L.sev, "warning"), "nvidia warning");
+    CHECK(iks_log_parse("0:23(9): preprocessor error: Redefinition of macro X", &L) && L.line == 23 && L.col == 9 &&
+              !strcmp(L.sev, "error") && !strcmp(L.msg, "Redefinition of macro X"), "mesa preprocessor");
     CHECK(!iks_log_parse("error: linking with uncompiled shader", &L), "not a located line");
     /* mapped through a real source: line numbers of the assembled text go back to the user's file */
     iks_source src;

@@ -960,6 +960,8 @@ static void ws(const char **p)
 /* "error", "warning" (any case) at *p, copied lower-case into sev */
 static bool severity(const char **p, char *sev, size_t n)
 {
+    /* Mesa's preprocessor says "preprocessor error": an error at a line like any other */
+    if (strncasecmp(*p, "preprocessor ", 13) == 0) *p += 13;
     static const char *const S[] = { "error", "warning", "info", "note" };
     for (size_t i = 0; i < sizeof S / sizeof S[0]; i++) {
         size_t k = strlen(S[i]);
