@@ -69,7 +69,10 @@ bad 2 "--mouse 'a,b'" "${R[@]}" -o x.png --mouse a,b
 bad 2 "--ssaa '9'" "${R[@]}" -o x.png --ssaa 9
 bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
 bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
-bad 2 "unknown option '--bogus'" "${R[@]}" -o x.png --bogus
+bad 2 "unknown option '--bogus' \\(see ikshade help render\\)" "${R[@]}" -o x.png --bogus
+# a near miss names the option meant (the nearest the command's help names, within two edits)
+bad 2 "unknown option '--frame': did you mean '--frames'\\?" "${R[@]}" -o x.png --frame 3
+bad 2 "unknown option '--sze=64x64': did you mean '--size'\\?" "${R[@]}" -o x.png --sze=64x64
 bad 2 "--each /nonexistent: not a directory" "${R[@]}" --each /nonexistent
 bad 2 "--glsl '450': expected auto, es or 330" "${R[@]}" -o x.png --glsl 450
 bad 2 "--each writes a report to stdout, not frames: drop -o" "${R[@]}" --each "$fx" -o x.png

@@ -28,6 +28,8 @@ int iks_signals_exit_status(int status);
 /* Writes s with control characters other than newline and tab shown as \xHH. */
 void iks_put_text(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "unknown option 'ARG'", with the nearest option that help names when one is close; returns EXIT_USAGE */
+int iks_unknown_option(const char *cmd, const char *help, const char *arg);
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
 int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

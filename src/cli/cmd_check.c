@@ -193,7 +193,7 @@ int cmd_check(int argc, char **argv)
             FILE *f = fopen(v, "rb");
             if (!f) return iks_fail("check", "--solver %s: %s", v, strerror(errno));
             fclose(f);
-        } else return iks_usage("check", "unknown option '%s' (see ikshade help check)", argv[i]);
+        } else return iks_unknown_option("check", HELP_CHECK, argv[i]);
     }
     long nedge = edge_cases(NULL);
     long n = nedge + ncases;

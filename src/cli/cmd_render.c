@@ -232,7 +232,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             r->ffmpeg_args = v;
         } else if (strcmp(a, "--alpha") == 0) r->alpha = true;
         else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
-        else if (a[0] == '-' && a[1]) return iks_usage("render", "unknown option '%s' (see ikshade help render)", a);
+        else if (a[0] == '-' && a[1]) return iks_unknown_option("render", HELP_RENDER, a);
         else if (!o->shader) o->shader = a;
         else return iks_usage("render", "more than one shader given ('%s' and '%s')", o->shader, a);
 #undef OPT

@@ -84,7 +84,7 @@ int cmd_solve(int argc, char **argv)
             if (!iks_parse_finite(v, &s) || s < 0 || s > 1)
                 return iks_usage("solve", "--soften '%s': expected a number from 0 to 1", v);
             opts.soften = (float)s;
-        } else return iks_usage("solve", "unknown option '%s' (see ikshade help solve)", argv[i]);
+        } else return iks_unknown_option("solve", HELP_SOLVE, argv[i]);
     }
 
     int need = three ? 8 : 4;

@@ -114,7 +114,7 @@ static int parse_args(int argc, char **argv, vopts *o)
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
         else if (strcmp(a, "--log") == 0) o->log = true;
-        else if (a[0] == '-' && a[1]) return iks_usage("view", "unknown option '%s' (see ikshade help view)", a);
+        else if (a[0] == '-' && a[1]) return iks_unknown_option("view", HELP_VIEW, a);
         else if (!o->shader) o->shader = a;
         else return iks_usage("view", "more than one shader given ('%s' and '%s')", o->shader, a);
 #undef OPT

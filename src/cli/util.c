@@ -1,6 +1,7 @@
 /* util.c: messages and strict argument parsing for the subcommands. */
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -36,6 +37,52 @@ int iks_usage(const char *cmd, const char *fmt, ...)
     vmsg(cmd, "", fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
+}
+
+/* Edit distance between a and b (each at most 63 characters; longer ones are far from anything) */
+static int distance(const char *a, size_t na, const char *b, size_t nb)
+{
+    if (na > 63 || nb > 63) return 99;
+    int row[64];
+    for (size_t j = 0; j <= nb; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= na; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= nb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+int iks_unknown_option(const char *cmd, const char *help, const char *arg)
+{
+    /* the options the command's own help names: the nearest one within two edits (or the one that arg
+     * begins, for an option given its value with = or a typo at the end) is the likely one */
+    const char *eq = strchr(arg, '=');
+    size_t na = eq ? (size_t)(eq - arg) : strlen(arg);
+    const char *best = NULL;
+    size_t nbest = 0;
+    int dbest = 3;
+    for (const char *p = help; p && (p = strstr(p, "--"));) {
+        const char *q = p + 2;
+        while (*q && (isalnum((unsigned char)*q) || *q == '-')) q++;
+        size_t n = (size_t)(q - p);
+        if (n > 2 && (p == help || !isalnum((unsigned char)p[-1]))) {
+            int d = distance(arg, na, p, n);
+            if (d < dbest || (d == dbest && best && n < nbest)) best = p, nbest = n, dbest = d;
+        }
+        p = q;
+    }
+    if (best && !(nbest == na && !strncmp(best, arg, na)))
+        return iks_usage(cmd, "unknown option '%s': did you mean '%.*s'? (see ikshade help %s)", arg, (int)nbest,
+                         best, cmd);
+    return iks_usage(cmd, "unknown option '%s' (see ikshade help %s)", arg, cmd);
 }
 
 int iks_fail(const char *cmd, const char *fmt, ...)
