@@ -46,4 +46,10 @@ expect_fail "no command" 2 "no command given" "$bin"
 check "--version" grep -qE '^ikshade [0-9]+\.[0-9]+\.[0-9]+$' <<<"$("$bin" --version)"
 check "help solve = solve --help" [ "$("$bin" help solve)" = "$("$bin" solve --help)" ]
 check "--help lists solve" grep -q '^  solve' <<<"$("$bin" --help)"
+# the example in solve --help prints what the help says it prints
+ex=$("$bin" solve --help | grep -E "^  echo '.*' \| ikshade solve +# -> ")
+check "solve --help has an example" [ -n "$ex" ]
+in=$(sed -E "s/^  echo '([^']*)'.*/\1/" <<<"$ex"); want=$(sed -E 's/.*# -> //' <<<"$ex")
+check_eq "solve --help's example prints what it says" "$want" "$(echo "$in" | "$bin" solve)"
+
 finish
