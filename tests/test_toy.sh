@@ -162,7 +162,7 @@ check "... which --glsl 330 accepts" [ "$(png pixel strict.png 0 0)" = "255 255 
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json
-expect_fail "a texture that is not on disk" 1 "iChannel2: texture '/media/a/0123abcd.png' is not on disk" "$bin" render media.json -o m.png
+expect_fail "a texture that is not on disk" 1 "render: media.json\\[Image\\]: iChannel2: texture '/media/a/0123abcd.png' is not on disk" "$bin" render media.json -o m.png
 R media.json -o m.png --size 2x2 --missing-media=black
 check "--missing-media=black runs it with black" [ "$(png pixel m.png 0 0)" = "51 51 51" ]
 mkdir -p media/a && cp quad.png media/a/0123abcd.png

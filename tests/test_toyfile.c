@@ -257,7 +257,14 @@ static void test_json(void)
     static const char VIDEO[] =
         "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"video\", \"channel\": 1}]}]}";
     expect(iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger), &e, IKS_E_UNSUPPORTED,
-           "v.json: v.json[Image]: iChannel1: input type 'video' is not supported", "video");
+           "v.json[Image]: iChannel1: input type 'video' is not supported", "video");
+    {
+        /* the JSON named once, with its pass: not "v.json: v.json[Image]: ..." */
+        static const char WANT[] = "v.json[Image]: iChannel1: input type 'video'";
+        bool ok = iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger);
+        CHECK(!ok && !strncmp(iks_err_msg(&e), WANT, strlen(WANT)), "the pass named once: '%s'", iks_err_msg(&e));
+        iks_err_clear(&e);
+    }
     nwarned = 0;
     CHECK(iks_toyfile_parse_json(&tf, "v.json", VIDEO, true, &e, &logger), "%s", iks_err_msg(&e));
     CHECK(nwarned == 1 && strstr(warned, "input type 'video' is not supported; black instead"), "%d '%s'", nwarned,

@@ -323,10 +323,13 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
     /* second: each pass's inputs */
     for (int s = 0; s < IKS_PASSES; s++) {
         if (!slot_of[s]) continue;
-        const char *pp = tf->desc.pass[s].path;
+        /* messages name the pass as the user's path to the JSON and the pass: dir/toy.json[Image] */
+        const char *bracket = strchr(tf->desc.pass[s].path, '[');
+        char pp[PATH_MAX + 32];
+        snprintf(pp, sizeof pp, "%s%s", path, bracket ? bracket : "");
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
         if (inputs && !cJSON_IsArray(inputs)) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: %s: \"inputs\" is not an array", path, pp);
+            iks_err_set(e, IKS_E_FORMAT, "%s: \"inputs\" is not an array", pp);
             goto out;
         }
         const cJSON *in;
@@ -334,7 +337,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         {
             const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
             if (!cJSON_IsNumber(chv) || chv->valuedouble < 0 || chv->valuedouble > 3) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: %s: an input without a \"channel\" number 0-3", path, pp);
+                iks_err_set(e, IKS_E_FORMAT, "%s: an input without a \"channel\" number 0-3", pp);
                 goto out;
             }
             int c = (int)chv->valuedouble;
@@ -348,19 +351,18 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             const char *w = smp ? str_field(smp, "wrap", NULL) : NULL;
             d->filter = IKS_FILTER_LINEAR;
             if (f && !filter_value(f, &d->filter)) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d: unknown filter '%s'", path, pp, c, f);
+                iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d: unknown filter '%s'", pp, c, f);
                 goto out;
             }
             d->repeat = w && !strcmp(w, "repeat");
             if (!type) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d has no \"type\"", path, pp, c);
+                iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d has no \"type\"", pp, c);
                 goto out;
             }
             if (!strcmp(type, "buffer")) {
                 int b = buffer_from_ref(cJSON_GetObjectItemCaseSensitive(in, "id"), media);
                 if (b < 0 || !slot_of[b]) {
-                    iks_err_set(e, IKS_E_FORMAT, "%s: %s: iChannel%d reads a buffer the JSON does not define", path,
-                                pp, c);
+                    iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d reads a buffer the JSON does not define", pp, c);
                     goto out;
                 }
                 d->kind = IKS_IN_BUFFER;
@@ -375,8 +377,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 char *found = media ? find_media(dir, media, &lost) : NULL;
                 if (lost) goto nomem;
                 if (!found && !missing_black) {
-                    iks_err_set(e, IKS_E_IO, "%s: %s: iChannel%d: %s '%s' is not on disk beside the JSON "
-                                "(put %s there, or use --missing-media=black)", path, pp, c, type,
+                    iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                                "(put %s there, or use --missing-media=black)", pp, c, type,
                                 media ? media : "(no path)", cube ? "its six faces" : "it");
                     goto out;
                 }
@@ -386,11 +388,11 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             } else if (missing_black) {
                 d->kind = IKS_IN_IMAGE;
                 d->path = NULL;
-                iks_warnf(log, "%s: %s: iChannel%d: input type '%s' is not supported; black instead", path, pp, c,
+                iks_warnf(log, "%s: iChannel%d: input type '%s' is not supported; black instead", pp, c,
                           type);
             } else {
-                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: %s: iChannel%d: input type '%s' is not supported (use "
-                            "--missing-media=black to run without it)", path, pp, c, type);
+                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: input type '%s' is not supported (use "
+                            "--missing-media=black to run without it)", pp, c, type);
                 goto out;
             }
         }
