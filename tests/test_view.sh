@@ -12,6 +12,8 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   # without any display: one line that points to render, exit 1, nothing from GLFW
   expect_fail "no display" 1 "no display to open a window on .*use .ikshade render." \
     env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view
+  expect_fail "an empty DISPLAY is named as such" 1 "no display to open a window on \\(DISPLAY is set but empty\\)" \
+    env -u WAYLAND_DISPLAY DISPLAY= "$bin" view
   expect_fail "bad --size" 2 "--size '0x1'" "$bin" view --size 0x1
   expect_fail "unknown option" 2 "unknown option '--nope'" "$bin" view --nope
   expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag

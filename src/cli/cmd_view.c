@@ -197,9 +197,15 @@ static int view(const vopts *o)
                            .no_vsync = !o->vsync };
     if (iks_window_open(&wd, &win) != IKS_OK) {
         const char *m;
-        if (iks_last_error(&m) == IKS_E_NO_DISPLAY)
+        if (iks_last_error(&m) == IKS_E_NO_DISPLAY) {
+            /* GLFW words an empty DISPLAY as "Failed to open display )": say what is wrong instead */
+            const char *dpy = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+            if (dpy && !*dpy && !(wl && *wl))
+                return iks_fail("view", "no display to open a window on (DISPLAY is set but empty); for headless "
+                                "output use `ikshade render`");
             return iks_fail("view", "no display to open a window on (%s); for headless output use `ikshade "
                             "render`", m);
+        }
         return iks_print_last_error("view");
     }
     iks_cli_log log = { "view", false };
