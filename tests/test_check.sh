@@ -13,6 +13,13 @@ check "prints the renderer and GL version" grep -q '^GL_RENDERER: .' <<<"$out"
 check "prints the case count" grep -qE "^cases: [0-9]+ \($N random" <<<"$out"
 check "prints the errors against their bounds" grep -qE '^error.*max .* \(bound 16\), 99.9th percentile .* \(bound 4\)' <<<"$out"
 check "says PASS" grep -q '^PASS' <<<"$out"
+# the largest error is named only when there is one (case 0 was named when every error was 0)
+mx=$(grep -oE '^error.*: max [^ ]+' <<<"$out" | grep -oE '[^ ]+$')
+if [ "$mx" = 0 ]; then
+  check "every error 0: no case named as the largest" bash -c '! grep -q "^largest at case" <<<"$1" && grep -q "no largest error to show" <<<"$1"' _ "$out"
+else
+  check "an error above 0: the largest named" grep -q '^largest at case' <<<"$out"
+fi
 
 j=$("$bin" check --cases 1000 --json)
 check "--json is one object with pass:true" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is True and d["cases"] > 1000 and "renderer" in d' "$j"
@@ -24,6 +31,7 @@ mutate() { # NAME SED-EXPRESSION
   o=$("$bin" check --cases $N --solver "$tmp/$1.glsl"); rc=$?
   check "mutant '$1' fails the check (exit 1)" [ $rc -eq 1 ]
   check "mutant '$1' says FAIL" grep -q '^FAIL' <<<"$o"
+  check "mutant '$1' names its largest error" grep -q '^largest at case' <<<"$o"
 }
 mutate const 's/float a = 0\.5 \* (dt/float a = 0.5000005 * (dt/'
 mutate swap 's/float R1 = r1 \* s, R2 = r2 \* s;/float R1 = r2 * s, R2 = r1 * s;/'
