@@ -87,6 +87,10 @@ stop() {
   done
   # a viewer that ignores Esc is a failure, not a hang of the suite
   if kill -0 "$vpid" 2>/dev/null; then echo "stop: the viewer ignored Esc; killed" >&2; kill -9 "$vpid"; fi
+  # A viewer that quits on the press can take its window away before xdotool sends the release; xdotool
+  # then fails between the two and Escape stays down in the server, whose auto-repeat hands it to the
+  # next window to take the focus: the next viewer quit at once (status 0, "ended by Esc").
+  xdotool keyup Escape 2>/dev/null
   wait "$vpid"; local rc=$?; vpid=
   # the server may hold the window a moment after its client ended: the next start, of a viewer with
   # the same name under load, must not find this one
@@ -293,20 +297,23 @@ n=$("$bin" render limb.frag --input in.txt -o rp/%04d.png --size 160x90 --fps 20
 d=$(awk '$1 == "f" { t = $2 } END { print int(t * 20) + 1 }' in.txt)
 check_eq "replay without --frames renders the whole session at --fps" "$d" "$n"
 
+# ---- paused and idle: no redraws at full speed ------------------------------------------------------
+# the title says the frame rate the viewer draws at: paused with nothing happening it is a few frames a
+# second (it was hundreds); a key still answers at once, and the picture is the paused one
+start limb.frag --paused
+sleep 2
+title=$(xdotool search --name "^limb.frag" getwindowname %@ 2>/dev/null | head -1)
+pfps=$(grep -oE ' - [0-9]+ fps' <<<"$title" | grep -oE '[0-9]+')
+check "paused and idle: a few redraws a second, not hundreds (title '$title')" [ "${pfps:-999}" -le 10 ]
+shot
+check "paused and idle: S still answers, with the picture" [ "$(png info "$shot")" = "640 360 3" ]
+stop
+
 # ---- recording what the window shows ----------------------------------------------------------------
 # paused, every frame is the same picture: each recorded frame must be exactly the S screenshot (both
 # without the HUD), i.e. what the window showed
 start limb.frag --paused --record rec/%04d.png
 for _ in $(seq 100); do [ "$(ls rec 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
-# Twice under a loaded CI-like run (never alone, nor with the machine's cores busy) this viewer had
-# exited with status 0 and no output before its first frame; not understood yet. Said, and tried once
-# more, so that the recording checks below still run; a second such exit fails them.
-if ! kill -0 "$vpid" 2>/dev/null; then
-  wait "$vpid"; echo "NOTE: the recording viewer exited at once (status $?; stdout '$(cat v.out)', stderr '$(cat v.err)'); started again" >&2
-  rm -rf rec
-  start limb.frag --paused --record rec/%04d.png
-  for _ in $(seq 100); do [ "$(ls rec 2>/dev/null | wc -l)" -ge 3 ] && break; sleep 0.05; done
-fi
 shot
 last=$(ls rec | tail -1)
 check "recording: frames are written while the viewer runs" [ -n "$last" ]
