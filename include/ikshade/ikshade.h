@@ -366,7 +366,8 @@ typedef struct {
     double time0;       /* iTime at the start and after R */
     bool paused, hide_hud, no_vsync_cap;
     long frames;        /* quit after this many frames; 0: until the window closes */
-    bool measure;       /* time each reload's first draw and latency for on_reload (adds a glFinish) */
+    bool measure;       /* time each reload's first draw and latency for on_reload (adds a glFinish), and
+                           say what ended the session (a diagnostics line) */
     const char *screenshot_dir; /* S saves ikshade-NNNN.png here; NULL: the current directory */
     /* The toy could not be (re)loaded: code and message as iks_last_error gives them (a compile
      * error's message is the mapped log lines), or its main file was deleted (IKS_E_IO). Warnings

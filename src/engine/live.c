@@ -25,6 +25,7 @@
 #define DEBOUNCE 0.030         /* quiet time after a write that did not close the file */
 #define MAX_ERR_LINES 12       /* of a compile error, in the HUD */
 #define MAX_FPS 240.0          /* with vsync on, even where the driver ignores it */
+#define IDLE_REDRAW 0.25       /* paused and idle: redraw this often all the same (s) */
 
 static double now_real(void)
 {
@@ -602,30 +603,37 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     input_rec inputs;
     inputs_open(&inputs, d, &l, &e->log);
     bool record_at_start = d->record != NULL;
-    double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0;
+    double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0, last_drawn = 0;
+    long title_draws = 0;
     double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
     bool present_wanted = false;       /* a reload to report once its first frame is on screen */
     double reload_save = 0, reload_compile = 0, first_draw = 0;
     long drawn = 0;
     bool quit = false, stepped = false;
+    const char *why = NULL; /* what ended the session, said with --log */
     long drawn_since_reload = 0; /* a new toy draws its buffers once even when paused */
     char title[PATH_MAX + 64];
     while (!quit && !(d->should_stop && d->should_stop(d->user))) {
         p->poll(p);
         iks_event ev;
+        int nevents = 0;
         while (p->next_event(p, &ev)) {
+            nevents++;
             /* a toy that reads the keyboard gets the keys; the viewer's own then need Ctrl */
             bool kb = l.toy && l.toy->gl.keyboard;
             bool to_shader = ev.kind == IKS_EV_KEY && kb && !ev.ctrl && ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
             if (ev.kind == IKS_EV_KEY && kb && (to_shader || !ev.down)) iks_gltoy_key(&l.toy->gl, ev.code, ev.down);
             if (inputs.f && ev.kind == IKS_EV_KEY && !ev.repeat && ev.code >= 0 && ev.code < 256)
                 fprintf(inputs.f, "k %.6f %d %d\n", inputs_t(&inputs), ev.code, ev.down ? 1 : 0);
-            if (ev.kind == IKS_EV_CLOSE) quit = true;
+            if (ev.kind == IKS_EV_CLOSE) quit = true, why = "the window was closed";
             else if (to_shader) continue;
             else if (ev.kind == IKS_EV_KEY && ev.down) {
                 switch (ev.key) {
                 case IKS_KEY_ESCAPE:
-                case IKS_KEY_Q: quit = true; break;
+                case IKS_KEY_Q:
+                    quit = true;
+                    why = ev.key == IKS_KEY_Q ? "Q" : "Esc";
+                    break;
                 case IKS_KEY_SPACE:
                     if (!ev.repeat) paused = !paused;
                     break;
@@ -686,6 +694,18 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
 
         int fw, fh;
         p->framebuffer_size(p, &fw, &fh);
+        /* Paused with nothing new (no input, reload, step, screenshot or recording): a draw would make the
+         * picture already on screen, so neither draw nor swap, and wait a little instead of spinning a
+         * core at hundreds of frames a second. Redrawn now and then all the same, in case the window
+         * system lost the window's contents. */
+        bool idle = paused && !nevents && !stepped && !want_shot && !want_record_toggle && !record_at_start &&
+                    !(rec.w && rec.on) && !due && !present_wanted && drawn_since_reload > 0 && !d->frames &&
+                    fw == l.w && fh == l.h && iks_now() - last_drawn < IDLE_REDRAW;
+        if (idle) {
+            nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
+            continue;
+        }
+        last_drawn = iks_now();
         if (fw > 0 && fh > 0) {
             iks_frame_info fi = { .time = t, .frame = frame, .time_delta = paused ? 0.0 : fmax(frame_ms, 0.0) / 1e3,
                                   .frame_rate = fps, .real_date = true };
@@ -775,14 +795,20 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             t += dt;
             frame++;
         }
+        title_draws++;
         if (t1 - title_at > 0.5 && p->set_title) {
+            /* frames drawn since the last title, not the smoothed rate: idle and paused, that is a few */
+            double rate = title_at > 0 ? title_draws / (t1 - title_at) : fps;
             title_at = t1;
-            snprintf(title, sizeof title, "%s - %.0f fps%s%s", name, fps, paused ? " (paused)" : "",
+            title_draws = 0;
+            snprintf(title, sizeof title, "%s - %.0f fps%s%s", name, rate, paused ? " (paused)" : "",
                      l.error ? " - error" : "");
             p->set_title(p, title);
         }
         if (d->frames && ++drawn >= d->frames) break;
     }
+    if (d->measure)
+        iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "--frames" : "a signal or the embedding program");
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
