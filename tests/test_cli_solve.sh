@@ -52,4 +52,11 @@ check "solve --help has an example" [ -n "$ex" ]
 in=$(sed -E "s/^  echo '([^']*)'.*/\1/" <<<"$ex"); want=$(sed -E 's/.*# -> //' <<<"$ex")
 check_eq "solve --help's example prints what it says" "$want" "$(echo "$in" | "$bin" solve)"
 
+# a benchmark run beside other work says so: two busy loops take a share of the machine it measures
+yes >/dev/null & y1=$!; yes >/dev/null & y2=$!
+bo=$("$bin" bench solver --reps 1)
+kill $y1 $y2; wait $y1 $y2 2>/dev/null
+check "bench solver beside two busy loops notes the other programs' share" \
+  grep -qE '^  note: other programs used [0-9]+% of the machine' <<<"$bo"
+
 finish

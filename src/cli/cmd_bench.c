@@ -123,9 +123,52 @@ static double time_ns(void (*fn)(bench_set *), bench_set *b, int reps)
     return best * 1e9 / (double)b->n;
 }
 
+/* ---- what else ran ------------------------------------------------------------------------------- */
+
+/* The machine's busy time (all CPUs) and this process's own CPU time, in seconds: the difference over
+ * a run is what other programs took, which skews every figure of a benchmark on a shared machine. */
+typedef struct {
+    double machine_busy, self, wall;
+    bool ok;
+} load_mark;
+
+static load_mark load_now(void)
+{
+    load_mark m = { .wall = iks_cli_now() };
+    FILE *f = fopen("/proc/stat", "r");
+    unsigned long long v[8] = { 0 };
+    if (f) {
+        m.ok = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                      &v[6], &v[7]) == 8;
+        fclose(f);
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    if (hz <= 0) m.ok = false;
+    /* busy: everything but idle (3) and iowait (4) */
+    if (m.ok) m.machine_busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)hz;
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0) m.self = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    else m.ok = false;
+    return m;
+}
+
+/* One line when other programs took a noticeable share of the machine between a and b */
+static void load_note(load_mark a, load_mark b)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    double wall = b.wall - a.wall;
+    if (!a.ok || !b.ok || cores < 1 || wall <= 0) return;
+    double other = (b.machine_busy - a.machine_busy) - (b.self - a.self);
+    double share = other / (wall * (double)cores);
+    if (share > 0.05)
+        printf("  note: other programs used %.0f%% of the machine (%ld cores) during this run: every figure above is "
+               "skewed by them; run it again on an idle machine to compare\n", 100 * share, cores);
+}
+
 static int bench_solver(int reps)
 {
     static const size_t SIZES[] = { 1000, 10000000 };
+    load_mark m0 = load_now();
     printf("bench solver: ns per 2D solve, best of %d; ratio = time / stream time of the same bytes\n", reps);
     printf("%10s %10s %10s %10s %12s %12s\n", "n", "stream", "scalar", "batch", "scalar/strm",
            "batch/strm");
@@ -141,6 +184,7 @@ static int bench_solver(int reps)
         printf("%10zu %10.3f %10.3f %10.3f %12.2f %12.2f\n", b.n, ts, tc, tb, tc / ts, tb / ts);
         set_free(&b);
     }
+    load_note(m0, load_now());
     return EXIT_OK;
 }
 
@@ -274,10 +318,12 @@ static int bench_render(int argc, char **argv)
     int rc = EXIT_FAIL;
     /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
     iks_render_desc d = { .end = frames, .width = w, .height = h };
+    load_mark m0 = load_now();
     if (e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
               iks_bench_render(t, &d, (int)reps, &res) != IKS_OK))
         rc = iks_print_last_error("bench");
     else if (e) rc = EXIT_OK;
+    load_mark m1 = load_now();
     iks_toy_destroy(t);
     iks_engine_destroy(e);
     if (rc) return rc;
@@ -306,6 +352,7 @@ static int bench_render(int argc, char **argv)
         printf("      %-56s %7.1f ms %5.2fx  %8.0f B %5.2fx\n", name, res.encoders[i].ms, res.encoders[i].ms / ref_ms,
                res.encoders[i].bytes, res.encoders[i].bytes / ref_bytes);
     }
+    load_note(m0, m1);
     return EXIT_OK;
 }
 
