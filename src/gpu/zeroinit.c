@@ -72,6 +72,21 @@ typedef struct {
 static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* Where the comment starting at t[i] ends (the newline of a // comment stays); i when none starts there */
+static size_t skip_comment(const char *t, size_t len, size_t i)
+{
+    if (t[i] != '/' || i + 1 >= len) return i;
+    if (t[i + 1] == '/') {
+        while (i < len && t[i] != '\n') i++;
+        return i;
+    }
+    if (t[i + 1] == '*') {
+        const char *e = strstr(t + i + 2, "*/");
+        return e ? (size_t)(e - t) + 2 : len;
+    }
+    return i;
+}
+
 /* Tokens of t, skipping comments and preprocessor lines (with their continuations); false when out of
  * memory. A preprocessor line is kept out of the stream: what it defines is looked at separately. */
 static bool tokenise(tokens *tk, const char *t, size_t len)
@@ -90,13 +105,9 @@ static bool tokenise(tokens *tk, const char *t, size_t len)
             i++;
             continue;
         }
-        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
-            while (i < len && t[i] != '\n') i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && t[i + 1] == '*') {
-            const char *e = strstr(t + i + 2, "*/");
-            i = e ? (size_t)(e - t) + 2 : len;
+        size_t after = skip_comment(t, len, i);
+        if (after != i) {
+            i = after;
             continue;
         }
         if (c == '#' && line_start) {
@@ -622,13 +633,9 @@ char *iks_space_macro_calls(const char *text, int *changes)
     size_t from = 0;
     for (size_t i = 0; names.n && i < len;) {
         char c = text[i];
-        if (c == '/' && i + 1 < len && text[i + 1] == '/') {
-            while (i < len && text[i] != '\n') i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < len && text[i + 1] == '*') {
-            const char *e = strstr(text + i + 2, "*/");
-            i = e ? (size_t)(e - text) + 2 : len;
+        size_t after = skip_comment(text, len, i);
+        if (after != i) {
+            i = after;
             continue;
         }
         if (!ident_start(c) || (i > 0 && ident_char(text[i - 1]))) {
