@@ -5,6 +5,7 @@
  * its shader files into a fresh temporary directory. */
 #include "check.h"
 #include "gpu.h"
+#include "hud.h"
 #include "platform.h"
 #include "pngio.h"
 #include "source.h"
@@ -453,6 +454,29 @@ static void test_toy(void)
     iks_err_clear(&e);
 }
 
+/* the HUD's error text: wrapped to the window, at most so many lines, and how many more */
+static void test_hud_lines(void)
+{
+    char out[512];
+    iks_hud_error_lines(out, sizeof out, "a.frag:1:2: error: short\nsecond\n", 40, 12);
+    CHECK(!strcmp(out, "a.frag:1:2: error: short\nsecond"), "two short lines as they are: '%s'", out);
+    iks_hud_error_lines(out, sizeof out, "a.frag:9:1: error: a message far longer than the twenty-five columns", 25, 12);
+    CHECK(!strcmp(out, "a.frag:9:1: error: a\n  message far longer than\n  the twenty-five columns"),
+          "wrapped at spaces, continuations indented: '%s'", out);
+    for (const char *p = out; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        CHECK(n <= 25, "a line of %zu characters in 25 columns", n);
+        p = e ? e + 1 : p + n;
+    }
+    iks_hud_error_lines(out, sizeof out, "1\n2\n3\n4\n5\n6\n", 40, 4);
+    CHECK(!strcmp(out, "1\n2\n3\n4\n+2 more lines (in the terminal)"), "four lines and how many more: '%s'", out);
+    iks_hud_error_lines(out, sizeof out, "1\n2\n3\n4\n5", 40, 4);
+    CHECK(!strcmp(out, "1\n2\n3\n4\n+1 more line (in the terminal)"), "one more: '%s'", out);
+    iks_hud_error_lines(out, 8, "a.frag:1:2: error: short", 40, 12);
+    CHECK(strlen(out) < 8, "a small buffer is never overrun: '%s'", out);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/ikshade-test-gpu-XXXXXX");
@@ -462,6 +486,7 @@ int main(void)
     }
     test_log_formats();
     test_decls();
+    test_hud_lines();
     iks_err e = IKS_ERR_INIT;
     iks_platform *plat = iks_egl_create(&e);
     CHECK(plat != NULL, "no headless context: %s", iks_err_msg(&e));

@@ -534,22 +534,16 @@ static void live_free(live *l)
 
 /* the HUD's text: figures, then the first lines of the error, each cut to fit */
 static void hud_text(char *text, size_t cap, const live *l, const char *name, double fps, double frame_ms, double t,
-                     long frame, bool paused, int fw, int fh, const float mouse[4])
+                     long frame, bool paused, int fw, int fh, const float mouse[4], float scale)
 {
     int k = snprintf(text, cap, "%s\n%.1f fps  %.2f ms\niTime %.3f  iFrame %ld%s\n%dx%d  iMouse %.0f %.0f %.0f %.0f",
                      name, fps, frame_ms, t, frame, paused ? "  (paused)" : "", fw, fh, mouse[0], mouse[1], mouse[2],
                      mouse[3]);
-    if (!l->error || k < 0 || (size_t)k >= cap) return;
-    const char *s = l->error;
-    for (int line = 0; *s && line < MAX_ERR_LINES; line++) {
-        const char *e = strchr(s, '\n');
-        int len = e ? (int)(e - s) : (int)strlen(s);
-        if (len > 120) len = 120;
-        int m = snprintf(text + k, cap - (size_t)k, "\n%.*s", len, s);
-        if (m < 0 || (size_t)(k + m) >= cap) break;
-        k += m;
-        s = e ? e + 1 : s + strlen(s);
-    }
+    if (!l->error || k < 0 || (size_t)k + 2 >= cap) return;
+    /* the error's lines wrapped to the window (stb_easy_font: at most 7 units a character) */
+    int cols = (int)(((float)fw / scale - 16.0f) / 7.0f);
+    text[k++] = '\n';
+    iks_hud_error_lines(text + k, cap - (size_t)k, l->error, cols, MAX_ERR_LINES);
 }
 
 iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
@@ -754,12 +748,12 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             record_frame(&rec, d, &e->log, fw, fh);
             if (hud_on && have_hud) {
                 char text[4096];
-                hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse);
+                float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
+                hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse, scale);
                 if (rec.w) {
                     size_t k = strlen(text);
                     snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", rec.on ? "REC" : "rec paused", rec.frames, rec.path);
                 }
-                float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
                 iks_hud_draw(&hud, text, fw, fh, scale);
             }
         }

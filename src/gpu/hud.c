@@ -5,6 +5,7 @@
 #include <glad/gl.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,4 +176,44 @@ void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale)
     }
     free(v);
     free(line);
+}
+
+void iks_hud_error_lines(char *out, size_t cap, const char *error, int cols, int max_lines)
+{
+    if (!cap) return;
+    out[0] = '\0';
+    if (cols < 20) cols = 20;
+    size_t k = 0;
+    const char *s = error;
+    int shown = 0;
+    bool cont = false; /* s continues a line that was wrapped */
+    while (*s && shown < max_lines) {
+        const char *e = strchr(s, '\n');
+        int len = e ? (int)(e - s) : (int)strlen(s);
+        int indent = cont ? 2 : 0, room = cols - indent;
+        bool wrap = len > room;
+        if (wrap) {
+            int b = room;
+            while (b > room / 2 && s[b] != ' ') b--;
+            len = s[b] == ' ' ? b : room;
+        }
+        int m = snprintf(out + k, cap - k, "%s%*s%.*s", shown ? "\n" : "", indent, "", len, s);
+        if (m < 0 || (size_t)m >= cap - k) return;
+        k += (size_t)m;
+        shown++;
+        s += len;
+        cont = wrap;
+        if (wrap) {
+            while (*s == ' ') s++;
+        } else if (*s == '\n') s++;
+    }
+    int more = 0;
+    for (const char *q = s; *q;) {
+        const char *e = strchr(q, '\n');
+        size_t n = e ? (size_t)(e - q) : strlen(q);
+        more += n > 0;
+        q = e ? e + 1 : q + n;
+    }
+    if (more)
+        snprintf(out + k, cap - k, "%s+%d more line%s (in the terminal)", shown ? "\n" : "", more, more == 1 ? "" : "s");
 }

@@ -4,6 +4,7 @@
 #define IKS_HUD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct {
     unsigned prog, vao, vbo, ibo;
@@ -18,5 +19,10 @@ void iks_hud_destroy(iks_hud *h);
  * panel; lines starting with "error" or a path followed by ": error" are drawn in the error colour.
  * scale: pixels per font unit (2 on HiDPI). */
 void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale);
+
+/* An error's text for the HUD into out (cap bytes, NUL-terminated): its lines wrapped at cols characters
+ * (at a space when there is one in the second half; continuations indented by two), at most max_lines
+ * of them, then "+N more lines (in the terminal)" when some are left. No GL. */
+void iks_hud_error_lines(char *out, size_t cap, const char *error, int cols, int max_lines);
 
 #endif
