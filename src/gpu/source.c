@@ -1,6 +1,7 @@
 /* source.c: shader assembly (#include, the Shadertoy prelude, a line map), driver-log mapping, and the
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
 #include "source.h"
+#include "sbuf.h"
 #include "userfile.h"
 
 #include <ctype.h>
@@ -16,60 +17,6 @@
 #define MAX_FILE_BYTES (16u << 20)
 
 /* ---- a growing string -------------------------------------------------------------------------- */
-
-typedef struct {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n)
-{
-    if (b->oom) return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-static void sb_str(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-static void sb_fmt(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_fmt(sbuf *b, const char *fmt, ...)
-{
-    /* straight into the buffer, grown to fit: a driver's message or a path may be any length */
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n <= 0 || b->oom) return;
-    size_t len = b->len;
-    sb_add(b, "", 0);
-    if (b->oom) return;
-    if (len + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap;
-        while (cap < len + (size_t)n + 1) cap *= 2;
-        char *p = realloc(b->s, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->s = p;
-        b->cap = cap;
-    }
-    va_start(ap, fmt);
-    vsnprintf(b->s + len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len = len + (size_t)n;
-}
 
 /* ---- files ------------------------------------------------------------------------------------- */
 
@@ -844,14 +791,12 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     src->shadertoy = !has_main;
     src->image_unseen = !has_main && !has_image;
     {
-        int changes;
-        char *sp = iks_space_macro_calls(body, &changes);
+        char *sp = iks_space_macro_calls(body);
         if (sp) free(body), body = sp;
     }
     if (src->shadertoy) {
         /* the site's compiler gives every variable a zero value; real toys read some before writing */
-        int changes;
-        char *z = iks_zero_init(body, &changes);
+        char *z = iks_zero_init(body);
         if (z) free(body), body = z;
     }
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */

@@ -67,12 +67,11 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
 void iks_source_free(iks_source *src);
 
 /* WebGL's zero-initialisation as source text (zeroinit.c): the text with an initialiser of zero for each
- * declared variable that has none and each `out` parameter, without adding lines. *changes gets how many
- * places changed. NULL when out of memory. */
-char *iks_zero_init(const char *text, int *changes);
+ * declared variable that has none and each `out` parameter, without adding lines. NULL when out of memory. */
+char *iks_zero_init(const char *text);
 /* A space before each call of a function-like macro that follows an operator character, so that Mesa's
  * preprocessor cannot glue the expansion to it (`-D2R(-1.0)` into `--1.0`). NULL when out of memory. */
-char *iks_space_macro_calls(const char *text, int *changes);
+char *iks_space_macro_calls(const char *text);
 
 #define IKS_WRAPPER (-1) /* the main() that wraps mainImage */
 /* Where line `line` (1-based) of the assembled fragment came from: *path NULL for the wrapper. */

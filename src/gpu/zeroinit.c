@@ -14,6 +14,7 @@
  * gained an initialiser move right.
  * What it does not do: read files or know about the prelude (source.c calls it on the shader's text). */
 #include "source.h"
+#include "sbuf.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -24,39 +25,9 @@
 /* an array written out element by element up to this size; larger ones use a loop (locals) or stay */
 #define MAX_LITERAL_ARRAY 256
 
-typedef struct {
-    char *s;
-    size_t len, cap;
-    bool oom;
-} buf;
-
-static void put(buf *b, const char *s, size_t n)
-{
-    if (b->oom) return;
-    if (n > ((size_t)1 << 40) - b->len) { /* never: texts are at most 16 MiB per file */
-        b->oom = true;
-        return;
-    }
-    if (b->len + n + 1 > b->cap) {
-        size_t c = b->cap ? b->cap : 4096;
-        while (c < b->len + n + 1) c *= 2;
-        char *q = realloc(b->s, c);
-        if (!q) {
-            b->oom = true;
-            return;
-        }
-        b->s = q;
-        b->cap = c;
-    }
-    memcpy(b->s + b->len, s, n);
-    b->len += n;
-    b->s[b->len] = '\0';
-}
-static void puts_(buf *b, const char *s) { put(b, s, strlen(s)); }
-
 /* ---- tokens ------------------------------------------------------------------------------------------ */
 
-typedef enum { T_END, T_IDENT, T_NUMBER, T_PUNCT } tkind;
+typedef enum { T_IDENT, T_NUMBER, T_PUNCT } tkind;
 typedef struct {
     tkind k;
     size_t at, n; /* offset and length in the text */
@@ -207,16 +178,16 @@ static void add_type(types *ty, const char *name, size_t n, char *zero)
 static char *array_zero(const char *tname, const char *zero, long n)
 {
     if (n < 1 || n > MAX_LITERAL_ARRAY) return NULL;
-    buf b = { 0 };
+    sbuf b = { 0 };
     char head[64];
     snprintf(head, sizeof head, "[%ld](", n);
-    puts_(&b, tname);
-    puts_(&b, head);
+    sb_str(&b, tname);
+    sb_str(&b, head);
     for (long i = 0; i < n; i++) {
-        if (i) puts_(&b, ", ");
-        puts_(&b, zero);
+        if (i) sb_str(&b, ", ");
+        sb_str(&b, zero);
     }
-    puts_(&b, ")");
+    sb_str(&b, ")");
     if (b.oom) free(b.s);
     return b.oom ? NULL : b.s;
 }
@@ -259,9 +230,9 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
     if (i + 2 >= tk->n || tk->v[i + 1].k != T_IDENT || !is(tk, i + 2, "{")) return;
     const char *name = tk->t + tk->v[i + 1].at;
     size_t nlen = tk->v[i + 1].n;
-    buf b = { 0 };
-    put(&b, name, nlen);
-    puts_(&b, "(");
+    sbuf b = { 0 };
+    sb_add(&b, name, nlen);
+    sb_str(&b, "(");
     bool ok = true, first = true;
     size_t j = i + 3;
     while (ok && j < tk->n && !is(tk, j, "}")) {
@@ -293,8 +264,8 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
                 ok = false;
                 break;
             }
-            if (!first) puts_(&b, ", ");
-            puts_(&b, z);
+            if (!first) sb_str(&b, ", ");
+            sb_str(&b, z);
             free(z);
             first = false;
             if (is(tk, j, ",")) j++;
@@ -302,7 +273,7 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
         if (!is(tk, j, ";")) ok = false;
         j++;
     }
-    puts_(&b, ")");
+    sb_str(&b, ")");
     if (ok && !first && !b.oom) add_type(ty, name, nlen, b.s);
     else free(b.s);
 }
@@ -415,7 +386,6 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
     bool pre_array = is(tk, j, "[");
     if (pre_array) pre = literal_size(tk, j, &j);
     if (j >= tk->n || tk->v[j].k != T_IDENT || is(tk, j + 1, "(")) return i; /* a function, or no name */
-    size_t stmt_end = j;
     for (;;) {
         if (j >= tk->n || tk->v[j].k != T_IDENT) return i;
         size_t name = j++;
@@ -454,9 +424,7 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
         if (is(tk, j, ";")) return j + 1;
         if (!is(tk, j, ",")) return i;
         j++;
-        stmt_end = j;
     }
-    (void)stmt_end;
 }
 
 /* `out` parameters of the function whose parameter list opens at token i (on "("), zeroed where its
@@ -473,7 +441,7 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
         }
     }
     if (close == i || !is(tk, close + 1, "{")) return; /* a prototype, or not a function */
-    buf b = { 0 };
+    sbuf b = { 0 };
     for (size_t j = i + 1; j < close; j++) {
         if (!is(tk, j, "out")) continue;
         size_t k = j + 1;
@@ -486,14 +454,14 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
             char line[512];
             snprintf(line, sizeof line, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;",
                      (int)(nl < 100 ? nl : 100), nm, (int)(nl < 100 ? nl : 100), nm, ty->v[t].zero);
-            if (nl < 100 && strlen(ty->v[t].zero) < 300) puts_(&b, line);
+            if (nl < 100 && strlen(ty->v[t].zero) < 300) sb_str(&b, line);
             continue;
         }
-        puts_(&b, " ");
-        put(&b, nm, nl);
-        puts_(&b, " = ");
-        puts_(&b, ty->v[t].zero);
-        puts_(&b, ";");
+        sb_str(&b, " ");
+        sb_add(&b, nm, nl);
+        sb_str(&b, " = ");
+        sb_str(&b, ty->v[t].zero);
+        sb_str(&b, ";");
     }
     if (b.oom) {
         free(b.s);
@@ -507,9 +475,8 @@ static int by_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-char *iks_zero_init(const char *text, int *changes)
+char *iks_zero_init(const char *text)
 {
-    *changes = 0;
     size_t len = strlen(text);
     tokens tk = { 0 };
     types ty = { 0 };
@@ -575,16 +542,16 @@ char *iks_zero_init(const char *text, int *changes)
     }
     if (ty.oom || ed.oom) goto done;
     if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
-    buf b = { 0 };
+    sbuf b = { 0 };
     size_t from = 0;
     for (size_t i = 0; i < ed.n; i++) {
-        put(&b, text + from, ed.v[i].at - from);
-        puts_(&b, ed.v[i].text);
+        sb_add(&b, text + from, ed.v[i].at - from);
+        sb_str(&b, ed.v[i].text);
         from = ed.v[i].at;
     }
-    put(&b, text + from, len - from);
+    sb_add(&b, text + from, len - from);
     if (b.oom) free(b.s);
-    else out = b.s ? b.s : strdup(text), *changes = (int)ed.n;
+    else out = b.s ? b.s : strdup(text);
 done:
     for (size_t i = 0; i < ed.n; i++) free(ed.v[i].text);
     free(ed.v);
@@ -600,9 +567,8 @@ done:
  * `-D2R(-90.0)` with `#define D2R(a) a*k` reaches the compiler as `--90.0*k`, a decrement, where a C
  * preprocessor (and the site's) keeps two minus signs. A space before such a call keeps them apart, and
  * a space changes nothing else. */
-char *iks_space_macro_calls(const char *text, int *changes)
+char *iks_space_macro_calls(const char *text)
 {
-    *changes = 0;
     size_t len = strlen(text);
     /* the names of function-like macros: `#define NAME(` with no space before the parenthesis */
     tokens names = { .t = text, .len = len };
@@ -629,7 +595,7 @@ char *iks_space_macro_calls(const char *text, int *changes)
         }
         names.v[names.n++] = (token){ T_IDENT, (size_t)(nm - text), (size_t)(q - nm) };
     }
-    buf b = { 0 };
+    sbuf b = { 0 };
     size_t from = 0;
     for (size_t i = 0; names.n && i < len;) {
         char c = text[i];
@@ -649,16 +615,15 @@ char *iks_space_macro_calls(const char *text, int *changes)
         bool call = k < len && text[k] == '(' && i > 0 && strchr("-+&|=!<>*/%^", text[i - 1]);
         for (size_t m = 0; call && m < names.n; m++) {
             if (names.v[m].n != n || memcmp(text + names.v[m].at, text + i, n) != 0) continue;
-            put(&b, text + from, i - from);
-            put(&b, " ", 1);
+            sb_add(&b, text + from, i - from);
+            sb_add(&b, " ", 1);
             from = i;
-            (*changes)++;
             break;
         }
         i += n;
     }
     free(names.v);
-    put(&b, text + from, len - from);
+    sb_add(&b, text + from, len - from);
     if (b.oom) {
         free(b.s);
         return NULL;
