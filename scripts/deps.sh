@@ -4,12 +4,16 @@
 set -euo pipefail
 PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
       libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
-      python3-numpy ffmpeg openexr)
+      python3-numpy ffmpeg openexr chromium)
 missing=()
 for p in "${PKGS[@]}"; do
   st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
   [ "$st" = installed ] || missing+=("$p")
 done
+# node and npm by command: a machine may have them from another source than Debian's packages (whose npm
+# then conflicts); the WebGL2 harness needs both, and npm's puppeteer-core, which the test installs
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "deps: installing ${missing[*]}" >&2
 if [ "$(id -u)" = 0 ]; then SUDO=()

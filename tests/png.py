@@ -119,4 +119,6 @@ def main():
         sys.exit(1 if errors else 0)
 
 
-main()
+
+if __name__ == '__main__':
+    main()

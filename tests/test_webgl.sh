@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# ikshade's pixels against WebGL2's, the platform shadertoy.com draws on: every case is rendered by
+# `ikshade render` and by tests/webgl/render.mjs (the site's conventions in headless Chromium, ANGLE on
+# SwiftShader) at the same size, frame, iTime and iMouse, and the two pictures must agree within a
+# stated PSNR. The reduced toys of tests/webgl/site/ must also give the centre pixel the site gave,
+# through both renderers, so the harness itself is held to the site.
+# usage: test_webgl.sh IKSHADE TESTS_DIR BUILD_DIR
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$(realpath "$1") tests=$(realpath "$2") build=$(realpath "$3")
+# 40 dB: an RMS difference of 2.5/255. Different rasterisers and math libraries (llvmpipe's and
+# SwiftShader's sin, texture filtering weights) differ by a unit or two here and there (measured
+# 57-79 dB on these cases); a wrong uniform, pass order, sampler or flip costs far more (under 25 dB).
+MIN_PSNR=40
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# ---- the harness: npm's puppeteer-core (test tooling only) beside a copy of the scripts ------------
+hw=$build/webgl
+mkdir -p "$hw"
+cp "$tests"/webgl/{package.json,package-lock.json,render.mjs,site.js} "$hw"/
+if ! [ -f "$hw/node_modules/puppeteer-core/package.json" ] ||
+   ! cmp -s "$tests/webgl/package-lock.json" "$hw/node_modules/.ikshade-lock"; then
+  if ! (cd "$hw" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
+    echo "FAIL: npm ci of the WebGL harness's tools failed:" >&2; tail -5 "$hw/npm.log" >&2; exit 1
+  fi
+  cp "$tests/webgl/package-lock.json" "$hw/node_modules/.ikshade-lock"
+fi
+command -v chromium >/dev/null || { echo "FAIL: chromium is not installed (scripts/deps.sh installs it)" >&2; exit 1; }
+
+cd "$tmp"
+python3 "$tests/webgl/make_media.py" . || exit 1
+cp "$tests"/webgl/toys/* "$tests"/webgl/site/*.glsl "$tests"/webgl/site/*.json .
+compare() { python3 "$tests/webgl/compare.py" "$@"; }
+png() { python3 "$tests/png.py" "$@"; }
+
+# case NAME TOY FRAME [OPTIONS...]: both renderers at 320x180, frame FRAME; the PSNR bound
+case_() {
+  local name=$1 toy=$2 frame=$3; shift 3
+  local out
+  rm -f "ik_$name.png" "wg_$name.png"
+  if ! out=$("$bin" render "$toy" -o "ik_$name.png" --frames "$frame:$((frame + 1))" --size 320x180 --quiet "$@" 2>&1); then
+    fail=$((fail + 1)); echo "FAIL: $name: ikshade render failed: $out" >&2; return 1
+  fi
+  # the harness takes ikshade's options but --glsl (it always compiles as the site does)
+  local hopts=() a skip=0
+  for a in "$@"; do
+    if [ $skip = 1 ]; then skip=0; continue; fi
+    if [ "$a" = --glsl ]; then skip=1; continue; fi
+    hopts+=("$a")
+  done
+  if ! out=$(node "$hw/render.mjs" "$toy" -o "wg_$name.png" --frame "$frame" --size 320x180 "${hopts[@]}" 2>&1); then
+    fail=$((fail + 1)); echo "FAIL: $name: the WebGL2 harness failed: $out" >&2; return 1
+  fi
+  if out=$(compare "ik_$name.png" "wg_$name.png" "$MIN_PSNR"); then pass=$((pass + 1)); echo "$name: $out"
+  else fail=$((fail + 1)); echo "FAIL: $name: ikshade against WebGL2 under $MIN_PSNR dB: $out" >&2; return 1; fi
+}
+
+# near DESCRIPTION "R G B" "R G B": within 1 per channel. The site's pixels were read from its canvas,
+# which may truncate where GL rounds: mediump_es's 0.6421 * 255 = 163.7 is 163 there and 164 here, in
+# Chromium's WebGL2 and in ikshade alike.
+near() {
+  local e=($2) g=($3) k
+  if [ ${#g[@]} -ne 3 ]; then fail=$((fail + 1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; return; fi
+  for k in 0 1 2; do
+    if [ $((e[k] - g[k])) -gt 1 ] || [ $((g[k] - e[k])) -gt 1 ]; then
+      fail=$((fail + 1)); echo "FAIL: $1: expected '$2' (within 1), got '$3'" >&2; return
+    fi
+  done
+  pass=$((pass + 1))
+}
+
+# ---- the harness holds the site's pixels, and so does ikshade ------------------------------------------
+while read -r file opts r g b; do
+  case $file in ''|'#'*) continue ;; esac
+  extra=()
+  [ "$opts" != - ] && IFS=, read -r -a extra <<<"$opts"
+  if case_ "${file%.*}" "$file" 60 "${extra[@]}"; then
+    near "$file: WebGL2's centre pixel is the site's" "$r $g $b" "$(png pixel "wg_${file%.*}.png" 160 90)"
+    near "$file: ikshade's centre pixel is the site's" "$r $g $b" "$(png pixel "ik_${file%.*}.png" 160 90)"
+  fi
+done <"$tests/webgl/site/expected.txt"
+
+# ---- every uniform, pass order and feedback, sampler settings, channel types ---------------------------
+case_ uniforms uniforms.glsl 30 --time 1.25 --mouse 200,100,50,40
+case_ uniforms_frame0 uniforms.glsl 0 --mouse 200,100,50,40 --fps 24
+case_ feedback feedback.json 45 --time 0.5
+case_ samplers samplers.json 12
+case_ keyboard keyboard.glsl 3 --channel0 keyboard
+case_ busy "$tests/../examples/busy.frag" 20 --time 2
+
+# ---- the harness can fail: a picture off by one pixel row (the classic flip bug) is caught -------------
+python3 - "$tests" ik_samplers.png shifted.png <<'EOF'
+import sys, struct, zlib
+sys.path.insert(0, sys.argv[1])
+import png
+w, h, ch, rows = png.read(sys.argv[2])
+rows = rows[1:] + rows[:1]
+raw = b''.join(b'\0' + bytes(r) for r in rows)
+def chunk(k, b): return struct.pack('>I', len(b)) + k + b + struct.pack('>I', zlib.crc32(k + b))
+open(sys.argv[3], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6 if ch == 4 else 2, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+EOF
+check "a picture one row off is below the bound" bash -c "! python3 '$tests/webgl/compare.py' shifted.png wg_samplers.png $MIN_PSNR >/dev/null"
+finish

@@ -1,0 +1,137 @@
+// render.mjs: renders one frame of a toy with WebGL2 in Debian's headless Chromium (the platform
+// shadertoy.com runs on), to a PNG that tests hold against `ikshade render`'s.
+//
+//   node render.mjs TOY -o OUT.png [--size WxH] [--frame N] [--time T0] [--fps F] [--mouse X,Y[,CX,CY]]
+//                   [--channelN FILE[,filter=..,wrap=..,vflip=..,srgb=..]|keyboard]
+//
+// TOY is the site's JSON (media looked up beside it: under the path it gives, then by file name) or a
+// single shader file (an Image pass; its channels from --channelN). Frames 0..N are drawn, the last
+// saved. Test tooling: needs npm's puppeteer-core (installed by tests/test_webgl.sh), and CHROMIUM or
+// /usr/bin/chromium.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const die = (msg, code = 2) => {
+  process.stderr.write(`webgl render: ${msg}\n`);
+  process.exit(code);
+};
+
+const args = process.argv.slice(2);
+const o = { size: [320, 180], frame: 0, time: 0, fps: 60, mouse: null, out: null, toy: null, channels: {} };
+for (let k = 0; k < args.length; k++) {
+  const a = args[k], v = () => (k + 1 < args.length ? args[++k] : die(`${a} needs a value`));
+  if (a === '-o') o.out = v();
+  else if (a === '--size') {
+    const m = /^(\d+)x(\d+)$/.exec(v());
+    if (!m) die('--size: expected WxH');
+    o.size = [Number(m[1]), Number(m[2])];
+  } else if (a === '--frame') o.frame = Number(v());
+  else if (a === '--time') o.time = Number(v());
+  else if (a === '--fps') o.fps = Number(v());
+  else if (a === '--mouse') {
+    const m = v().split(',').map(Number);
+    o.mouse = m.length === 2 ? [m[0], m[1], m[0], m[1]] : m;
+  } else if (/^--channel[0-3]$/.test(a)) o.channels[Number(a[9])] = v();
+  else if (a.startsWith('-')) die(`unknown option '${a}'`);
+  else o.toy = a;
+}
+if (!o.toy || !o.out) die('usage: render.mjs TOY -o OUT.png [--size WxH] [--frame N] ...');
+if (!Number.isInteger(o.frame) || o.frame < 0) die('--frame: expected a frame number');
+
+// The toy as the site's JSON, and the media it names as data URLs
+const readMedia = (dir, p) => {
+  for (const cand of [path.join(dir, p.replace(/^\/+/, '')), path.join(dir, path.basename(p))]) {
+    if (fs.existsSync(cand)) {
+      const ext = path.extname(cand).toLowerCase();
+      const mime = ext === '.jpg' || ext === '.jpeg' ? 'image/jpeg' : 'image/png';
+      return `data:${mime};base64,${fs.readFileSync(cand).toString('base64')}`;
+    }
+  }
+  die(`${p}: not found beside the toy`, 1);
+};
+let toy;
+const dir = path.dirname(o.toy);
+if (o.toy.endsWith('.json')) {
+  const j = JSON.parse(fs.readFileSync(o.toy, 'utf8'));
+  toy = j.Shader || j;
+} else {
+  const inputs = [];
+  for (const [c, s] of Object.entries(o.channels)) {
+    const [what, ...kv] = s.split(',');
+    const sampler = Object.fromEntries(kv.map((x) => x.split('=')));
+    if (what === 'keyboard') inputs.push({ channel: Number(c), type: 'keyboard' });
+    else if (what.startsWith('cube:')) inputs.push({ channel: Number(c), type: 'cubemap', filepath: what.slice(5), sampler });
+    else inputs.push({ channel: Number(c), type: 'texture', filepath: what, sampler });
+  }
+  toy = { renderpass: [{ type: 'image', name: 'Image', code: fs.readFileSync(o.toy, 'utf8'), inputs, outputs: [] }] };
+}
+const media = {};
+for (const p of toy.renderpass || []) {
+  for (const inp of p.inputs || []) {
+    const t = inp.type || inp.ctype, f = inp.filepath || inp.src;
+    if (t === 'texture') media[f] = readMedia(dir, f);
+    if (t === 'cubemap')
+      for (let k = 0; k < 6; k++) {
+        const fk = k === 0 ? f : f.replace(/(\.[^./]*)$/, `_${k}$1`);
+        media[fk] = readMedia(dir, fk);
+      }
+  }
+}
+
+// SwiftShader is the WebGL2 of a machine without a GPU, as the site's pixels in shared/ were taken
+const browser = await puppeteer.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
+         '--disable-dev-shm-usage'],
+});
+let res;
+try {
+  const page = await browser.newPage();
+  await page.addScriptTag({ content: fs.readFileSync(path.join(here, 'site.js'), 'utf8') });
+  res = await page.evaluate((spec) => window.iksRender(spec), {
+    toy, media, width: o.size[0], height: o.size[1], frame: o.frame, time0: o.time, fps: o.fps, mouse: o.mouse,
+  });
+} catch (e) {
+  await browser.close();
+  die(`${o.toy}: ${String(e.message || e).split('\n').filter(Boolean).slice(0, 3).join(' | ')}`, 1);
+}
+await browser.close();
+
+// An 8-bit RGB PNG (the site ignores alpha; so does ikshade's default), written whole then renamed
+const [W, H] = o.size;
+const rgba = Buffer.from(res.rgba, 'base64');
+const raw = Buffer.alloc(H * (1 + W * 3));
+for (let y = 0; y < H; y++)
+  for (let x = 0; x < W; x++) rgba.copy(raw, y * (1 + W * 3) + 1 + x * 3, (y * W + x) * 4, (y * W + x) * 4 + 3);
+const crcTable = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+const crc = (b) => {
+  let c = 0xffffffff;
+  for (const x of b) c = crcTable[(c ^ x) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+};
+const chunk = (type, body) => {
+  const t = Buffer.concat([Buffer.from(type, 'ascii'), body]);
+  const n = Buffer.alloc(4), c = Buffer.alloc(4);
+  n.writeUInt32BE(body.length);
+  c.writeUInt32BE(crc(t));
+  return Buffer.concat([n, t, c]);
+};
+const ihdr = Buffer.alloc(13);
+ihdr.writeUInt32BE(W, 0);
+ihdr.writeUInt32BE(H, 4);
+ihdr[8] = 8;
+ihdr[9] = 2;
+const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr),
+                           chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+fs.writeFileSync(`${o.out}.tmp`, png);
+fs.renameSync(`${o.out}.tmp`, o.out);
+process.stdout.write(`${o.out}: ${W}x${H}, frame ${o.frame}, ${res.renderer}\n`);
