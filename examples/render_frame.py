@@ -59,6 +59,7 @@ class ToyDesc(ctypes.Structure):  # iks_toy_desc
         ('width', ctypes.c_int),
         ('height', ctypes.c_int),
         ('allow_media_outside', ctypes.c_bool),
+        ('es_check', ctypes.c_bool),
     ]
 
 

@@ -118,4 +118,64 @@ printf 'void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(iChannelTime[0] + iC
 check_eq "iChannelTime is 0 for a keyboard channel and for unbound ones" "0 128 0" \
   "$(centre chtime.frag --time 4 --channel0 keyboard)"
 
+
+# ---- the site's strictness: what GLSL ES 3.00 would reject is a warning in the user's file:line ---------
+# (glslangValidator in ES mode where installed, scripts/deps.sh installs it; else the GL's ES compiler)
+command -v glslangValidator >/dev/null || { echo "FAIL: glslangValidator is not installed (scripts/deps.sh)" >&2; fail=$((fail + 1)); }
+es_warn='warning: shadertoy.com \(GLSL ES 3.00\) rejects this'
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    float x = 1;\n    o = vec4(x, f / iResolution.xy, 1.0);\n}\n' > int.frag
+"$bin" render int.frag -o int.png --size 8x8 --quiet 2> int.err; rc=$?
+check "int-to-float: the render still works (rc $rc)" [ "$rc" -eq 0 ] && [ -s int.png ]
+check "int-to-float: a warning at int.frag:2 from glslang" grep -qE "^int.frag:2: $es_warn, says glslang: .*convert from 'const int' to 'temp highp float'" int.err
+check "int-to-float: one line" [ "$(grep -c . int.err)" -eq 1 ]
+IKSHADE_GLSLANG=none "$bin" render int.frag -o int.png --size 8x8 --quiet 2> int2.err
+check "int-to-float without glslang: the GL's ES compiler says so at int.frag:2:COL" grep -qE "^int.frag:2:[0-9]+: $es_warn, says the GL's ES compiler" int2.err
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(0.5);\n    o += texture2D(iChannel0, f / iResolution.xy);\n}\n' > t2d.frag
+"$bin" render t2d.frag -o t2d.png --size 8x8 --quiet 2> t2d.err
+check "texture2D (a desktop name; Mesa's ES accepts it, the site does not): warned at t2d.frag:3" grep -qE "^t2d.frag:3: $es_warn, says glslang: 'texture2D'" t2d.err
+"$bin" render int.frag -o int.png --size 8x8 --quiet --no-es-check 2> int3.err
+check "--no-es-check: no warning" [ ! -s int3.err ]
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(f / iResolution.xy, 0.5, 1.0); }\n' > clean.frag
+"$bin" render clean.frag -o clean.png --size 8x8 --quiet 2> clean.err
+check "a shader the site compiles: no warning" [ ! -s clean.err ]
+# a file that #includes (ikshade's extension, as the demos do) or has its own main() is not the site's
+"$bin" render "$tests/../shaders/limb.frag" -o limb.png --size 8x8 --quiet 2> limb.err
+check "limb.frag (#include, uniform defaults): not checked, no warning" [ ! -s limb.err ]
+printf '#version 330 core\nout vec4 c;\nvoid main() { float x = 1; c = vec4(x); }\n' > ownmain.frag
+"$bin" render ownmain.frag -o own.png --size 8x8 --quiet 2> own.err
+check "a file with its own #version and main(): not checked" [ ! -s own.err ]
+printf 'uniform float gain = 0.5;   // a knob for --set gain=...\nvoid mainImage(out vec4 o, in vec2 f) { float uniformity = 1.0; o = vec4(gain * uniformity); }\n' > knob.frag
+"$bin" render knob.frag -o knob.png --size 8x8 --quiet --set gain=0.25 2> knob.err
+check "a uniform with a value (a --set knob, ikshade's): not checked" [ ! -s knob.err ]
+printf 'void mainImage(out vec4 o, in vec2 f) { float uniformity = 1; o = vec4(uniformity); }\n' > uty.frag
+"$bin" render uty.frag -o uty.png --size 8x8 --quiet 2> uty.err
+check "a name that starts with 'uniform' is no knob: checked" grep -qE "^uty.frag:1: $es_warn" uty.err
+# a JSON (built as ES, which Mesa's front end passes): the pass and Common are named as in errors
+cat > strict.json <<'EOF'
+{ "renderpass": [
+  { "type": "common", "code": "float half_of(float v) { return v * 0.5; }\n", "inputs": [], "outputs": [] },
+  { "type": "buffer", "name": "Buffer A", "code": "void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(half_of(1.0));\n  o.x = texture2D(iChannel0, f).x;\n}\n", "inputs": [], "outputs": [ { "id": 257, "channel": 0 } ] },
+  { "type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.5); }", "inputs": [], "outputs": [] } ] }
+EOF
+"$bin" render strict.json -o sj.png --size 8x8 --quiet 2> sj.err
+sed 's/return v \* 0.5;/return v * 0.5 + texture2D(iChannel0, vec2(0.0)).x * 0.0;/' strict.json > strict2.json
+"$bin" render strict2.json -o sj2.png --size 8x8 --quiet 2> sj2.err
+check "JSON: Common's line named" grep -qE "^strict2.json\[Common\]:1: $es_warn" sj2.err
+check "JSON: Common's error said once, not once per pass" [ "$(grep -c 'Common' sj2.err)" -eq 1 ]
+check "JSON: Buffer A's line named" grep -qE "^strict.json\[Buffer A\]:3: $es_warn" sj.err
+# the validator is an outside program: one that cannot be run, or quits without reading, costs a warning
+IKSHADE_GLSLANG=/nonexistent/glslangValidator "$bin" render int.frag -o int.png --size 8x8 --quiet 2> nv.err; rc=$?
+check "a validator that cannot be run: render works (rc $rc), one warning" [ "$rc" -eq 0 ] && [ "$(grep -c . nv.err)" -eq 1 ]
+check "... naming it" grep -q "/nonexistent/glslangValidator could not be run" nv.err
+big=$(printf 'void mainImage(out vec4 o, in vec2 f) {\n'; for k in $(seq 4000); do printf '    o.x += float(%d) * 1e-9;\n' "$k"; done; printf '}\n')
+printf '%s\n' "$big" > big.frag
+IKSHADE_GLSLANG=/bin/true "$bin" render big.frag -o big.png --size 8x8 --quiet 2> bt.err; rc=$?
+check "a validator that quits without reading a long shader: no SIGPIPE, render works (rc $rc)" [ "$rc" -eq 0 ] && [ -s big.png ]
+# --each: a column with the verdict
+mkdir esdir; cp int.frag clean.frag ownmain.frag esdir/
+"$bin" render --each esdir --size 8x8 > each.md 2>/dev/null
+check "--each: 1 error for int.frag" grep -qE '^\| int.frag \| ok \| [0-9.]+ \| 1 error \| esdir/int.frag:2: warning' each.md
+check "--each: ok for clean.frag" grep -qE '^\| clean.frag \| ok \| [0-9.]+ \| ok \|' each.md
+check "--each: - for a file the site never sees" grep -qE '^\| ownmain.frag \| ok \| [0-9.]+ \| - \|' each.md
+
 finish

@@ -195,6 +195,10 @@ typedef struct {
      * toy's directory, since a toy may come from anywhere: true lifts that (IKS_E_FORMAT otherwise).
      * The channels given in channel[] are the caller's own and may lie anywhere. */
     bool allow_media_outside;
+    /* Also check each pass as shadertoy.com's GLSL ES 3.00 (glslangValidator where installed, else the
+     * GL's own ES compiler for a toy built as 3.30): what the site would reject is logged as warnings in
+     * the user's file:line; the load still succeeds. The command line turns it on. */
+    bool es_check;
 } iks_toy_desc;
 
 /* Loads and builds a toy. A bad --channel spec or --set is IKS_E_USAGE; a file that cannot be read
@@ -206,6 +210,8 @@ IKS_API void iks_toy_destroy(iks_toy *t);
 IKS_API const char *iks_toy_name(const iks_toy *t);
 IKS_API bool iks_toy_has_buffers(const iks_toy *t);  /* Buffers A-D carry state from frame to frame */
 IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
+/* How many errors the GLSL ES check of the load found (iks_toy_desc.es_check); -1 when not checked. */
+IKS_API int iks_toy_es_issues(const iks_toy *t);
 /* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
 IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
 /* A key (JavaScript keyCode 0..255) went down or up: the keyboard channel's rows. */

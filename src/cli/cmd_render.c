@@ -66,6 +66,8 @@ const char HELP_RENDER[] =
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
     "  --glsl auto|es|330   compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto (default):\n"
     "                       ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file\n"
+    "  --no-es-check        do not check each pass as the site's GLSL ES 3.00 (glslangValidator where\n"
+    "                       installed): by default what shadertoy.com would reject is a warning\n"
     "  --each DIR           a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
     "                       --frames given (default 1) at --size, as a table on stdout; exit 1 if any failed\n"
     "\n"
@@ -319,12 +321,14 @@ static void one_line(const char *s, char *out, size_t n)
 typedef struct {
     iks_cli_log base;
     char first_warning[512];
+    char first_es[512]; /* the GLSL ES check's first line */
 } each_log;
 
 static void each_log_fn(void *user, iks_log_level level, const char *message)
 {
     each_log *l = user;
     if (level == IKS_LOG_WARN && !l->first_warning[0]) one_line(message, l->first_warning, sizeof l->first_warning);
+    else if (level == IKS_LOG_DIAGNOSTICS && !l->first_es[0]) one_line(message, l->first_es, sizeof l->first_es);
     else if (level == IKS_LOG_INFO) iks_cli_log_fn(&l->base, level, message);
 }
 
@@ -371,7 +375,7 @@ static int render_each(const ropts *o)
         return iks_print_last_error("render");
     }
     const iks_render_desc *r = &o->r;
-    printf("| shader | result | ms/frame | detail |\n|---|---|---:|---|\n");
+    printf("| shader | result | ms/frame | site (GLSL ES) | detail |\n|---|---|---:|---|---|\n");
     int ok = 0, failed = 0, skipped = 0;
     for (size_t i = 0; i < n && !iks_signals_stopped(); i++) {
         char path[PATH_MAX], detail[512] = "";
@@ -383,6 +387,7 @@ static int render_each(const ropts *o)
         td.width = r->width;
         td.height = r->height;
         log.first_warning[0] = '\0';
+        log.first_es[0] = '\0';
         const char *result = "ok";
         double ms = -1;
         iks_toy *t = NULL;
@@ -408,12 +413,18 @@ static int render_each(const ropts *o)
                 one_line(m, detail, sizeof detail);
             } else if (log.first_warning[0]) snprintf(detail, sizeof detail, "%s", log.first_warning);
         }
+        /* the GLSL ES check's verdict: "-" where none ran (a failed load, --no-es-check, no validator) */
+        int es = t && c == IKS_OK ? iks_toy_es_issues(t) : -1;
+        char esv[32] = "-";
+        if (es == 0) snprintf(esv, sizeof esv, "ok");
+        else if (es > 0) snprintf(esv, sizeof esv, "%d error%s", es, es == 1 ? "" : "s");
+        if (es > 0 && !detail[0]) snprintf(detail, sizeof detail, "%s", log.first_es);
         iks_toy_destroy(t);
         if (!strcmp(result, "ok")) ok++;
         else if (!strcmp(result, "skipped")) skipped++;
         else failed++;
-        if (ms >= 0) printf("| %s | %s | %.1f | %s |\n", names[i], result, ms, detail);
-        else printf("| %s | %s | | %s |\n", names[i], result, detail);
+        if (ms >= 0) printf("| %s | %s | %.1f | %s | %s |\n", names[i], result, ms, esv, detail);
+        else printf("| %s | %s | | %s | %s |\n", names[i], result, esv, detail);
         fflush(stdout);
     }
     iks_engine_destroy(e);

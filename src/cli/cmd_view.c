@@ -39,6 +39,7 @@ const char HELP_VIEW[] =
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
     "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"
+    "  --no-es-check        no warnings for what shadertoy.com's GLSL ES 3.00 would reject\n"
     "\n"
     "keys:\n"
     "  Space        pause / resume\n"

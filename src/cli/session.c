@@ -83,7 +83,7 @@ iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
     iks_toy_desc d = { .path = path, .sets = o->sets, .nsets = o->nsets, .include_dirs = o->inc,
                        .n_include_dirs = o->ninc, .glsl = o->glsl, .missing_media_black = o->missing_black,
-                       .allow_media_outside = o->media_outside };
+                       .allow_media_outside = o->media_outside, .es_check = !o->no_es_check };
     memcpy(d.channel, o->channel, sizeof d.channel);
     return d;
 }
@@ -136,6 +136,8 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         NEED("--missing-media", "black");
         if (strcmp(v, "black") != 0) return iks_usage(cmd, "--missing-media '%s': the one choice is black", v);
         o->missing_black = true;
+    } else if (strcmp(a, "--no-es-check") == 0) {
+        o->no_es_check = true;
     } else if (strcmp(a, "--allow-media-outside") == 0) {
         o->media_outside = true;
     } else return -1;

@@ -19,6 +19,7 @@ typedef struct {
     bool missing_black;     /* --missing-media black */
     bool media_outside;     /* --allow-media-outside */
     iks_glsl glsl;          /* --glsl */
+    bool no_es_check;       /* --no-es-check */
     double t0;              /* --time */
 } iks_shared_opts;
 

@@ -300,6 +300,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
                              .override_path = d->override_path };
     int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
     ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
+    t->es_issues = ok && d->es_check ? iks_es_check(&t->tf.desc, &base, &e->log) : -1;
     free(dirs);
     *out = t; /* also on failure: t->gl.files names what was read, for the live loop's watch list */
     return ok;
@@ -338,6 +339,7 @@ void iks_toy_destroy(iks_toy *t)
 const char *iks_toy_name(const iks_toy *t) { return t ? t->tf.name : ""; }
 bool iks_toy_has_buffers(const iks_toy *t) { return t && t->gl.has_buffers; }
 bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
+int iks_toy_es_issues(const iks_toy *t) { return t ? t->es_issues : -1; }
 
 iks_code iks_toy_set(iks_toy *t, const char *setting)
 {

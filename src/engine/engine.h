@@ -26,7 +26,14 @@ struct iks_toy {
     iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
     void *scratch;          /* iks_toy_draw's readback, bottom row first, kept between draws */
     size_t scratch_len;
+    int es_issues;          /* what the GLSL ES check found at load; -1: not checked */
 };
+
+/* Checks every Shadertoy pass of d as shadertoy.com's GLSL ES 3.00 (strict.c): glslangValidator where
+ * installed, else the GL's own ES compiler for a toy built as 3.30. What it rejects goes to log as
+ * compiler-style warnings in the user's files. Returns how many errors it found, -1 when nothing was
+ * checked (no validator; no pass the site could run: own main(), or #include). Never fails a load. */
+int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks_logger *log);
 
 /* Moves e into the calling thread's last error and returns its code (IKS_OK leaves it untouched). */
 iks_code iks_publish(iks_err *e);

@@ -114,6 +114,19 @@ static char *shader_log(GLuint sh, bool program)
     return s;
 }
 
+char *iks_gpu_compile_only(const char *fragment, bool *ok)
+{
+    GLuint sh = glCreateShader(GL_FRAGMENT_SHADER);
+    glShaderSource(sh, 1, &fragment, NULL);
+    glCompileShader(sh);
+    GLint status = 0;
+    glGetShaderiv(sh, GL_COMPILE_STATUS, &status);
+    char *log = shader_log(sh, false);
+    glDeleteShader(sh);
+    *ok = status != 0;
+    return log;
+}
+
 /* The mapped lines of a build, gathered across its shaders; oom once memory ran out for them. */
 typedef struct {
     char *s;

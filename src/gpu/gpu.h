@@ -54,6 +54,9 @@ typedef struct {
 bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log);
 void iks_program_destroy(iks_program *p);
 
+/* Compiles a fragment shader and nothing more (no link, no program): the driver's raw log (malloc'd,
+ * NULL when empty) and whether it compiled. For diagnostics only; the shader is deleted. */
+char *iks_gpu_compile_only(const char *fragment, bool *ok);
 /* Applies settings after checking them against the declarations: an undeclared name, a wrong count or
  * a value the type cannot hold is IKS_E_USAGE naming the uniform and its declared type (the settings
  * before it are applied); a declared uniform that the compiler removed is a warning, one message each
