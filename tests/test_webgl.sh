@@ -16,16 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # ---- the harness: npm's puppeteer-core (test tooling only) beside a copy of the scripts ------------
 hw=$build/webgl
-mkdir -p "$hw"
-cp "$tests"/webgl/{package.json,package-lock.json,render.mjs,site.js} "$hw"/
-if ! [ -f "$hw/node_modules/puppeteer-core/package.json" ] ||
-   ! cmp -s "$tests/webgl/package-lock.json" "$hw/node_modules/.ikshade-lock"; then
-  if ! (cd "$hw" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
-    echo "FAIL: npm ci of the WebGL harness's tools failed:" >&2; tail -5 "$hw/npm.log" >&2; exit 1
-  fi
-  cp "$tests/webgl/package-lock.json" "$hw/node_modules/.ikshade-lock"
-fi
-command -v chromium >/dev/null || { echo "FAIL: chromium is not installed (scripts/deps.sh installs it)" >&2; exit 1; }
+bash "$tests/webgl/install.sh" "$tests/webgl" "$hw" || exit 1
 
 cd "$tmp"
 python3 "$tests/webgl/make_media.py" . || exit 1

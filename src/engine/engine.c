@@ -399,6 +399,7 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     iks_frame f;
     iks_frame_from_info(&f, fi ? fi : &zero);
     iks_gltoy_draw(&t->gl, tg, &f);
+    if (!iks_gltoy_media_ok(&t->gl, &err)) return iks_publish(&err);
     size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (rgbaf ? sizeof(float) : 1);
     if ((rgbaf || rgba8) && t->scratch_len < bytes) {
         void *q = realloc(t->scratch, bytes);

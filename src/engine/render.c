@@ -277,6 +277,8 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     while (ok) {
         bool drawing = next_draw < r->end && !stopped;
         if (drawing) draw_frame(&g, &p, next_draw++);
+        /* a video channel that stopped decoding: the frame would be wrong, so the render stops here */
+        if (drawing && !iks_gltoy_media_ok(g.toy, &err)) ok = false;
         while (ok && next_collect < next_draw && (next_draw - next_collect >= RING || !drawing)) {
             long c = next_collect++;
             int buf;

@@ -424,12 +424,7 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     if (p->loc_date >= 0) glUniform4fv(p->loc_date, 1, f->date);
     if (p->loc_srate >= 0) glUniform1f(p->loc_srate, 44100.0f);
     if (p->loc_chres >= 0) glUniform3fv(p->loc_chres, 4, &f->channel_res[0][0]);
-    if (p->loc_chtime >= 0) {
-        /* the playback time of a video or music channel; the site gives 0 for every other kind, and
-         * those are the only kinds there are here yet */
-        float ct[4] = { 0 };
-        glUniform1fv(p->loc_chtime, 4, ct);
-    }
+    if (p->loc_chtime >= 0) glUniform1fv(p->loc_chtime, 4, f->channel_time);
     for (int i = 0; i < 4; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         glBindTexture(GL_TEXTURE_2D, f->channel_cube[i] ? 0 : f->channel[i]);

@@ -96,6 +96,7 @@ typedef struct {
     unsigned channel[4];    /* GL textures, 0 for none */
     bool channel_cube[4];   /* that texture is a cubemap */
     float channel_res[4][3];
+    float channel_time[4];  /* iChannelTime: a video's or music's playback time, else 0 (the site's) */
 } iks_frame;
 
 /* Fills date from the clock and mouse with zeros; the caller sets time and frame. */

@@ -237,6 +237,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
                 if (!load_cube(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
                 glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
             }
+            if ((in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) && !iks_media_open(t, p, c, e)) goto fail;
             if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
                 glGenTextures(1, &t->keyboard);
                 glBindTexture(GL_TEXTURE_2D, t->keyboard);
@@ -269,9 +270,12 @@ void iks_gltoy_destroy(iks_gltoy *t)
 {
     for (int p = 0; p < IKS_PASSES; p++) {
         iks_program_destroy(&t->prog[p]);
-        for (int c = 0; c < 4; c++)
+        for (int c = 0; c < 4; c++) {
+            iks_media_close(t, p, c);
             if (t->tex[p][c]) glDeleteTextures(1, &t->tex[p][c]);
+        }
     }
+    iks_err_clear(&t->media_err);
     for (int b = 0; b < 4; b++)
         for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
     if (t->keyboard) glDeleteTextures(1, &t->keyboard);
@@ -375,12 +379,18 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             unsigned tex = 0;
             float *res = f->channel_res[c];
             res[0] = res[1] = res[2] = 0;
+            f->channel_time[c] = 0;
             if (in->kind == IKS_IN_BUFFER) {
                 tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
                 res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
             } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
+            } else if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
+                tex = t->tex[p][c];
+                memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
+                /* brought to the frame's time; the same time again costs no decoding */
+                iks_media_update(t, p, c, f, &f->channel_time[c]);
             } else if (in->kind == IKS_IN_KEYBOARD) {
                 tex = t->keyboard;
                 res[0] = 256, res[1] = 3, res[2] = 1;

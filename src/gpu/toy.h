@@ -11,14 +11,19 @@
 #define IKS_PASSES 5 /* A, B, C, D, Image */
 #define IKS_IMAGE_PASS 4
 
-typedef enum { IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD, IKS_IN_CUBEMAP } iks_input_kind;
+typedef enum {
+    IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD, IKS_IN_CUBEMAP,
+    IKS_IN_MUSIC, /* an audio file: the site's 512x2 spectrum + waveform texture at the channel's time */
+    IKS_IN_VIDEO, /* a video file: its frame at the channel's time, looping */
+} iks_input_kind;
 typedef enum { IKS_FILTER_LINEAR, IKS_FILTER_NEAREST, IKS_FILTER_MIPMAP } iks_filter;
 
 typedef struct {
     iks_input_kind kind;
     int buffer;       /* IKS_IN_BUFFER: 0..3 for A..D */
     const char *path; /* IKS_IN_IMAGE: a PNG or JPEG file; IKS_IN_CUBEMAP: the first face, X.png, with
-                       * X_1.png .. X_5.png beside it (+x -x +y -y +z -z, the site's layout) */
+                       * X_1.png .. X_5.png beside it (+x -x +y -y +z -z, the site's layout);
+                       * IKS_IN_MUSIC, IKS_IN_VIDEO: the file (NULL: silence / black) */
     iks_filter filter;
     bool repeat;      /* wrap: repeat instead of clamp */
     bool vflip;       /* images: flip vertically on load (the site's default for textures) */
@@ -53,6 +58,8 @@ typedef struct {
     int nfiles, capfiles;
     char **wanted;                   /* includes looked for in vain: their creation is news (owned) */
     int nwanted, capwanted;
+    struct iks_media *media[IKS_PASSES][4]; /* music and video channels' decoders (owned; media.c) */
+    iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
 } iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
@@ -84,6 +91,14 @@ void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
+
+/* Music and video channels (media.c): opened at create, their textures brought to the frame's time
+ * before each draw, closed at destroy. */
+bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
+void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
+void iks_media_close(iks_gltoy *t, int pass, int c);
+/* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
+bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
 
 /* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
  * malloc'd; NULL when out of memory. */

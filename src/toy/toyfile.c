@@ -5,6 +5,7 @@
  * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
 #include "toyfile.h"
 
+#include "mediain.h"
 #include "source.h"
 #include "userfile.h"
 
@@ -81,7 +82,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
     if (!ok)
-        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d",
+        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, an audio or video file, keyboard, black or a buffer a-d",
                     spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
@@ -93,9 +94,16 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* into spec for now; copied below */
+    } else if (iks_media_is_audio(what) || iks_media_is_video(what)) {
+        in->kind = iks_media_is_audio(what) ? IKS_IN_MUSIC : IKS_IN_VIDEO;
+        in->path = spec + (what - copy);
+    } else if (!strcmp(what, "webcam") || !strcmp(what, "mic")) {
+        /* live inputs: an offline render could never repeat them, and the viewer has no capture yet */
+        ok = iks_err_set(e, IKS_E_UNSUPPORTED, "'%s': a %s is not supported (an audio or video file is)", spec,
+                         !strcmp(what, "mic") ? "microphone" : "webcam");
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
-                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d first", spec);
+                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, an audio or video file, keyboard, black or a buffer a-d first", spec);
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
         char *eq = strchr(kv, '=');
@@ -117,7 +125,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         if (!good) ok = iks_err_set(e, IKS_E_USAGE, "'%s': bad %s '%s'", spec, kv, v);
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
-    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) && in->path) {
+    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_MUSIC ||
+               in->kind == IKS_IN_VIDEO) && in->path) {
         char *p = strndup(in->path, strcspn(in->path, ","));
         in->path = p; /* the caller keeps it */
         if (!p) ok = oom(e);
@@ -383,6 +392,21 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                     goto out;
                 }
                 d->path = NULL; /* black */
+                if (found && !(d->path = keep(tf, found))) goto nomem;
+                if (!media_allowed(path, dir, d, flags, e)) goto out;
+            } else if (!strcmp(type, "music") || !strcmp(type, "video")) {
+                /* the site's media, looked for beside the JSON as textures are */
+                bool video = !strcmp(type, "video");
+                d->kind = video ? IKS_IN_VIDEO : IKS_IN_MUSIC;
+                bool lost = false;
+                char *found = media ? find_media(dir, media, &lost) : NULL;
+                if (lost) goto nomem;
+                if (!found && !missing_black) {
+                    iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                                "(put it there, or use --missing-media=black)", pp, c, type, media ? media : "(no path)");
+                    goto out;
+                }
+                d->path = NULL; /* silence, or black */
                 if (found && !(d->path = keep(tf, found))) goto nomem;
                 if (!media_allowed(path, dir, d, flags, e)) goto out;
             } else if (missing_black) {

@@ -1,0 +1,129 @@
+/* media.c: music and video channels of a toy. A music channel is the site's 512x2 R8 texture (row 0 the
+ * spectrum, row 1 the waveform, src/io/analyser.c), a video channel an RGBA8 texture of the clip's
+ * frame; both are brought to the channel's time before the passes draw. The channel's time is the
+ * frame's iTime (the site starts its media with the shader), clamped at 0; videos loop, and so does
+ * music. Decoding is src/io/mediain.c's. */
+#include "toy.h"
+
+#include "analyser.h"
+#include "mediain.h"
+
+#include <glad/gl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct iks_media {
+    bool video;
+    iks_audio audio;
+    iks_analyser an;
+    uint8_t bytes[2 * IKS_ANALYSER_BINS];
+    double last_t, last_dt; /* the music texture's time, to skip an upload of the same frame */
+    iks_video_in vid;
+    uint8_t *flipped;       /* a video frame bottom row first, for vflip (owned) */
+    long shown;             /* the video frame in the texture, -1 before the first */
+};
+
+bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e)
+{
+    const iks_input *in = &t->in[pass][c];
+    struct iks_media *m = calloc(1, sizeof *m);
+    if (!m) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    t->media[pass][c] = m;
+    m->video = in->kind == IKS_IN_VIDEO;
+    m->last_t = NAN;
+    m->shown = -1;
+    float *res = t->tex_res[pass][c];
+    glGenTextures(1, &t->tex[pass][c]);
+    glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    if (!m->video) {
+        /* a missing file (--missing-media=black) is silence: the analyser of no samples */
+        if (in->path && !iks_audio_load(in->path, &m->audio, e)) return false;
+        iks_analyser_init(&m->an, m->audio.samples, m->audio.n, true);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, IKS_ANALYSER_BINS, 2, 0, GL_RED, GL_UNSIGNED_BYTE, m->bytes);
+        res[0] = IKS_ANALYSER_BINS, res[1] = 2, res[2] = 1;
+    } else if (!in->path) {
+        static const uint8_t black[4] = { 0, 0, 0, 255 };
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+        res[0] = res[1] = res[2] = 1;
+    } else {
+        if (!iks_video_open(&m->vid, in->path, e)) return false;
+        int max = iks_gpu_max_size();
+        if (m->vid.w > max || m->vid.h > max)
+            return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: %dx%d is larger than this GL's textures (at most %d on a side)",
+                               in->path, m->vid.w, m->vid.h, max);
+        if (in->vflip && !(m->flipped = malloc((size_t)m->vid.w * (size_t)m->vid.h * 4)))
+            return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", in->path);
+        glTexImage2D(GL_TEXTURE_2D, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, m->vid.w, m->vid.h, 0, GL_RGBA,
+                     GL_UNSIGNED_BYTE, NULL);
+        res[0] = (float)m->vid.w, res[1] = (float)m->vid.h, res[2] = 1;
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+    return true;
+}
+
+void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time)
+{
+    struct iks_media *m = t->media[pass][c];
+    if (!m) return;
+    const iks_input *in = &t->in[pass][c];
+    double tc = f->time > 0 && isfinite(f->time) ? f->time : 0.0;
+    if (!m->video) {
+        double len = m->audio.n ? (double)m->audio.n / IKS_ANALYSER_RATE : 0;
+        *channel_time = (float)(len > 0 ? fmod(tc, len) : tc);
+        double dt = f->time_delta > 0 ? f->time_delta : 1.0 / 60;
+        if (tc == m->last_t && dt == m->last_dt) return;
+        iks_analyser_frame(&m->an, tc, dt, m->bytes);
+        m->last_t = tc;
+        m->last_dt = dt;
+        glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, IKS_ANALYSER_BINS, 2, GL_RED, GL_UNSIGNED_BYTE, m->bytes);
+        glBindTexture(GL_TEXTURE_2D, 0);
+        return;
+    }
+    if (!in->path) return; /* black */
+    *channel_time = (float)fmod(tc, iks_video_duration(&m->vid));
+    iks_err e = IKS_ERR_INIT;
+    const uint8_t *px = iks_video_frame_at(&m->vid, tc, &e);
+    if (!px) {
+        /* the texture keeps the last good frame; the caller of the draw reports this */
+        if (t->media_err.code == IKS_OK) t->media_err = e;
+        else iks_err_clear(&e);
+        return;
+    }
+    if (m->vid.have == m->shown) return;
+    m->shown = m->vid.have;
+    int w = m->vid.w, h = m->vid.h;
+    if (m->flipped) {
+        /* ffmpeg gives the top row first; GL's first row is the bottom, where vflip wants the image's
+         * bottom, as the site uploads videos (UNPACK_FLIP_Y) */
+        for (int y = 0; y < h; y++) memcpy(m->flipped + (size_t)y * w * 4, px + (size_t)(h - 1 - y) * w * 4, (size_t)w * 4);
+        px = m->flipped;
+    }
+    glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_2D);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+void iks_media_close(iks_gltoy *t, int pass, int c)
+{
+    struct iks_media *m = t->media[pass][c];
+    if (!m) return;
+    iks_audio_free(&m->audio);
+    if (m->video && m->vid.path) iks_video_close(&m->vid); /* a zeroed one was never opened */
+    free(m->flipped);
+    free(m);
+    t->media[pass][c] = NULL;
+}
+
+bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e)
+{
+    if (t->media_err.code == IKS_OK) return true;
+    *e = t->media_err;
+    t->media_err = (iks_err)IKS_ERR_INIT;
+    return false;
+}

@@ -1,0 +1,315 @@
+/* mediain.c: music and video decoded through ffmpeg (see mediain.h). */
+#include "mediain.h"
+
+#include "userfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static bool has_ext(const char *path, const char *const *exts)
+{
+    const char *dot = strrchr(path, '.');
+    if (!dot || strchr(dot, '/')) return false;
+    for (; *exts; exts++)
+        if (!strcasecmp(dot + 1, *exts)) return true;
+    return false;
+}
+
+bool iks_media_is_audio(const char *path)
+{
+    static const char *const e[] = { "wav", "ogg", "mp3", "flac", "opus", "m4a", "oga", NULL };
+    return has_ext(path, e);
+}
+
+bool iks_media_is_video(const char *path)
+{
+    static const char *const e[] = { "mp4", "webm", "mkv", "mov", "ogv", "m4v", NULL };
+    return has_ext(path, e);
+}
+
+/* ---- running ffmpeg and ffprobe on a checked file ------------------------------------------------ */
+
+typedef struct {
+    pid_t pid;
+    int out, err; /* its stdout and stderr */
+} child;
+
+/* argv with "/dev/fd/3" standing for the file fd; false with e set (no ffmpeg, or no process) */
+static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_err *e)
+{
+    int o[2], er[2];
+    if (pipe2(o, O_CLOEXEC) != 0) return iks_err_set(e, IKS_E_IO, "%s: %s", path, strerror(errno));
+    if (pipe2(er, O_CLOEXEC) != 0) {
+        close(o[0]);
+        close(o[1]);
+        return iks_err_set(e, IKS_E_IO, "%s: %s", path, strerror(errno));
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, o[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, er[1], 2);
+    posix_spawn_file_actions_adddup2(&fa, fd, 3);
+    int rc = posix_spawnp(&c->pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(o[1]);
+    close(er[1]);
+    if (rc != 0) {
+        close(o[0]);
+        close(er[0]);
+        c->pid = 0;
+        if (rc == ENOENT)
+            return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: decoding it needs %s (apt-get install ffmpeg)", path, argv[0]);
+        return iks_err_set(e, IKS_E_IO, "%s: cannot run %s: %s", path, argv[0], strerror(rc));
+    }
+    c->out = o[0];
+    c->err = er[0];
+    return true;
+}
+
+/* Reads up to n bytes, through short reads; the count read (less at the end), -1 on an error. */
+static ssize_t read_full(int fd, void *buf, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t k = read(fd, (char *)buf + got, n - got);
+        if (k == 0) break;
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        got += (size_t)k;
+    }
+    return (ssize_t)got;
+}
+
+/* Ends a child: killed first when kill, then reaped; its first stderr line into why (may be "") */
+static int finish(child *c, bool kill_it, char *why, size_t n)
+{
+    if (!c->pid) return -1;
+    if (kill_it) kill(c->pid, SIGKILL);
+    if (c->out >= 0) close(c->out);
+    c->out = -1;
+    if (why && n) {
+        why[0] = '\0';
+        if (!kill_it) {
+            ssize_t k = read_full(c->err, why, n - 1);
+            why[k > 0 ? k : 0] = '\0';
+            why[strcspn(why, "\n")] = '\0';
+        }
+    }
+    close(c->err);
+    int st = 0;
+    while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {}
+    c->pid = 0;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+/* The checked file: a regular one, opened without blocking */
+static int open_media(const char *path, iks_err *e)
+{
+    int fd = iks_userfile_open(path, 0);
+    if (fd < 0) iks_err_set(e, IKS_E_IO, "%s: %s", path, iks_userfile_strerror(errno));
+    return fd;
+}
+
+/* ---- audio ---------------------------------------------------------------------------------------- */
+
+bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
+{
+    memset(a, 0, sizeof *a);
+    int fd = open_media(path, e);
+    if (fd < 0) return false;
+    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", "-i", "/dev/fd/3", "-vn", "-ac", "2", "-ar", "44100",
+                     "-f", "f32le", "-", NULL };
+    child c;
+    bool ok = spawn(&c, fd, argv, path, e);
+    close(fd);
+    if (!ok) return false;
+    size_t cap = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
+    float pair[2 * 4096];
+    bool too_long = false, oom = false;
+    for (;;) {
+        ssize_t k = read_full(c.out, pair, sizeof pair);
+        if (k <= 0) break;
+        size_t frames = (size_t)k / (2 * sizeof(float));
+        if (a->n + frames > max) {
+            too_long = true;
+            break;
+        }
+        if (a->n + frames > cap) {
+            size_t nc = cap ? cap * 2 : 1 << 20;
+            while (nc < a->n + frames) nc *= 2;
+            float *q = realloc(a->samples, nc * sizeof *q);
+            if (!q) {
+                oom = true;
+                break;
+            }
+            a->samples = q;
+            cap = nc;
+        }
+        /* WebAudio's down-mix of stereo to the analyser's mono */
+        for (size_t i = 0; i < frames; i++) a->samples[a->n + i] = 0.5f * (pair[2 * i] + pair[2 * i + 1]);
+        a->n += frames;
+    }
+    char why[512];
+    int st = finish(&c, too_long || oom, why, sizeof why);
+    if (too_long) iks_err_set(e, IKS_E_FORMAT, "%s: longer than %d minutes: too long for a music channel", path,
+                              IKS_AUDIO_MAX_SECONDS / 60);
+    else if (oom) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory decoding it", path);
+    else if (st != 0) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg: %s", path, why[0] ? why : "cannot decode it");
+    else if (a->n == 0) iks_err_set(e, IKS_E_FORMAT, "%s: no audio in it", path);
+    else return true;
+    iks_audio_free(a);
+    return false;
+}
+
+void iks_audio_free(iks_audio *a)
+{
+    free(a->samples);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- video ---------------------------------------------------------------------------------------- */
+
+/* "30000/1001" or "25" as a rate; 0 when it is none */
+static double rate_of(const char *s)
+{
+    char *end;
+    double a = strtod(s, &end), b = 1;
+    if (end == s) return 0;
+    if (*end == '/') b = strtod(end + 1, &end);
+    return a > 0 && b > 0 && isfinite(a / b) ? a / b : 0;
+}
+
+bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
+{
+    memset(v, 0, sizeof *v);
+    v->fd = -1;
+    v->out = -1;
+    v->have = -1;
+    v->fd = open_media(path, e);
+    if (v->fd < 0) return false;
+    if (!(v->path = strdup(path))) {
+        iks_video_close(v);
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    }
+    char *argv[] = { "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                     "stream=width,height,avg_frame_rate,r_frame_rate,nb_frames:format=duration", "-of",
+                     "default=noprint_wrappers=1", "/dev/fd/3", NULL };
+    child c;
+    if (!spawn(&c, v->fd, argv, path, e)) {
+        iks_video_close(v);
+        return false;
+    }
+    char buf[4096];
+    ssize_t k = read_full(c.out, buf, sizeof buf - 1);
+    buf[k > 0 ? k : 0] = '\0';
+    char why[512];
+    int st = finish(&c, false, why, sizeof why);
+    double avg = 0, r = 0, dur = 0;
+    long nb = 0;
+    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq++ = '\0';
+        if (!strcmp(line, "width")) v->w = atoi(eq);
+        else if (!strcmp(line, "height")) v->h = atoi(eq);
+        else if (!strcmp(line, "avg_frame_rate")) avg = rate_of(eq);
+        else if (!strcmp(line, "r_frame_rate")) r = rate_of(eq);
+        else if (!strcmp(line, "nb_frames")) nb = atol(eq);
+        else if (!strcmp(line, "duration")) dur = strtod(eq, NULL);
+    }
+    v->fps = avg > 0 ? avg : r;
+    if (st != 0 || v->w <= 0 || v->h <= 0 || v->w > 16384 || v->h > 16384 || !(v->fps > 0) || v->fps > 1000) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, st != 0 && why[0] ? why : "no video stream in it");
+        iks_video_close(v);
+        return false;
+    }
+    v->frames = nb > 0 ? nb : (long)llround(dur * v->fps);
+    if (v->frames <= 0) v->frames = 1;
+    if (!(v->frame = calloc((size_t)v->w * (size_t)v->h, 4))) {
+        iks_video_close(v);
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    }
+    return true;
+}
+
+double iks_video_duration(const iks_video_in *v) { return (double)v->frames / v->fps; }
+
+/* A decoder that gives frame `first` next */
+static bool start_at(iks_video_in *v, long first, iks_err *e)
+{
+    if (v->pid) {
+        child c = { v->pid, v->out, -1 };
+        c.err = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        finish(&c, true, NULL, 0);
+        v->pid = 0;
+        v->out = -1;
+    }
+    char ss[64];
+    /* half a frame early: the first frame whose time is at or after it is frame `first` */
+    snprintf(ss, sizeof ss, "%.6f", first > 0 ? (first - 0.5) / v->fps : 0.0);
+    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", "-ss", ss, "-i", "/dev/fd/3", "-an", "-fps_mode",
+                     "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-", NULL };
+    child c;
+    if (!spawn(&c, v->fd, argv, v->path, e)) return false;
+    /* its stderr is drained only at the end: -v error keeps it far under a pipe's capacity */
+    v->pid = c.pid;
+    v->out = c.out;
+    close(c.err);
+    v->next = first;
+    return true;
+}
+
+const uint8_t *iks_video_frame_at(iks_video_in *v, double t, iks_err *e)
+{
+    double d = iks_video_duration(v);
+    double tm = t > 0 && isfinite(t) ? fmod(t, d) : 0.0;
+    long want = (long)floor(tm * v->fps + 1e-9);
+    if (want >= v->frames) want = v->frames - 1;
+    if (want == v->have) return v->frame;
+    /* forward within two seconds: read on; otherwise a new decoder from a seek */
+    if (!v->pid || want < v->next || want - v->next > 2 * v->fps)
+        if (!start_at(v, want, e)) return NULL;
+    size_t bytes = (size_t)v->w * (size_t)v->h * 4;
+    while (v->next <= want) {
+        ssize_t k = read_full(v->out, v->frame, bytes);
+        if (k != (ssize_t)bytes) {
+            /* the container said more frames than there are: the last one stands for the rest */
+            if (v->have >= 0 && k == 0) {
+                v->frames = v->next;
+                return v->frame;
+            }
+            v->have = -1;
+            return iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg stopped decoding at frame %ld", v->path, v->next), NULL;
+        }
+        v->have = v->next++;
+    }
+    return v->frame;
+}
+
+void iks_video_close(iks_video_in *v)
+{
+    if (v->pid) {
+        child c = { v->pid, v->out, open("/dev/null", O_RDONLY | O_CLOEXEC) };
+        finish(&c, true, NULL, 0);
+    }
+    if (v->fd >= 0) close(v->fd);
+    free(v->path);
+    free(v->frame);
+    memset(v, 0, sizeof *v);
+    v->fd = -1;
+    v->out = -1;
+}

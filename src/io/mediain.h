@@ -1,0 +1,58 @@
+/* mediain.h: music and video files as channel inputs, decoded by ffmpeg through a pipe (as the video
+ * output encodes through one). The path is opened here with the project's care (a regular file only:
+ * no FIFO, device or socket that would block or never end) and ffmpeg reads that very file through
+ * /dev/fd/3, so what was checked is what is decoded.
+ * - Audio: the whole track, mixed to mono as WebAudio's analyser mixes it ((L + R) / 2), resampled to
+ *   44.1 kHz float; at most IKS_AUDIO_MAX_SECONDS.
+ * - Video: RGBA frames at the file's own size, top row first, the frame shown at a time t; frames are
+ *   read in order through one ffmpeg process, which is restarted with a seek when t goes back (a loop,
+ *   a restart) or far ahead.
+ * Errors name the file and say what is wrong ("song.ogg: ffmpeg: Invalid data found when processing
+ * input"); without ffmpeg, one line saying to install it. */
+#ifndef IKS_MEDIAIN_H
+#define IKS_MEDIAIN_H
+
+#include "err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define IKS_AUDIO_MAX_SECONDS (30 * 60)
+
+/* The extensions (case-insensitive) taken as music and as video by a channel spec. */
+bool iks_media_is_audio(const char *path);
+bool iks_media_is_video(const char *path);
+
+typedef struct {
+    float *samples; /* mono, 44100 Hz, owned */
+    size_t n;
+} iks_audio;
+
+bool iks_audio_load(const char *path, iks_audio *a, iks_err *e);
+void iks_audio_free(iks_audio *a);
+
+typedef struct {
+    char *path;
+    int fd;            /* the checked file, passed to each ffmpeg as /dev/fd/3 */
+    int w, h;
+    double fps;        /* frames per second of the stream */
+    long frames;       /* frames in the file (counted by decoding when the container does not say) */
+    pid_t pid;         /* the ffmpeg now decoding, or 0 */
+    int out;           /* its stdout */
+    long next;         /* the index of the frame it gives next */
+    uint8_t *frame;    /* the frame last read, w * h * 4, owned */
+    long have;         /* its index, -1 before the first */
+} iks_video_in;
+
+/* Opens and probes (size, rate, frame count); no frame is decoded yet. */
+bool iks_video_open(iks_video_in *v, const char *path, iks_err *e);
+/* The frame shown at t seconds into the clip, looping as the site's videos do (t mod duration);
+ * returns v->frame (valid until the next call), NULL with e set when decoding failed. */
+const uint8_t *iks_video_frame_at(iks_video_in *v, double t, iks_err *e);
+/* The clip's length in seconds (frames / fps). */
+double iks_video_duration(const iks_video_in *v);
+void iks_video_close(iks_video_in *v);
+
+#endif

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Music and video channels. Music: the 512x2 texture (spectrum, waveform) must be the bytes Chromium's
+# own WebAudio AnalyserNode gives for the same file at the same frame times (tests/webgl/analyser.mjs),
+# in any render range. Video: each frame is the one ffmpeg, run on its own, decodes at the channel's
+# time, the right way up, looping. Then the errors a user meets.
+# usage: test_media.sh IKSHADE TESTS_DIR BUILD_DIR
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$(realpath "$1") tests=$(realpath "$2") build=$(realpath "$3")
+hw=$build/webgl
+bash "$tests/webgl/install.sh" "$tests/webgl" "$hw" || exit 1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+png() { python3 "$tests/png.py" "$@"; }
+
+# ---- media made here: a stereo WAV of tones and a sweep, and a color-coded lossless clip ---------------
+python3 - <<'EOF'
+import math, struct, wave
+rate, n = 44100, int(44100 * 3.0)
+w = wave.open('tone.wav', 'wb'); w.setnchannels(2); w.setsampwidth(2); w.setframerate(rate)
+frames = bytearray()
+for i in range(n):
+    t = i / rate
+    sweep = 0.2 * math.sin(2 * math.pi * (300 * t + 400 * t * t))     # 300 Hz rising 800 Hz a second
+    l = 0.4 * math.sin(2 * math.pi * 1000 * t) + sweep
+    r = 0.25 * math.sin(2 * math.pi * 3000 * t) * (0.5 + 0.5 * math.sin(2 * math.pi * 2 * t)) + sweep
+    frames += struct.pack('<hh', round(l * 32767), round(r * 32767))
+w.writeframes(bytes(frames)); w.close()
+EOF
+# 12 frames of 64x48 at 10 fps: frame k is (20k, 255 - 20k, 0) on top and (0, 0, 10k + 5) below
+mkdir frames
+python3 - <<'EOF'
+import struct, zlib
+def write(path, w, h, px):
+    raw = b''.join(b'\0' + b''.join(bytes(px(x, y)) for x in range(w)) for y in range(h))
+    ck = lambda k, b: struct.pack('>I', len(b)) + k + b + struct.pack('>I', zlib.crc32(k + b))
+    open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' + ck(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 2, 0, 0, 0)) + ck(b'IDAT', zlib.compress(raw)) + ck(b'IEND', b''))
+for k in range(12):
+    write(f'frames/{k:03d}.png', 64, 48, lambda x, y: (20 * k, 255 - 20 * k, 0) if y < 24 else (0, 0, 10 * k + 5))
+EOF
+ffmpeg -nostdin -v error -framerate 10 -i frames/%03d.png -c:v ffv1 clip.mkv || { echo "FAIL: ffmpeg could not make the clip" >&2; exit 1; }
+ffmpeg -nostdin -v error -framerate 10 -i frames/%03d.png -c:v libx264 -pix_fmt yuv420p clip.mp4 || exit 1
+
+# ---- music: Chromium's AnalyserNode, byte for byte ---------------------------------------------------
+# 44100/768 fps puts every frame on a 128-sample render quantum, where an OfflineAudioContext can stop
+FPS=57.421875
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(texelFetch(iChannel0, ivec2(f), 0).r, iChannelTime[0] / 4.0, iChannelResolution[0].x / 1024.0, 1.0);\n}\n' > spec.frag
+node "$hw/analyser.mjs" tone.wav $FPS 1 30 45 100 > chromium.txt || { echo "FAIL: the WebAudio reference failed" >&2; exit 1; }
+# bytes FILE.png: the texture as rendered at 512x2 (PNG's top row is GL's row 1, the waveform)
+bytes() { python3 -c "
+import sys; sys.path.insert(0, '$tests'); import png
+w, h, ch, rows = png.read('$1')
+print(bytes([rows[1][x * ch] for x in range(512)] + [rows[0][x * ch] for x in range(512)]).hex())"; }
+# same A B WHAT: byte strings equal within 1 (float rounding at a floor), and say how many differ
+same() {
+  local out
+  out=$(python3 -c "
+a, b = bytes.fromhex('$1'), bytes.fromhex('$2')
+d = [abs(x - y) for x, y in zip(a, b)]
+print(len(a) == len(b) == 1024 and max(d) <= 1, sum(1 for x in d if x), max(d))")
+  check "$3 (differing bytes, max difference: ${out#* })" [ "${out%% *}" = True ]
+}
+k=0
+for f in 1 30 45 100; do
+  k=$((k + 1))
+  "$bin" render spec.frag --channel0 tone.wav -o "m$f.png" --size 512x2 --fps $FPS --frames "$f:$((f + 1))" --quiet
+  same "$(bytes "m$f.png")" "$(sed -n "${k}p" chromium.txt)" "music frame $f: spectrum and waveform as Chromium's AnalyserNode"
+done
+check "the texture is not silence: the 1 kHz bin (46) is loud at frame 30" \
+  [ "$(python3 -c "print(bytes.fromhex('$(bytes m30.png)')[46] > 200)")" = True ]
+# one long run gives the same bytes as the single-frame ranges above (the smoothing depends on time alone)
+mkdir seq
+"$bin" render spec.frag --channel0 tone.wav -o seq/%03d.png --size 512x2 --fps $FPS --frames 0:46 --quiet
+check "frame 45 of one run 0:46 equals the range 45:46" cmp -s seq/045.png m45.png
+check_eq "iChannelResolution of a music channel: 512" "128" "$(png pixel m30.png 0 0 | cut -d' ' -f3)"
+# iChannelTime: the playback time, looping over the 3 s track (t = 4.5 -> 1.5, / 4 -> 96)
+"$bin" render spec.frag --channel0 tone.wav -o ct.png --size 512x2 --time 4.5 --quiet
+check_eq "iChannelTime of music loops with the track" "96" "$(png pixel ct.png 0 0 | cut -d' ' -f2)"
+# other formats, decoded by ffmpeg
+for ext in ogg mp3 flac; do
+  ffmpeg -nostdin -v error -i tone.wav "tone.$ext"
+  "$bin" render spec.frag --channel0 "tone.$ext" -o "f.$ext.png" --size 512x2 --fps $FPS --frames 30:31 --quiet
+  check "music from .$ext: the 1 kHz bin is loud" [ "$(python3 -c "print(bytes.fromhex('$(bytes "f.$ext.png")')[46] > 200)")" = True ]
+done
+
+# ---- video: the frame at the channel's time, upright, looping ----------------------------------------
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(texelFetch(iChannel0, ivec2(f), 0).rgb, 1.0);\n    if (f.x < 1.0 && f.y < 1.0) o = vec4(iChannelResolution[0].xy / 255.0, iChannelTime[0] / 4.0, 1.0);\n}\n' > vid.frag
+mkdir v
+"$bin" render vid.frag --channel0 clip.mkv -o v/%03d.png --size 64x48 --fps 10 --frames 0:27 --quiet
+ok=0
+for i in $(seq 0 26); do
+  k=$((i % 12)); f=$(printf 'v/%03d.png' "$i")
+  [ "$(png pixel "$f" 10 5)" = "$((20 * k)) $((255 - 20 * k)) 0" ] && [ "$(png pixel "$f" 10 40)" = "0 0 $((10 * k + 5))" ] && ok=$((ok + 1))
+done
+check_eq "video: frame i at 10 fps shows clip frame i mod 12, top half on top (27 frames)" 27 "$ok"
+check_eq "video: iChannelResolution 64x48, iChannelTime looping (frame 14: 0.2 s -> 13)" "64 48 13" "$(png pixel v/014.png 0 47)"
+# another frame rate: frame i at 25 fps is clip frame floor(i * 10 / 25)
+"$bin" render vid.frag --channel0 clip.mkv -o v25.png --size 64x48 --fps 25 --frames 13:14 --quiet
+check_eq "video at 25 fps: frame 13 is clip frame 5" "100 155 0" "$(png pixel v25.png 10 5)"
+# a range that starts late, going back (a new decoder from a seek), equals the long run
+"$bin" render vid.frag --channel0 clip.mkv -o late.png --size 64x48 --fps 10 --frames 20:21 --quiet
+check "video: a range starting at frame 20 equals frame 20 of the long run" cmp -s late.png v/020.png
+# H.264: what ffmpeg decodes on its own, exactly
+ffmpeg -nostdin -v error -i clip.mp4 -vf 'select=eq(n\,7)' -frames:v 1 -pix_fmt rgb24 ref7.png
+"$bin" render vid.frag --channel0 clip.mp4 -o h7.png --size 64x48 --fps 10 --frames 7:8 --quiet
+check "video from H.264: frame 7 as ffmpeg decodes it (pixel (10,5) and (30,40))" \
+  [ "$(png pixel h7.png 10 5)/$(png pixel h7.png 30 40)" = "$(png pixel ref7.png 10 5)/$(png pixel ref7.png 30 40)" ]
+# vflip=0 gives the clip upside down, as the site's unflipped textures
+"$bin" render vid.frag --channel0 clip.mkv,vflip=0 -o nf.png --size 64x48 --fps 10 --frames 3:4 --quiet
+check_eq "video with vflip=0: the clip's bottom half on top" "0 0 35" "$(png pixel nf.png 10 5)"
+
+# ---- the site's JSON: music and video inputs beside it ------------------------------------------------
+cat > mv.json <<'EOF'
+{ "Shader": { "info": { "name": "media" }, "renderpass": [ { "type": "image", "name": "Image",
+  "inputs": [ { "id": 1, "channel": 0, "type": "music", "filepath": "/media/a/tone.wav", "sampler": { "filter": "linear", "wrap": "clamp", "vflip": "true", "srgb": "false", "internal": "byte" } },
+              { "id": 2, "channel": 1, "type": "video", "filepath": "/media/a/clip.mkv", "sampler": { "filter": "linear", "wrap": "clamp", "vflip": "true", "srgb": "false", "internal": "byte" } } ],
+  "outputs": [], "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(texelFetch(iChannel0, ivec2(46, 0), 0).r, texelFetch(iChannel1, ivec2(10, 40), 0).g, iChannelTime[1] / 4.0, 1.0); }" } ] } }
+EOF
+"$bin" render mv.json -o mv.png --size 8x8 --fps 10 --frames 5:6 --quiet 2>mv.err
+check "JSON with music and video channels renders: $(head -c 300 mv.err)" [ -s mv.png ]
+check "JSON: the clip's frame 5 (top half green 155) at iChannelTime 0.5" [ "$(png pixel mv.png 4 4 | cut -d' ' -f2-)" = "155 32" ]
+check "JSON: the music's 1 kHz bin is up" [ "$(png pixel mv.png 4 4 | cut -d' ' -f1)" -gt 100 ]
+sed 's/clip.mkv/gone.mkv/' mv.json > gone.json
+expect_fail "JSON: a missing video names it" 1 "gone.json\[Image\]: iChannel1: video '/media/a/gone.mkv' is not on disk" \
+  "$bin" render gone.json -o g.png --quiet
+"$bin" render gone.json -o g.png --size 8x8 --quiet --missing-media=black 2>/dev/null
+check_eq "JSON: --missing-media=black makes a missing video black" "0" "$(png pixel g.png 4 4 | cut -d' ' -f2)"
+
+# ---- what users get wrong ------------------------------------------------------------------------------
+expect_fail "a missing music file" 1 "nothere.ogg: No such file or directory" "$bin" render spec.frag --channel0 nothere.ogg -o x.png --quiet
+mkfifo fifo.wav
+expect_fail "a FIFO named as music: refused, no hang" 1 "fifo.wav: a FIFO" timeout 20 "$bin" render spec.frag --channel0 fifo.wav -o x.png --quiet
+head -c 5000 /dev/urandom > junk.ogg
+expect_fail "a file that is not audio: ffmpeg's reason in one line" 1 "junk.ogg: ffmpeg: " "$bin" render spec.frag --channel0 junk.ogg -o x.png --quiet
+cp junk.ogg junk.mp4
+expect_fail "a file that is not video" 1 "junk.mp4: " "$bin" render vid.frag --channel0 junk.mp4 -o x.png --quiet
+expect_fail "a webcam: not supported, said so" 1 "'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
+check "nothing left behind by the failures" [ ! -e x.png ]
+PATH=/nonexistent "$bin" render spec.frag --channel0 tone.wav -o x.png --quiet 2>noff.err; rc=$?
+check "without ffmpeg: exit 1 (rc $rc), one line saying how to get it" [ "$rc" -eq 1 ] && [ "$(grep -c . noff.err)" -eq 1 ] && \
+  grep -q "tone.wav: decoding it needs ffmpeg (apt-get install ffmpeg)" noff.err
+finish
