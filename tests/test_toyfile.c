@@ -255,19 +255,19 @@ static void test_json(void)
     iks_toyfile_free(&tf);
 
     static const char VIDEO[] =
-        "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"video\", \"channel\": 1}]}]}";
+        "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"webcam\", \"channel\": 1}]}]}";
     expect(iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger), &e, IKS_E_UNSUPPORTED,
-           "v.json[Image]: iChannel1: input type 'video' is not supported", "video");
+           "v.json[Image]: iChannel1: input type 'webcam' is not supported", "webcam");
     {
         /* the JSON named once, with its pass: not "v.json: v.json[Image]: ..." */
-        static const char WANT[] = "v.json[Image]: iChannel1: input type 'video'";
+        static const char WANT[] = "v.json[Image]: iChannel1: input type 'webcam'";
         bool ok = iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger);
         CHECK(!ok && !strncmp(iks_err_msg(&e), WANT, strlen(WANT)), "the pass named once: '%s'", iks_err_msg(&e));
         iks_err_clear(&e);
     }
     nwarned = 0;
     CHECK(iks_toyfile_parse_json(&tf, "v.json", VIDEO, true, &e, &logger), "%s", iks_err_msg(&e));
-    CHECK(nwarned == 1 && strstr(warned, "input type 'video' is not supported; black instead"), "%d '%s'", nwarned,
+    CHECK(nwarned == 1 && strstr(warned, "input type 'webcam' is not supported; black instead"), "%d '%s'", nwarned,
           warned);
     iks_toyfile_free(&tf);
 }
