@@ -78,6 +78,11 @@ case_ feedback feedback.json 45 --time 0.5
 case_ samplers samplers.json 12
 case_ keyboard keyboard.glsl 3 --channel0 keyboard
 case_ busy "$tests/../examples/busy.frag" 20 --time 2
+# undefined behaviour the site's platform defines: x/0, NaN written to a pixel, texelFetch out of range.
+# Here (llvmpipe) they agree with WebGL2 (inf clamps to 1, NaN to 0, robust access reads 0); a desktop
+# GPU driver may differ on the last two, as README's "undefined behaviour" says.
+case_ ub_div0 ub_div0.glsl 0
+case_ ub_texel_oob ub_texel_oob.glsl 0 --channel0 tex.png
 
 # ---- the harness can fail: a picture off by one pixel row (the classic flip bug) is caught -------------
 python3 - "$tests" ik_samplers.png shifted.png <<'EOF'
