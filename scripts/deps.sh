@@ -2,7 +2,7 @@
 # Installs the Debian packages ikshade needs to build, test and run, and only those that are missing:
 # apt-get as root, sudo otherwise; without either, one line naming what to install, and exit 1.
 set -euo pipefail
-PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
+PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libasound2-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
       libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
       python3-numpy ffmpeg openexr chromium glslang-tools)
 missing=()

@@ -139,4 +139,40 @@ check "nothing left behind by the failures" [ ! -e x.png ]
 PATH=/nonexistent "$bin" render spec.frag --channel0 tone.wav -o x.png --quiet 2>noff.err; rc=$?
 check "without ffmpeg: exit 1 (rc $rc), one line saying how to get it" [ "$rc" -eq 1 ] && [ "$(grep -c . noff.err)" -eq 1 ] && \
   grep -q "tone.wav: decoding it needs ffmpeg (apt-get install ffmpeg)" noff.err
+
+# ---- the viewer plays the music, kept at iTime (ALSA's file plugin stands for the speakers) ------------
+mkdir alsa
+asound() { printf 'pcm.!default {\n  type file\n  slave.pcm "null"\n  file "%s"\n  format "raw"\n}\n' "$tmp/alsa/out.raw" > alsa/.asoundrc; }
+asound
+# played START: out.raw is the track's 16-bit stereo from second START on (looping), byte for byte
+played() {
+  python3 - "$1" <<'EOF'
+import sys, wave
+w = wave.open('tone.wav'); data = w.readframes(w.getnframes())
+try: out = open('alsa/out.raw', 'rb').read()
+except FileNotFoundError: print('nothing played'); sys.exit(1)
+start = round(float(sys.argv[1]) * 44100) * 4
+want = (data[start:] + data * 3)[:len(out)]
+print(f'{len(out) // 4} frames played, {"equal" if out == want else "different"}')
+sys.exit(0 if out == want and len(out) >= 4 * 4410 else 1)
+EOF
+}
+view() { rm -f alsa/out.raw; HOME="$tmp/alsa" xvfb_exec "$bin" view "$@" --size 64x36 > view.out 2>&1; }
+view spec.frag --channel0 tone.wav --frames 40
+check "view: the music plays from iTime 0, exactly the track's samples ($(played 0))" played 0
+view spec.frag --channel0 tone.wav --frames 40 --time 1.5
+check "view --time 1.5: the music from 1.5 s on ($(played 1.5))" played 1.5
+view spec.frag --channel0 tone.wav --frames 40 --time 2.95
+check "view --time 2.95: past the end the track loops ($(played 2.95))" played 2.95
+view spec.frag --channel0 tone.wav --frames 20 --mute
+check "view --mute: nothing played" [ ! -s alsa/out.raw ]
+view spec.frag --channel0 tone.wav --frames 20 --paused
+check "view --paused: nothing played while paused" [ ! -s alsa/out.raw ]
+view vid.frag --channel0 clip.mkv --frames 20
+check "a toy without music opens no sound output" [ ! -e alsa/out.raw ]
+printf 'pcm.!default {\n  type hw\n  card 9\n}\n' > alsa/.asoundrc
+view spec.frag --channel0 tone.wav --frames 20; rc=$?
+check "no sound device: the viewer runs on (rc $rc)" [ "$rc" -eq 0 ]
+check "... and says so once" [ "$(grep -c 'no sound: ALSA' view.out)" -eq 1 ]
+
 finish

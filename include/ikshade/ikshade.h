@@ -398,6 +398,9 @@ typedef struct {
     /* The session's inputs into this file (see iks_input_log), written when the loop ends; a failure
      * is reported through on_record with the file's name. */
     const char *record_input;
+    /* The toy's music channels play through the default sound output (ALSA), kept at iTime: paused,
+     * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
+    bool mute;
 } iks_live_desc;
 
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:

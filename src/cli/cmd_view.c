@@ -26,6 +26,7 @@ const char HELP_VIEW[] =
     "  --paused             start paused\n"
     "  --no-vsync           draw as fast as possible (vsync: once per refresh, at most 240 fps)\n"
     "  --no-hud             start with the HUD hidden\n"
+    "  --mute               no sound (music channels play through the default output, kept at iTime)\n"
     "  --frames N           quit after N frames (for scripts)\n"
     "  --log                print each reload: compile time and latency from the save to the screen\n"
     "  --record OUT         record what the window shows (no HUD), one frame per displayed frame, as\n"
@@ -62,7 +63,7 @@ typedef struct {
     const char *shader;
     int w, h;
     iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
-    bool paused, vsync, hud, log;
+    bool paused, vsync, hud, log, mute;
     long frames; /* 0: until closed */
     const char *record;
     double record_fps;
@@ -114,6 +115,7 @@ static int parse_args(int argc, char **argv, vopts *o)
         } else if (strcmp(a, "--paused") == 0) o->paused = true;
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
+        else if (strcmp(a, "--mute") == 0) o->mute = true;
         else if (strcmp(a, "--log") == 0) o->log = true;
         else if (a[0] == '-' && a[1]) return iks_unknown_option("view", HELP_VIEW, a);
         else if (!o->shader) o->shader = a;
@@ -217,7 +219,7 @@ static int view(const vopts *o)
     }
     view_state vs = { .o = o };
     iks_live_desc d = { .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
-                        .hide_hud = !o->hud, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
+                        .hide_hud = !o->hud, .mute = o->mute, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
                         .on_error = on_error, .on_reload = on_reload, .on_screenshot = on_screenshot,
                         .record = o->record, .record_fps = o->record_fps, .on_record = on_record,
                         .record_input = o->record_input,

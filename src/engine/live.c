@@ -4,6 +4,7 @@
  * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
 #include "engine.h"
 
+#include "audio.h"
 #include "hud.h"
 #include "outfile.h"
 #include "writer.h"
@@ -606,6 +607,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     bool quit = false, stepped = false;
     const char *why = NULL; /* what ended the session, said with --log */
     long drawn_since_reload = 0; /* a new toy draws its buffers once even when paused */
+    iks_audio_out *audio = NULL;
+    bool audio_tried = false;    /* the output is opened once, when a toy first has sound */
     char title[PATH_MAX + 64];
     while (!quit && !(d->should_stop && d->should_stop(d->user))) {
         p->poll(p);
@@ -757,6 +760,15 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                 iks_hud_draw(&hud, text, fw, fh, scale);
             }
         }
+        /* sound with the picture: at iTime, silent while paused */
+        bool sound = l.toy && !d->mute && iks_gltoy_has_audio(&l.toy->gl);
+        if (sound && !audio_tried) {
+            char why[256];
+            audio_tried = true;
+            if (!(audio = iks_audio_out_open(why, sizeof why)))
+                iks_warnf(&e->log, "no sound: %s (the music channels still move the picture)", why);
+        }
+        if (audio) iks_audio_out_play(audio, t, sound && !paused, iks_gltoy_audio, sound ? &l.toy->gl : NULL);
         p->swap(p);
         ms.clicked = false;
         if (present_wanted) {
@@ -803,6 +815,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     }
     if (d->measure)
         iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "--frames" : "a signal or the embedding program");
+    iks_audio_out_close(audio);
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);

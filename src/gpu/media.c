@@ -120,6 +120,39 @@ void iks_media_close(iks_gltoy *t, int pass, int c)
     t->media[pass][c] = NULL;
 }
 
+bool iks_gltoy_has_audio(const iks_gltoy *t)
+{
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++)
+            if (t->media[p][c] && !t->media[p][c]->video && t->media[p][c]->audio.n) return true;
+    return false;
+}
+
+void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr)
+{
+    iks_gltoy *t = toy;
+    int32_t *acc = calloc((size_t)n * 2, sizeof *acc);
+    if (!acc) {
+        memset(lr, 0, (size_t)n * 2 * sizeof *lr);
+        return;
+    }
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++) {
+            const struct iks_media *m = t->media[p][c];
+            if (!m || m->video || !m->audio.n) continue;
+            long long len = (long long)m->audio.n;
+            for (int i = 0; i < n; i++) {
+                long long pos = first + i;
+                if (pos < 0) continue; /* before the shader started: silence */
+                pos %= len;            /* music loops, as the analyser reads it */
+                acc[2 * i] += m->audio.stereo[2 * pos];
+                acc[2 * i + 1] += m->audio.stereo[2 * pos + 1];
+            }
+        }
+    for (int i = 0; i < 2 * n; i++) lr[i] = (int16_t)(acc[i] > 32767 ? 32767 : acc[i] < -32768 ? -32768 : acc[i]);
+    free(acc);
+}
+
 bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e)
 {
     if (t->media_err.code == IKS_OK) return true;

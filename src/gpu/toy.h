@@ -97,6 +97,10 @@ void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
 bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
 void iks_media_close(iks_gltoy *t, int pass, int c);
+/* The toy's sound for a speaker: its music channels mixed, as the site plays each of them, 16-bit
+ * stereo from sample `first` (iTime * 44100) on; silence where it has none. */
+bool iks_gltoy_has_audio(const iks_gltoy *t);
+void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr);
 /* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
 bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
 

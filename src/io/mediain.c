@@ -152,15 +152,23 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
             size_t nc = cap ? cap * 2 : 1 << 20;
             while (nc < a->n + frames) nc *= 2;
             float *q = realloc(a->samples, nc * sizeof *q);
-            if (!q) {
+            if (q) a->samples = q;
+            int16_t *s = q ? realloc(a->stereo, nc * 2 * sizeof *s) : NULL;
+            if (!s) {
                 oom = true;
                 break;
             }
-            a->samples = q;
+            a->stereo = s;
             cap = nc;
         }
         /* WebAudio's down-mix of stereo to the analyser's mono */
-        for (size_t i = 0; i < frames; i++) a->samples[a->n + i] = 0.5f * (pair[2 * i] + pair[2 * i + 1]);
+        for (size_t i = 0; i < frames; i++) {
+            a->samples[a->n + i] = 0.5f * (pair[2 * i] + pair[2 * i + 1]);
+            for (int ch = 0; ch < 2; ch++) {
+                float v = pair[2 * i + ch] * 32768.0f; /* exact for 16-bit sources */
+                a->stereo[2 * (a->n + i) + ch] = (int16_t)lrintf(v > 32767.0f ? 32767.0f : v < -32768.0f ? -32768.0f : v);
+            }
+        }
         a->n += frames;
     }
     char why[512];
@@ -178,6 +186,7 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
 void iks_audio_free(iks_audio *a)
 {
     free(a->samples);
+    free(a->stereo);
     memset(a, 0, sizeof *a);
 }
 

@@ -26,7 +26,8 @@ bool iks_media_is_audio(const char *path);
 bool iks_media_is_video(const char *path);
 
 typedef struct {
-    float *samples; /* mono, 44100 Hz, owned */
+    float *samples;   /* mono, 44100 Hz, owned: what the analyser reads */
+    int16_t *stereo;  /* the same n frames as 16-bit stereo, interleaved, owned: what a speaker plays */
     size_t n;
 } iks_audio;
 

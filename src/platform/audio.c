@@ -1,0 +1,105 @@
+/* audio.c: the viewer's sound through ALSA (see audio.h). */
+#include "audio.h"
+
+#include <alsa/asoundlib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define LEAD 0.12          /* written ahead of iTime (s): covers a slow frame without an underrun */
+#define JUMP 0.25          /* iTime off from where the stream is by more than this: a jump, restart */
+#define MAX_QUEUED 0.5     /* the device further behind than this (its clock is slower): restart */
+#define CHUNK 1024
+
+struct iks_audio_out {
+    snd_pcm_t *pcm;
+    bool running;
+    long long next;        /* the stream's next sample to write */
+    double last_t, last_wall;
+    int16_t buf[2 * CHUNK];
+};
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+iks_audio_out *iks_audio_out_open(char *why, size_t n)
+{
+    iks_audio_out *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(why, n, "out of memory");
+        return NULL;
+    }
+    int rc = snd_pcm_open(&a->pcm, "default", SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
+    if (rc >= 0)
+        rc = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, IKS_AUDIO_OUT_RATE,
+                                1, 250000 /* us of buffer */);
+    if (rc < 0) {
+        snprintf(why, n, "ALSA: %s", snd_strerror(rc));
+        if (a->pcm) snd_pcm_close(a->pcm);
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static void restart(iks_audio_out *a, double t)
+{
+    snd_pcm_drop(a->pcm);
+    snd_pcm_prepare(a->pcm);
+    a->next = (long long)floor(t * IKS_AUDIO_OUT_RATE + 1e-6);
+    a->running = true;
+}
+
+void iks_audio_out_play(iks_audio_out *a, double t, bool playing, iks_audio_fill fill, void *user)
+{
+    if (!a) return;
+    double now = wall();
+    if (!playing) {
+        if (a->running) snd_pcm_drop(a->pcm);
+        a->running = false;
+    } else {
+        /* where the stream would be if iTime had run on with the clock since the last call */
+        double expect = a->last_t + (now - a->last_wall);
+        snd_pcm_sframes_t delay = 0;
+        bool behind = a->running && snd_pcm_delay(a->pcm, &delay) == 0 && delay > MAX_QUEUED * IKS_AUDIO_OUT_RATE;
+        if (!a->running || fabs(t - expect) > JUMP || behind) restart(a, t);
+        long long target = (long long)floor((t + LEAD) * IKS_AUDIO_OUT_RATE);
+        int restarts = 0; /* a device that underruns at once every time is not retried forever */
+        while (a->next < target && restarts < 2) {
+            int n = target - a->next > CHUNK ? CHUNK : (int)(target - a->next);
+            snd_pcm_sframes_t room = snd_pcm_avail_update(a->pcm);
+            if (room == -EPIPE) { /* an underrun (the viewer stalled): start again at iTime */
+                restart(a, t);
+                restarts++;
+                continue;
+            }
+            if (room <= 0) break;
+            if (n > room) n = (int)room;
+            fill(user, a->next, n, a->buf);
+            snd_pcm_sframes_t w = snd_pcm_writei(a->pcm, a->buf, (snd_pcm_uframes_t)n);
+            if (w == -EPIPE) {
+                restart(a, t);
+                restarts++;
+                continue;
+            }
+            if (w <= 0) break; /* EAGAIN: full; anything else: try again next frame */
+            a->next += w;
+        }
+    }
+    a->last_t = t;
+    a->last_wall = now;
+}
+
+void iks_audio_out_close(iks_audio_out *a)
+{
+    if (!a) return;
+    /* the frames queued are not played out: the window is gone, and so should its sound be */
+    snd_pcm_drop(a->pcm);
+    snd_pcm_close(a->pcm);
+    free(a);
+}

@@ -1,0 +1,30 @@
+/* audio.h: the viewer's sound out of the speakers (ALSA's default device: PulseAudio or PipeWire on a
+ * desktop, through their ALSA plugins). The stream is kept at the viewer's iTime rather than at its own
+ * clock: each frame the samples up to iTime + a short lead are written, and a jump of iTime (a pause
+ * ending, R, stepping, a reload that restarts time) restarts the stream there, so sound and picture
+ * stay together through everything the viewer does to time. No device is a warning for the caller,
+ * never a failure. */
+#ifndef IKS_AUDIO_OUT_H
+#define IKS_AUDIO_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define IKS_AUDIO_OUT_RATE 44100
+
+typedef struct iks_audio_out iks_audio_out;
+
+/* Fills n stereo frames (interleaved 16-bit) of the stream from sample `first` on (iTime * rate). */
+typedef void (*iks_audio_fill)(void *user, long long first, int n, int16_t *lr);
+
+/* Opens the default output at 44.1 kHz, 16-bit stereo; NULL with why filled when there is none. */
+iks_audio_out *iks_audio_out_open(char *why, size_t n);
+
+/* Keeps the output playing the stream at time t (seconds) while playing, silent otherwise. Call once
+ * a frame; never blocks. */
+void iks_audio_out_play(iks_audio_out *a, double t, bool playing, iks_audio_fill fill, void *user);
+
+void iks_audio_out_close(iks_audio_out *a);
+
+#endif
