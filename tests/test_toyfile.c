@@ -221,9 +221,23 @@ static void test_json(void)
     expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"image\", \"code\": 42}]}", false, &e,
                                   &logger), &e, IKS_E_FORMAT, "x.json: renderpass[0] (image) has no \"code\" string",
            "code not a string");
-    expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"cubemap\", \"code\": \"\"}]}", false, &e,
-                                  &logger), &e, IKS_E_UNSUPPORTED, "renderpass[0] has type 'cubemap', which ikshade does not run",
-           "a cubemap pass");
+    expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"hologram\", \"code\": \"\"}]}", false, &e,
+                                  &logger), &e, IKS_E_UNSUPPORTED, "renderpass[0] has type 'hologram', which ikshade does not run",
+           "an unknown pass type");
+    /* Cube A: the site's "cubemap" pass, read by its output id by any pass, itself included */
+    CHECK(iks_toyfile_parse_json(&tf, "x.json",
+                                 "{\"renderpass\": [{\"type\": \"image\", \"code\": \"i\", \"inputs\": [{\"id\": \"4dX3Rr\", "
+                                 "\"type\": \"cubemap\", \"channel\": 2, \"sampler\": {\"filter\": \"nearest\"}}]}, "
+                                 "{\"type\": \"cubemap\", \"code\": \"c\", \"outputs\": [{\"id\": \"4dX3Rr\", \"channel\": 0}], "
+                                 "\"inputs\": [{\"id\": \"4dX3Rr\", \"type\": \"cubemap\", \"channel\": 0}]}]}",
+                                 false, &e, &logger),
+          "a cubemap pass: %s", iks_err_msg(&e));
+    CHECK(!strcmp(str(tf.desc.pass[IKS_CUBE_PASS].path), "x.json[Cube A]") && !strcmp(str(tf.desc.pass[IKS_CUBE_PASS].text), "c"),
+          "Cube A's pass: %s", str(tf.desc.pass[IKS_CUBE_PASS].path));
+    CHECK(tf.desc.pass[IKS_IMAGE_PASS].in[2].kind == IKS_IN_CUBE_BUFFER && tf.desc.pass[IKS_IMAGE_PASS].in[2].filter ==
+          IKS_FILTER_NEAREST && !tf.desc.pass[IKS_IMAGE_PASS].in[2].path && tf.desc.pass[IKS_CUBE_PASS].in[0].kind ==
+          IKS_IN_CUBE_BUFFER, "Cube A read by id, with its sampler");
+    iks_toyfile_free(&tf);
     expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": []}", false, &e, &logger), &e, IKS_E_FORMAT,
            "x.json: no pass of type \"image\"", "no image");
     FILE *f = fopen(path_of("bin.json"), "wb");

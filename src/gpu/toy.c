@@ -27,7 +27,21 @@
 #pragma GCC diagnostic pop
 #endif
 
-static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
+static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
+
+/* The order of a frame on shadertoy.com: the buffers, then the cubemap pass, then Image */
+static const int DRAW_ORDER[IKS_PASSES] = { 0, 1, 2, 3, IKS_CUBE_PASS, IKS_IMAGE_PASS };
+
+/* The corners of each face and the apex, as the site draws Cube A (face order +x -x +y -y +z -z): a
+ * fragment's ray goes from the apex through the bilinear mix of corners 0 1 (bottom row) and 3 2 (top) */
+static const float CUBE_CORNERS[6][5][3] = {
+    { { 1, 1, 1 }, { 1, 1, -1 }, { 1, -1, -1 }, { 1, -1, 1 }, { 0, 0, 0 } },
+    { { -1, 1, -1 }, { -1, 1, 1 }, { -1, -1, 1 }, { -1, -1, -1 }, { 0, 0, 0 } },
+    { { -1, 1, -1 }, { 1, 1, -1 }, { 1, 1, 1 }, { -1, 1, 1 }, { 0, 0, 0 } },
+    { { -1, -1, 1 }, { 1, -1, 1 }, { 1, -1, -1 }, { -1, -1, -1 }, { 0, 0, 0 } },
+    { { -1, 1, 1 }, { 1, 1, 1 }, { 1, -1, 1 }, { -1, -1, 1 }, { 0, 0, 0 } },
+    { { 1, 1, -1 }, { -1, 1, -1 }, { -1, -1, -1 }, { 1, -1, -1 }, { 0, 0, 0 } },
+};
 
 static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
@@ -40,6 +54,7 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
     GLint wrap = repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
     glSamplerParameteri(*s, GL_TEXTURE_WRAP_S, wrap);
     glSamplerParameteri(*s, GL_TEXTURE_WRAP_T, wrap);
+    glSamplerParameteri(*s, GL_TEXTURE_WRAP_R, wrap); /* volumes; cubemaps ignore it (seamless) */
     return *s;
 }
 
@@ -216,7 +231,11 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         o.common_path = d->common_path;
         o.common_text = d->common_text;
         o.es = d->es && iks_gpu_has_es3();
-        for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
+        o.entry = p == IKS_CUBE_PASS ? IKS_ENTRY_CUBEMAP : IKS_ENTRY_IMAGE;
+        for (int c = 0; c < 4; c++) {
+            o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP || ps->in[c].kind == IKS_IN_CUBE_BUFFER;
+            o.volume[c] = ps->in[c].kind == IKS_IN_VOLUME;
+        }
         o.touched = touched;
         o.touched_user = t;
         iks_source src;
@@ -224,9 +243,17 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         bool ok = iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
+        if (p == IKS_CUBE_PASS) t->loc_corners = glGetUniformLocation(t->prog[p].prog, "iks_CubeCorners");
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &ps->in[c];
             t->in[p][c] = *in;
+            if (in->kind == IKS_IN_CUBE_BUFFER) {
+                if (!d->pass[IKS_CUBE_PASS].path) {
+                    iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads Cube A, which the toy does not have", PASS_NAMES[p], c);
+                    goto fail;
+                }
+                glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
+            }
             if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path)) {
                 iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", PASS_NAMES[p],
                             c);
@@ -245,9 +272,17 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
                 glBindTexture(GL_TEXTURE_2D, 0);
             }
         }
-        if (p < 4) t->has_buffers = true;
+        if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
+    if (t->prog[IKS_CUBE_PASS].prog) {
+        int size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
+        for (int k = 0; k < 2; k++)
+            if (!iks_cube_target_create(&t->cube[k], size, e)) {
+                iks_err_prefix(e, "Cube A: ");
+                goto fail;
+            }
+    }
     return true;
 fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
@@ -274,6 +309,7 @@ void iks_gltoy_destroy(iks_gltoy *t)
     }
     for (int b = 0; b < 4; b++)
         for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
+    for (int k = 0; k < 2; k++) iks_cube_target_destroy(&t->cube[k]);
     if (t->keyboard) glDeleteTextures(1, &t->keyboard);
     for (int f = 0; f < 3; f++)
         for (int r = 0; r < 2; r++)
@@ -368,7 +404,8 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 256, 3, GL_RED, GL_UNSIGNED_BYTE, t->keys);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
-    for (int p = buffers ? 0 : IKS_IMAGE_PASS; p < IKS_PASSES; p++) {
+    for (int i = buffers ? 0 : IKS_PASSES - 1; i < IKS_PASSES; i++) {
+        int p = DRAW_ORDER[i];
         if (!t->prog[p].prog) continue;
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &t->in[p][c];
@@ -378,7 +415,10 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             if (in->kind == IKS_IN_BUFFER) {
                 tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
                 res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
-            } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) {
+            } else if (in->kind == IKS_IN_CUBE_BUFFER) {
+                tex = t->cube[t->cube_cur].tex;
+                res[0] = res[1] = (float)t->cube[t->cube_cur].size, res[2] = 1;
+            } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
             } else if (in->kind == IKS_IN_KEYBOARD) {
@@ -386,7 +426,8 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 res[0] = 256, res[1] = 3, res[2] = 1;
             }
             f->channel[c] = tex;
-            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP;
+            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER;
+            f->channel_3d[c] = in->kind == IKS_IN_VOLUME;
             /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
             glBindSampler((GLuint)c, tex ? sampler(t, in->kind == IKS_IN_KEYBOARD ? IKS_FILTER_NEAREST : in->filter,
                                                    in->repeat)
@@ -406,6 +447,26 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 glBindTexture(GL_TEXTURE_2D, t->buf[p][next].tex);
                 glGenerateMipmap(GL_TEXTURE_2D);
                 glBindTexture(GL_TEXTURE_2D, 0);
+            }
+        } else if (p == IKS_CUBE_PASS) {
+            int next = 1 - t->cube_cur;
+            for (int face = 0; face < 6; face++) {
+                iks_target ft = iks_cube_face(&t->cube[next], face);
+                if (t->loc_corners >= 0) {
+                    glUseProgram(t->prog[p].prog);
+                    glUniform3fv(t->loc_corners, 5, &CUBE_CORNERS[face][0][0]);
+                }
+                iks_draw(&t->prog[p], &ft, f);
+            }
+            t->cube_cur = next;
+            bool mip = false;
+            for (int q = 0; q < IKS_PASSES; q++)
+                for (int c = 0; c < 4; c++)
+                    mip |= t->in[q][c].kind == IKS_IN_CUBE_BUFFER && t->in[q][c].filter == IKS_FILTER_MIPMAP;
+            if (mip) {
+                glBindTexture(GL_TEXTURE_CUBE_MAP, t->cube[next].tex);
+                glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+                glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
             }
         } else iks_draw(&t->prog[p], out, f);
     }

@@ -1,5 +1,5 @@
-/* toy.h: a Shadertoy "toy": Common, Buffers A-D and Image, with their channels, drawn in the site's
- * order every frame. Buffers are RGBA32F pairs (ping-pong): a pass reading a buffer sees its newest
+/* toy.h: a Shadertoy "toy": Common, Buffers A-D, Cube A and Image, with their channels, drawn in the
+ * site's order every frame. Buffers are RGBA32F pairs (ping-pong): a pass reading a buffer sees its newest
  * contents, which is this frame's for a buffer drawn earlier and the previous frame's for itself or a
  * buffer drawn later, exactly as on shadertoy.com. Needs a current GL 3.3 context; never prints:
  * errors come back as an iks_err, warnings through an iks_logger. */
@@ -8,10 +8,21 @@
 
 #include "gpu.h"
 
-#define IKS_PASSES 5 /* A, B, C, D, Image */
+#define IKS_PASSES 6 /* A, B, C, D, Image, Cube A (drawn after the buffers, before Image) */
 #define IKS_IMAGE_PASS 4
+#define IKS_CUBE_PASS 5
+#define IKS_CUBE_SIZE 1024 /* a Cube A face's side on shadertoy.com */
 
-typedef enum { IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD, IKS_IN_CUBEMAP } iks_input_kind;
+/* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
+typedef enum {
+    IKS_IN_NONE,
+    IKS_IN_BUFFER,
+    IKS_IN_IMAGE,
+    IKS_IN_KEYBOARD,
+    IKS_IN_CUBEMAP,
+    IKS_IN_CUBE_BUFFER,
+    IKS_IN_VOLUME,
+} iks_input_kind;
 typedef enum { IKS_FILTER_LINEAR, IKS_FILTER_NEAREST, IKS_FILTER_MIPMAP } iks_filter;
 
 typedef struct {
@@ -34,7 +45,8 @@ typedef struct {
 typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
-    iks_pass pass[IKS_PASSES];              /* A..D, then Image (which must be there) */
+    iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
+    int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
 } iks_gltoy_desc;
 
 typedef struct {
@@ -44,6 +56,9 @@ typedef struct {
     float tex_res[IKS_PASSES][4][3];
     iks_target buf[4][2];
     int cur[4];                      /* which of each pair holds the newest contents */
+    iks_cube_target cube[2];         /* Cube A's faces, a pair like the buffers' (zeroed: no Cube A) */
+    int cube_cur;                    /* which of the pair holds the newest faces */
+    int loc_corners;                 /* Cube A's iks_CubeCorners */
     unsigned keyboard;               /* 256x3 R8: held, pressed this frame, toggled */
     unsigned char keys[3][256];
     unsigned sampler_cache[3][2];    /* [filter][repeat] sampler objects */
@@ -78,7 +93,7 @@ bool iks_gltoy_resize(iks_gltoy *t, int w, int h, iks_err *e);
 /* Key k (a JavaScript keyCode, 0..255) went down or up: rows of the keyboard texture. */
 void iks_gltoy_key(iks_gltoy *t, int k, bool down);
 
-/* Draws Buffers A-D, then Image into out; f's channel fields are filled here. Then clears the
+/* Draws Buffers A-D, then Cube A's six faces, then Image into out; f's channel fields are filled here. Then clears the
  * "pressed this frame" row of the keyboard. */
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame

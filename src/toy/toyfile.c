@@ -81,9 +81,10 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
     if (!ok)
-        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d",
+        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black, a buffer a-d or cube_a",
                     spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
+    else if (!strcmp(what, "cube_a")) in->kind = IKS_IN_CUBE_BUFFER, in->vflip = false;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
     else if (!strncmp(what, "cube:", 5) && what[5]) {
@@ -95,7 +96,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->path = spec + (what - copy); /* into spec for now; copied below */
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
-                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d first", spec);
+                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black, a buffer a-d or cube_a first",
+                         spec);
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
         char *eq = strchr(kv, '=');
@@ -129,6 +131,14 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
 /* ---- JSON -------------------------------------------------------------------------------------- */
 
 static const char *const API_IDS[4] = { "4dXGR8", "XsXGR8", "4sXGR8", "XdfGR8" };
+static const char CUBE_ID[] = "4dX3Rr"; /* the site's one cubemap buffer, Cube A */
+
+/* Whether a "cubemap" input or pass output names Cube A (by id, or by its /media/previz/cubemap00.png) */
+static bool is_cube_a(const cJSON *id, const char *path)
+{
+    if (cJSON_IsString(id) && !strcmp(id->valuestring, CUBE_ID)) return true;
+    return path && strstr(path, "previz/cubemap00") != NULL;
+}
 
 /* a buffer's index from an id (257..260 or the API's strings) or a /media/previz/bufferNN.png path */
 static int buffer_from_ref(const cJSON *id, const char *path)
@@ -296,23 +306,34 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                             k - 1);
                 goto out;
             }
+        } else if (!strcmp(type, "cubemap")) {
+            const cJSON *outs = cJSON_GetObjectItemCaseSensitive(pass, "outputs");
+            const cJSON *o0 = cJSON_IsArray(outs) ? cJSON_GetArrayItem(outs, 0) : NULL;
+            /* Cube A is the site's only cubemap pass: an output that names another is not one we know */
+            const cJSON *oid = o0 ? cJSON_GetObjectItemCaseSensitive(o0, "id") : NULL;
+            if (cJSON_IsString(oid) && !is_cube_a(oid, NULL)) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is a cubemap pass whose output '%s' is not Cube A (%s)",
+                            path, k - 1, oid->valuestring, CUBE_ID);
+                goto out;
+            }
+            slot = IKS_CUBE_PASS;
         } else if (!strcmp(type, "sound")) {
             iks_warnf(log, "%s: the sound pass is ignored (ikshade draws pictures)", path);
             continue;
         } else {
             /* the site's other kinds (a cubemap pass, ...) are a feature ikshade lacks, not a broken file */
             iks_err_set(e, IKS_E_UNSUPPORTED,
-                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, common, sound)",
+                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, cubemap, common, sound)",
                         path, k - 1, type);
             goto out;
         }
         if (slot_of[slot]) {
             iks_err_set(e, IKS_E_FORMAT, "%s: two passes write %s", path,
-                        slot == IKS_IMAGE_PASS ? "the Image" : "the same buffer");
+                        slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A" : "the same buffer");
             goto out;
         }
         slot_of[slot] = pass;
-        static const char *const SN[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
+        static const char *const SN[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
         if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(tf->desc.pass[slot].path = keep(tf, nm))) goto nomem;
         tf->desc.pass[slot].text = code->valuestring;
     }
@@ -369,6 +390,13 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 d->buffer = b;
             } else if (!strcmp(type, "keyboard")) {
                 d->kind = IKS_IN_KEYBOARD;
+            } else if (!strcmp(type, "cubemap") && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)) {
+                if (!slot_of[IKS_CUBE_PASS]) {
+                    iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d reads Cube A, which the JSON does not define", pp, c);
+                    goto out;
+                }
+                d->kind = IKS_IN_CUBE_BUFFER;
+                d->vflip = false;
             } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap")) {
                 bool cube = !strcmp(type, "cubemap");
                 d->kind = cube ? IKS_IN_CUBEMAP : IKS_IN_IMAGE;
@@ -449,12 +477,12 @@ static bool blank(const char *s)
     return true;
 }
 
-static const char *const DIR_FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
+static const char *const DIR_FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl", "cube_a.glsl" };
 
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
                                 iks_err *e)
 {
-    static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
+    static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image", "cube_a" };
     const char *const *FILES = DIR_FILES;
     bool ok = true;
     int lineno = 0;
@@ -490,7 +518,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
         int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
         if (p < 0 || c < 0) {
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image and N 0-3",
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image cube_a and N 0-3",
                              man, lineno, lhs);
             break;
         }
@@ -517,7 +545,11 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             snprintf(where, sizeof where, "%s:%d", man, lineno);
             if (!(ok = media_allowed(where, dir, in, flags, e))) break;
         }
-        if (in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
+        if (in->kind == IKS_IN_CUBE_BUFFER && !tf->desc.pass[IKS_CUBE_PASS].path) {
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads Cube A, but the directory has no cube_a.glsl", man, lineno,
+                             lhs);
+        }
+        if (ok && in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
                              'a' + in->buffer, FILES[in->buffer]);
         }
@@ -537,7 +569,7 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     }
     if (!tf->desc.pass[IKS_IMAGE_PASS].path)
         return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
-                           "d.glsl, manifest.txt)", dir);
+                           "d.glsl, cube_a.glsl, manifest.txt)", dir);
     char *common = keep(tf, join2(dir, "common.glsl"));
     char *man = keep(tf, join2(dir, "manifest.txt"));
     if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
@@ -572,7 +604,7 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
         iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
         if (!iks_channel_parse(channel[c], in, e)) return iks_err_prefix(e, "--channel%d ", c);
         if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
-        if (in->kind == IKS_IN_BUFFER)
+        if (in->kind == IKS_IN_BUFFER || in->kind == IKS_IN_CUBE_BUFFER)
             return iks_err_set(e, IKS_E_USAGE, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)",
                                c, channel[c]);
     }
