@@ -198,9 +198,9 @@ static void test_json(void)
     nwarned = 0;
     warned[0] = '\0';
     CHECK(iks_toyfile_parse_json(&tf, path_of("newer.json"), NEWER, false, &e, &logger), "newer: %s", iks_err_msg(&e));
-    CHECK(nwarned == 1, "one warning for the sound pass, got %d", nwarned);
-    CHECK(strstr(warned, "newer.json: the sound pass is ignored (ikshade draws pictures)") &&
-              warned[strlen(warned) - 1] != '\n', "the warning: '%s'", warned);
+    CHECK(nwarned == 0, "the sound pass is taken, with no warning; got %d: '%s'", nwarned, warned);
+    CHECK(!strcmp(str(tf.desc.sound.path), "newer.json[Sound]") && strstr(str(tf.desc.sound.text), "mainSound"),
+          "the sound pass: %s", str(tf.desc.sound.path));
     CHECK(!strcmp(str(tf.name), path_of("newer.json")), "no info.name: the path names it: %s", str(tf.name));
     CHECK(!strcmp(str(tf.desc.common_path), "newer.json[Common]") && strstr(str(tf.desc.common_text), "col()"),
           "Common: %s", str(tf.desc.common_path));

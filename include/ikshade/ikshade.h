@@ -205,6 +205,8 @@ IKS_API void iks_toy_destroy(iks_toy *t);
 /* The name for titles and reports: the file's or directory's name, or the JSON's info.name. */
 IKS_API const char *iks_toy_name(const iks_toy *t);
 IKS_API bool iks_toy_has_buffers(const iks_toy *t);  /* Buffers A-D carry state from frame to frame */
+IKS_API bool iks_toy_has_sound(const iks_toy *t);    /* a sound pass (mainSound): .wav output, a video's audio */
+IKS_API bool iks_toy_has_image(const iks_toy *t);    /* a picture: false for a sound shader alone */
 IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
 /* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
 IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
@@ -283,6 +285,10 @@ typedef struct {
     /* A recorded session to replay (see iks_input_log): frame i gets the mouse and keys of the session
      * at i / fps seconds into it, iTime from the session's first on; time0 and mouse are ignored. */
     const iks_input_log *input;
+    /* A .wav output: the toy's sound pass (mainSound) as 44100 Hz 16-bit stereo, `seconds` long (0:
+     * 180, the site's length) from time0 on; frames and size are not used. A video of a toy with a
+     * sound pass gets the same sound, for the frames' time, as its audio track (not a GIF). */
+    double seconds;
 } iks_render_desc;
 
 typedef struct {
@@ -292,6 +298,7 @@ typedef struct {
     double fps_played;      /* a video's frame rate in the file: a GIF's is 100 / its whole-centisecond
                                delay (60 fps -> 2 cs -> 50 fps); 0 for PNG and raw frames */
     bool padded;            /* a video of odd size was padded to even (a black bottom row or right column) */
+    long samples;           /* sound written: stereo samples at 44100 Hz (a .wav, or a video's audio) */
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,

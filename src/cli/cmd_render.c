@@ -33,7 +33,10 @@ const char HELP_RENDER[] =
     "  -                    raw RGBA8 frames, top row first, to stdout (pipe into ffmpeg)\n"
     "  movie.mp4            a video through ffmpeg (when installed), at --fps, playable anywhere:\n"
     "                       .mp4 .mkv H.264 yuv420p, .webm VP9, .gif with a palette made for the clip\n"
-    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even\n"
+    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even;\n"
+    "                       a toy with a sound pass gets it as the audio track (AAC; Opus in .webm)\n"
+    "  song.wav             the sound pass (mainSound, a JSON's sound pass, sound.glsl) as 44100 Hz\n"
+    "                       16-bit stereo, --seconds long from --time, drawn on the GPU as the site does\n"
     "\n"
     "options:\n"
     "  -o, --output OUTPUT  where the frames go (required)\n"
@@ -41,6 +44,7 @@ const char HELP_RENDER[] =
     "  --frames N | A:B     N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
     "                       files as the whole run, so renders can be split across processes\n"
     "  --fps F              frames per second (default 60)\n"
+    "  --seconds S          a .wav's length (default 180, the site's); for frames: S x FPS frames\n"
     "  --time T0            time of frame 0 in seconds (default 0)\n"
     "  --mouse X,Y[,CX,CY]  a fixed iMouse in pixels: held at X,Y after a click at CX,CY (default X,Y),\n"
     "                       as on shadertoy.com (w > 0 on frame 0 only)\n"
@@ -87,6 +91,7 @@ typedef struct {
     const char **sets;    /* its --set values, then the command line's (which win), when --input */
     int nsets;
     const char *each;  /* --each DIR: a compatibility report instead of frames */
+    bool seconds_given;
 } ropts;
 
 static bool ends_with(const char *s, const char *suffix)
@@ -179,6 +184,11 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--fps", "a number");
             if (!iks_parse_finite(v, &r->fps) || r->fps <= 0 || r->fps > 10000)
                 return iks_usage("render", "--fps '%s': expected a number above 0 and at most 10000", v);
+        } else if (OPT("--seconds")) {
+            NEED("--seconds", "a number of seconds");
+            if (!iks_parse_finite(v, &r->seconds) || r->seconds <= 0 || r->seconds > 21600)
+                return iks_usage("render", "--seconds '%s': expected a number above 0 and at most 21600 (6 hours)", v);
+            o->seconds_given = true;
         } else if (OPT("--mouse")) {
             NEED("--mouse", "X,Y[,CX,CY]");
             int n;
@@ -259,6 +269,13 @@ static int parse_args(int argc, char **argv, ropts *o)
             for (int i = 0; i < o->s.nsets; i++) o->sets[nl + i] = o->s.sets[i];
             o->nsets = nl + o->s.nsets;
         }
+    }
+    /* --seconds S for frames: S x FPS of them, the last one started before S */
+    if (o->seconds_given && !ends_with(r->output, ".wav")) {
+        if (o->frames_given) return iks_usage("render", "--seconds and --frames both say how long: give one");
+        r->end = r->first + (long)ceil(r->seconds * r->fps - 1e-9);
+        if (r->end - r->first > 100000000L)
+            return iks_usage("render", "--seconds %g at --fps %g: more than 100000000 frames", r->seconds, r->fps);
     }
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
     if (r->end > LONG_MAX - o->warmup)
@@ -471,6 +488,11 @@ static int render(ropts *o)
         iks_fail("render", "%s (%ld of %ld frames written)", m, st.written, st.total);
         return iks_exit_status(c);
     }
+    if (!o->quiet && ends_with(r->output, ".wav")) {
+        fprintf(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s\n",
+                st.samples / 44100.0, st.samples, st.seconds, r->output);
+        return EXIT_OK;
+    }
     if (!o->quiet) {
         char note[160] = "";
         double fps = r->fps > 0 ? r->fps : 60;
@@ -479,6 +501,7 @@ static int render(ropts *o)
                      st.fps_played, fps);
         if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
                                 r->width + r->width % 2, r->height + r->height % 2);
+        if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the sound pass as audio)");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);

@@ -734,6 +734,21 @@ static const char *entry_signature(iks_entry e)
                                   : "mainImage(out vec4 fragColor, in vec2 fragCoord)";
 }
 
+/* Is there a definition `vec2 mainSound (` in the comment-free text t? */
+static bool defines_sound(const char *t)
+{
+    for (const char *p = t; (p = strstr(p, "mainSound")); p += 9) {
+        if ((p > t && is_ident(p[-1])) || is_ident(p[9])) continue;
+        const char *q = p + 9;
+        while (isspace((unsigned char)*q)) q++;
+        if (*q != '(') continue;
+        const char *b = p;
+        while (b > t && isspace((unsigned char)b[-1])) b--;
+        if (b - t >= 4 && strncmp(b - 4, "vec2", 4) == 0 && (b - 4 == t || !is_ident(b[-5]))) return true;
+    }
+    return false;
+}
+
 /* Whether the comment-free text t defines `vec2 mainSound(float ...)`, the site's first form, with one
  * parameter: then the wrapper calls that one. */
 static bool sound_takes_time_only(const char *t)
@@ -843,9 +858,10 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     bool has_main = scanned && defines_function(plain, "main");
     iks_entry entry = c.opts->entry;
-    bool has_image = scanned && (entry == IKS_ENTRY_SOUND ? strstr(plain, "mainSound") != NULL
+    bool has_image = scanned && (entry == IKS_ENTRY_SOUND ? defines_sound(plain)
                                                            : defines_function(plain, entry_name(entry)));
     bool sound_old = scanned && entry == IKS_ENTRY_SOUND && sound_takes_time_only(plain);
+    src->sound_seen = scanned && defines_sound(plain);
     free(plain);
     if (!scanned) {
         free(body);

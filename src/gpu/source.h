@@ -66,6 +66,7 @@ typedef struct {
     bool image_unseen; /* ... though no definition of mainImage was seen: a compile that fails for want
                           of it says that the file defines neither */
     iks_entry entry;   /* which entry point was wrapped (mainImage, mainCubemap or mainSound) */
+    bool sound_seen;   /* the text defines a function named mainSound (outside skipped groups) */
     char version[64];
 } iks_source;
 

@@ -47,6 +47,9 @@ typedef struct {
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
     iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
     int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
+    /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
+     * is its own sound pass too, and only that when no mainImage can be seen in it. */
+    iks_pass sound;
 } iks_gltoy_desc;
 
 typedef struct {
@@ -59,6 +62,12 @@ typedef struct {
     iks_cube_target cube[2];         /* Cube A's faces, a pair like the buffers' (zeroed: no Cube A) */
     int cube_cur;                    /* which of the pair holds the newest faces */
     int loc_corners;                 /* Cube A's iks_CubeCorners */
+    iks_program sound;               /* the sound pass, or prog 0 */
+    iks_input sound_in[4];
+    unsigned sound_tex[4];           /* its image textures, owned */
+    float sound_res[4][3];
+    int loc_toff, loc_soff;          /* its iTimeOffset, iSampleOffset */
+    bool image_less;                 /* no picture: a sound shader alone */
     unsigned keyboard;               /* 256x3 R8: held, pressed this frame, toggled */
     unsigned char keys[3][256];
     unsigned sampler_cache[3][2];    /* [filter][repeat] sampler objects */
@@ -99,6 +108,15 @@ void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
+
+/* The sound pass's sample rate and the block of samples one draw makes, as on shadertoy.com */
+#define IKS_SAMPLE_RATE 44100
+#define IKS_SOUND_BLOCK 512 /* a block is IKS_SOUND_BLOCK x IKS_SOUND_BLOCK samples */
+/* Samples first .. first+n-1 of the sound pass (sample s at s / 44100 s), as interleaved left/right
+ * floats into lr (2n of them), as the shader returned them (not clamped). Drawn in blocks of 512x512
+ * into a float target and read back, as the site does. IKS_E_USAGE when the toy has no sound pass,
+ * IKS_E_GL when the target cannot be made. */
+bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e);
 
 /* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
  * malloc'd; NULL when out of memory. */

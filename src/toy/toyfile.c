@@ -226,6 +226,9 @@ static bool media_allowed(const char *where, const char *dir, const iks_input *i
     return true;
 }
 
+/* pass s of a toy: 0..IKS_PASSES-1 as the desc numbers them, IKS_PASSES the sound pass */
+static iks_pass *pass_at(iks_toyfile *tf, int s) { return s < IKS_PASSES ? &tf->desc.pass[s] : &tf->desc.sound; }
+
 static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
                       const iks_logger *log)
 {
@@ -269,7 +272,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
     /* first pass over renderpass[]: which slot each pass takes, and its output ids */
     const cJSON *pass;
     int k = 0;
-    const cJSON *slot_of[IKS_PASSES] = { 0 };
+    const cJSON *slot_of[IKS_PASSES + 1] = { 0 }; /* the passes, then the sound pass at IKS_PASSES */
     cJSON_ArrayForEach(pass, passes)
     {
         k++;
@@ -318,8 +321,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             }
             slot = IKS_CUBE_PASS;
         } else if (!strcmp(type, "sound")) {
-            iks_warnf(log, "%s: the sound pass is ignored (ikshade draws pictures)", path);
-            continue;
+            slot = IKS_PASSES;
         } else {
             /* the site's other kinds (a cubemap pass, ...) are a feature ikshade lacks, not a broken file */
             iks_err_set(e, IKS_E_UNSUPPORTED,
@@ -329,23 +331,25 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         }
         if (slot_of[slot]) {
             iks_err_set(e, IKS_E_FORMAT, "%s: two passes write %s", path,
-                        slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A" : "the same buffer");
+                        slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A"
+                        : slot == IKS_PASSES ? "the sound" : "the same buffer");
             goto out;
         }
         slot_of[slot] = pass;
-        static const char *const SN[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
-        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(tf->desc.pass[slot].path = keep(tf, nm))) goto nomem;
-        tf->desc.pass[slot].text = code->valuestring;
+        static const char *const SN[IKS_PASSES + 1] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A",
+                                                        "Sound" };
+        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(pass_at(tf, slot)->path = keep(tf, nm))) goto nomem;
+        pass_at(tf, slot)->text = code->valuestring;
     }
     if (!slot_of[IKS_IMAGE_PASS]) {
         iks_err_set(e, IKS_E_FORMAT, "%s: no pass of type \"image\"", path);
         goto out;
     }
     /* second: each pass's inputs */
-    for (int s = 0; s < IKS_PASSES; s++) {
+    for (int s = 0; s <= IKS_PASSES; s++) {
         if (!slot_of[s]) continue;
         /* messages name the pass as the user's path to the JSON and the pass: dir/toy.json[Image] */
-        const char *bracket = strchr(tf->desc.pass[s].path, '[');
+        const char *bracket = strchr(pass_at(tf, s)->path, '[');
         char pp[PATH_MAX + 32];
         snprintf(pp, sizeof pp, "%s%s", path, bracket ? bracket : "");
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
@@ -362,7 +366,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 goto out;
             }
             int c = (int)chv->valuedouble;
-            iks_input *d = &tf->desc.pass[s].in[c];
+            iks_input *d = &pass_at(tf, s)->in[c];
             const char *type = str_field(in, "type", "ctype");
             const char *media = str_field(in, "filepath", "src");
             const cJSON *smp = cJSON_GetObjectItemCaseSensitive(in, "sampler");
@@ -426,8 +430,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         }
     }
     /* the code strings live in the cJSON tree: copy them out before it goes */
-    for (int s = 0; s < IKS_PASSES; s++)
-        if (tf->desc.pass[s].text && !(tf->desc.pass[s].text = keep_copy(tf, tf->desc.pass[s].text))) goto nomem;
+    for (int s = 0; s <= IKS_PASSES; s++)
+        if (pass_at(tf, s)->text && !(pass_at(tf, s)->text = keep_copy(tf, pass_at(tf, s)->text))) goto nomem;
     if (tf->desc.common_text && !(tf->desc.common_text = keep_copy(tf, tf->desc.common_text))) goto nomem;
     tf->desc.es = true; /* the site's code is WebGL2's GLSL ES 3.00 */
     ok = true;
@@ -477,12 +481,13 @@ static bool blank(const char *s)
     return true;
 }
 
-static const char *const DIR_FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl", "cube_a.glsl" };
+static const char *const DIR_FILES[IKS_PASSES + 1] = { "a.glsl",     "b.glsl",      "c.glsl",    "d.glsl",
+                                                       "image.glsl", "cube_a.glsl", "sound.glsl" };
 
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
                                 iks_err *e)
 {
-    static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image", "cube_a" };
+    static const char *const PASS[IKS_PASSES + 1] = { "a", "b", "c", "d", "image", "cube_a", "sound" };
     const char *const *FILES = DIR_FILES;
     bool ok = true;
     int lineno = 0;
@@ -514,19 +519,19 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         for (size_t k = strlen(rhs); k && isspace((unsigned char)rhs[k - 1]);) rhs[--k] = '\0';
         char *dot = strchr(lhs, '.');
         int p = -1;
-        for (int i = 0; dot && i < IKS_PASSES; i++)
+        for (int i = 0; dot && i <= IKS_PASSES; i++)
             if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
         int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
         if (p < 0 || c < 0) {
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image cube_a and N 0-3",
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image cube_a sound and N 0-3",
                              man, lineno, lhs);
             break;
         }
-        if (!tf->desc.pass[p].path) {
+        if (!pass_at(tf, p)->path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
             break;
         }
-        iks_input *in = &tf->desc.pass[p].in[c];
+        iks_input *in = &pass_at(tf, p)->in[c];
         if (!iks_channel_parse(rhs, in, e)) {
             /* a bad SPEC here is a malformed file, not a bad command line */
             if (e && e->code == IKS_E_USAGE) e->code = IKS_E_FORMAT;
@@ -569,7 +574,10 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     }
     if (!tf->desc.pass[IKS_IMAGE_PASS].path)
         return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
-                           "d.glsl, cube_a.glsl, manifest.txt)", dir);
+                           "d.glsl, cube_a.glsl, sound.glsl, manifest.txt)", dir);
+    char *snd = keep(tf, join2(dir, FILES[IKS_PASSES]));
+    if (!snd) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    if (is_reg(snd)) tf->desc.sound.path = snd;
     char *common = keep(tf, join2(dir, "common.glsl"));
     char *man = keep(tf, join2(dir, "manifest.txt"));
     if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
