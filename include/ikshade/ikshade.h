@@ -177,7 +177,8 @@ typedef struct {
      * and locates its relative #includes. */
     const char *source;
     /* iChannel0..3 of a single file or source, as the command line's --channelN takes them:
-     * FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a..d, then ,filter= ,wrap= ,vflip= ,srgb= */
+     * FILE.png|FILE.jpg|cube:FILE.png|FILE.bin (a volume)|keyboard|black|a..d|cube_a, then ,filter= ,wrap=
+     * ,vflip= ,srgb= */
     const char *channel[4];
     /* "NAME=V" or "NAME=V1,V2[,V3[,V4]]" for uniforms the shader declares (float, int, uint, bool and
      * vectors); an undeclared name is an IKS_E_USAGE error. */

@@ -223,7 +223,7 @@ static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_er
     size_t need = (size_t)x * y * z * ch * (fmt == 10 ? 4 : 1);
     if (len - VOLUME_HEADER != need) {
         iks_err_set(e, IKS_E_FORMAT, "%s: a %ux%ux%u volume of %u channel%s holds %zu bytes of texels, not %zu", in->path,
-                    x, y, z, ch, ch > 1 ? "s" : "", need, len - VOLUME_HEADER);
+                    x, y, z, ch, ch > 1 ? "s" : "", len - VOLUME_HEADER, need);
         goto out;
     }
     static const GLenum BYTE_FMT[4] = { GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };

@@ -81,7 +81,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
     if (!ok)
-        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black, a buffer a-d or cube_a",
+        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, keyboard, black, a buffer a-d or cube_a",
                     spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (!strcmp(what, "cube_a")) in->kind = IKS_IN_CUBE_BUFFER, in->vflip = false;
@@ -91,12 +91,16 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->kind = IKS_IN_CUBEMAP;
         in->vflip = false; /* the site's default for cubemaps */
         in->path = spec + (what - copy) + 5;
+    } else if (ends_with_ci(what, ".bin")) {
+        in->kind = IKS_IN_VOLUME; /* the site's volume format */
+        in->vflip = false;
+        in->path = spec + (what - copy);
     } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* into spec for now; copied below */
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
-                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, keyboard, black, a buffer a-d or cube_a first",
+                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, keyboard, black, a buffer a-d or cube_a first",
                          spec);
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
@@ -119,7 +123,7 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         if (!good) ok = iks_err_set(e, IKS_E_USAGE, "'%s': bad %s '%s'", spec, kv, v);
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
-    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) && in->path) {
+    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME) && in->path) {
         char *p = strndup(in->path, strcspn(in->path, ","));
         in->path = p; /* the caller keeps it */
         if (!p) ok = oom(e);
@@ -401,9 +405,10 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 }
                 d->kind = IKS_IN_CUBE_BUFFER;
                 d->vflip = false;
-            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap")) {
+            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap") || !strcmp(type, "volume")) {
                 bool cube = !strcmp(type, "cubemap");
-                d->kind = cube ? IKS_IN_CUBEMAP : IKS_IN_IMAGE;
+                d->kind = cube ? IKS_IN_CUBEMAP : !strcmp(type, "volume") ? IKS_IN_VOLUME : IKS_IN_IMAGE;
+                if (d->kind == IKS_IN_VOLUME) d->vflip = false; /* the site does not flip volumes */
                 if (cube) d->vflip = smp ? bool_field(smp, "vflip", false) : false; /* the site's default */
                 bool lost = false;
                 char *found = media ? find_media(dir, media, &lost) : NULL;
