@@ -683,7 +683,8 @@ static const char ES_PRELUDE[] =
     "precision highp float;\n"
     "precision highp int;\n"
     "precision highp sampler2D;\n"
-    "precision highp sampler3D;\n"; /* ES 3.00 gives sampler3D no default precision */
+    "precision highp sampler3D;\n" /* ES 3.00 gives sampler3D no default precision */
+    "precision highp samplerCube;\n"; /* and samplerCube lowp, which may be computed in 16 bits */
 
 static const char EPILOGUE[] =
     "void main() {\n"
