@@ -131,4 +131,9 @@ mkdir macro && cp orient/image.glsl orient/manifest.txt macro/
 printf '#define C(c, f, o, d) void mainCubemap(out vec4 c, in vec2 f, in vec3 o, in vec3 d)\nC(c, f, o, d) { c = vec4(d * 0.5 + 0.5, 1.0); }\n' > macro/cube_a.glsl
 R macro -o macro.png --size 6x1
 check "mainCubemap defined through a macro draws the same faces" cmp orient.png macro.png
+# ---- examples/cube: the sky Cube A keeps, above; the checker floor, below -----------------------------------
+R "$tests/../examples/cube" -o ex.png --size 64x36 --time 2
+sky=$(png pixel ex.png 2 1) floor=$(png pixel ex.png 2 34)
+check "examples/cube: blue sky at the top ($sky)" python3 -c 'import sys; r, g, b = map(int, sys.argv[1].split()); sys.exit(not b > r + 30)' "$sky"
+check "examples/cube: a grey floor at the bottom ($floor)" python3 -c 'import sys; r, g, b = map(int, sys.argv[1].split()); sys.exit(not (max(r, g, b) - min(r, g, b) < 20 and r > 100))' "$floor"
 finish

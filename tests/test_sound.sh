@@ -143,6 +143,25 @@ P
   check "--seconds 0.5 at 30 fps: 15 frames" [ "$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 secs.mp4)" = 15 ]
 fi
 
+# ---- --each: a sound shader is run for its first block, not refused for want of a picture ------------------
+mkdir each && cp old.frag ramp.frag each/
+"$bin" render --each each --size 8x8 >each.md 2>/dev/null
+check "--each: a sound shader is ok, its first block drawn" grep -q "| old.frag | ok | .* | sound: the first 262144 samples" each.md
+
+# ---- examples/sound.frag: the arpeggio's notes, by their zero crossings -----------------------------------
+R "$tests/../examples/sound.frag" -o arp.wav --seconds 0.5
+check "examples/sound.frag: 220 Hz, then 261.6 Hz (A, then C), a quarter second each" python3 - <<'P'
+import struct, sys, wave
+w = wave.open('arp.wav')
+s = struct.unpack('<%dh' % (2 * w.getnframes()), w.readframes(w.getnframes()))[0::2]
+def hz(a, b):
+    seg = s[a:b]
+    return sum(1 for x, y in zip(seg, seg[1:]) if (x < 0) != (y < 0)) / 2 / ((b - a) / 44100)
+f1, f2 = hz(500, 8000), hz(11525, 19000)
+peak = max(abs(v) for v in s) / 32767
+sys.exit(not (abs(f1 - 220) < 4 and abs(f2 - 261.6) < 4 and 0.2 < peak < 0.6))
+P
+
 # ---- errors -----------------------------------------------------------------------------------------------
 echo 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }' > pic.frag
 expect_fail "a .wav of a toy without sound" 2 "-o x.wav: pic.frag has no sound pass" "$bin" render pic.frag -o x.wav

@@ -231,6 +231,10 @@ typedef struct {
  * and below 1/255 survive, and rgba8 is then the same picture rounded to 8 bits. */
 IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, int width, int height, uint8_t *rgba8,
                               float *rgbaf);
+/* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s) into lr, 2n floats
+ * interleaved left, right, as mainSound returned them (not clamped). IKS_E_USAGE without a sound pass
+ * (iks_toy_has_sound) or for a range the site's 32-bit sample numbers cannot reach. */
+IKS_API iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr);
 
 /* ---- stopping ---------------------------------------------------------------------------------- */
 

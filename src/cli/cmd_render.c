@@ -410,6 +410,25 @@ static int render_each(const ropts *o)
             iks_last_error(&m);
             result = c == IKS_E_NOT_SHADER ? "skipped" : c == IKS_E_COMPILE ? "compile error" : "load error";
             one_line(c == IKS_E_NOT_SHADER ? "no mainImage or main(): an include file?" : m, detail, sizeof detail);
+        } else if (!iks_toy_has_image(t)) {
+            /* a sound shader: its first block of samples, as the site draws first */
+            enum { BLOCK = 512 * 512 };
+            float *lr = malloc(2 * BLOCK * sizeof *lr);
+            bool mem = lr != NULL;
+            double t0 = iks_cli_now();
+            c = lr ? iks_toy_sound(t, 0, BLOCK, lr) : IKS_E_NOMEM;
+            iks_engine_finish(e);
+            ms = 1e3 * (iks_cli_now() - t0);
+            long bad = 0;
+            for (long k = 0; lr && c == IKS_OK && k < 2 * BLOCK; k++) bad += !isfinite(lr[k]);
+            free(lr);
+            if (c != IKS_OK) {
+                const char *m;
+                iks_last_error(&m);
+                result = "draw error";
+                one_line(mem ? m : "out of memory", detail, sizeof detail);
+            } else if (bad) snprintf(detail, sizeof detail, "sound: %ld of the first %d samples are NaN or infinite", bad, 2 * BLOCK);
+            else snprintf(detail, sizeof detail, "sound: the first %d samples (ms for them, not a frame)", BLOCK);
         } else {
             double t0 = iks_cli_now();
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {

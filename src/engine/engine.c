@@ -339,6 +339,14 @@ const char *iks_toy_name(const iks_toy *t) { return t ? t->tf.name : ""; }
 bool iks_toy_has_buffers(const iks_toy *t) { return t && t->gl.has_buffers; }
 bool iks_toy_has_sound(const iks_toy *t) { return t && t->gl.sound.prog; }
 bool iks_toy_has_image(const iks_toy *t) { return t && !t->gl.image_less; }
+
+iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
+{
+    if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
+    return IKS_OK;
+}
 bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
 
 iks_code iks_toy_set(iks_toy *t, const char *setting)
