@@ -878,7 +878,8 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     const char *extra = entry == IKS_ENTRY_CUBEMAP ? CUBE_PRELUDE : entry == IKS_ENTRY_SOUND ? SOUND_PRELUDE : "";
     const char *epilogue = entry == IKS_ENTRY_CUBEMAP ? CUBE_EPILOGUE
                            : entry == IKS_ENTRY_SOUND ? (sound_old ? SOUND_EPILOGUE_OLD : SOUND_EPILOGUE)
-                                                      : EPILOGUE;    {
+                                                      : EPILOGUE;
+    {
         char *sp = iks_space_macro_calls(body);
         if (sp) free(body), body = sp;
     }
