@@ -171,7 +171,9 @@ typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
 
 typedef struct {
     /* What to load: a shader file, a shadertoy.com .json, or a directory toy (image.glsl, common.glsl,
-     * a.glsl .. d.glsl, manifest.txt). NULL with source NULL: the IK limb demo (limb.frag). */
+     * a.glsl .. d.glsl, cube_a.glsl, sound.glsl, manifest.txt). NULL with source NULL: the IK limb demo
+     * (limb.frag). A file that defines mainSound is its own sound pass as well (only that without a
+     * mainImage). */
     const char *path;
     /* GLSL text of the Image pass held in memory; path (may be NULL) then only names it in messages
      * and locates its relative #includes. */
