@@ -68,6 +68,11 @@ print(json.dumps({"renderpass": [{"type": "image", "code": sys.argv[1], "outputs
 P
 R j/toy.json -o json.png --size 8x1
 check "JSON: a volume input, found beside the JSON" cmp rgba.png json.png
+rm j/media/a/*.bin
+expect_fail "JSON: a volume not on disk is named" 1 "toy.json\\[Image\\]: iChannel0: volume '/media/a/27012b4e.*' is not on disk beside the JSON" \
+  "$bin" render j/toy.json -o x.png --size 8x1
+R j/toy.json -o black.png --size 8x1 --missing-media black
+check "... or black with --missing-media black" [ "$(png pixel black.png 0 0)" = "0 0 0" ]
 mkdir d && echo "$FETCH" > d/image.glsl && cp rgba.bin d/noise.bin && echo 'image.iChannel0 = noise.bin' > d/manifest.txt
 R d -o dir.png --size 8x1
 check "manifest: a volume by its file name" cmp rgba.png dir.png
