@@ -729,7 +729,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/frames", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%02d.png", dir);
     progress_log pl = { .monotone = true };
-    iks_render_stats st = { -1, -1, -1, -1, -1, true };
+    iks_render_stats st = { -1, -1, -1, -1, -1, true, -1 };
     iks_render_desc d = { .output = pattern, .width = 16, .height = 8, .end = 3, .progress = on_progress,
                           .user = &pl };
     CHECK_CODE("iks_render_check of a good render", iks_render_check(&d), IKS_OK);
@@ -777,7 +777,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/stopped", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%03d.png", dir);
     progress_log stop = { .stop_after = 1, .monotone = true };
-    iks_render_stats s2 = { -1, -1, -1, -1, -1, true };
+    iks_render_stats s2 = { -1, -1, -1, -1, -1, true, -1 };
     iks_render_desc d2 = { .output = pattern, .width = 64, .height = 32, .end = 40, .progress = on_progress,
                            .user = &stop };
     CHECK_CODE("iks_render stopped by its progress callback", iks_render(t, &d2, &s2), IKS_E_INTERRUPTED);
@@ -922,6 +922,36 @@ static void test_leaks(iks_engine *e, logbook *lb)
 /* An engine on a context the caller made current, through its GL loader alone (.get_proc): here the
  * headless engine's context and libEGL's eglGetProcAddress, as a program with its own EGL or GLFW
  * context would hand it over. It draws the same exact pixels and leaves the first engine working. */
+/* a sound shader from memory: its samples through iks_toy_sound, exactly what samp says */
+static void test_sound(iks_engine *e)
+{
+    const char *src = "vec2 mainSound(int samp, float time) { return vec2(float(samp % 7) * 0.125, -2.0); }\n";
+    iks_toy *t;
+    CHECK_CODE("load a sound shader from memory", load_src(e, "s.frag", src, 8, 8, &t), IKS_OK);
+    if (!t) return;
+    CHECK(iks_toy_has_sound(t) && !iks_toy_has_image(t), "a sound shader alone: sound, no picture", "true true",
+          "%d %d", iks_toy_has_sound(t), iks_toy_has_image(t));
+    enum { N = 600 };
+    static float lr[2 * N];
+    CHECK_CODE("iks_toy_sound of 600 samples from 262000 (across a block)", iks_toy_sound(t, 262000, N, lr), IKS_OK);
+    int bad = -1;
+    for (int i = 0; i < N && bad < 0; i++)
+        if (lr[2 * i] != (float)((262000 + i) % 7) * 0.125f || lr[2 * i + 1] != -2.0f) bad = i;
+    CHECK(bad < 0, "each sample is what samp gives, unclamped", "all", "sample %d: %g %g", bad, bad >= 0 ? lr[2 * bad] : 0,
+          bad >= 0 ? lr[2 * bad + 1] : 0);
+    uint8_t px[8 * 8 * 4];
+    iks_frame_info fi = { 0 };
+    CHECK_CODE("a picture of it is refused", iks_toy_draw(t, &fi, 8, 8, px, NULL), IKS_E_USAGE);
+    iks_toy_destroy(t);
+    const char *pic = "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n";
+    CHECK_CODE("load a picture", load_src(e, "p.frag", pic, 8, 8, &t), IKS_OK);
+    if (!t) return;
+    CHECK(!iks_toy_has_sound(t) && iks_toy_has_image(t), "a picture alone: no sound", "false true", "%d %d",
+          iks_toy_has_sound(t), iks_toy_has_image(t));
+    CHECK_CODE("iks_toy_sound without a sound pass", iks_toy_sound(t, 0, 1, lr), IKS_E_USAGE);
+    iks_toy_destroy(t);
+}
+
 static void test_get_proc(iks_engine *first)
 {
     void *egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_NOLOAD);
@@ -982,6 +1012,7 @@ int main(int argc, char **argv)
     test_render(e);
     test_write_png("after iks_render");
     test_limb(e);
+    test_sound(e);
     test_leaks(e, &lb);
     test_get_proc(e);
 

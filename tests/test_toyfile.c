@@ -198,9 +198,9 @@ static void test_json(void)
     nwarned = 0;
     warned[0] = '\0';
     CHECK(iks_toyfile_parse_json(&tf, path_of("newer.json"), NEWER, false, &e, &logger), "newer: %s", iks_err_msg(&e));
-    CHECK(nwarned == 1, "one warning for the sound pass, got %d", nwarned);
-    CHECK(strstr(warned, "newer.json: the sound pass is ignored (ikshade draws pictures)") &&
-              warned[strlen(warned) - 1] != '\n', "the warning: '%s'", warned);
+    CHECK(nwarned == 0, "the sound pass is taken, with no warning; got %d: '%s'", nwarned, warned);
+    CHECK(!strcmp(str(tf.desc.sound.path), "newer.json[Sound]") && strstr(str(tf.desc.sound.text), "mainSound"),
+          "the sound pass: %s", str(tf.desc.sound.path));
     CHECK(!strcmp(str(tf.name), path_of("newer.json")), "no info.name: the path names it: %s", str(tf.name));
     CHECK(!strcmp(str(tf.desc.common_path), "newer.json[Common]") && strstr(str(tf.desc.common_text), "col()"),
           "Common: %s", str(tf.desc.common_path));
@@ -221,9 +221,23 @@ static void test_json(void)
     expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"image\", \"code\": 42}]}", false, &e,
                                   &logger), &e, IKS_E_FORMAT, "x.json: renderpass[0] (image) has no \"code\" string",
            "code not a string");
-    expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"cubemap\", \"code\": \"\"}]}", false, &e,
-                                  &logger), &e, IKS_E_UNSUPPORTED, "renderpass[0] has type 'cubemap', which ikshade does not run",
-           "a cubemap pass");
+    expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": [{\"type\": \"hologram\", \"code\": \"\"}]}", false, &e,
+                                  &logger), &e, IKS_E_UNSUPPORTED, "renderpass[0] has type 'hologram', which ikshade does not run",
+           "an unknown pass type");
+    /* Cube A: the site's "cubemap" pass, read by its output id by any pass, itself included */
+    CHECK(iks_toyfile_parse_json(&tf, "x.json",
+                                 "{\"renderpass\": [{\"type\": \"image\", \"code\": \"i\", \"inputs\": [{\"id\": \"4dX3Rr\", "
+                                 "\"type\": \"cubemap\", \"channel\": 2, \"sampler\": {\"filter\": \"nearest\"}}]}, "
+                                 "{\"type\": \"cubemap\", \"code\": \"c\", \"outputs\": [{\"id\": \"4dX3Rr\", \"channel\": 0}], "
+                                 "\"inputs\": [{\"id\": \"4dX3Rr\", \"type\": \"cubemap\", \"channel\": 0}]}]}",
+                                 false, &e, &logger),
+          "a cubemap pass: %s", iks_err_msg(&e));
+    CHECK(!strcmp(str(tf.desc.pass[IKS_CUBE_PASS].path), "x.json[Cube A]") && !strcmp(str(tf.desc.pass[IKS_CUBE_PASS].text), "c"),
+          "Cube A's pass: %s", str(tf.desc.pass[IKS_CUBE_PASS].path));
+    CHECK(tf.desc.pass[IKS_IMAGE_PASS].in[2].kind == IKS_IN_CUBE_BUFFER && tf.desc.pass[IKS_IMAGE_PASS].in[2].filter ==
+          IKS_FILTER_NEAREST && !tf.desc.pass[IKS_IMAGE_PASS].in[2].path && tf.desc.pass[IKS_CUBE_PASS].in[0].kind ==
+          IKS_IN_CUBE_BUFFER, "Cube A read by id, with its sampler");
+    iks_toyfile_free(&tf);
     expect(iks_toyfile_parse_json(&tf, "x.json", "{\"renderpass\": []}", false, &e, &logger), &e, IKS_E_FORMAT,
            "x.json: no pass of type \"image\"", "no image");
     FILE *f = fopen(path_of("bin.json"), "wb");

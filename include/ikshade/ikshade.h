@@ -171,13 +171,16 @@ typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
 
 typedef struct {
     /* What to load: a shader file, a shadertoy.com .json, or a directory toy (image.glsl, common.glsl,
-     * a.glsl .. d.glsl, manifest.txt). NULL with source NULL: the IK limb demo (limb.frag). */
+     * a.glsl .. d.glsl, cube_a.glsl, sound.glsl, manifest.txt). NULL with source NULL: the IK limb demo
+     * (limb.frag). A file that defines mainSound is its own sound pass as well (only that without a
+     * mainImage). */
     const char *path;
     /* GLSL text of the Image pass held in memory; path (may be NULL) then only names it in messages
      * and locates its relative #includes. */
     const char *source;
     /* iChannel0..3 of a single file or source, as the command line's --channelN takes them:
-     * FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a..d, then ,filter= ,wrap= ,vflip= ,srgb= */
+     * FILE.png|FILE.jpg|cube:FILE.png|FILE.bin (a volume)|keyboard|black|a..d|cube_a, then ,filter= ,wrap=
+     * ,vflip= ,srgb= */
     const char *channel[4];
     /* "NAME=V" or "NAME=V1,V2[,V3[,V4]]" for uniforms the shader declares (float, int, uint, bool and
      * vectors); an undeclared name is an IKS_E_USAGE error. */
@@ -209,6 +212,8 @@ IKS_API void iks_toy_destroy(iks_toy *t);
 /* The name for titles and reports: the file's or directory's name, or the JSON's info.name. */
 IKS_API const char *iks_toy_name(const iks_toy *t);
 IKS_API bool iks_toy_has_buffers(const iks_toy *t);  /* Buffers A-D carry state from frame to frame */
+IKS_API bool iks_toy_has_sound(const iks_toy *t);    /* a sound pass (mainSound): .wav output, a video's audio */
+IKS_API bool iks_toy_has_image(const iks_toy *t);    /* a picture: false for a sound shader alone */
 IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
 /* How many errors the GLSL ES check of the load found (iks_toy_desc.es_check); -1 when not checked. */
 IKS_API int iks_toy_es_issues(const iks_toy *t);
@@ -234,6 +239,10 @@ typedef struct {
  * and below 1/255 survive, and rgba8 is then the same picture rounded to 8 bits. */
 IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, int width, int height, uint8_t *rgba8,
                               float *rgbaf);
+/* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s) into lr, 2n floats
+ * interleaved left, right, as mainSound returned them (not clamped). IKS_E_USAGE without a sound pass
+ * (iks_toy_has_sound) or for a range the site's 32-bit sample numbers cannot reach. */
+IKS_API iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr);
 
 /* ---- stopping ---------------------------------------------------------------------------------- */
 
@@ -289,6 +298,10 @@ typedef struct {
     /* A recorded session to replay (see iks_input_log): frame i gets the mouse and keys of the session
      * at i / fps seconds into it, iTime from the session's first on; time0 and mouse are ignored. */
     const iks_input_log *input;
+    /* A .wav output: the toy's sound pass (mainSound) as 44100 Hz 16-bit stereo, `seconds` long (0:
+     * 180, the site's length) from time0 on; frames and size are not used. A video of a toy with a
+     * sound pass gets the same sound, for the frames' time, as its audio track (not a GIF). */
+    double seconds;
 } iks_render_desc;
 
 typedef struct {
@@ -298,6 +311,7 @@ typedef struct {
     double fps_played;      /* a video's frame rate in the file: a GIF's is 100 / its whole-centisecond
                                delay (60 fps -> 2 cs -> 50 fps); 0 for PNG and raw frames */
     bool padded;            /* a video of odd size was padded to even (a black bottom row or right column) */
+    long samples;           /* sound written: stereo samples at 44100 Hz (a .wav, or a video's audio) */
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,

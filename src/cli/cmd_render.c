@@ -21,10 +21,10 @@ const char HELP_RENDER[] =
     "usage: ikshade render [SHADER] -o OUTPUT [options]\n"
     "\n"
     "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER is a file, a\n"
-    "shadertoy.com JSON export (Common, Buffers A-D, Image), or a directory with image.glsl, a.glsl..\n"
-    "d.glsl, common.glsl and manifest.txt; it defaults to the IK limb demo. Frame i is drawn at\n"
-    "time T0 + i/FPS (computed in double), with iTimeDelta = 1/FPS and iFrame = i; iDate is fixed\n"
-    "(2000-01-01, seconds = iTime) so renders are reproducible.\n"
+    "shadertoy.com JSON export (Common, Buffers A-D, Cube A, Image, Sound), or a directory with\n"
+    "image.glsl, a.glsl..d.glsl, cube_a.glsl, sound.glsl, common.glsl and manifest.txt; it defaults to\n"
+    "the IK limb demo. Frame i is drawn at time T0 + i/FPS (computed in double), with iTimeDelta =\n"
+    "1/FPS and iFrame = i; iDate is fixed (2000-01-01, seconds = iTime) so renders are reproducible.\n"
     "\n"
     "OUTPUT:\n"
     "  out/frame_%04d.png   PNG files, a printf-style frame number (directories are created)\n"
@@ -33,7 +33,10 @@ const char HELP_RENDER[] =
     "  -                    raw RGBA8 frames, top row first, to stdout (pipe into ffmpeg)\n"
     "  movie.mp4            a video through ffmpeg (when installed), at --fps, playable anywhere:\n"
     "                       .mp4 .mkv H.264 yuv420p, .webm VP9, .gif with a palette made for the clip\n"
-    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even\n"
+    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even;\n"
+    "                       a toy with a sound pass gets it as the audio track (AAC; Opus in .webm)\n"
+    "  song.wav             the sound pass (mainSound, a JSON's sound pass, sound.glsl) as 44100 Hz\n"
+    "                       16-bit stereo, --seconds long from --time, drawn on the GPU as the site does\n"
     "\n"
     "options:\n"
     "  -o, --output OUTPUT  where the frames go (required)\n"
@@ -41,6 +44,7 @@ const char HELP_RENDER[] =
     "  --frames N | A:B     N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
     "                       files as the whole run, so renders can be split across processes\n"
     "  --fps F              frames per second (default 60)\n"
+    "  --seconds S          a .wav's length (default 180, the site's); for frames: S x FPS frames\n"
     "  --time T0            time of frame 0 in seconds (default 0)\n"
     "  --mouse X,Y[,CX,CY]  a fixed iMouse in pixels: held at X,Y after a click at CX,CY (default X,Y),\n"
     "                       as on shadertoy.com (w > 0 on frame 0 only)\n"
@@ -60,6 +64,7 @@ const char HELP_RENDER[] =
     "                       -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'\n"
     "  --quiet              no progress and no summary\n"
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
+    "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
@@ -89,6 +94,7 @@ typedef struct {
     const char **sets;    /* its --set values, then the command line's (which win), when --input */
     int nsets;
     const char *each;  /* --each DIR: a compatibility report instead of frames */
+    bool seconds_given;
 } ropts;
 
 static bool ends_with(const char *s, const char *suffix)
@@ -181,6 +187,11 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--fps", "a number");
             if (!iks_parse_finite(v, &r->fps) || r->fps <= 0 || r->fps > 10000)
                 return iks_usage("render", "--fps '%s': expected a number above 0 and at most 10000", v);
+        } else if (OPT("--seconds")) {
+            NEED("--seconds", "a number of seconds");
+            if (!iks_parse_finite(v, &r->seconds) || r->seconds <= 0 || r->seconds > 21600)
+                return iks_usage("render", "--seconds '%s': expected a number above 0 and at most 21600 (6 hours)", v);
+            o->seconds_given = true;
         } else if (OPT("--mouse")) {
             NEED("--mouse", "X,Y[,CX,CY]");
             int n;
@@ -261,6 +272,13 @@ static int parse_args(int argc, char **argv, ropts *o)
             for (int i = 0; i < o->s.nsets; i++) o->sets[nl + i] = o->s.sets[i];
             o->nsets = nl + o->s.nsets;
         }
+    }
+    /* --seconds S for frames: S x FPS of them, the last one started before S */
+    if (o->seconds_given && !ends_with(r->output, ".wav")) {
+        if (o->frames_given) return iks_usage("render", "--seconds and --frames both say how long: give one");
+        r->end = r->first + (long)ceil(r->seconds * r->fps - 1e-9);
+        if (r->end - r->first > 100000000L)
+            return iks_usage("render", "--seconds %g at --fps %g: more than 100000000 frames", r->seconds, r->fps);
     }
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
     if (r->end > LONG_MAX - o->warmup)
@@ -397,6 +415,25 @@ static int render_each(const ropts *o)
             iks_last_error(&m);
             result = c == IKS_E_NOT_SHADER ? "skipped" : c == IKS_E_COMPILE ? "compile error" : "load error";
             one_line(c == IKS_E_NOT_SHADER ? "no mainImage or main(): an include file?" : m, detail, sizeof detail);
+        } else if (!iks_toy_has_image(t)) {
+            /* a sound shader: its first block of samples, as the site draws first */
+            enum { BLOCK = 512 * 512 };
+            float *lr = malloc(2 * BLOCK * sizeof *lr);
+            bool mem = lr != NULL;
+            double t0 = iks_cli_now();
+            c = lr ? iks_toy_sound(t, 0, BLOCK, lr) : IKS_E_NOMEM;
+            iks_engine_finish(e);
+            ms = 1e3 * (iks_cli_now() - t0);
+            long bad = 0;
+            for (long k = 0; lr && c == IKS_OK && k < 2 * BLOCK; k++) bad += !isfinite(lr[k]);
+            free(lr);
+            if (c != IKS_OK) {
+                const char *m;
+                iks_last_error(&m);
+                result = "draw error";
+                one_line(mem ? m : "out of memory", detail, sizeof detail);
+            } else if (bad) snprintf(detail, sizeof detail, "sound: %ld of the first %d samples are NaN or infinite", bad, 2 * BLOCK);
+            else snprintf(detail, sizeof detail, "sound: the first %d samples (ms for them, not a frame)", BLOCK);
         } else {
             double t0 = iks_cli_now();
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {
@@ -482,6 +519,11 @@ static int render(ropts *o)
         iks_fail("render", "%s (%ld of %ld frames written)", m, st.written, st.total);
         return iks_exit_status(c);
     }
+    if (!o->quiet && ends_with(r->output, ".wav")) {
+        fprintf(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s\n",
+                st.samples / 44100.0, st.samples, st.seconds, r->output);
+        return EXIT_OK;
+    }
     if (!o->quiet) {
         char note[160] = "";
         double fps = r->fps > 0 ? r->fps : 60;
@@ -490,6 +532,7 @@ static int render(ropts *o)
                      st.fps_played, fps);
         if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
                                 r->width + r->width % 2, r->height + r->height % 2);
+        if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the sound pass as audio)");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);

@@ -36,6 +36,7 @@ const char HELP_VIEW[] =
     "                       for `ikshade render SHADER --input FILE`, which replays them at any size/fps\n"
     "  -I DIR               also look for #include files in DIR (repeatable)\n"
     "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
+    "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"

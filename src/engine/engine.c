@@ -338,6 +338,16 @@ void iks_toy_destroy(iks_toy *t)
 
 const char *iks_toy_name(const iks_toy *t) { return t ? t->tf.name : ""; }
 bool iks_toy_has_buffers(const iks_toy *t) { return t && t->gl.has_buffers; }
+bool iks_toy_has_sound(const iks_toy *t) { return t && t->gl.sound.prog; }
+bool iks_toy_has_image(const iks_toy *t) { return t && !t->gl.image_less; }
+
+iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
+{
+    if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
+    return IKS_OK;
+}
 bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
 int iks_toy_es_issues(const iks_toy *t) { return t ? t->es_issues : -1; }
 
@@ -392,6 +402,7 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     static const iks_frame_info zero;
     if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
     if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
+    if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     iks_err err = IKS_ERR_INIT;
     if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     iks_target *tg = rgbaf ? &t->outf : &t->out8;

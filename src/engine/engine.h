@@ -52,6 +52,9 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
 /* The uniforms of a frame from the public description. */
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
 
+/* what drawing a sound shader alone is told */
+#define IKS_NO_PICTURE "a sound shader (mainSound and no mainImage) has no picture: render it to a .wav"
+
 double iks_now(void);                 /* monotonic seconds */
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);

@@ -13,6 +13,8 @@
 #include "pngio.h"
 #include "pool.h"
 #include "writer.h"
+#include "writer_internal.h"
+#include "writer_wav.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -96,9 +98,115 @@ static bool check_writable(const plan *p, iks_err *err)
            iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
 }
 
+/* ---- sound ------------------------------------------------------------------------------------- */
+
+#define DEFAULT_SOUND_SECONDS 180.0 /* the length of the sound the site renders and plays */
+#define MAX_SOUND_SECONDS 21600.0   /* 6 hours: under a WAV's 4 GiB */
+
+static bool is_wav(const char *output)
+{
+    size_t n = output ? strlen(output) : 0;
+    return n > 4 && strcasecmp(output + n - 4, ".wav") == 0;
+}
+
+static bool wav_plan(const iks_render_desc *d, double *seconds, iks_err *err)
+{
+    *seconds = d->seconds > 0 ? d->seconds : DEFAULT_SOUND_SECONDS;
+    if (!isfinite(d->seconds) || d->seconds < 0 || *seconds > MAX_SOUND_SECONDS)
+        return iks_err_set(err, IKS_E_USAGE, "--seconds '%g': expected a number of seconds above 0 and at most %g",
+                           d->seconds, MAX_SOUND_SECONDS);
+    if (!isfinite(d->time0) || d->time0 < 0 || d->time0 > MAX_SOUND_SECONDS)
+        return iks_err_set(err, IKS_E_USAGE, "--time '%g' with -o %s: the sound starts at a time from 0 to %g s",
+                           d->time0, d->output, MAX_SOUND_SECONDS);
+    return true;
+}
+
+/* samples from t0 for the given seconds, as whole samples */
+static void sound_span(double t0, double seconds, long *first, long *n)
+{
+    *first = lround(t0 * IKS_SAMPLE_RATE);
+    *n = lround((t0 + seconds) * IKS_SAMPLE_RATE) - *first;
+}
+
+/* -o song.wav: the sound pass alone, written atomically */
+static iks_code render_wav(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
+{
+    iks_err err = IKS_ERR_INIT;
+    double seconds;
+    if (!wav_plan(d, &seconds, &err)) return iks_publish(&err);
+    if (!t->gl.sound.prog)
+        return iks_fail_usage("-o %s: %s has no sound pass (a mainSound function, a JSON's sound pass, or sound.glsl)",
+                              d->output, t->tf.name);
+    if (!iks_make_parent_dirs(d->output)) {
+        iks_err_errno(&err, IKS_E_IO, errno, d->output);
+        return iks_publish(&err);
+    }
+    if (iks_outfile_check(d->output) != 0) {
+        iks_err_set(&err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
+        return iks_publish(&err);
+    }
+    long first, n;
+    sound_span(d->time0, seconds, &first, &n);
+    double start = iks_now();
+    void *wav;
+    size_t len;
+    if (!iks_sound_wav(&t->gl, first, n, &t->e->log, &wav, &len, &err)) return iks_publish(&err);
+    bool ok = iks_write_atomic(d->output, wav, len);
+    int e = errno;
+    free(wav);
+    if (!ok) {
+        iks_err_set(&err, e == EINTR ? IKS_E_INTERRUPTED : IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(e));
+        return iks_publish(&err);
+    }
+    st->samples = n;
+    st->seconds = iks_now() - start;
+    return IKS_OK;
+}
+
+/* A video's audio track: the sound of the frames' time span in a temporary WAV beside the output (its
+ * name in *tmp, for the writer; the caller removes it). false with err set. */
+static bool video_audio(iks_toy *t, const iks_render_desc *r, char **tmp, long *samples, iks_err *err)
+{
+    *tmp = NULL;
+    long first, n;
+    sound_span(r->time0 + r->first / r->fps, (r->end - r->first) / r->fps, &first, &n);
+    void *wav;
+    size_t len;
+    if (!iks_sound_wav(&t->gl, first, n, &t->e->log, &wav, &len, err)) return false;
+    char *name = NULL;
+    int fd = iks_outfile_tmp_create(r->output, &name);
+    bool ok = fd >= 0 && iks_write_all(fd, wav, len);
+    int e = errno;
+    free(wav);
+    if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
+    if (!ok) {
+        if (name) {
+            unlink(name);
+            iks_outfile_tmp_done(name);
+            free(name);
+        }
+        return iks_err_set(err, IKS_E_IO, "%s: its audio track: %s", r->output, iks_outfile_strerror(e));
+    }
+    *tmp = name;
+    *samples = n;
+    return true;
+}
+
+static void audio_remove(char *tmp)
+{
+    if (!tmp) return;
+    unlink(tmp);
+    iks_outfile_tmp_done(tmp);
+    free(tmp);
+}
+
 iks_code iks_render_check(const iks_render_desc *d)
 {
     iks_err err = IKS_ERR_INIT;
+    if (d && is_wav(d->output)) {
+        double s;
+        return wav_plan(d, &s, &err) ? IKS_OK : iks_publish(&err);
+    }
     plan p;
     if (!make_plan(d, &p, &err)) return iks_publish(&err);
     return IKS_OK;
@@ -229,12 +337,23 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_render_stats *st = stats ? stats : &st_local;
     memset(st, 0, sizeof *st);
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
+    if (d && is_wav(d->output)) return render_wav(t, d, st);
     iks_err err = IKS_ERR_INIT;
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
     const iks_render_desc *r = &p.d;
+    if (t->gl.image_less)
+        return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     gl_state g;
     if (!gl_setup(&g, t, &p, &err)) {
+        gl_free(&g);
+        return iks_publish(&err);
+    }
+    /* the toy's sound goes into a video as its audio track (a GIF has none) */
+    char *audio = NULL;
+    const char *vfmt = p.kind == IKS_OUT_VIDEO ? iks_video_format(r->output) : NULL;
+    if (p.kind == IKS_OUT_VIDEO && t->gl.sound.prog && !(vfmt && !strcmp(vfmt, "gif") && !r->ffmpeg_args) &&
+        !video_audio(t, r, &audio, &st->samples, &err)) {
         gl_free(&g);
         return iks_publish(&err);
     }
@@ -242,8 +361,9 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
                            .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
-                           .png_fast = p.png_fast };
+                           .png_fast = p.png_fast, .audio = audio };
     if (!iks_writer_open(&wd, &w, &err)) {
+        audio_remove(audio);
         gl_free(&g);
         return iks_publish(&err);
     }
@@ -295,6 +415,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_err werr = IKS_ERR_INIT;
     iks_writer_result wr;
     bool wok = iks_writer_close(w, ok, &wr, &werr);
+    audio_remove(audio);
     if (!wok && err.code == IKS_OK) iks_err_move(&err, &werr);
     iks_err_clear(&werr);
     ok = ok && wok;

@@ -240,23 +240,27 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
     int total = 0, checked = 0;
     char *acc = NULL;
     size_t len = 0;
-    for (int s = 0; s < IKS_PASSES; s++) {
-        const iks_pass *ps = &d->pass[s];
+    /* the passes, Cube A with its own entry point, then a sound pass of its own */
+    for (int s = 0; s <= IKS_PASSES; s++) {
+        const iks_pass *ps = s < IKS_PASSES ? &d->pass[s] : &d->sound;
         if (!ps->path) continue;
-        iks_source_opts o = *base;
-        o.text = ps->text;
-        o.common_path = d->common_path;
-        o.common_text = d->common_text;
-        o.es = true;
-        o.touched = NULL;
-        for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
+        iks_entry entry = s == IKS_CUBE_PASS ? IKS_ENTRY_CUBEMAP : s == IKS_PASSES ? IKS_ENTRY_SOUND : IKS_ENTRY_IMAGE;
+        iks_source_opts o;
+        iks_gltoy_pass_opts(d, ps, entry, base, &o);
+        o.es = true; /* whatever this GL builds: the site's language */
         iks_source src = { 0 };
         iks_err e = IKS_ERR_INIT;
+        bool loaded = iks_source_load(&src, ps->path, &o, &e);
+        /* a sound shader alone in a file: its entry point is mainSound */
+        if (loaded && entry == IKS_ENTRY_IMAGE && src.image_unseen && src.sound_seen) {
+            iks_source_free(&src);
+            o.entry = IKS_ENTRY_SOUND;
+            loaded = iks_source_load(&src, ps->path, &o, &e);
+        }
         /* a file with its own #version and main() is not a Shadertoy shader, and one that #includes
          * others or gives its uniforms values uses ikshade's extensions (as its demos do): the site
          * never sees these */
-        if (iks_source_load(&src, ps->path, &o, &e) && src.shadertoy && src.nfiles == src.main_file + 1 &&
-            !has_uniform_default(&src)) {
+        if (loaded && src.shadertoy && src.nfiles == src.main_file + 1 && !has_uniform_default(&src)) {
             char *report = NULL;
             bool ok = true;
             checked++;

@@ -26,6 +26,7 @@ typedef struct {
     const char *ffmpeg_args; /* a video's output options instead of ours (and any extension then) */
     int depth;            /* bits per channel: 8 (PNG, raw, video), 16 (PNG; an EXR's half), 32 (EXR) */
     bool png_fast;        /* 8-bit PNGs through the fast path (ISA-L) rather than libdeflate at png_level */
+    const char *audio;    /* a video's audio track: a WAV file of the same length, or NULL */
 } iks_writer_desc;
 
 /* Whether frames for this output are float RGBA (16 bytes a pixel) rather than RGBA8 */

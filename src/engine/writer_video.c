@@ -211,6 +211,10 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     arg(&a, rate);
     arg(&a, "-i");
     arg(&a, "pipe:0");
+    if (d->audio) {
+        arg(&a, "-i");
+        arg(&a, d->audio);
+    }
     if (user) {
         for (int i = 0; i < nuser; i++) arg(&a, user[i]);
     } else if (gif) {
@@ -250,6 +254,13 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
         }
         arg(&a, "-pix_fmt");
         arg(&a, "yuv420p");
+        if (d->audio) {
+            /* the codecs every player of the container takes: Opus in WebM, AAC elsewhere */
+            arg(&a, "-c:a");
+            arg(&a, !strcmp(fmt, "webm") ? "libopus" : "aac");
+            arg(&a, "-b:a");
+            arg(&a, "192k");
+        }
         if (!strcmp(fmt, "mp4")) {
             arg(&a, "-movflags");
             arg(&a, "+faststart");

@@ -181,7 +181,7 @@ static bool build_failed(iks_program *p, const iks_source *src, build_log *log, 
         iks_err_clear(e);
         /* no mainImage after all (iks_log_map said so): not a shader, as `--each` tells an include file;
          * that line alone is the message, as for any error that is not the compiler's */
-        const char *ns = src->image_unseen ? strstr(log->s, ": defines neither mainImage") : NULL;
+        const char *ns = src->image_unseen ? strstr(log->s, ": defines neither main") : NULL;
         if (ns) {
             while (ns > log->s && ns[-1] != '\n') ns--;
             iks_err_set(e, IKS_E_NOT_SHADER, "%.*s", (int)strcspn(ns, "\n"), ns);
@@ -374,6 +374,58 @@ void iks_target_destroy(iks_target *t)
     memset(t, 0, sizeof *t);
 }
 
+bool iks_cube_target_create(iks_cube_target *c, int size, iks_err *e)
+{
+    memset(c, 0, sizeof *c);
+    int max = iks_gpu_max_size();
+    GLint cmax = 0;
+    glGetIntegerv(GL_MAX_CUBE_MAP_TEXTURE_SIZE, &cmax);
+    if (cmax < max) max = cmax;
+    if (size < 1 || size > max)
+        return iks_err_set(e, IKS_E_USAGE, "cubemap faces of %dx%d: this GL allows 1 to %d on a side", size, size, max);
+    c->size = size;
+    while (glGetError() != GL_NO_ERROR) {}
+    glGenTextures(1, &c->tex);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, c->tex);
+    for (int f = 0; f < 6; f++)
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA16F, size, size, 0, GL_RGBA, GL_FLOAT, NULL);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    glGenFramebuffers(6, c->fbo);
+    bool complete = true;
+    static const float zero[4] = { 0, 0, 0, 0 };
+    for (int f = 0; f < 6; f++) {
+        glBindFramebuffer(GL_FRAMEBUFFER, c->fbo[f]);
+        glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f,
+                               c->tex, 0);
+        complete &= glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+        if (complete) glClearBufferfv(GL_COLOR, 0, zero);
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    const char *gl = iks_gl_error();
+    if (!complete || gl) {
+        iks_err_set(e, IKS_E_GL, "cubemap faces of %dx%d: cannot make a render target (%s)", size, size,
+                    gl ? gl : "framebuffer incomplete");
+        iks_cube_target_destroy(c);
+        return false;
+    }
+    return true;
+}
+
+void iks_cube_target_destroy(iks_cube_target *c)
+{
+    for (int f = 0; f < 6; f++)
+        if (c->fbo[f]) glDeleteFramebuffers(1, &c->fbo[f]);
+    if (c->tex) glDeleteTextures(1, &c->tex);
+    memset(c, 0, sizeof *c);
+}
+
+iks_target iks_cube_face(const iks_cube_target *c, int face)
+{
+    return (iks_target){ .fbo = c->fbo[face], .tex = 0, .w = c->size, .h = c->size, .fmt = IKS_RGBA32F };
+}
+
 unsigned iks_texture_rgba32f(int w, int h, const float *data)
 {
     GLuint tex;
@@ -427,8 +479,10 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     if (p->loc_chtime >= 0) glUniform1fv(p->loc_chtime, 4, f->channel_time);
     for (int i = 0; i < 4; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
-        glBindTexture(GL_TEXTURE_2D, f->channel_cube[i] ? 0 : f->channel[i]);
+        bool flat = !f->channel_cube[i] && !f->channel_3d[i];
+        glBindTexture(GL_TEXTURE_2D, flat ? f->channel[i] : 0);
         glBindTexture(GL_TEXTURE_CUBE_MAP, f->channel_cube[i] ? f->channel[i] : 0);
+        glBindTexture(GL_TEXTURE_3D, f->channel_3d[i] ? f->channel[i] : 0);
         if (p->loc_ch[i] >= 0) glUniform1i(p->loc_ch[i], i);
     }
     glBindVertexArray(p->vao);

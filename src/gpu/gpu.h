@@ -82,6 +82,19 @@ typedef struct {
 bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, iks_err *e);
 void iks_target_destroy(iks_target *t);
 
+/* A cubemap a pass draws into (shadertoy.com's Cube A): six square RGBA16F faces, as the site keeps
+ * them, each with a framebuffer, in GL's face order (+x -x +y -y +z -z). */
+typedef struct {
+    unsigned tex, fbo[6];
+    int size;
+} iks_cube_target;
+/* Cleared to zero. A size outside what this GL allows is IKS_E_USAGE; GL refusing it IKS_E_GL. c is
+ * zeroed on failure. */
+bool iks_cube_target_create(iks_cube_target *c, int size, iks_err *e);
+void iks_cube_target_destroy(iks_cube_target *c);
+/* Face 0..5 as a target to draw into (owned by c: never destroyed by itself). */
+iks_target iks_cube_face(const iks_cube_target *c, int face);
+
 /* A float texture to feed a shader through a channel (RGBA32F, nearest, clamped). */
 unsigned iks_texture_rgba32f(int w, int h, const float *data);
 void iks_texture_destroy(unsigned tex);
@@ -95,6 +108,7 @@ typedef struct {
     float date[4];
     unsigned channel[4];    /* GL textures, 0 for none */
     bool channel_cube[4];   /* that texture is a cubemap */
+    bool channel_3d[4];     /* that texture is 3D (a volume) */
     float channel_res[4][3];
     float channel_time[4];  /* iChannelTime: a video's or music's playback time, else 0 (the site's) */
 } iks_frame;

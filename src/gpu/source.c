@@ -682,7 +682,9 @@ static const char ES_PRELUDE[] =
     "#define lowp highp\n"
     "precision highp float;\n"
     "precision highp int;\n"
-    "precision highp sampler2D;\n";
+    "precision highp sampler2D;\n"
+    "precision highp sampler3D;\n" /* ES 3.00 gives sampler3D no default precision */
+    "precision highp samplerCube;\n"; /* and samplerCube lowp, which may be computed in 16 bits */
 
 static const char EPILOGUE[] =
     "void main() {\n"
@@ -690,6 +692,84 @@ static const char EPILOGUE[] =
     "    mainImage(color, gl_FragCoord.xy);\n"
     "    iks_FragColor = color;\n"
     "}\n";
+
+/* shadertoy.com's Cube A: each face is drawn with its four corners and the apex (the ray origin), and a
+ * fragment's ray runs from the apex through the bilinear mix of the corners at its place on the face,
+ * the site's own formula (so rays match it to the last bit, unnormalised corners and all). */
+static const char CUBE_PRELUDE[] = "uniform vec3 iks_CubeCorners[5];\n";
+static const char CUBE_EPILOGUE[] =
+    "void main() {\n"
+    "    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n"
+    "    vec3 ro = iks_CubeCorners[4];\n"
+    "    vec2 uv = gl_FragCoord.xy / iResolution.xy;\n"
+    "    vec3 rd = normalize(mix(mix(iks_CubeCorners[0], iks_CubeCorners[1], uv.x), mix(iks_CubeCorners[3], iks_CubeCorners[2], uv.x), uv.y) - ro);\n"
+    "    mainCubemap(color, gl_FragCoord.xy, ro, rd);\n"
+    "    iks_FragColor = color;\n"
+    "}\n";
+
+/* shadertoy.com's sound pass: a block of 512x512 samples a draw, sample s at pixel (s % 512, s / 512) of
+ * the block; time and sample number computed as the site does. The site packs each channel into two
+ * bytes; we keep the float and quantise once, on the way into the WAV. */
+static const char SOUND_PRELUDE[] = "uniform float iTimeOffset;\nuniform int iSampleOffset;\n";
+static const char SOUND_EPILOGUE[] =
+    "void main() {\n"
+    "    float t = iTimeOffset + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / iSampleRate;\n"
+    "    int s = iSampleOffset + int(gl_FragCoord.y - 0.2) * 512 + int(gl_FragCoord.x - 0.2);\n"
+    "    iks_FragColor = vec4(mainSound(s, t), 0.0, 1.0);\n"
+    "}\n";
+static const char SOUND_EPILOGUE_OLD[] =
+    "void main() {\n"
+    "    float t = iTimeOffset + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / iSampleRate;\n"
+    "    iks_FragColor = vec4(mainSound(t), 0.0, 1.0);\n"
+    "}\n";
+
+/* The entry point's name and the signature a message names */
+static const char *entry_name(iks_entry e)
+{
+    return e == IKS_ENTRY_CUBEMAP ? "mainCubemap" : e == IKS_ENTRY_SOUND ? "mainSound" : "mainImage";
+}
+static const char *entry_signature(iks_entry e)
+{
+    return e == IKS_ENTRY_CUBEMAP ? "mainCubemap(out vec4 fragColor, in vec2 fragCoord, in vec3 rayOri, in vec3 rayDir)"
+           : e == IKS_ENTRY_SOUND ? "mainSound(int samp, float time)"
+                                  : "mainImage(out vec4 fragColor, in vec2 fragCoord)";
+}
+
+/* Is there a definition `vec2 mainSound (` in the comment-free text t? */
+static bool defines_sound(const char *t)
+{
+    for (const char *p = t; (p = strstr(p, "mainSound")); p += 9) {
+        if ((p > t && is_ident(p[-1])) || is_ident(p[9])) continue;
+        const char *q = p + 9;
+        while (isspace((unsigned char)*q)) q++;
+        if (*q != '(') continue;
+        const char *b = p;
+        while (b > t && isspace((unsigned char)b[-1])) b--;
+        if (b - t >= 4 && strncmp(b - 4, "vec2", 4) == 0 && (b - 4 == t || !is_ident(b[-5]))) return true;
+    }
+    return false;
+}
+
+/* Whether the comment-free text t defines `vec2 mainSound(float ...)`, the site's first form, with one
+ * parameter: then the wrapper calls that one. */
+static bool sound_takes_time_only(const char *t)
+{
+    for (const char *p = t; (p = strstr(p, "mainSound")); p += 9) {
+        if ((p > t && is_ident(p[-1])) || is_ident(p[9])) continue;
+        const char *q = p + 9;
+        while (isspace((unsigned char)*q)) q++;
+        if (*q != '(') continue;
+        size_t n = strcspn(q, ")");
+        if (q[n] != ')') continue;
+        bool comma = memchr(q, ',', n) != NULL;
+        if (!comma && n > 1) {
+            /* one parameter, and not a call with an int: a declaration reads `float NAME` or `in float` */
+            const char *f = strstr(q, "float");
+            if (f && f < q + n) return true;
+        }
+    }
+    return false;
+}
 
 /* Appends text (whole lines) to f, mapping each line to (file, first_line + k). */
 static void emit_block(sbuf *f, iks_source *src, int *nl, const char *text, int file, int first_line)
@@ -778,7 +858,11 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         }
     }
     bool has_main = scanned && defines_function(plain, "main");
-    bool has_image = scanned && defines_function(plain, "mainImage");
+    iks_entry entry = c.opts->entry;
+    bool has_image = scanned && (entry == IKS_ENTRY_SOUND ? defines_sound(plain)
+                                                           : defines_function(plain, entry_name(entry)));
+    bool sound_old = scanned && entry == IKS_ENTRY_SOUND && sound_takes_time_only(plain);
+    src->sound_seen = scanned && defines_sound(plain);
     free(plain);
     if (!scanned) {
         free(body);
@@ -790,6 +874,11 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     }
     src->shadertoy = !has_main;
     src->image_unseen = !has_main && !has_image;
+    src->entry = entry;
+    const char *extra = entry == IKS_ENTRY_CUBEMAP ? CUBE_PRELUDE : entry == IKS_ENTRY_SOUND ? SOUND_PRELUDE : "";
+    const char *epilogue = entry == IKS_ENTRY_CUBEMAP ? CUBE_EPILOGUE
+                           : entry == IKS_ENTRY_SOUND ? (sound_old ? SOUND_EPILOGUE_OLD : SOUND_EPILOGUE)
+                                                      : EPILOGUE;
     {
         char *sp = iks_space_macro_calls(body);
         if (sp) free(body), body = sp;
@@ -802,7 +891,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
     bool es_prelude = src->shadertoy && c.opts->es && !own_version;
     src->nlines = 1 + (es_prelude ? count_lines(ES_PRELUDE) : 0) +
-                  (src->shadertoy ? count_lines(PRELUDE) + count_lines(EPILOGUE) : 0) + c.nlines;
+                  (src->shadertoy ? count_lines(PRELUDE) + count_lines(extra) + count_lines(epilogue) : 0) + c.nlines;
     src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
     src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
     sbuf f = { 0 };
@@ -820,18 +909,21 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
             int ch;
             if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->cube[ch])
                 sb_fmt(&pre, "uniform samplerCube iChannel%d;\n", ch);
+            else if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->volume[ch])
+                sb_fmt(&pre, "uniform sampler3D iChannel%d;\n", ch);
             else sb_add(&pre, p, n);
             p += n;
         }
         emit_block(&f, src, &nl, pre.s && !pre.oom ? pre.s : PRELUDE, 0, 1);
         free(pre.s);
+        emit_block(&f, src, &nl, extra, 0, 1);
     }
     for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
         src->map_file[nl] = c.mfile[i];
         src->map_line[nl] = c.mline[i];
     }
     sb_str(&f, body);
-    if (src->shadertoy) emit_block(&f, src, &nl, EPILOGUE, IKS_WRAPPER, 1);
+    if (src->shadertoy) emit_block(&f, src, &nl, epilogue, IKS_WRAPPER, 1);
     free(body);
     free(c.mfile);
     free(c.mline);
@@ -992,14 +1084,14 @@ char *iks_log_map(const char *log, const iks_source *src)
                     path = main_path;
                     fl = L.line;
                 }
-                if (!path && src->image_unseen && strstr(L.msg, "mainImage")) {
+                if (!path && src->image_unseen && strstr(L.msg, entry_name(src->entry))) {
                     if (!unseen_said)
-                        sb_fmt(&b, "%s: defines neither mainImage(out vec4 fragColor, in vec2 fragCoord) nor main()\n",
-                               main_path);
+                        sb_fmt(&b, "%s: defines neither %s nor main()\n", main_path, entry_signature(src->entry));
                     unseen_said = true;
                 } else if (!path)
-                    sb_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is mainImage declared as "
-                               "void mainImage(out vec4, in vec2)?)\n", main_path, L.sev, L.msg);
+                    sb_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is %s declared as %s%s?)\n", main_path,
+                           L.sev, L.msg, entry_name(src->entry), src->entry == IKS_ENTRY_SOUND ? "vec2 " : "void ",
+                           entry_signature(src->entry));
                 else if (L.col > 0) sb_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);
                 else sb_fmt(&b, "%s:%d: %s: %s\n", path, fl, L.sev, L.msg);
             } else {

@@ -16,6 +16,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Which function a Shadertoy pass defines, and so which main() wraps it */
+typedef enum {
+    IKS_ENTRY_IMAGE,   /* void mainImage(out vec4, in vec2): Image and Buffers A-D */
+    IKS_ENTRY_CUBEMAP, /* void mainCubemap(out vec4, in vec2, in vec3 rayOri, in vec3 rayDir): Cube A, drawn once
+                        * per face with the face's corners in iks_CubeCorners[5] */
+    IKS_ENTRY_SOUND,   /* vec2 mainSound(int samp, float time), or the older mainSound(float time): samples
+                        * laid out 512 a row from iSampleOffset / iTimeOffset, (left, right) in .rg */
+} iks_entry;
+
 typedef struct {
     const char *const *include_dirs; /* searched in order after the including file's directory */
     int n_include_dirs;
@@ -35,6 +44,9 @@ typedef struct {
     bool es;
     /* Channels declared samplerCube instead of sampler2D (a cubemap input) */
     bool cube[4];
+    /* Channels declared sampler3D (a volume input) */
+    bool volume[4];
+    iks_entry entry; /* the Shadertoy entry point wrapped (ignored for a file with its own main()) */
     /* Optional: told of every file read (exists true) and of every path an #include looked for in vain
      * (false), on failure too, so that a viewer can wait for the save (or the new file) that fixes it. */
     void (*touched)(void *user, const char *path, bool exists);
@@ -53,6 +65,8 @@ typedef struct {
     bool shadertoy;  /* mainImage wrapped by our main() */
     bool image_unseen; /* ... though no definition of mainImage was seen: a compile that fails for want
                           of it says that the file defines neither */
+    iks_entry entry;   /* which entry point was wrapped (mainImage, mainCubemap or mainSound) */
+    bool sound_seen;   /* the text defines a function named mainSound (outside skipped groups) */
     char version[64];
 } iks_source;
 

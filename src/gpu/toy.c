@@ -5,6 +5,7 @@
 #include "userfile.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <limits.h>
 #include <glad/gl.h>
 #include <stdio.h>
@@ -27,7 +28,21 @@
 #pragma GCC diagnostic pop
 #endif
 
-static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
+static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
+
+/* The order of a frame on shadertoy.com: the buffers, then the cubemap pass, then Image */
+static const int DRAW_ORDER[IKS_PASSES] = { 0, 1, 2, 3, IKS_CUBE_PASS, IKS_IMAGE_PASS };
+
+/* The corners of each face and the apex, as the site draws Cube A (face order +x -x +y -y +z -z): a
+ * fragment's ray goes from the apex through the bilinear mix of corners 0 1 (bottom row) and 3 2 (top) */
+static const float CUBE_CORNERS[6][5][3] = {
+    { { 1, 1, 1 }, { 1, 1, -1 }, { 1, -1, -1 }, { 1, -1, 1 }, { 0, 0, 0 } },
+    { { -1, 1, -1 }, { -1, 1, 1 }, { -1, -1, 1 }, { -1, -1, -1 }, { 0, 0, 0 } },
+    { { -1, 1, -1 }, { 1, 1, -1 }, { 1, 1, 1 }, { -1, 1, 1 }, { 0, 0, 0 } },
+    { { -1, -1, 1 }, { 1, -1, 1 }, { 1, -1, -1 }, { -1, -1, -1 }, { 0, 0, 0 } },
+    { { -1, 1, 1 }, { 1, 1, 1 }, { 1, -1, 1 }, { -1, -1, 1 }, { 0, 0, 0 } },
+    { { 1, 1, -1 }, { -1, 1, -1 }, { -1, -1, -1 }, { 1, -1, -1 }, { 0, 0, 0 } },
+};
 
 static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
@@ -40,6 +55,7 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
     GLint wrap = repeat ? GL_REPEAT : GL_CLAMP_TO_EDGE;
     glSamplerParameteri(*s, GL_TEXTURE_WRAP_S, wrap);
     glSamplerParameteri(*s, GL_TEXTURE_WRAP_T, wrap);
+    glSamplerParameteri(*s, GL_TEXTURE_WRAP_R, wrap); /* volumes; cubemaps ignore it (seamless) */
     return *s;
 }
 
@@ -159,6 +175,82 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err 
     return ok;
 }
 
+/* shadertoy.com's volume (.bin): a 20-byte little-endian header, then the texels x fastest, then y, then z.
+ * The header: u32 signature (the site ignores it: so do we), u32 x, y, z sizes, u8 channels (1-4), u8
+ * layout (unused), u16 format (0: bytes, 10: 32-bit floats). */
+#define VOLUME_HEADER 20
+
+static uint32_t le32(const unsigned char *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+{
+    if (!in->path) { /* missing media: one black texel */
+        static const unsigned char black[4] = { 0, 0, 0, 255 };
+        glGenTextures(1, tex);
+        glBindTexture(GL_TEXTURE_3D, *tex);
+        glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 1, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
+        glGenerateMipmap(GL_TEXTURE_3D);
+        glBindTexture(GL_TEXTURE_3D, 0);
+        res[0] = res[1] = res[2] = 1.0f;
+        return true;
+    }
+    size_t len;
+    unsigned char *data = (unsigned char *)iks_userfile_read(in->path, MAX_IMAGE_BYTES, 0, &len);
+    if (!data) {
+        int err = errno;
+        if (err == EFBIG) return iks_err_set(e, IKS_E_IO, "%s: larger than 256 MiB, not a volume", in->path);
+        return iks_err_set(e, err == ENOMEM ? IKS_E_NOMEM : IKS_E_IO, "%s: %s", in->path, iks_userfile_strerror(err));
+    }
+    bool ok = false;
+    if (len < VOLUME_HEADER) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: %zu bytes, shorter than a volume's 20-byte header", in->path, len);
+        goto out;
+    }
+    uint32_t x = le32(data + 4), y = le32(data + 8), z = le32(data + 12);
+    unsigned ch = data[16], fmt = data[18] | (unsigned)data[19] << 8;
+    if (ch < 1 || ch > 4 || (fmt != 0 && fmt != 10)) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: a volume of %u channels in format %u: expected 1-4 channels of bytes (0) or "
+                    "floats (10)", in->path, ch, fmt);
+        goto out;
+    }
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max);
+    if (x < 1 || y < 1 || z < 1 || x > (uint32_t)max || y > (uint32_t)max || z > (uint32_t)max) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: a volume of %ux%ux%u: this GL takes 1 to %d on each side", in->path, x, y, z,
+                    (int)max);
+        goto out;
+    }
+    size_t need = (size_t)x * y * z * ch * (fmt == 10 ? 4 : 1);
+    if (len - VOLUME_HEADER != need) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: a %ux%ux%u volume of %u channel%s holds %zu bytes of texels, not %zu", in->path,
+                    x, y, z, ch, ch > 1 ? "s" : "", len - VOLUME_HEADER, need);
+        goto out;
+    }
+    static const GLenum BYTE_FMT[4] = { GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
+    static const GLenum FLOAT_FMT[4] = { GL_R32F, GL_RG32F, GL_RGB32F, GL_RGBA32F };
+    static const GLenum LAYOUT[4] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
+    while (glGetError() != GL_NO_ERROR) {}
+    glGenTextures(1, tex);
+    glBindTexture(GL_TEXTURE_3D, *tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage3D(GL_TEXTURE_3D, 0, (GLint)(fmt == 10 ? FLOAT_FMT : BYTE_FMT)[ch - 1], (GLsizei)x, (GLsizei)y, (GLsizei)z, 0,
+                 LAYOUT[ch - 1], fmt == 10 ? GL_FLOAT : GL_UNSIGNED_BYTE, data + VOLUME_HEADER);
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_3D);
+    glBindTexture(GL_TEXTURE_3D, 0);
+    const char *gl = iks_gl_error();
+    if (gl) {
+        iks_err_set(e, IKS_E_GL, "%s: the GL refused a %ux%ux%u volume (%s)", in->path, x, y, z, gl);
+        goto out;
+    }
+    res[0] = (float)x;
+    res[1] = (float)y;
+    res[2] = (float)z;
+    ok = true;
+out:
+    free(data);
+    return ok;
+}
+
 static bool make_buffers(iks_gltoy *t, int w, int h, iks_err *e)
 {
     for (int b = 0; b < 4; b++) {
@@ -202,53 +294,117 @@ static void touched(void *user, const char *path, bool exists)
     else (void)add_name(&t->wanted, &t->nwanted, &t->capwanted, path);
 }
 
+/* One pass's source assembled for entry; the caller builds it (or not) and frees src */
+void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
+                         iks_source_opts *o)
+{
+    static const iks_source_opts none = { 0 };
+    *o = base ? *base : none;
+    o->text = ps->text;
+    o->common_path = d->common_path;
+    o->common_text = d->common_text;
+    o->es = d->es && iks_gpu_has_es3();
+    o->entry = entry;
+    for (int c = 0; c < 4; c++) {
+        o->cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP || ps->in[c].kind == IKS_IN_CUBE_BUFFER;
+        o->volume[c] = ps->in[c].kind == IKS_IN_VOLUME;
+    }
+}
+
+static bool pass_source(iks_gltoy *t, const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry,
+                        const iks_source_opts *base, iks_source *src, iks_err *e)
+{
+    iks_source_opts o;
+    iks_gltoy_pass_opts(d, ps, entry, base, &o);
+    o.touched = touched;
+    o.touched_user = t;
+    return iks_source_load(src, ps->path, &o, e);
+}
+
+/* A pass's channels: checks what they read and loads their media into tex/res (owned by t) */
+/* pass: the index of the pass in t (for its media channels), -1 for the sound pass */
+static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const char *name, const iks_input in4[4],
+                        iks_input out[4], unsigned tex[4], float res[4][3], iks_err *e)
+{
+    for (int c = 0; c < 4; c++) {
+        const iks_input *in = &in4[c];
+        out[c] = *in;
+        if (in->kind == IKS_IN_CUBE_BUFFER) {
+            if (!d->pass[IKS_CUBE_PASS].path)
+                return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads Cube A, which the toy does not have", name, c);
+            glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
+        }
+        if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path))
+            return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", name, c);
+        if (in->kind == IKS_IN_IMAGE && !load_image(in, &tex[c], res[c], e)) return false;
+        if (in->kind == IKS_IN_CUBEMAP) {
+            if (!load_cube(in, &tex[c], res[c], e)) return false;
+            glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
+        }
+        if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], e)) return false;
+        if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
+            if (pass < 0)
+                return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: a %s channel in a sound pass is not supported",
+                                   name, c, in->kind == IKS_IN_MUSIC ? "music" : "video");
+            if (!iks_media_open(t, pass, c, e)) return false;
+        }
+        if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
+            glGenTextures(1, &t->keyboard);
+            glBindTexture(GL_TEXTURE_2D, t->keyboard);
+            glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+            glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, 256, 3, 0, GL_RED, GL_UNSIGNED_BYTE, t->keys);
+            glBindTexture(GL_TEXTURE_2D, 0);
+        }
+    }
+    return true;
+}
+
 bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
                       const iks_logger *log)
 {
     memset(t, 0, sizeof *t);
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
-    static const iks_source_opts none = { 0 };
+    const iks_pass *sound = d->sound.path ? &d->sound : NULL;
     for (int p = 0; p < IKS_PASSES; p++) {
         const iks_pass *ps = &d->pass[p];
         if (!ps->path) continue;
-        iks_source_opts o = base ? *base : none;
-        o.text = ps->text;
-        o.common_path = d->common_path;
-        o.common_text = d->common_text;
-        o.es = d->es && iks_gpu_has_es3();
-        for (int c = 0; c < 4; c++) o.cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP;
-        o.touched = touched;
-        o.touched_user = t;
         iks_source src;
-        if (!iks_source_load(&src, ps->path, &o, e)) goto fail;
-        bool ok = iks_program_build(&t->prog[p], &src, e, log);
+        if (!pass_source(t, d, ps, p == IKS_CUBE_PASS ? IKS_ENTRY_CUBEMAP : IKS_ENTRY_IMAGE, base, &src, e)) goto fail;
+        /* a file that defines mainSound is a sound shader: also its own sound pass, and only that when
+         * it shows no mainImage (a picture then would only fail for want of one) */
+        bool build = true;
+        if (p == IKS_IMAGE_PASS && !sound && src.sound_seen) {
+            sound = ps;
+            build = !src.image_unseen;
+            t->image_less = !build;
+        }
+        bool ok = !build || iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
-        for (int c = 0; c < 4; c++) {
-            const iks_input *in = &ps->in[c];
-            t->in[p][c] = *in;
-            if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path)) {
-                iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", PASS_NAMES[p],
-                            c);
-                goto fail;
-            }
-            if (in->kind == IKS_IN_IMAGE && !load_image(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
-            if (in->kind == IKS_IN_CUBEMAP) {
-                if (!load_cube(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
-                glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
-            }
-            if ((in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) && !iks_media_open(t, p, c, e)) goto fail;
-            if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
-                glGenTextures(1, &t->keyboard);
-                glBindTexture(GL_TEXTURE_2D, t->keyboard);
-                glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-                glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, 256, 3, 0, GL_RED, GL_UNSIGNED_BYTE, t->keys);
-                glBindTexture(GL_TEXTURE_2D, 0);
-            }
-        }
-        if (p < 4) t->has_buffers = true;
+        if (!build) continue;
+        if (p == IKS_CUBE_PASS) t->loc_corners = glGetUniformLocation(t->prog[p].prog, "iks_CubeCorners");
+        if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
+        if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
+    }
+    if (sound) {
+        iks_source src;
+        if (!pass_source(t, d, sound, IKS_ENTRY_SOUND, base, &src, e)) goto fail;
+        bool ok = iks_program_build(&t->sound, &src, e, log);
+        iks_source_free(&src);
+        if (!ok) goto fail;
+        t->loc_toff = glGetUniformLocation(t->sound.prog, "iTimeOffset");
+        t->loc_soff = glGetUniformLocation(t->sound.prog, "iSampleOffset");
+        if (!load_inputs(t, d, -1, "Sound", sound->in, t->sound_in, t->sound_tex, t->sound_res, e)) goto fail;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
+    if (t->prog[IKS_CUBE_PASS].prog) {
+        int size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
+        for (int k = 0; k < 2; k++)
+            if (!iks_cube_target_create(&t->cube[k], size, e)) {
+                iks_err_prefix(e, "Cube A: ");
+                goto fail;
+            }
+    }
     return true;
 fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
@@ -278,6 +434,10 @@ void iks_gltoy_destroy(iks_gltoy *t)
     iks_err_clear(&t->media_err);
     for (int b = 0; b < 4; b++)
         for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
+    for (int k = 0; k < 2; k++) iks_cube_target_destroy(&t->cube[k]);
+    iks_program_destroy(&t->sound);
+    for (int c = 0; c < 4; c++)
+        if (t->sound_tex[c]) glDeleteTextures(1, &t->sound_tex[c]);
     if (t->keyboard) glDeleteTextures(1, &t->keyboard);
     for (int f = 0; f < 3; f++)
         for (int r = 0; r < 2; r++)
@@ -372,7 +532,8 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
         glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 256, 3, GL_RED, GL_UNSIGNED_BYTE, t->keys);
         glBindTexture(GL_TEXTURE_2D, 0);
     }
-    for (int p = buffers ? 0 : IKS_IMAGE_PASS; p < IKS_PASSES; p++) {
+    for (int i = buffers ? 0 : IKS_PASSES - 1; i < IKS_PASSES; i++) {
+        int p = DRAW_ORDER[i];
         if (!t->prog[p].prog) continue;
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &t->in[p][c];
@@ -383,7 +544,10 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             if (in->kind == IKS_IN_BUFFER) {
                 tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
                 res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
-            } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP) {
+            } else if (in->kind == IKS_IN_CUBE_BUFFER) {
+                tex = t->cube[t->cube_cur].tex;
+                res[0] = res[1] = (float)t->cube[t->cube_cur].size, res[2] = 1;
+            } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
             } else if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
@@ -396,7 +560,8 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 res[0] = 256, res[1] = 3, res[2] = 1;
             }
             f->channel[c] = tex;
-            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP;
+            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER;
+            f->channel_3d[c] = in->kind == IKS_IN_VOLUME;
             /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
             glBindSampler((GLuint)c, tex ? sampler(t, in->kind == IKS_IN_KEYBOARD ? IKS_FILTER_NEAREST : in->filter,
                                                    in->repeat)
@@ -417,8 +582,76 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 glGenerateMipmap(GL_TEXTURE_2D);
                 glBindTexture(GL_TEXTURE_2D, 0);
             }
+        } else if (p == IKS_CUBE_PASS) {
+            int next = 1 - t->cube_cur;
+            for (int face = 0; face < 6; face++) {
+                iks_target ft = iks_cube_face(&t->cube[next], face);
+                if (t->loc_corners >= 0) {
+                    glUseProgram(t->prog[p].prog);
+                    glUniform3fv(t->loc_corners, 5, &CUBE_CORNERS[face][0][0]);
+                }
+                iks_draw(&t->prog[p], &ft, f);
+            }
+            t->cube_cur = next;
+            bool mip = false;
+            for (int q = 0; q < IKS_PASSES; q++)
+                for (int c = 0; c < 4; c++)
+                    mip |= t->in[q][c].kind == IKS_IN_CUBE_BUFFER && t->in[q][c].filter == IKS_FILTER_MIPMAP;
+            if (mip) {
+                glBindTexture(GL_TEXTURE_CUBE_MAP, t->cube[next].tex);
+                glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+                glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+            }
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
     if (buffers) memset(t->keys[1], 0, sizeof t->keys[1]);
+}
+
+bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)
+{
+    if (!t->sound.prog) return iks_err_set(e, IKS_E_USAGE, "the toy has no sound pass (mainSound)");
+    if (first < 0 || n < 0 || first > INT_MAX - n)
+        return iks_err_set(e, IKS_E_USAGE, "samples %ld to %ld: the site numbers samples with a 32-bit int", first,
+                           first + n);
+    const long block = (long)IKS_SOUND_BLOCK * IKS_SOUND_BLOCK;
+    iks_target tg;
+    if (!iks_target_create(&tg, IKS_SOUND_BLOCK, IKS_SOUND_BLOCK, IKS_RGBA32F, e)) return false;
+    float *rows = malloc((size_t)block * 4 * sizeof *rows);
+    if (!rows) {
+        iks_target_destroy(&tg);
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    }
+    /* the sound pass's uniforms: iDate and iChannelResolution as the site gives them; no time of its own */
+    iks_frame f;
+    memset(&f, 0, sizeof f);
+    f.date[0] = 2000;
+    f.date[2] = 1;
+    for (int c = 0; c < 4; c++) {
+        const iks_input *in = &t->sound_in[c];
+        bool media = in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME;
+        f.channel[c] = media ? t->sound_tex[c] : in->kind == IKS_IN_KEYBOARD ? t->keyboard : 0;
+        f.channel_cube[c] = in->kind == IKS_IN_CUBEMAP;
+        f.channel_3d[c] = in->kind == IKS_IN_VOLUME;
+        if (media) memcpy(f.channel_res[c], t->sound_res[c], sizeof t->sound_res[c]);
+        glBindSampler((GLuint)c, f.channel[c] ? sampler(t, in->filter, in->repeat) : 0);
+    }
+    for (long done = 0; done < n;) {
+        long off = first + done, k = n - done < block ? n - done : block;
+        glUseProgram(t->sound.prog);
+        if (t->loc_toff >= 0) glUniform1f(t->loc_toff, (float)((double)off / IKS_SAMPLE_RATE));
+        if (t->loc_soff >= 0) glUniform1i(t->loc_soff, (GLint)off);
+        iks_draw(&t->sound, &tg, &f);
+        int nrows = (int)((k + IKS_SOUND_BLOCK - 1) / IKS_SOUND_BLOCK);
+        iks_read_rows(&tg, 0, nrows, rows);
+        for (long i = 0; i < k; i++) {
+            lr[2 * (done + i)] = rows[4 * i];
+            lr[2 * (done + i) + 1] = rows[4 * i + 1];
+        }
+        done += k;
+    }
+    for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
+    free(rows);
+    iks_target_destroy(&tg);
+    return true;
 }

@@ -1,5 +1,5 @@
-/* toy.h: a Shadertoy "toy": Common, Buffers A-D and Image, with their channels, drawn in the site's
- * order every frame. Buffers are RGBA32F pairs (ping-pong): a pass reading a buffer sees its newest
+/* toy.h: a Shadertoy "toy": Common, Buffers A-D, Cube A and Image, with their channels, drawn in the
+ * site's order every frame. Buffers are RGBA32F pairs (ping-pong): a pass reading a buffer sees its newest
  * contents, which is this frame's for a buffer drawn earlier and the previous frame's for itself or a
  * buffer drawn later, exactly as on shadertoy.com. Needs a current GL 3.3 context; never prints:
  * errors come back as an iks_err, warnings through an iks_logger. */
@@ -8,11 +8,20 @@
 
 #include "gpu.h"
 
-#define IKS_PASSES 5 /* A, B, C, D, Image */
+#define IKS_PASSES 6 /* A, B, C, D, Image, Cube A (drawn after the buffers, before Image) */
 #define IKS_IMAGE_PASS 4
+#define IKS_CUBE_PASS 5
+#define IKS_CUBE_SIZE 1024 /* a Cube A face's side on shadertoy.com */
 
+/* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
 typedef enum {
-    IKS_IN_NONE, IKS_IN_BUFFER, IKS_IN_IMAGE, IKS_IN_KEYBOARD, IKS_IN_CUBEMAP,
+    IKS_IN_NONE,
+    IKS_IN_BUFFER,
+    IKS_IN_IMAGE,
+    IKS_IN_KEYBOARD,
+    IKS_IN_CUBEMAP,
+    IKS_IN_CUBE_BUFFER,
+    IKS_IN_VOLUME,
     IKS_IN_MUSIC, /* an audio file: the site's 512x2 spectrum + waveform texture at the channel's time */
     IKS_IN_VIDEO, /* a video file: its frame at the channel's time, looping */
 } iks_input_kind;
@@ -39,7 +48,11 @@ typedef struct {
 typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
-    iks_pass pass[IKS_PASSES];              /* A..D, then Image (which must be there) */
+    iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
+    int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
+    /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
+     * is its own sound pass too, and only that when no mainImage can be seen in it. */
+    iks_pass sound;
 } iks_gltoy_desc;
 
 typedef struct {
@@ -49,6 +62,15 @@ typedef struct {
     float tex_res[IKS_PASSES][4][3];
     iks_target buf[4][2];
     int cur[4];                      /* which of each pair holds the newest contents */
+    iks_cube_target cube[2];         /* Cube A's faces, a pair like the buffers' (zeroed: no Cube A) */
+    int cube_cur;                    /* which of the pair holds the newest faces */
+    int loc_corners;                 /* Cube A's iks_CubeCorners */
+    iks_program sound;               /* the sound pass, or prog 0 */
+    iks_input sound_in[4];
+    unsigned sound_tex[4];           /* its image textures, owned */
+    float sound_res[4][3];
+    int loc_toff, loc_soff;          /* its iTimeOffset, iSampleOffset */
+    bool image_less;                 /* no picture: a sound shader alone */
     unsigned keyboard;               /* 256x3 R8: held, pressed this frame, toggled */
     unsigned char keys[3][256];
     unsigned sampler_cache[3][2];    /* [filter][repeat] sampler objects */
@@ -85,12 +107,17 @@ bool iks_gltoy_resize(iks_gltoy *t, int w, int h, iks_err *e);
 /* Key k (a JavaScript keyCode, 0..255) went down or up: rows of the keyboard texture. */
 void iks_gltoy_key(iks_gltoy *t, int k, bool down);
 
-/* Draws Buffers A-D, then Image into out; f's channel fields are filled here. Then clears the
+/* Draws Buffers A-D, then Cube A's six faces, then Image into out; f's channel fields are filled here. Then clears the
  * "pressed this frame" row of the keyboard. */
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
+
+/* The source options pass ps of d is assembled with (its text, Common, ES, its channels' sampler
+ * types, the entry point wrapped), from base's include search. */
+void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
+                         iks_source_opts *o);
 
 /* Music and video channels (media.c): opened at create, their textures brought to the frame's time
  * before each draw, closed at destroy. */
@@ -103,6 +130,14 @@ bool iks_gltoy_has_audio(const iks_gltoy *t);
 void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr);
 /* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
 bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
+/* The sound pass's sample rate and the block of samples one draw makes, as on shadertoy.com */
+#define IKS_SAMPLE_RATE 44100
+#define IKS_SOUND_BLOCK 512 /* a block is IKS_SOUND_BLOCK x IKS_SOUND_BLOCK samples */
+/* Samples first .. first+n-1 of the sound pass (sample s at s / 44100 s), as interleaved left/right
+ * floats into lr (2n of them), as the shader returned them (not clamped). Drawn in blocks of 512x512
+ * into a float target and read back, as the site does. IKS_E_USAGE when the toy has no sound pass,
+ * IKS_E_GL when the target cannot be made. */
+bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e);
 
 /* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
  * malloc'd; NULL when out of memory. */

@@ -82,15 +82,20 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
     if (!ok)
-        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, an audio or video file, keyboard, black or a buffer a-d",
+        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a",
                     spec);
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
+    else if (!strcmp(what, "cube_a")) in->kind = IKS_IN_CUBE_BUFFER, in->vflip = false;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
     else if (!strncmp(what, "cube:", 5) && what[5]) {
         in->kind = IKS_IN_CUBEMAP;
         in->vflip = false; /* the site's default for cubemaps */
         in->path = spec + (what - copy) + 5;
+    } else if (ends_with_ci(what, ".bin")) {
+        in->kind = IKS_IN_VOLUME; /* the site's volume format */
+        in->vflip = false;
+        in->path = spec + (what - copy);
     } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* into spec for now; copied below */
@@ -103,7 +108,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
                          !strcmp(what, "mic") ? "microphone" : "webcam");
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
-                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, an audio or video file, keyboard, black or a buffer a-d first", spec);
+                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a first",
+                         spec);
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
         char *eq = strchr(kv, '=');
@@ -125,8 +131,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         if (!good) ok = iks_err_set(e, IKS_E_USAGE, "'%s': bad %s '%s'", spec, kv, v);
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
-    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_MUSIC ||
-               in->kind == IKS_IN_VIDEO) && in->path) {
+    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME ||
+               in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) && in->path) {
         char *p = strndup(in->path, strcspn(in->path, ","));
         in->path = p; /* the caller keeps it */
         if (!p) ok = oom(e);
@@ -138,6 +144,14 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
 /* ---- JSON -------------------------------------------------------------------------------------- */
 
 static const char *const API_IDS[4] = { "4dXGR8", "XsXGR8", "4sXGR8", "XdfGR8" };
+static const char CUBE_ID[] = "4dX3Rr"; /* the site's one cubemap buffer, Cube A */
+
+/* Whether a "cubemap" input or pass output names Cube A (by id, or by its /media/previz/cubemap00.png) */
+static bool is_cube_a(const cJSON *id, const char *path)
+{
+    if (cJSON_IsString(id) && !strcmp(id->valuestring, CUBE_ID)) return true;
+    return path && strstr(path, "previz/cubemap00") != NULL;
+}
 
 /* a buffer's index from an id (257..260 or the API's strings) or a /media/previz/bufferNN.png path */
 static int buffer_from_ref(const cJSON *id, const char *path)
@@ -225,6 +239,9 @@ static bool media_allowed(const char *where, const char *dir, const iks_input *i
     return true;
 }
 
+/* pass s of a toy: 0..IKS_PASSES-1 as the desc numbers them, IKS_PASSES the sound pass */
+static iks_pass *pass_at(iks_toyfile *tf, int s) { return s < IKS_PASSES ? &tf->desc.pass[s] : &tf->desc.sound; }
+
 static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
                       const iks_logger *log)
 {
@@ -268,7 +285,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
     /* first pass over renderpass[]: which slot each pass takes, and its output ids */
     const cJSON *pass;
     int k = 0;
-    const cJSON *slot_of[IKS_PASSES] = { 0 };
+    const cJSON *slot_of[IKS_PASSES + 1] = { 0 }; /* the passes, then the sound pass at IKS_PASSES */
     cJSON_ArrayForEach(pass, passes)
     {
         k++;
@@ -305,35 +322,47 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                             k - 1);
                 goto out;
             }
+        } else if (!strcmp(type, "cubemap")) {
+            const cJSON *outs = cJSON_GetObjectItemCaseSensitive(pass, "outputs");
+            const cJSON *o0 = cJSON_IsArray(outs) ? cJSON_GetArrayItem(outs, 0) : NULL;
+            /* Cube A is the site's only cubemap pass: an output that names another is not one we know */
+            const cJSON *oid = o0 ? cJSON_GetObjectItemCaseSensitive(o0, "id") : NULL;
+            if (cJSON_IsString(oid) && !is_cube_a(oid, NULL)) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is a cubemap pass whose output '%s' is not Cube A (%s)",
+                            path, k - 1, oid->valuestring, CUBE_ID);
+                goto out;
+            }
+            slot = IKS_CUBE_PASS;
         } else if (!strcmp(type, "sound")) {
-            iks_warnf(log, "%s: the sound pass is ignored (ikshade draws pictures)", path);
-            continue;
+            slot = IKS_PASSES;
         } else {
             /* the site's other kinds (a cubemap pass, ...) are a feature ikshade lacks, not a broken file */
             iks_err_set(e, IKS_E_UNSUPPORTED,
-                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, common, sound)",
+                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, cubemap, common, sound)",
                         path, k - 1, type);
             goto out;
         }
         if (slot_of[slot]) {
             iks_err_set(e, IKS_E_FORMAT, "%s: two passes write %s", path,
-                        slot == IKS_IMAGE_PASS ? "the Image" : "the same buffer");
+                        slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A"
+                        : slot == IKS_PASSES ? "the sound" : "the same buffer");
             goto out;
         }
         slot_of[slot] = pass;
-        static const char *const SN[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
-        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(tf->desc.pass[slot].path = keep(tf, nm))) goto nomem;
-        tf->desc.pass[slot].text = code->valuestring;
+        static const char *const SN[IKS_PASSES + 1] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A",
+                                                        "Sound" };
+        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(pass_at(tf, slot)->path = keep(tf, nm))) goto nomem;
+        pass_at(tf, slot)->text = code->valuestring;
     }
     if (!slot_of[IKS_IMAGE_PASS]) {
         iks_err_set(e, IKS_E_FORMAT, "%s: no pass of type \"image\"", path);
         goto out;
     }
     /* second: each pass's inputs */
-    for (int s = 0; s < IKS_PASSES; s++) {
+    for (int s = 0; s <= IKS_PASSES; s++) {
         if (!slot_of[s]) continue;
         /* messages name the pass as the user's path to the JSON and the pass: dir/toy.json[Image] */
-        const char *bracket = strchr(tf->desc.pass[s].path, '[');
+        const char *bracket = strchr(pass_at(tf, s)->path, '[');
         char pp[PATH_MAX + 32];
         snprintf(pp, sizeof pp, "%s%s", path, bracket ? bracket : "");
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
@@ -350,7 +379,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 goto out;
             }
             int c = (int)chv->valuedouble;
-            iks_input *d = &tf->desc.pass[s].in[c];
+            iks_input *d = &pass_at(tf, s)->in[c];
             const char *type = str_field(in, "type", "ctype");
             const char *media = str_field(in, "filepath", "src");
             const cJSON *smp = cJSON_GetObjectItemCaseSensitive(in, "sampler");
@@ -378,9 +407,17 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 d->buffer = b;
             } else if (!strcmp(type, "keyboard")) {
                 d->kind = IKS_IN_KEYBOARD;
-            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap")) {
+            } else if (!strcmp(type, "cubemap") && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)) {
+                if (!slot_of[IKS_CUBE_PASS]) {
+                    iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d reads Cube A, which the JSON does not define", pp, c);
+                    goto out;
+                }
+                d->kind = IKS_IN_CUBE_BUFFER;
+                d->vflip = false;
+            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap") || !strcmp(type, "volume")) {
                 bool cube = !strcmp(type, "cubemap");
-                d->kind = cube ? IKS_IN_CUBEMAP : IKS_IN_IMAGE;
+                d->kind = cube ? IKS_IN_CUBEMAP : !strcmp(type, "volume") ? IKS_IN_VOLUME : IKS_IN_IMAGE;
+                if (d->kind == IKS_IN_VOLUME) d->vflip = false; /* the site does not flip volumes */
                 if (cube) d->vflip = smp ? bool_field(smp, "vflip", false) : false; /* the site's default */
                 bool lost = false;
                 char *found = media ? find_media(dir, media, &lost) : NULL;
@@ -422,8 +459,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         }
     }
     /* the code strings live in the cJSON tree: copy them out before it goes */
-    for (int s = 0; s < IKS_PASSES; s++)
-        if (tf->desc.pass[s].text && !(tf->desc.pass[s].text = keep_copy(tf, tf->desc.pass[s].text))) goto nomem;
+    for (int s = 0; s <= IKS_PASSES; s++)
+        if (pass_at(tf, s)->text && !(pass_at(tf, s)->text = keep_copy(tf, pass_at(tf, s)->text))) goto nomem;
     if (tf->desc.common_text && !(tf->desc.common_text = keep_copy(tf, tf->desc.common_text))) goto nomem;
     tf->desc.es = true; /* the site's code is WebGL2's GLSL ES 3.00 */
     ok = true;
@@ -473,12 +510,13 @@ static bool blank(const char *s)
     return true;
 }
 
-static const char *const DIR_FILES[IKS_PASSES] = { "a.glsl", "b.glsl", "c.glsl", "d.glsl", "image.glsl" };
+static const char *const DIR_FILES[IKS_PASSES + 1] = { "a.glsl",     "b.glsl",      "c.glsl",    "d.glsl",
+                                                       "image.glsl", "cube_a.glsl", "sound.glsl" };
 
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
                                 iks_err *e)
 {
-    static const char *const PASS[IKS_PASSES] = { "a", "b", "c", "d", "image" };
+    static const char *const PASS[IKS_PASSES + 1] = { "a", "b", "c", "d", "image", "cube_a", "sound" };
     const char *const *FILES = DIR_FILES;
     bool ok = true;
     int lineno = 0;
@@ -510,19 +548,19 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         for (size_t k = strlen(rhs); k && isspace((unsigned char)rhs[k - 1]);) rhs[--k] = '\0';
         char *dot = strchr(lhs, '.');
         int p = -1;
-        for (int i = 0; dot && i < IKS_PASSES; i++)
+        for (int i = 0; dot && i <= IKS_PASSES; i++)
             if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
         int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
         if (p < 0 || c < 0) {
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image and N 0-3",
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image cube_a sound and N 0-3",
                              man, lineno, lhs);
             break;
         }
-        if (!tf->desc.pass[p].path) {
+        if (!pass_at(tf, p)->path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
             break;
         }
-        iks_input *in = &tf->desc.pass[p].in[c];
+        iks_input *in = &pass_at(tf, p)->in[c];
         if (!iks_channel_parse(rhs, in, e)) {
             /* a bad SPEC here is a malformed file, not a bad command line */
             if (e && e->code == IKS_E_USAGE) e->code = IKS_E_FORMAT;
@@ -541,7 +579,11 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             snprintf(where, sizeof where, "%s:%d", man, lineno);
             if (!(ok = media_allowed(where, dir, in, flags, e))) break;
         }
-        if (in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
+        if (in->kind == IKS_IN_CUBE_BUFFER && !tf->desc.pass[IKS_CUBE_PASS].path) {
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads Cube A, but the directory has no cube_a.glsl", man, lineno,
+                             lhs);
+        }
+        if (ok && in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
                              'a' + in->buffer, FILES[in->buffer]);
         }
@@ -561,7 +603,10 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     }
     if (!tf->desc.pass[IKS_IMAGE_PASS].path)
         return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
-                           "d.glsl, manifest.txt)", dir);
+                           "d.glsl, cube_a.glsl, sound.glsl, manifest.txt)", dir);
+    char *snd = keep(tf, join2(dir, FILES[IKS_PASSES]));
+    if (!snd) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    if (is_reg(snd)) tf->desc.sound.path = snd;
     char *common = keep(tf, join2(dir, "common.glsl"));
     char *man = keep(tf, join2(dir, "manifest.txt"));
     if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
@@ -596,7 +641,7 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
         iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
         if (!iks_channel_parse(channel[c], in, e)) return iks_err_prefix(e, "--channel%d ", c);
         if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
-        if (in->kind == IKS_IN_BUFFER)
+        if (in->kind == IKS_IN_BUFFER || in->kind == IKS_IN_CUBE_BUFFER)
             return iks_err_set(e, IKS_E_USAGE, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)",
                                c, channel[c]);
     }

@@ -22,8 +22,10 @@ typedef struct {
 } iks_toyfile;
 
 /* Fills tf from path: a shader file, a .json, or a directory with one file per pass (common.glsl,
- * a.glsl .. d.glsl, image.glsl) and an optional manifest.txt of lines "PASS.iChannelN = SPEC" (PASS
- * one of a b c d image; SPEC a buffer a-d or a --channel value, with its settings). channel[c] is the
+ * a.glsl .. d.glsl, cube_a.glsl, image.glsl, sound.glsl) and an optional manifest.txt of lines
+ * "PASS.iChannelN = SPEC" (PASS one of a b c d image cube_a sound; SPEC a buffer a-d, cube_a or a
+ * --channel value, with its settings). A JSON's passes: image, buffer, common, cubemap (Cube A) and
+ * sound. channel[c] is the
  * --channelC text or NULL (single files only). flags: IKS_TF_*. A JSON's or manifest's media (each
  * cubemap face, links resolved) must lie inside the toy's directory unless IKS_TF_MEDIA_OUTSIDE: the
  * toy may come from anywhere, the command line's --channelN is the user's own. tf owns copies of everything it points to. Codes:
@@ -59,8 +61,8 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
                             const iks_logger *log);
 
-/* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d (a-d: a
- * buffer; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
+/* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d|cube_a (a-d: a
+ * buffer; cube_a: the faces Cube A draws; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
  * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with IKS_E_USAGE and
  * the reason ("'SPEC': ...", for the caller to put the option's name in front), or IKS_E_NOMEM; in->path
  * is then NULL. An image's path is malloc'd (the caller frees it). */

@@ -13,9 +13,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 1 << 16) return 0;
     static const char *const pass[IKS_PASSES] = { "/nonexistent-fuzz/a.glsl", "/nonexistent-fuzz/b.glsl",
                                                   "/nonexistent-fuzz/c.glsl", "/nonexistent-fuzz/d.glsl",
-                                                  "/nonexistent-fuzz/image.glsl" };
+                                                  "/nonexistent-fuzz/image.glsl", "/nonexistent-fuzz/cube_a.glsl" };
     /* every subset of buffer passes: a manifest may name a pass the directory lacks */
-    for (unsigned mask = 0; mask < 32; mask += 31) {
+    for (unsigned mask = 0; mask < 64; mask += 63) {
         char *text = fuzz_text(data, size);
         if (!text) return 0;
         iks_toyfile tf;
@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const iks_input *in = &tf.desc.pass[p].in[c];
                 if (in->path) (void)strlen(in->path);
                 if (in->kind == IKS_IN_BUFFER && !tf.desc.pass[in->buffer].path) abort();
+                if (in->kind == IKS_IN_CUBE_BUFFER && !tf.desc.pass[IKS_CUBE_PASS].path) abort();
             }
         iks_err_clear(&e);
         iks_toyfile_free(&tf);

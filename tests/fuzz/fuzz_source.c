@@ -43,7 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[128];
     snprintf(path, sizeof path, "%s/main.frag", dir);
     const char *dirs[] = { dir };
-    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .text = text };
+    /* every entry point's wrapper (mainImage, mainCubemap, mainSound), picked by the input's length */
+    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .text = text, .entry = (iks_entry)(size % 3),
+                          .cube = { size & 4 }, .volume = { false, size & 8 } };
     iks_source src;
     memset(&src, 0, sizeof src);
     iks_err e = IKS_ERR_INIT;
