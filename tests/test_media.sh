@@ -144,11 +144,11 @@ check "without ffmpeg: exit 1 (rc $rc), one line saying how to get it" [ "$rc" -
 mkdir alsa
 asound() { printf 'pcm.!default {\n  type file\n  slave.pcm "null"\n  file "%s"\n  format "raw"\n}\n' "$tmp/alsa/out.raw" > alsa/.asoundrc; }
 asound
-# played START: out.raw is the track's 16-bit stereo from second START on (looping), byte for byte
+# played START [WAV]: out.raw is the track's (tone.wav's unless WAV) 16-bit stereo from second START on (looping), byte for byte
 played() {
-  python3 - "$1" <<'EOF'
+  python3 - "$@" <<'EOF'
 import sys, wave
-w = wave.open('tone.wav'); data = w.readframes(w.getnframes())
+w = wave.open(sys.argv[2] if len(sys.argv) > 2 else 'tone.wav'); data = w.readframes(w.getnframes())
 try: out = open('alsa/out.raw', 'rb').read()
 except FileNotFoundError: print('nothing played'); sys.exit(1)
 start = round(float(sys.argv[1]) * 44100) * 4
@@ -170,6 +170,11 @@ view spec.frag --channel0 tone.wav --frames 20 --paused
 check "view --paused: nothing played while paused" [ ! -s alsa/out.raw ]
 view vid.frag --channel0 clip.mkv --frames 20
 check "a toy without music opens no sound output" [ ! -e alsa/out.raw ]
+# a sound shader plays what `render -o song.wav` writes, across a 512x512-sample block (5.944 s)
+"$bin" render "$tests/../examples/sound.frag" -o song.wav --seconds 8 --quiet
+view "$tests/../examples/sound.frag" --frames 40 --time 5.8
+check "view: a sound shader plays its WAV's samples from iTime 5.8 across a block's end ($(played 5.8 song.wav))" \
+  played 5.8 song.wav
 printf 'pcm.!default {\n  type hw\n  card 9\n}\n' > alsa/.asoundrc
 view spec.frag --channel0 tone.wav --frames 20; rc=$?
 check "no sound device: the viewer runs on (rc $rc)" [ "$rc" -eq 0 ]

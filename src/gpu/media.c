@@ -9,6 +9,7 @@
 #include "mediain.h"
 
 #include <glad/gl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ void iks_media_close(iks_gltoy *t, int pass, int c)
 
 bool iks_gltoy_has_audio(const iks_gltoy *t)
 {
+    if (t->sound.prog) return true;
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++)
             if (t->media[p][c] && !t->media[p][c]->video && t->media[p][c]->audio.n) return true;
@@ -135,6 +137,30 @@ void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr)
     if (!acc) {
         memset(lr, 0, (size_t)n * 2 * sizeof *lr);
         return;
+    }
+    if (t->sound.prog && t->snd_block != -2) { /* -2: drawing it failed once; silence, not a stall a call */
+        const long block = (long)IKS_SOUND_BLOCK * IKS_SOUND_BLOCK;
+        if (!t->snd_cache) {
+            t->snd_cache = malloc((size_t)block * 2 * sizeof *t->snd_cache);
+            t->snd_block = -1;
+        }
+        for (int i = 0; t->snd_cache && i < n; i++) {
+            long long pos = first + i;
+            if (pos < 0 || pos >= INT_MAX) continue; /* before the start; past what the site numbers */
+            long b = (long)(pos / block);
+            if (b != t->snd_block) {
+                iks_err e = IKS_ERR_INIT;
+                t->snd_block = iks_gltoy_sound(t, b * block, block, t->snd_cache, &e) ? b : -2;
+                iks_err_clear(&e);
+                if (t->snd_block < 0) break;
+            }
+            for (int ch = 0; ch < 2; ch++) {
+                float v = t->snd_cache[2 * (pos - b * block) + ch];
+                /* clamped and quantised as the WAV is; NaN is silence */
+                v = v != v ? 0.0f : v > 1.0f ? 1.0f : v < -1.0f ? -1.0f : v;
+                acc[2 * i + ch] += (int32_t)lrintf(v * 32767.0f);
+            }
+        }
     }
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++) {

@@ -432,6 +432,7 @@ void iks_gltoy_destroy(iks_gltoy *t)
         }
     }
     iks_err_clear(&t->media_err);
+    free(t->snd_cache);
     for (int b = 0; b < 4; b++)
         for (int k = 0; k < 2; k++) iks_target_destroy(&t->buf[b][k]);
     for (int k = 0; k < 2; k++) iks_cube_target_destroy(&t->cube[k]);

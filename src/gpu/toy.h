@@ -82,6 +82,8 @@ typedef struct {
     int nwanted, capwanted;
     struct iks_media *media[IKS_PASSES][4]; /* music and video channels' decoders (owned; media.c) */
     iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
+    float *snd_cache;                /* a block of the sound pass's samples for a speaker (owned), */
+    long snd_block;                  /* ... and which block it is (-1: none) */
 } iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
@@ -124,8 +126,10 @@ void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry 
 bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
 void iks_media_close(iks_gltoy *t, int pass, int c);
-/* The toy's sound for a speaker: its music channels mixed, as the site plays each of them, 16-bit
- * stereo from sample `first` (iTime * 44100) on; silence where it has none. */
+/* The toy's sound for a speaker: its sound pass and its music channels mixed, as the site plays each
+ * of them, 16-bit stereo from sample `first` (iTime * 44100) on; silence where it has none. The sound
+ * pass is drawn a 512x512-sample block at a time (about 6 s) when the stream reaches it: needs t's
+ * GL context current. */
 bool iks_gltoy_has_audio(const iks_gltoy *t);
 void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr);
 /* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
