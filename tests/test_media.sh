@@ -126,6 +126,28 @@ expect_fail "JSON: a missing video names it" 1 "gone.json\[Image\]: iChannel1: v
 "$bin" render gone.json -o g.png --size 8x8 --quiet --missing-media=black 2>/dev/null
 check_eq "JSON: --missing-media=black makes a missing video black" "0" "$(png pixel g.png 4 4 | cut -d' ' -f2)"
 
+# ---- the music goes where the toy's sound goes: a video's audio track, and -o .wav --------------------
+"$bin" render spec.frag --channel0 tone.wav -o mt.mp4 --size 64x36 --fps 10 --frames 0:20 --quiet
+check_eq "a video of a toy with music has it as its audio track" "aac,2." \
+  "$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name:stream=duration -of csv=p=0 mt.mp4 | sed 's/0*$//')"
+"$bin" render spec.frag --channel0 tone.wav -o mt.wav --seconds 1 --time 0.5 --quiet
+check "-o .wav of a music toy: the track's samples from 0.5 s on" python3 - <<'EOF'
+import sys, wave
+a = wave.open('tone.wav'); d = a.readframes(a.getnframes())
+b = wave.open('mt.wav'); o = b.readframes(b.getnframes())
+s = 22050 * 4
+sys.exit(0 if b.getnframes() == 44100 and o == d[s:s + len(o)] else 1)
+EOF
+# the example: a track made by the sound example, and the picture that moves with it
+"$bin" render "$tests/../examples/sound.frag" -o ex.wav --seconds 4 --quiet
+"$bin" render "$tests/../examples/music.frag" --channel0 ex.wav -o ex.png --size 320x180 --time 3 --quiet
+check "examples/music.frag: the spectrum's bars are drawn (blue-to-red pixels in the bottom rows)" python3 - "$tests" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[1]); import png
+w, h, ch, rows = png.read('ex.png')
+bars = sum(1 for x in range(w) if rows[h - 3][x * ch + 2] > 150)
+sys.exit(0 if bars > 20 else 1)
+EOF
+
 # ---- what users get wrong ------------------------------------------------------------------------------
 expect_fail "a missing music file" 1 "nothere.ogg: No such file or directory" "$bin" render spec.frag --channel0 nothere.ogg -o x.png --quiet
 mkfifo fifo.wav

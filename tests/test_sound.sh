@@ -164,7 +164,7 @@ P
 
 # ---- errors -----------------------------------------------------------------------------------------------
 echo 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }' > pic.frag
-expect_fail "a .wav of a toy without sound" 2 "-o x.wav: pic.frag has no sound pass" "$bin" render pic.frag -o x.wav
+expect_fail "a .wav of a toy without sound" 2 "-o x.wav: pic.frag has no sound \(a mainSound" "$bin" render pic.frag -o x.wav
 check "... leaves no file" [ ! -e x.wav ]
 expect_fail "a picture of a sound shader" 2 "old.frag: a sound shader \\(mainSound and no mainImage\\) has no picture: render it to a .wav" \
   "$bin" render old.frag -o x.png

@@ -532,7 +532,7 @@ static int render(ropts *o)
                      st.fps_played, fps);
         if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
                                 r->width + r->width % 2, r->height + r->height % 2);
-        if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the sound pass as audio)");
+        if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the toy's sound as audio)");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);

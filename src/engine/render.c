@@ -134,9 +134,9 @@ static iks_code render_wav(iks_toy *t, const iks_render_desc *d, iks_render_stat
     iks_err err = IKS_ERR_INIT;
     double seconds;
     if (!wav_plan(d, &seconds, &err)) return iks_publish(&err);
-    if (!t->gl.sound.prog)
-        return iks_fail_usage("-o %s: %s has no sound pass (a mainSound function, a JSON's sound pass, or sound.glsl)",
-                              d->output, t->tf.name);
+    if (!iks_gltoy_has_audio(&t->gl))
+        return iks_fail_usage("-o %s: %s has no sound (a mainSound function, a JSON's sound pass, sound.glsl, or a "
+                              "music channel)", d->output, t->tf.name);
     if (!iks_make_parent_dirs(d->output)) {
         iks_err_errno(&err, IKS_E_IO, errno, d->output);
         return iks_publish(&err);
@@ -352,7 +352,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     /* the toy's sound goes into a video as its audio track (a GIF has none) */
     char *audio = NULL;
     const char *vfmt = p.kind == IKS_OUT_VIDEO ? iks_video_format(r->output) : NULL;
-    if (p.kind == IKS_OUT_VIDEO && t->gl.sound.prog && !(vfmt && !strcmp(vfmt, "gif") && !r->ffmpeg_args) &&
+    if (p.kind == IKS_OUT_VIDEO && iks_gltoy_has_audio(&t->gl) && !(vfmt && !strcmp(vfmt, "gif") && !r->ffmpeg_args) &&
         !video_audio(t, r, &audio, &st->samples, &err)) {
         gl_free(&g);
         return iks_publish(&err);

@@ -36,9 +36,11 @@ bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void
     unsigned char *w = malloc(bytes);
     const long chunk = (long)IKS_SOUND_BLOCK * IKS_SOUND_BLOCK;
     float *lr = malloc((size_t)chunk * 2 * sizeof *lr);
-    if (!w || !lr) {
+    int32_t *acc = malloc((size_t)chunk * 2 * sizeof *acc);
+    if (!w || !lr || !acc) {
         free(w);
         free(lr);
+        free(acc);
         return iks_err_set(e, IKS_E_NOMEM, "out of memory");
     }
     memcpy(w, "RIFF", 4);
@@ -59,28 +61,37 @@ bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void
         if (iks_stop_requested()) {
             free(w);
             free(lr);
+            free(acc);
             return iks_err_set(e, IKS_E_INTERRUPTED, "interrupted");
         }
         long k = n - done < chunk ? n - done : chunk;
-        if (!iks_gltoy_sound(t, first + done, k, lr, e)) {
+        /* the sound pass, then the music channels mixed in (the site plays both) */
+        memset(acc, 0, (size_t)k * 2 * sizeof *acc);
+        if (t->sound.prog && !iks_gltoy_sound(t, first + done, k, lr, e)) {
             free(w);
             free(lr);
+            free(acc);
             return false;
         }
-        for (long i = 0; i < 2 * k; i++) {
+        for (long i = 0; t->sound.prog && i < 2 * k; i++) {
             float v = lr[i];
             if (!isfinite(v)) {
                 bad++;
                 v = 0;
             }
             v = v > 1 ? 1 : v < -1 ? -1 : v;
-            long s = lrintf(v * 32767.0f);
+            acc[i] = lrintf(v * 32767.0f);
+        }
+        iks_gltoy_music_add(t, first + done, k, acc);
+        for (long i = 0; i < 2 * k; i++) {
+            int32_t s = acc[i] > 32767 ? 32767 : acc[i] < -32768 ? -32768 : acc[i];
             put16(o, (unsigned)(s & 0xffff));
             o += 2;
         }
         done += k;
     }
     free(lr);
+    free(acc);
     if (bad)
         iks_warnf(log, "the sound pass returned %ld NaN or infinite sample value%s, written as silence", bad,
                   bad == 1 ? "" : "s");

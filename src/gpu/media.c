@@ -121,6 +121,23 @@ void iks_media_close(iks_gltoy *t, int pass, int c)
     t->media[pass][c] = NULL;
 }
 
+void iks_gltoy_music_add(const iks_gltoy *t, long long first, long n, int32_t *acc)
+{
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++) {
+            const struct iks_media *m = t->media[p][c];
+            if (!m || m->video || !m->audio.n) continue;
+            long long len = (long long)m->audio.n;
+            for (long i = 0; i < n; i++) {
+                long long pos = first + i;
+                if (pos < 0) continue; /* before the shader started: silence */
+                pos %= len;            /* music loops, as the analyser reads it */
+                acc[2 * i] += m->audio.stereo[2 * pos];
+                acc[2 * i + 1] += m->audio.stereo[2 * pos + 1];
+            }
+        }
+}
+
 bool iks_gltoy_has_audio(const iks_gltoy *t)
 {
     if (t->sound.prog) return true;
@@ -162,19 +179,7 @@ void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr)
             }
         }
     }
-    for (int p = 0; p < IKS_PASSES; p++)
-        for (int c = 0; c < 4; c++) {
-            const struct iks_media *m = t->media[p][c];
-            if (!m || m->video || !m->audio.n) continue;
-            long long len = (long long)m->audio.n;
-            for (int i = 0; i < n; i++) {
-                long long pos = first + i;
-                if (pos < 0) continue; /* before the shader started: silence */
-                pos %= len;            /* music loops, as the analyser reads it */
-                acc[2 * i] += m->audio.stereo[2 * pos];
-                acc[2 * i + 1] += m->audio.stereo[2 * pos + 1];
-            }
-        }
+    iks_gltoy_music_add(t, first, n, acc);
     for (int i = 0; i < 2 * n; i++) lr[i] = (int16_t)(acc[i] > 32767 ? 32767 : acc[i] < -32768 ? -32768 : acc[i]);
     free(acc);
 }

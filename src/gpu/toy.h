@@ -131,6 +131,8 @@ void iks_media_close(iks_gltoy *t, int pass, int c);
  * pass is drawn a 512x512-sample block at a time (about 6 s) when the stream reaches it: needs t's
  * GL context current. */
 bool iks_gltoy_has_audio(const iks_gltoy *t);
+/* Adds the music channels' 16-bit stereo samples first .. first+n-1 (looping) into acc (2n values). */
+void iks_gltoy_music_add(const iks_gltoy *t, long long first, long n, int32_t *acc);
 void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr);
 /* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
 bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
