@@ -29,6 +29,15 @@
 
 static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image" };
 
+/* FNV-1a, 64 bits: the toy's identity for checkpoints (a changed shader, channel or texture changes it) */
+#define FNV_START 0xcbf29ce484222325ull
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
 static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
     unsigned *s = &t->sampler_cache[f][repeat];
@@ -79,7 +88,7 @@ static unsigned char *load_pixels(const char *path, bool vflip, int *w, int *h, 
 }
 
 /* loads a PNG or JPEG as an RGBA8 (or sRGB) texture */
-static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     int w, h;
     if (!in->path) { /* media that is not there, run with --missing-media=black */
@@ -94,6 +103,7 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err
     }
     unsigned char *px = load_pixels(in->path, in->vflip, &w, &h, e);
     if (!px) return false;
+    *id = fnv(fnv(fnv(*id, &w, sizeof w), &h, sizeof h), px, (size_t)w * (size_t)h * 4);
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -120,7 +130,7 @@ char *iks_cube_face_path(const char *path, int face)
 }
 
 /* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
-static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
@@ -147,6 +157,7 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err 
             ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
         else {
             size = w;
+            *id = fnv(fnv(*id, &w, sizeof w), px, (size_t)w * (size_t)w * 4);
             glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
         }
         stbi_image_free(px);
@@ -221,20 +232,23 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         o.touched_user = t;
         iks_source src;
         if (!iks_source_load(&src, ps->path, &o, e)) goto fail;
+        t->identity = fnv(fnv(t->identity ? t->identity : FNV_START, &p, sizeof p), src.fragment, strlen(src.fragment));
         bool ok = iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &ps->in[c];
             t->in[p][c] = *in;
+            int what[7] = { c, (int)in->kind, in->buffer, (int)in->filter, in->repeat, in->vflip, in->srgb };
+            t->identity = fnv(t->identity, what, sizeof what);
             if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path)) {
                 iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", PASS_NAMES[p],
                             c);
                 goto fail;
             }
-            if (in->kind == IKS_IN_IMAGE && !load_image(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
+            if (in->kind == IKS_IN_IMAGE && !load_image(in, &t->tex[p][c], t->tex_res[p][c], &t->identity, e)) goto fail;
             if (in->kind == IKS_IN_CUBEMAP) {
-                if (!load_cube(in, &t->tex[p][c], t->tex_res[p][c], e)) goto fail;
+                if (!load_cube(in, &t->tex[p][c], t->tex_res[p][c], &t->identity, e)) goto fail;
                 glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
             }
             if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
@@ -248,6 +262,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         if (p < 4) t->has_buffers = true;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
+    t->settings_id = FNV_START;
     return true;
 fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
@@ -292,7 +307,7 @@ static bool declares(const iks_program *p, const char *name)
     return false;
 }
 
-bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
+bool iks_gltoy_apply(iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
 {
     /* each setting must be declared by some pass; each pass gets the settings it declares */
     for (int i = 0; i < n; i++) {
@@ -306,6 +321,13 @@ bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e
     for (int p = 0; p < IKS_PASSES; p++)
         for (int i = 0; i < n; i++)
             if (declares(&t->prog[p], s[i].name) && !iks_program_apply(&t->prog[p], &s[i], 1, e, NULL)) return false;
+    /* every setting applied, in order, is part of what a checkpoint must match */
+    uint64_t id = t->settings_id;
+    for (int i = 0; i < n; i++) {
+        id = fnv(fnv(id, s[i].name, strlen(s[i].name)), &s[i].n, sizeof s[i].n);
+        id = fnv(id, s[i].v, sizeof s[i].v[0] * (size_t)s[i].n);
+    }
+    t->settings_id = id;
     /* removed only where no declaring pass kept it: one pass reading it is enough for an effect */
     for (int i = 0; i < n; i++) {
         bool used = false;
@@ -356,6 +378,20 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down)
 
 static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers);
 
+/* a mipmapped read of buffer p needs its levels rebuilt from its newest contents */
+static void rebuild_mips(iks_gltoy *t, int p)
+{
+    bool mip = false;
+    for (int q = 0; q < IKS_PASSES; q++)
+        for (int c = 0; c < 4; c++)
+            mip |= t->in[q][c].kind == IKS_IN_BUFFER && t->in[q][c].buffer == p && t->in[q][c].filter == IKS_FILTER_MIPMAP;
+    if (mip) {
+        glBindTexture(GL_TEXTURE_2D, t->buf[p][t->cur[p]].tex);
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+}
+
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
 
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, false); }
@@ -396,19 +432,99 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             int next = 1 - t->cur[p];
             iks_draw(&t->prog[p], &t->buf[p][next], f);
             t->cur[p] = next;
-            /* a mipmapped read of this buffer needs its levels rebuilt from what was just drawn */
-            bool mip = false;
-            for (int q = 0; q < IKS_PASSES; q++)
-                for (int c = 0; c < 4; c++)
-                    mip |= t->in[q][c].kind == IKS_IN_BUFFER && t->in[q][c].buffer == p &&
-                           t->in[q][c].filter == IKS_FILTER_MIPMAP;
-            if (mip) {
-                glBindTexture(GL_TEXTURE_2D, t->buf[p][next].tex);
-                glGenerateMipmap(GL_TEXTURE_2D);
-                glBindTexture(GL_TEXTURE_2D, 0);
-            }
+            rebuild_mips(t, p);
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
     if (buffers) memset(t->keys[1], 0, sizeof t->keys[1]);
+}
+
+/* ---- feedback state ---------------------------------------------------------------------------- */
+
+/* Every feedback pair of the toy, in a fixed order, with the index of its newest half and what to do
+ * once that half is replaced (pass: the buffer whose mipmaps follow it). A new kind of feedback
+ * target (a cubemap pass) is visited here too, and so saved, restored and counted. */
+typedef bool (*feedback_fn)(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx);
+static bool each_feedback(iks_gltoy *t, feedback_fn fn, void *ctx)
+{
+    for (int b = 0; b < 4; b++)
+        if (t->prog[b].prog && !fn(t, t->buf[b], &t->cur[b], b, ctx)) return false;
+    return true;
+}
+
+typedef struct {
+    iks_state_io io;
+    void *user;
+    float *scratch; /* one target's pixels */
+    uint64_t bytes;
+    iks_err *e;
+} state_walk;
+
+static bool count_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    (void)t, (void)cur, (void)pass;
+    state_walk *w = ctx;
+    w->bytes += 2 * (uint64_t)pair[0].w * (uint64_t)pair[0].h * 16 + 1;
+    return true;
+}
+
+uint64_t iks_gltoy_state_bytes(const iks_gltoy *t)
+{
+    state_walk w = { 0 };
+    each_feedback((iks_gltoy *)t, count_pair, &w); /* counts only: nothing is changed */
+    return w.bytes + sizeof t->keys;
+}
+
+static bool io_failed(state_walk *w) { return iks_err_set(w->e, IKS_E_IO, "%s", ""); }
+
+static bool save_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    (void)t, (void)pass;
+    state_walk *w = ctx;
+    size_t n = (size_t)pair[0].w * (size_t)pair[0].h * 16;
+    for (int k = 0; k < 2; k++) {
+        iks_read(&pair[k], w->scratch);
+        if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+    }
+    unsigned char c = (unsigned char)*cur;
+    return w->io(w->user, &c, 1) || io_failed(w);
+}
+
+static bool load_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    state_walk *w = ctx;
+    size_t n = (size_t)pair[0].w * (size_t)pair[0].h * 16;
+    for (int k = 0; k < 2; k++) {
+        if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+        glBindTexture(GL_TEXTURE_2D, pair[k].tex);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, pair[k].w, pair[k].h, GL_RGBA, GL_FLOAT, w->scratch);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    unsigned char c;
+    if (!w->io(w->user, &c, 1)) return io_failed(w);
+    if (c > 1) return iks_err_set(w->e, IKS_E_FORMAT, "%s: newest half %d of 2", PASS_NAMES[pass], c);
+    *cur = c;
+    rebuild_mips(t, pass);
+    return true;
+}
+
+static bool state_walk_run(iks_gltoy *t, feedback_fn fn, iks_state_io io, void *user, iks_err *e)
+{
+    state_walk w = { .io = io, .user = user, .e = e };
+    if (t->has_buffers && !(w.scratch = malloc((size_t)t->w * (size_t)t->h * 16)))
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory for a %dx%d buffer's state", t->w, t->h);
+    bool ok = each_feedback(t, fn, &w);
+    free(w.scratch);
+    return ok && (io(user, t->keys, sizeof t->keys) || io_failed(&w));
+}
+
+bool iks_gltoy_state_save(iks_gltoy *t, iks_state_io put, void *user, iks_err *e)
+{
+    return state_walk_run(t, save_pair, put, user, e);
+}
+
+bool iks_gltoy_state_load(iks_gltoy *t, iks_state_io get, void *user, iks_err *e)
+{
+    return state_walk_run(t, load_pair, get, user, e);
 }
