@@ -49,6 +49,37 @@ else
   check "GNU parallel is installed (scripts/deps.sh installs it)" false
 fi
 
+# GNU parallel over ssh, as the README runs it on other hosts (-S, --workdir .): here "ssh" runs the
+# command on this machine, which tests what reaches the remote side (PARALLEL_SEQ, the directory)
+fakessh=$tmp/fakessh
+printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, as a login shell there would\nshift; [ "$1" = -- ] && shift\nexec sh -c "$*"\n' >"$fakessh"
+chmod +x "$fakessh"
+parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" "${R[@]}" -o ssh/%03d.png --frames 9 \
+  --shard auto --shard-count 3 --quiet ::: 1 2 3
+check "--shard auto under GNU parallel over (stand-in) ssh hosts: one run" same one ssh
+
+# the Kubernetes Indexed Job's own command, run here once per index as its pods would (at a smaller
+# size and frame range): the manifest's shard count matches its completions, and the parts make one run
+python3 - "$root/examples/scale-out/render-job.yaml" >kube.args <<'PY' || echo "manifest unreadable" >kube.args
+import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+spec = job["spec"]
+assert job["kind"] == "Job" and spec["completionMode"] == "Indexed", "not an Indexed Job"
+cmd = spec["template"]["spec"]["containers"][0]["command"]
+n = int(cmd[cmd.index("--shard-count") + 1])
+assert n == spec["completions"], f"--shard-count {n}, completions {spec['completions']}"
+assert cmd[cmd.index("--shard") + 1] == "auto"
+cmd[cmd.index("--size") + 1] = "96x54"
+cmd[cmd.index("--frames") + 1] = "0:9"
+cmd[cmd.index("-o") + 1] = "frames/%03d.png"
+print(n, spec["template"]["spec"]["containers"][0]["workingDir"], *cmd)
+PY
+read -r kn kdir kprog kargs <kube.args
+check "the Job manifest reads as an Indexed Job whose --shard-count is its completions" [ "$kprog" = ikshade ]
+mkdir -p kwork/shaders && cp -r "$trails" kwork/shaders/trails # the toy where the pods' volume has it
+for ((i = 0; i < ${kn:-0}; i++)); do (cd kwork && JOB_COMPLETION_INDEX=$i "$bin" $kargs); done
+check "the Job's $kn pods' frames (its own command) equal one run" same one kwork/frames
+
 # bad shards: one line, exit 2, nothing drawn
 expect_fail "--shard auto with no scheduler" 2 "none of SLURM_ARRAY_TASK_ID .*JOB_COMPLETION_INDEX .*PARALLEL_SEQ .*give --shard K/N" \
   "$bin" "${R[@]}" -o bad/%03d.png --frames 9 --shard auto
