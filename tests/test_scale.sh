@@ -132,6 +132,15 @@ rm -f tres/002.png # a hole before the others: the frames after it are still kep
 check "--resume of a feedback toy after a kill ($have of 40 there) equals one run" same tone tres
 check "... keeping the frames there" [ "$(num tres.log 'kept from before')" -eq $((have - 1)) ]
 
+# what counts as complete is this render's kind of PNG: 16-bit ones are kept by a 16-bit render, and
+# RGBA frames are drawn again by a render that makes RGB ones
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --depth 16 -o r16/%02d.png --frames 3 --quiet
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --depth 16 -o r16/%02d.png --frames 3 --resume 2>r16.log
+check "16-bit PNGs are kept by a 16-bit render" grep -q '^ikshade render: 0 frames .*(3 kept from before)' r16.log
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --alpha -o ra/%02d.png --frames 3 --quiet
+"$bin" render "$root/shaders/limb.frag" --size 64x36 -o ra/%02d.png --frames 3 --resume 2>ra.log
+check "RGBA frames are drawn again by an RGB render" grep -q '^ikshade render: 3 frames of 64x36' ra.log
+check "... which replaced them with RGB ones" [ "$(python3 "$root/tests/png.py" info ra/01.png)" = "64 36 3" ]
 expect_fail "--resume into a video" 2 "--resume with -o 'x.mp4': resume keeps PNG files" "$bin" render -o x.mp4 --frames 2 --resume
 expect_fail "--checkpoint-every without --checkpoint" 2 "--checkpoint-every needs --checkpoint DIR" \
   "$bin" render -o c/%02d.png --checkpoint-every 4
