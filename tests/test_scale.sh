@@ -184,6 +184,35 @@ printf 'a.iChannel0 = a\nimage.iChannel0 = a\n' >dtoy/manifest.txt
 check "a toy that discards: two ranges through a checkpoint equal one run" same done dpart
 check "... started from the checkpoint" grep -q 'checkpoint of frame 4' d.log
 
+# a replayed session (mouse and keys) into a toy whose buffer keeps the keyboard's rows and iMouse:
+# the keyboard's state and the session's next key cross the checkpoints with the buffers
+mkdir -p ktoy
+cat >ktoy/a.glsl <<'G'
+void mainImage(out vec4 c, in vec2 f) {
+  vec4 k = vec4(texelFetch(iChannel1, ivec2(65, 0), 0).r, texelFetch(iChannel1, ivec2(65, 1), 0).r,
+                texelFetch(iChannel1, ivec2(65, 2), 0).r, texelFetch(iChannel1, ivec2(66, 2), 0).r);
+  c = texelFetch(iChannel0, ivec2(f), 0) * 0.95 + k * 0.1 + vec4(iMouse.xy / 100.0, iMouse.zw / 1000.0) * 0.01 * (f.x + 1.0);
+}
+G
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n' >ktoy/image.glsl
+printf 'a.iChannel0 = a\na.iChannel1 = keyboard\nimage.iChannel0 = a\n' >ktoy/manifest.txt
+python3 -c '
+ev = [(i * 0.025, "f %.3f %.3f 40 24 %d %d 3 4" % (i * 0.025, i * 0.025, i % 17, i % 11)) for i in range(41)]
+ev += [(t, "k %.3f %d %d" % (t, k, d)) for t, k, d in ((0.10, 65, 1), (0.15, 65, 0), (0.20, 65, 1), (0.31, 65, 0), (0.36, 66, 1), (0.56, 65, 1), (0.61, 66, 0), (0.81, 65, 0))]
+print("ikshade-input 1")
+for _, line in sorted(ev, key=lambda e: e[0]): print(line)
+' >take.txt
+K=(render ktoy --size 40x24 --input take.txt --fps 20)
+"$bin" "${K[@]}" -o kone/%02d.png --frames 0:20 --quiet
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 0:7 --checkpoint kcp --checkpoint-every 3 --quiet
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 13:20 --checkpoint kcp --checkpoint-every 3 2>k2.log
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 7:13 --checkpoint kcp 2>k3.log
+check "a replayed session with keys: three ranges through checkpoints equal one run" same kone kpart
+check "... the later ranges started from the checkpoint of frame 6, after three key events" \
+  grep -q 'checkpoint of frame 6' k2.log && grep -q 'checkpoint of frame 6' k3.log
+expect_fail "a checkpoint of another session" 2 "refused: it was made with another --fps, --time, --mouse or --input" \
+  "$bin" render ktoy --size 40x24 --fps 20 -o kref/%02d.png --frames 10:12 --checkpoint kcp
+
 # refusals: one line, exit 2 (1 for a damaged file), no frame written
 expect_fail "a checkpoint of another size" 2 "ckpt-000000000010.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*another --checkpoint directory" \
   "$bin" render "$trails" --size 64x36 -o ref1/%03d.png --frames 12:14 --checkpoint cp

@@ -323,7 +323,8 @@ IKS_API iks_code iks_render_check(const iks_render_desc *d);
  * n < 1, k outside 0..n-1 or end < first. */
 IKS_API iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b);
 /* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
- * draws the frames before it unsaved (noted through the logger), so it equals one long run. stats
+ * draws the frames before it unsaved (noted through the logger), from the newest checkpoint at or
+ * before it when checkpoint_dir has one, so it equals one long run. stats
  * (may be NULL) is filled also on failure. PNGs are written to a temporary name and renamed: no
  * partial file is ever left under the output's name. */
 IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
