@@ -333,6 +333,27 @@ static bool reach_state(gl_state *g, const plan *p, iks_toy *t, long from, long 
     return true;
 }
 
+/* A checkpoint directory that cannot be used fails before anything is drawn, not at the first save */
+static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
+{
+    const char *dir = p->d.checkpoint_dir;
+    if (!dir || !t->gl.has_buffers) return true;
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: not a directory", dir);
+    } else if (errno != ENOENT) {
+        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    } else if (p->d.checkpoint_every > 0) {
+        char probe[PATH_MAX];
+        if (snprintf(probe, sizeof probe, "%s/x", dir) >= (int)sizeof probe)
+            return iks_err_set(err, IKS_E_USAGE, "--checkpoint %.200s...: the name is too long", dir);
+        if (!iks_make_parent_dirs(probe)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    }
+    if (p->d.checkpoint_every > 0 && access(dir, W_OK) != 0)
+        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    return true;
+}
+
 /* ---- the render -------------------------------------------------------------------------------- */
 
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
@@ -343,7 +364,8 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
     iks_err err = IKS_ERR_INIT;
     plan p;
-    if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    if (!make_plan(d, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
+        return iks_publish(&err);
     const iks_render_desc *r = &p.d;
     gl_state g;
     if (!gl_setup(&g, t, &p, &err)) {
