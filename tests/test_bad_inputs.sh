@@ -77,6 +77,7 @@ bad 2 "--shard 'a/b': expected K/N" "${R[@]}" -o %d.png --frames 4 --shard a/b
 bad 2 "--shard auto: none of SLURM_ARRAY_TASK_ID" "${noenv[@]}" "${R[@]}" -o %d.png --frames 4 --shard auto
 bad 2 "--shard-count 'x': expected a whole number" "${R[@]}" -o %d.png --shard auto --shard-count x
 bad 2 "--resume with -o 'x.mp4': resume keeps PNG files" "${R[@]}" -o x.mp4 --resume
+bad 2 "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply" "${R[@]}" --each "$fx" --shard 0/2
 bad 2 "--checkpoint-every needs --checkpoint DIR" "${R[@]}" -o x.png --checkpoint-every 5
 bad 2 "--checkpoint-every 'x': expected a whole number" "${R[@]}" -o x.png --checkpoint d --checkpoint-every x
 trails=$(cd "$(dirname "$0")/.." && pwd)/examples/scale-out/trails

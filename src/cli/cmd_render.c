@@ -350,6 +350,8 @@ static int parse_args(int argc, char **argv, ropts *o)
     if (o->each) {
         if (r->output) return iks_usage("render", "--each writes a report to stdout, not frames: drop -o");
         if (o->shader) return iks_usage("render", "--each takes the shaders from its directory, not '%s'", o->shader);
+        if (o->shard || r->resume || r->checkpoint_dir)
+            return iks_usage("render", "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply");
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
