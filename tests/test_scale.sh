@@ -58,6 +58,17 @@ parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" 
   --shard auto --shard-count 3 --quiet ::: 1 2 3
 check "--shard auto under GNU parallel over (stand-in) ssh hosts: one run" same one ssh
 
+# examples/scale-out/render-parallel.sh as shipped: here, then over the stand-in ssh hosts (into a
+# directory whose name has a space, which must reach the remote command as one word)
+"$bin" "${R[@]}" -o one5/%05d.png --frames 9 --quiet
+IKSHADE=$bin SHADER=$trails OUT=pscript FRAMES=0:9 SIZE=96x54 CHECKPOINT_EVERY=4 JOBS=2 \
+  "$root/examples/scale-out/render-parallel.sh" 4
+check "render-parallel.sh, 4 parts here: one run" same one5 pscript
+check "... leaving checkpoints beside the frames" [ -s pscript.checkpoints/ckpt-000000000004.iksc ]
+PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$trails OUT="p ssh" FRAMES=0:9 SIZE=96x54 \
+  "$root/examples/scale-out/render-parallel.sh" 3
+check "render-parallel.sh, 3 parts over two ssh hosts: one run" same one5 "p ssh"
+
 # the Kubernetes Indexed Job's own command, run here once per index as its pods would (at a smaller
 # size and frame range): the manifest's shard count matches its completions, and the parts make one run
 python3 - "$root/examples/scale-out/render-job.yaml" >kube.args <<'PY' || echo "manifest unreadable" >kube.args
