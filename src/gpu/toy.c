@@ -217,6 +217,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
                       const iks_logger *log)
 {
     memset(t, 0, sizeof *t);
+    t->identity = FNV_START;
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     static const iks_source_opts none = { 0 };
     for (int p = 0; p < IKS_PASSES; p++) {
@@ -232,7 +233,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         o.touched_user = t;
         iks_source src;
         if (!iks_source_load(&src, ps->path, &o, e)) goto fail;
-        t->identity = fnv(fnv(t->identity ? t->identity : FNV_START, &p, sizeof p), src.fragment, strlen(src.fragment));
+        t->identity = fnv(fnv(t->identity, &p, sizeof p), src.fragment, strlen(src.fragment));
         bool ok = iks_program_build(&t->prog[p], &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
