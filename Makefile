@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 
-.PHONY: all build deps run install test test-fast test-asan test-fuzz vec-report golden clean
+.PHONY: all build deps run install test test-fast test-asan test-fuzz test-slurm vec-report golden clean
 
 all: build
 
@@ -27,8 +27,8 @@ install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
-# then each libFuzzer target for FUZZ_SECONDS from its seeds.
-test: test-fast test-asan test-fuzz
+# then each libFuzzer target for FUZZ_SECONDS from its seeds, then the Slurm cluster test.
+test: test-fast test-asan test-fuzz test-slurm
 
 test-fast: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -42,8 +42,15 @@ test-asan: deps
 
 test-fuzz: deps
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint fuzz_pngcheck
 	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+# examples/scale-out/render.sbatch run as a job array by a one-node Slurm cluster that the test starts
+# on loopback (munged, slurmctld, slurmd) and stops. The daemons need root: sudo -n where we are not.
+test-slurm: build
+	@if [ "$$(id -u)" = 0 ]; then bash tests/test_slurm.sh $(BUILD)/ikshade .; \
+	elif sudo -n true 2>/dev/null; then sudo -n bash tests/test_slurm.sh $(BUILD)/ikshade .; \
+	else echo "test-slurm: FAILED: starting Slurm's daemons needs root or passwordless sudo" >&2; exit 1; fi
 
 # Shows which loops of the solver the compiler vectorised.
 vec-report:

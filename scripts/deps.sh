@@ -4,7 +4,7 @@
 set -euo pipefail
 PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libasound2-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
       libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
-      python3-numpy python3-pil ffmpeg openexr chromium glslang-tools)
+      python3-numpy python3-pil python3-yaml ffmpeg openexr chromium glslang-tools parallel slurm-wlm munge)
 missing=()
 for p in "${PKGS[@]}"; do
   st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,6 +463,53 @@ static void test_codes(void)
     check_one_line("iks_check_channel(bad filter)");
 }
 
+/* iks_shard_range: for every range and part count, the parts are contiguous, in order, cover every
+ * frame exactly once (N above the frame count too: the extra parts are empty) and differ by one frame
+ * at most; bad K and N are usage errors */
+static void test_shards(void)
+{
+    int bad = 0;
+    for (long first = 0; first <= 7; first += 7)
+        for (long total = 0; total <= 40 && bad < 5; total++)
+            for (long n = 1; n <= 50 && bad < 5; n++) {
+                long next = first, lo = total, hi = 0;
+                static unsigned char seen[64];
+                memset(seen, 0, sizeof seen);
+                for (long k = 0; k < n; k++) {
+                    long a = -1, b = -1;
+                    if (iks_shard_range(first, first + total, k, n, &a, &b) != IKS_OK || a != next || b < a) {
+                        bad++;
+                        CHECK(false, "shard parts are contiguous", "part k starts where k-1 ended", "frames %ld+%ld, %ld/%ld: "
+                              "%ld:%ld after %ld", first, total, k, n, a, b, next);
+                        break;
+                    }
+                    for (long f = a; f < b; f++) seen[f - first]++;
+                    lo = b - a < lo ? b - a : lo;
+                    hi = b - a > hi ? b - a : hi;
+                    next = b;
+                }
+                bool once = next == first + total;
+                for (long f = 0; f < total; f++) once &= seen[f] == 1;
+                if (!once || hi - lo > 1) {
+                    bad++;
+                    CHECK(false, "every frame in exactly one part, sizes within one", "once each, sizes within 1",
+                          "frames %ld+%ld in %ld parts: end %ld, sizes %ld..%ld", first, total, n, next, lo, hi);
+                }
+            }
+    CHECK(bad == 0, "shard arithmetic over 2 x 41 ranges x 50 counts", "no failure", "%d failures", bad);
+    long a, b;
+    CHECK_CODE("a shard of 7 parts of 3 frames: empty", iks_shard_range(0, 3, 5, 7, &a, &b), IKS_OK);
+    CHECK(a == b && a == 3, "part 5/7 of 0:3 is empty", "3:3", "%ld:%ld", a, b);
+    CHECK_CODE("iks_shard_range(k = n)", iks_shard_range(0, 10, 4, 4, &a, &b), IKS_E_USAGE);
+    check_one_line("iks_shard_range(k = n)");
+    CHECK_CODE("iks_shard_range(n = 0)", iks_shard_range(0, 10, 0, 0, &a, &b), IKS_E_USAGE);
+    CHECK_CODE("iks_shard_range(k < 0)", iks_shard_range(0, 10, -1, 4, &a, &b), IKS_E_USAGE);
+    /* the largest ranges: no overflow in the arithmetic */
+    CHECK_CODE("a shard of LONG_MAX frames", iks_shard_range(0, LONG_MAX, 2, 3, &a, &b), IKS_OK);
+    CHECK(b == LONG_MAX && a == LONG_MAX - LONG_MAX / 3, "the last of 3 parts of 0:LONG_MAX ends there", "LONG_MAX",
+          "%ld:%ld", a, b);
+}
+
 /* RGBA8 exact and top row first: row 0 is the highest fragCoord.y */
 static void test_rgba8(iks_engine *e)
 {
@@ -729,7 +777,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/frames", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%02d.png", dir);
     progress_log pl = { .monotone = true };
-    iks_render_stats st = { -1, -1, -1, -1, -1, true, -1 };
+    iks_render_stats st = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1 };
     iks_render_desc d = { .output = pattern, .width = 16, .height = 8, .end = 3, .progress = on_progress,
                           .user = &pl };
     CHECK_CODE("iks_render_check of a good render", iks_render_check(&d), IKS_OK);
@@ -777,7 +825,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/stopped", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%03d.png", dir);
     progress_log stop = { .stop_after = 1, .monotone = true };
-    iks_render_stats s2 = { -1, -1, -1, -1, -1, true, -1 };
+    iks_render_stats s2 = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1 };
     iks_render_desc d2 = { .output = pattern, .width = 64, .height = 32, .end = 40, .progress = on_progress,
                            .user = &stop };
     CHECK_CODE("iks_render stopped by its progress callback", iks_render(t, &d2, &s2), IKS_E_INTERRUPTED);
@@ -984,6 +1032,7 @@ int main(int argc, char **argv)
     }
 
     test_codes();
+    test_shards();
 
     logbook lb = { 0 };
     iks_engine *e = NULL;

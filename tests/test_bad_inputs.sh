@@ -70,6 +70,19 @@ bad 2 "--ssaa '9'" "${R[@]}" -o x.png --ssaa 9
 bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
 bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
 bad 2 "unknown option '--bogus' \\(see ikshade help render\\)" "${R[@]}" -o x.png --bogus
+# shards, resume and checkpoints (tests/test_scale.sh has the rest)
+noenv=(env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX -u PARALLEL_SEQ)
+bad 2 "--shard '3/3': expected K/N with N >= 1 and K from 0 to N-1" "${R[@]}" -o %d.png --frames 4 --shard 3/3
+bad 2 "--shard 'a/b': expected K/N" "${R[@]}" -o %d.png --frames 4 --shard a/b
+bad 2 "--shard auto: none of SLURM_ARRAY_TASK_ID" "${noenv[@]}" "${R[@]}" -o %d.png --frames 4 --shard auto
+bad 2 "--shard-count 'x': expected a whole number" "${R[@]}" -o %d.png --shard auto --shard-count x
+bad 2 "--resume with -o 'x.mp4': resume keeps PNG files" "${R[@]}" -o x.mp4 --resume
+bad 2 "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply" "${R[@]}" --each "$fx" --shard 0/2
+bad 2 "--checkpoint-every needs --checkpoint DIR" "${R[@]}" -o x.png --checkpoint-every 5
+bad 2 "--checkpoint-every 'x': expected a whole number" "${R[@]}" -o x.png --checkpoint d --checkpoint-every x
+trails=$(cd "$(dirname "$0")/.." && pwd)/examples/scale-out/trails
+bad 1 "--checkpoint $fx/afile: not a directory" "${R[@]}" "$trails" -o x.png \
+  --frames 2:3 --checkpoint "$fx/afile"
 # a near miss names the option meant (the nearest the command's help names, within two edits)
 bad 2 "unknown option '--frame': did you mean '--frames'\\?" "${R[@]}" -o x.png --frame 3
 bad 2 "unknown option '--sze=64x64': did you mean '--size'\\?" "${R[@]}" -o x.png --sze=64x64

@@ -136,4 +136,13 @@ R "$tests/../examples/cube" -o ex.png --size 64x36 --time 2
 sky=$(png pixel ex.png 2 1) floor=$(png pixel ex.png 2 34)
 check "examples/cube: blue sky at the top ($sky)" python3 -c 'import sys; r, g, b = map(int, sys.argv[1].split()); sys.exit(not b > r + 30)' "$sky"
 check "examples/cube: a grey floor at the bottom ($floor)" python3 -c 'import sys; r, g, b = map(int, sys.argv[1].split()); sys.exit(not (max(r, g, b) - min(r, g, b) < 20 and r > 100))' "$floor"
+
+# checkpoints carry Cube A's faces (both halves, and which is newest): a range from a checkpoint equals
+# one run, with only the frames after the checkpoint drawn (a restore that skipped the faces fails this)
+"$bin" render "$tests/../examples/cube" -o one/%03d.png --size 48x27 --frames 0:6 --quiet
+"$bin" render "$tests/../examples/cube" -o a/%03d.png --size 48x27 --frames 0:5 --checkpoint cp --checkpoint-every 4 --quiet
+out=$("$bin" render "$tests/../examples/cube" -o b/%03d.png --size 48x27 --frames 5:6 --checkpoint cp 2>&1)
+check "Cube A from a checkpoint: frame 5 equals one run" cmp -s one/005.png b/005.png
+check "... starting from the checkpoint of frame 4, one frame drawn unsaved" grep -q "checkpoint of frame 4) (1 drawn unsaved" <<<"$out"
+rm -rf cp
 finish

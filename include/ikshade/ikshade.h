@@ -302,6 +302,17 @@ typedef struct {
      * 180, the site's length) from time0 on; frames and size are not used. A video of a toy with a
      * sound pass gets the same sound, for the frames' time, as its audio track (not a GIF). */
     double seconds;
+    /* Keep frames whose files already exist and are complete, valid PNGs of this render's size, depth
+     * and alpha (iks_render checks every chunk's CRC and inflates the pixels); draw the others. A toy
+     * with buffers draws kept frames unsaved when later frames need their state. PNG outputs only. */
+    bool resume;
+    /* A directory of checkpoints of a toy with buffers (format: docs/DESIGN-NOTES.md). A range that
+     * starts after 0 starts from the newest one at or before it instead of from frame 0; one made from
+     * another shader, size, --set, fps, time0, mouse or session, or by another format version, is
+     * IKS_E_USAGE. With checkpoint_every N > 0, the state after each N-th frame drawn (frames N, 2N,
+     * ...) is saved there atomically: a toy's buffers twice, w x h x 16 bytes each, per checkpoint. */
+    const char *checkpoint_dir;
+    long checkpoint_every;
 } iks_render_desc;
 
 typedef struct {
@@ -312,6 +323,9 @@ typedef struct {
                                delay (60 fps -> 2 cs -> 50 fps); 0 for PNG and raw frames */
     bool padded;            /* a video of odd size was padded to even (a black bottom row or right column) */
     long samples;           /* sound written: stereo samples at 44100 Hz (a .wav, or a video's audio) */
+    long kept;              /* resume: frames whose files were there already, complete */
+    long restored;          /* the checkpoint the buffers started from (its frame); 0: none */
+    long checkpoints;       /* checkpoints written (or found there already, identical) */
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,
@@ -323,8 +337,14 @@ IKS_API void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_i
  * iks_render would. (iks_render also makes the output's directory and checks it is writable before it
  * draws anything: IKS_E_IO.) */
 IKS_API iks_code iks_render_check(const iks_render_desc *d);
+/* Part k (0 .. n-1) of n contiguous parts of frames first..end-1, as Slurm array tasks and the like
+ * take them: frames *a .. *b-1, every frame in exactly one part, sizes differing by one at most (the
+ * first parts the larger). A part is empty (*a == *b) when n exceeds the frames. IKS_E_USAGE when
+ * n < 1, k outside 0..n-1 or end < first. */
+IKS_API iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b);
 /* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
- * draws the frames before it unsaved (noted through the logger), so it equals one long run. stats
+ * draws the frames before it unsaved (noted through the logger), from the newest checkpoint at or
+ * before it when checkpoint_dir has one, so it equals one long run. stats
  * (may be NULL) is filled also on failure. PNGs are written to a temporary name and renamed: no
  * partial file is ever left under the output's name. */
 IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);

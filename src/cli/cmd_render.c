@@ -69,6 +69,19 @@ const char HELP_RENDER[] =
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
     "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
+    "  --shard K/N          render part K (0..N-1) of N contiguous parts of the --frames range; the parts\n"
+    "                       together give the same files as one run (a part is empty when N > frames)\n"
+    "  --shard auto         K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP), a\n"
+    "                       Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ)\n"
+    "  --shard-count N      N for --shard auto where the environment lacks it (Kubernetes, GNU parallel)\n"
+    "  --resume             keep frames whose PNG files are already there, complete and valid; draw the\n"
+    "                       rest (a killed or preempted task is simply run again)\n"
+    "  --checkpoint DIR     a toy with buffers starts a range from the newest checkpoint in DIR at or\n"
+    "                       before it instead of from frame 0 (the same frames as one run); one made from\n"
+    "                       another shader, size, --set, --fps, --time, --mouse, --input or format version\n"
+    "                       is refused\n"
+    "  --checkpoint-every N save the buffers' state in DIR after every N-th frame (frames N, 2N, ...),\n"
+    "                       atomically, at full float precision\n"
     "  --glsl auto|es|330   compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto (default):\n"
     "                       ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file\n"
     "  --no-es-check        do not check each pass as the site's GLSL ES 3.00 (glslangValidator where\n"
@@ -95,6 +108,10 @@ typedef struct {
     int nsets;
     const char *each;  /* --each DIR: a compatibility report instead of frames */
     bool seconds_given;
+    const char *shard; /* --shard K/N or auto */
+    long shard_count;  /* --shard-count N, 0 when not given */
+    long shard_k, shard_n; /* the part taken, when shard */
+    bool shard_empty;  /* this part has no frames: nothing to draw */
 } ropts;
 
 static bool ends_with(const char *s, const char *suffix)
@@ -140,6 +157,81 @@ static bool parse_floats(const char *s, float *v, int *n, int max)
     for (const char *c = s; *c; c++) commas += *c == ',';
     free(copy);
     return ok && *n == commas + 1;
+}
+
+/* K and N of --shard auto from the environment of the scheduler running us; -1 when found, else the
+ * exit code after printing the one-line error */
+static int shard_from_env(long count, long *k, long *n)
+{
+    const char *slurm = getenv("SLURM_ARRAY_TASK_ID"), *kube = getenv("JOB_COMPLETION_INDEX"),
+               *par = getenv("PARALLEL_SEQ");
+    int found = (slurm != NULL) + (kube != NULL) + (par != NULL);
+    if (found == 0)
+        return iks_usage("render", "--shard auto: none of SLURM_ARRAY_TASK_ID (a Slurm job array), JOB_COMPLETION_INDEX "
+                         "(a Kubernetes Indexed Job) or PARALLEL_SEQ (GNU parallel) is set; give --shard K/N");
+    if (found > 1)
+        return iks_usage("render", "--shard auto: more than one scheduler's index is set (%s%s%s); give --shard K/N",
+                         slurm ? "SLURM_ARRAY_TASK_ID " : "", kube ? "JOB_COMPLETION_INDEX " : "", par ? "PARALLEL_SEQ" : "");
+    if (slurm) {
+        /* tasks MIN, MIN+STEP, ... MAX: K counts them from 0 (--array=1-8 or 0-30:2 alike) */
+        const char *cs = getenv("SLURM_ARRAY_TASK_COUNT"), *ms = getenv("SLURM_ARRAY_TASK_MIN"),
+                   *xs = getenv("SLURM_ARRAY_TASK_MAX"), *ss = getenv("SLURM_ARRAY_TASK_STEP");
+        long id, cnt, min, max = 0, step = 1;
+        if (!iks_parse_long(slurm, &id) || !cs || !iks_parse_long(cs, &cnt) || !ms || !iks_parse_long(ms, &min) ||
+            (xs && !iks_parse_long(xs, &max)) || (ss && !iks_parse_long(ss, &step)) || cnt < 1 || step < 1)
+            return iks_usage("render", "--shard auto: SLURM_ARRAY_TASK_ID '%s' without a whole SLURM_ARRAY_TASK_COUNT "
+                             "and _MIN (and _STEP): give --shard K/N", slurm);
+        if (id < min || (id - min) % step || (id - min) / step >= cnt || (xs && max != min + (cnt - 1) * step))
+            return iks_usage("render", "--shard auto: Slurm array task %ld is not one of %ld evenly spaced tasks from %ld "
+                             "(an array like --array=1,5,7?); use --array=0-%ld, or --shard K/N", id, cnt, min, cnt - 1);
+        if (count && count != cnt)
+            return iks_usage("render", "--shard-count %ld, but the Slurm array has %ld tasks", count, cnt);
+        *k = (id - min) / step;
+        *n = cnt;
+        return -1;
+    }
+    const char *name = kube ? "JOB_COMPLETION_INDEX" : "PARALLEL_SEQ", *v = kube ? kube : par;
+    long idx;
+    if (!iks_parse_long(v, &idx) || idx < (kube ? 0 : 1))
+        return iks_usage("render", "--shard auto: %s '%s': expected a whole number from %d", name, v, kube ? 0 : 1);
+    if (!count)
+        return iks_usage("render", "--shard auto with %s (%s) needs --shard-count N: the number of %s", name,
+                         kube ? "a Kubernetes Indexed Job" : "GNU parallel", kube ? "completions" : "jobs");
+    *k = kube ? idx : idx - 1; /* PARALLEL_SEQ counts from 1 */
+    *n = count;
+    if (*k >= *n) return iks_usage("render", "--shard auto: %s %s is past --shard-count %ld", name, v, count);
+    return -1;
+}
+
+/* --shard: the part of [first, end) this process takes */
+static int apply_shard(ropts *o)
+{
+    iks_render_desc *r = &o->r;
+    if (strcmp(o->shard, "auto") == 0) {
+        int rc = shard_from_env(o->shard_count, &o->shard_k, &o->shard_n);
+        if (rc >= 0) return rc;
+    } else {
+        const char *slash = strchr(o->shard, '/');
+        char left[32];
+        size_t k = slash ? (size_t)(slash - o->shard) : 0;
+        if (!slash || k == 0 || k >= sizeof left)
+            return iks_usage("render", "--shard '%s': expected K/N (part K of N, K from 0) or auto", o->shard);
+        memcpy(left, o->shard, k);
+        left[k] = '\0';
+        if (!iks_parse_long(left, &o->shard_k) || !iks_parse_long(slash + 1, &o->shard_n) || o->shard_n < 1 ||
+            o->shard_k < 0 || o->shard_k >= o->shard_n)
+            return iks_usage("render", "--shard '%s': expected K/N with N >= 1 and K from 0 to N-1", o->shard);
+        if (o->shard_count && o->shard_count != o->shard_n)
+            return iks_usage("render", "--shard %s with --shard-count %ld: the counts differ", o->shard, o->shard_count);
+    }
+    long a, b;
+    if (iks_shard_range(r->first, r->end, o->shard_k, o->shard_n, &a, &b) != IKS_OK) return iks_print_last_error("render");
+    o->shard_empty = a == b;
+    if (!o->shard_empty) {
+        r->first = a;
+        r->end = b;
+    }
+    return -1;
 }
 
 /* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. Owns o->s's
@@ -240,7 +332,23 @@ static int parse_args(int argc, char **argv, ropts *o)
             iks_input_log_free(o->input);
             o->input = NULL;
             if (iks_input_log_load(v, &o->input) != IKS_OK) return iks_print_last_error("render");
-        } else if (OPT("--ffmpeg-args")) {
+        } else if (OPT("--shard")) {
+            NEED("--shard", "K/N or auto");
+            o->shard = v;
+        } else if (OPT("--shard-count")) {
+            NEED("--shard-count", "the number of parts N");
+            if (!iks_parse_long(v, &o->shard_count) || o->shard_count < 1 || o->shard_count > 100000000L)
+                return iks_usage("render", "--shard-count '%s': expected a whole number from 1 to 100000000", v);
+        } else if (OPT("--checkpoint")) {
+            NEED("--checkpoint", "a directory");
+            if (!*v) return iks_usage("render", "--checkpoint '': expected a directory");
+            r->checkpoint_dir = v;
+        } else if (OPT("--checkpoint-every")) {
+            NEED("--checkpoint-every", "a frame count");
+            if (!iks_parse_long(v, &r->checkpoint_every) || r->checkpoint_every < 1)
+                return iks_usage("render", "--checkpoint-every '%s': expected a whole number of frames from 1", v);
+        } else if (strcmp(a, "--resume") == 0) r->resume = true;
+        else if (OPT("--ffmpeg-args")) {
             NEED("--ffmpeg-args", "ffmpeg's output options, quoted as one argument");
             r->ffmpeg_args = v;
         } else if (strcmp(a, "--alpha") == 0) r->alpha = true;
@@ -255,6 +363,8 @@ static int parse_args(int argc, char **argv, ropts *o)
     if (o->each) {
         if (r->output) return iks_usage("render", "--each writes a report to stdout, not frames: drop -o");
         if (o->shader) return iks_usage("render", "--each takes the shaders from its directory, not '%s'", o->shader);
+        if (o->shard || r->resume || r->checkpoint_dir)
+            return iks_usage("render", "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply");
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
@@ -286,6 +396,11 @@ static int parse_args(int argc, char **argv, ropts *o)
                          o->warmup, LONG_MAX);
     r->first += o->warmup;
     r->end += o->warmup;
+    if (o->shard_count && !o->shard) return iks_usage("render", "--shard-count goes with --shard auto");
+    if (o->shard) {
+        int rc = apply_shard(o);
+        if (rc >= 0) return rc;
+    }
     if (strcmp(r->output, "-") == 0 && isatty(STDOUT_FILENO))
         return iks_usage("render", "-o -: stdout is a terminal; pipe it into a program");
     if (iks_render_check(r) != IKS_OK) return iks_print_last_error("render");
@@ -478,6 +593,13 @@ static int render(ropts *o)
 {
     if (o->each) return render_each(o);
     iks_render_desc *r = &o->r;
+    if (o->shard_empty) {
+        /* more parts than frames: this one has none, and that is no failure */
+        if (!o->quiet)
+            fprintf(stderr, "ikshade render: shard %ld/%ld of frames %ld:%ld has no frames: nothing to do\n", o->shard_k,
+                    o->shard_n, r->first, r->end);
+        return EXIT_OK;
+    }
     iks_cli_log log = { "render", o->quiet };
     iks_engine *e = iks_cli_engine(&log, NULL);
     if (!e) return EXIT_FAIL;
@@ -525,7 +647,7 @@ static int render(ropts *o)
         return EXIT_OK;
     }
     if (!o->quiet) {
-        char note[160] = "";
+        char note[512] = "";
         double fps = r->fps > 0 ? r->fps : 60;
         if (st.fps_played > 0 && fabs(st.fps_played - fps) > 1e-9 * fps)
             snprintf(note, sizeof note, " (GIF: %.0f/100 s a frame, so %.4g fps where %.4g was asked)", 100.0 / st.fps_played,
@@ -533,6 +655,15 @@ static int render(ropts *o)
         if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
                                 r->width + r->width % 2, r->height + r->height % 2);
         if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the toy's sound as audio)");
+        if (o->shard) snprintf(note + strlen(note), sizeof note - strlen(note), " (shard %ld/%ld: frames %ld:%ld)",
+                               o->shard_k, o->shard_n, r->first, r->end);
+        if (st.kept) snprintf(note + strlen(note), sizeof note - strlen(note), " (%ld kept from before)", st.kept);
+        if (st.restored) snprintf(note + strlen(note), sizeof note - strlen(note), " (buffers from the checkpoint of "
+                                  "frame %ld)", st.restored);
+        if (st.warmed) snprintf(note + strlen(note), sizeof note - strlen(note), " (%ld drawn unsaved for the buffers)",
+                                st.warmed);
+        if (st.checkpoints) snprintf(note + strlen(note), sizeof note - strlen(note), " (%ld checkpoint%s)",
+                                     st.checkpoints, st.checkpoints == 1 ? "" : "s");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);

@@ -63,6 +63,8 @@ bool iks_make_parent_dirs(const char *path);
 void iks_input_log_frame(const iks_input_log *l, double fps, long i, int width, int height, iks_frame_info *fi);
 /* The keys that changed at or before render frame i, from index from on: returns the next index after
  * one key (filling code and down), or -1 when none is due */
+/* A hash of everything replay reads from the log (frames and keys; not its --set lines) */
+uint64_t iks_input_log_hash(const iks_input_log *l);
 long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, int *code, bool *down);
 
 #endif

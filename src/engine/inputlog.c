@@ -13,6 +13,7 @@
  * iMouse.w > 0 only if a press happened since the previous render frame (the site's rule); keys that
  * went down or up since then reach the keyboard texture; iTime runs on from the session's first.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
+#include "checkpoint.h"
 #include "engine.h"
 #include "source.h"
 #include "userfile.h"
@@ -280,4 +281,25 @@ long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, i
             return j + 1;
         } else break;
     return -1;
+}
+
+uint64_t iks_input_log_hash(const iks_input_log *l)
+{
+    /* field by field: struct padding holds no data */
+    uint64_t h = IKS_FNV_START;
+    for (long i = 0; i < l->nf; i++) {
+        const rec_frame *f = &l->f[i];
+        h = iks_fnv(h, &f->t, sizeof f->t);
+        h = iks_fnv(h, &f->itime, sizeof f->itime);
+        h = iks_fnv(h, &f->w, sizeof f->w);
+        h = iks_fnv(h, &f->h, sizeof f->h);
+        h = iks_fnv(h, f->mouse, sizeof f->mouse);
+    }
+    for (long i = 0; i < l->nk; i++) {
+        const rec_key *k = &l->k[i];
+        h = iks_fnv(h, &k->t, sizeof k->t);
+        h = iks_fnv(h, &k->code, sizeof k->code);
+        h = iks_fnv(h, &k->down, sizeof k->down);
+    }
+    return h;
 }

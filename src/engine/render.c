@@ -9,6 +9,7 @@
  * What it does not do: parse arguments or print (src/cli), or own the toy (the caller's). */
 #include "engine.h"
 
+#include "checkpoint.h"
 #include "outfile.h"
 #include "pngio.h"
 #include "pool.h"
@@ -88,7 +89,27 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
         return iks_err_set(err, IKS_E_USAGE, "--depth %d with -o '%s': PNG takes 8 or 16, EXR 16 (half) or 32 (float), "
                            "raw frames and videos 8", r->depth, r->output);
     p->hdr = iks_output_float(p->kind, r->depth);
+    if (r->resume && p->kind != IKS_OUT_PNG)
+        return iks_err_set(err, IKS_E_USAGE, "--resume with -o '%s': resume keeps PNG files, so the output must be PNGs "
+                           "(e.g. -o out/%%05d.png; join them into a video afterwards)", r->output);
+    if (r->checkpoint_every < 0)
+        return iks_err_set(err, IKS_E_USAGE, "--checkpoint-every %ld: expected a whole number of frames from 1", r->checkpoint_every);
+    if (r->checkpoint_every > 0 && !(r->checkpoint_dir && *r->checkpoint_dir))
+        return iks_err_set(err, IKS_E_USAGE, "--checkpoint-every needs --checkpoint DIR: where the checkpoints go");
+    if (r->checkpoint_dir && !*r->checkpoint_dir) return iks_err_set(err, IKS_E_USAGE, "--checkpoint: an empty directory name");
     return true;
+}
+
+iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b)
+{
+    if (!a || !b) return iks_fail_usage("iks_shard_range: a and b must not be NULL");
+    if (n < 1 || k < 0 || k >= n) return iks_fail_usage("--shard %ld/%ld: expected K/N with N >= 1 and K from 0 to N-1", k, n);
+    if (first < 0 || end < first) return iks_fail_usage("iks_shard_range: frames %ld:%ld are not a range", first, end);
+    /* q frames each, and one more for the first r parts: no product that could overflow */
+    long total = end - first, q = total / n, r = total % n;
+    *a = first + k * q + (k < r ? k : r);
+    *b = *a + q + (k < r ? 1 : 0);
+    return IKS_OK;
 }
 
 /* fail early on an output we cannot write, before any rendering */
@@ -294,7 +315,7 @@ static void replay_keys(iks_gltoy *toy, const plan *p, long i, long *next)
     }
 }
 
-static void draw_frame(gl_state *g, const plan *p, long i)
+static void draw_frame(gl_state *g, const plan *p, long i, int slot)
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
@@ -305,7 +326,7 @@ static void draw_frame(gl_state *g, const plan *p, long i)
         iks_downsample_run(&g->down, &g->hi, &g->lo, p->d.ssaa);
         out = &g->lo;
     }
-    iks_readback_start(&g->rb, (int)(i % RING), out);
+    iks_readback_start(&g->rb, slot, out);
 }
 
 /* Where the "GPU" is the CPU (llvmpipe and kin), encoder threads preempting its rasterizer threads make
@@ -321,8 +342,6 @@ static int encoder_nice(void)
     return 0;
 }
 
-/* ---- the render -------------------------------------------------------------------------------- */
-
 static bool keep_going(const plan *p, long done, long total, double start)
 {
     if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
@@ -330,6 +349,120 @@ static bool keep_going(const plan *p, long done, long total, double start)
     iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
     return p->d.progress(p->d.user, &pr);
 }
+
+/* ---- resume and checkpoints -------------------------------------------------------------------- */
+
+/* whether --resume keeps frame i: its file is there, a complete PNG of this render's kind */
+static bool kept_frame(const plan *p, long i)
+{
+    if (!p->d.resume) return false;
+    char path[PATH_MAX];
+    return iks_output_path(p->d.output, p->pattern, i, path, sizeof path) &&
+           iks_png_check_file(path, p->d.width, p->d.height, p->d.depth == 16 ? 16 : 8, p->d.alpha);
+}
+
+/* what a checkpoint of this render at frame must say about itself */
+static void ckpt_want(const plan *p, const gl_state *g, long frame, iks_ckpt_want *w)
+{
+    const iks_render_desc *d = &p->d;
+    memset(w, 0, sizeof *w);
+    w->h.toy_id = g->toy->identity;
+    w->h.settings_id = g->toy->settings_id;
+    uint64_t h = IKS_FNV_START;
+    int size[3] = { d->width, d->height, d->ssaa };
+    h = iks_fnv(h, size, sizeof size);
+    h = iks_fnv(h, &d->fps, sizeof d->fps);
+    h = iks_fnv(h, &d->time0, sizeof d->time0);
+    if (d->have_mouse) h = iks_fnv(h, d->mouse, sizeof d->mouse);
+    if (d->input) {
+        uint64_t ih = iks_input_log_hash(d->input);
+        h = iks_fnv(h, &ih, sizeof ih);
+    }
+    w->h.params_id = h;
+    w->h.width = g->hi.w;
+    w->h.height = g->hi.h;
+    w->h.frame = frame;
+    iks_frame_info fi;
+    iks_render_frame_info(d, frame, &fi);
+    w->h.time = fi.time;
+    w->h.next_key = g->next_key;
+    w->renderer = iks_gpu_renderer();
+}
+
+/* after frames 0..drawn-1: the checkpoint of frame `drawn` when it is one of the N-th */
+static bool maybe_checkpoint(gl_state *g, const plan *p, long drawn, iks_render_stats *st, iks_err *err)
+{
+    long every = p->d.checkpoint_every;
+    if (every <= 0 || !g->toy->has_buffers || drawn % every != 0) return true;
+    iks_ckpt_want w;
+    ckpt_want(p, g, drawn, &w);
+    if (!iks_ckpt_save(p->d.checkpoint_dir, g->toy, &w, err)) return iks_err_prefix(err, "--checkpoint: ");
+    st->checkpoints++;
+    return true;
+}
+
+/* Frame i drawn for the buffers' state only, then its checkpoint if due */
+static bool draw_unsaved(gl_state *g, const plan *p, long i, iks_render_stats *st, iks_err *err)
+{
+    iks_frame f;
+    replay_keys(g->toy, p, i, &g->next_key);
+    frame_of(p, i, &f);
+    iks_gltoy_draw(g->toy, &g->hi, &f);
+    st->warmed++;
+    return maybe_checkpoint(g, p, i + 1, st, err);
+}
+
+/* The buffers' state before frame `from`: the newest checkpoint at or before it, if any, then the frames
+ * after it drawn unsaved. false on a refused or damaged checkpoint (or a failed save); *stopped when the
+ * caller asked to stop meanwhile. */
+static bool reach_state(gl_state *g, const plan *p, iks_toy *t, long from, long total, double start,
+                        iks_render_stats *st, bool *stopped, iks_err *err)
+{
+    long at = 0;
+    if (p->d.checkpoint_dir && from > 0) {
+        at = iks_ckpt_newest(p->d.checkpoint_dir, from, err);
+        if (at < 0) return iks_err_prefix(err, "--checkpoint: ");
+        if (at > 0) {
+            iks_ckpt_want w;
+            ckpt_want(p, g, at, &w);
+            int64_t next_key;
+            if (!iks_ckpt_load(p->d.checkpoint_dir, at, g->toy, &w, &next_key, &t->e->log, err)) return false;
+            g->next_key = (long)next_key;
+            st->restored = at;
+            iks_logf(&t->e->log, IKS_LOG_INFO, "buffers from the checkpoint of frame %ld", at);
+        }
+    }
+    if (at < from)
+        iks_logf(&t->e->log, IKS_LOG_INFO, "drawing frames %ld..%ld first, unsaved, for the buffers' state", at, from - 1);
+    for (long i = at; i < from && !*stopped; i++) {
+        if (!draw_unsaved(g, p, i, st, err)) return false;
+        *stopped = !keep_going(p, st->kept, total, start);
+    }
+    return true;
+}
+
+/* A checkpoint directory that cannot be used fails before anything is drawn, not at the first save */
+static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
+{
+    const char *dir = p->d.checkpoint_dir;
+    if (!dir || !t->gl.has_buffers) return true;
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: not a directory", dir);
+    } else if (errno != ENOENT) {
+        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    } else if (p->d.checkpoint_every > 0) {
+        char probe[PATH_MAX];
+        if (snprintf(probe, sizeof probe, "%s/x", dir) >= (int)sizeof probe)
+            return iks_err_set(err, IKS_E_USAGE, "--checkpoint %.200s...: the name is too long", dir);
+        if (!iks_make_parent_dirs(probe)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    }
+    if (p->d.checkpoint_every > 0 && access(dir, W_OK) != 0)
+        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+    return true;
+}
+
+/* ---- the render -------------------------------------------------------------------------------- */
 
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
 {
@@ -340,7 +473,8 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     if (d && is_wav(d->output)) return render_wav(t, d, st);
     iks_err err = IKS_ERR_INIT;
     plan p;
-    if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    if (!make_plan(d, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
+        return iks_publish(&err);
     const iks_render_desc *r = &p.d;
     if (t->gl.image_less)
         return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
@@ -374,42 +508,46 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
 
     /* from here on frames are drawn: total says so to the caller, also on failure */
     long total = st->total = r->end - r->first;
-    bool stopped = false;
+    bool stopped = false, ok = true;
     double start = iks_now();
+    /* --resume: the frames already there from the start on are kept as they are */
+    long from = r->first;
+    while (from < r->end && kept_frame(&p, from)) from++, st->kept++;
+    if (r->checkpoint_dir && !t->gl.has_buffers)
+        iks_logf(&t->e->log, IKS_LOG_INFO, "--checkpoint: this toy has no buffers, so no state to save or load");
     /* buffers carry state from frame to frame: a range that starts later must live through the frames
-     * before it, unsaved, to be the same as one long run */
-    if (t->gl.has_buffers && r->first > 0) {
-        iks_logf(&t->e->log, IKS_LOG_INFO, "drawing frames 0..%ld first, unsaved, for the buffers' state", r->first - 1);
-        for (long i = 0; i < r->first && !stopped; i++) {
-            iks_frame f;
-            replay_keys(&t->gl, &p, i, &g.next_key);
-            frame_of(&p, i, &f);
-            iks_gltoy_draw(&t->gl, &g.hi, &f);
-            st->warmed++;
-            stopped = !keep_going(&p, 0, total, start);
-        }
-    }
+     * before it, unsaved (from a checkpoint when there is one), to be the same as one long run */
+    if (t->gl.has_buffers && from < r->end && !reach_state(&g, &p, t, from, total, start, st, &stopped, &err)) ok = false;
     start = iks_now();
-    bool ok = true;
-    /* Frame k is drawn into ring slot k % RING and collected once RING frames are outstanding (or
-     * when drawing stops), so its readback overlaps the drawing of the next ones. */
-    long next_draw = r->first, next_collect = r->first;
+    /* The n-th frame saved is drawn into ring slot n % RING and collected once RING frames are
+     * outstanding (or when drawing stops), so its readback overlaps the drawing of the next ones. */
+    long next = from, slot_frame[RING], drawn = 0, collected = 0;
     while (ok) {
-        bool drawing = next_draw < r->end && !stopped;
-        if (drawing) draw_frame(&g, &p, next_draw++);
-        /* a video channel that stopped decoding: the frame would be wrong, so the render stops here */
-        if (drawing && !iks_gltoy_media_ok(g.toy, &err)) ok = false;
-        while (ok && next_collect < next_draw && (next_draw - next_collect >= RING || !drawing)) {
-            long c = next_collect++;
+        /* frames --resume keeps: skipped, or drawn unsaved where the buffers need them */
+        for (; ok && next < r->end && !stopped && next > from && kept_frame(&p, next); next++) {
+            st->kept++;
+            if (t->gl.has_buffers) ok = draw_unsaved(&g, &p, next, st, &err);
+        }
+        bool drawing = ok && next < r->end && !stopped;
+        if (drawing) {
+            int slot = (int)(drawn++ % RING);
+            slot_frame[slot] = next;
+            draw_frame(&g, &p, next, slot);
+            /* a video channel that stopped decoding: the frame would be wrong, so the render stops here */
+            ok = iks_gltoy_media_ok(g.toy, &err) && maybe_checkpoint(&g, &p, ++next, st, &err);
+        }
+        while (ok && collected < drawn && (drawn - collected >= RING || !drawing)) {
+            int slot = (int)(collected++ % RING);
+            long c = slot_frame[slot];
             int buf;
             uint8_t *dst = iks_writer_acquire(w, &buf);
             if (!dst) ok = false; /* the output failed: the writer holds why */
-            else if (!iks_readback_finish(&g.rb, (int)(c % RING), dst)) {
+            else if (!iks_readback_finish(&g.rb, slot, dst)) {
                 iks_err_set(&err, IKS_E_GL, "GL: readback of frame %ld failed", c);
                 ok = false;
             } else ok = iks_writer_submit(w, buf, c);
         }
-        if (drawing && !keep_going(&p, iks_writer_written(w), total, start)) stopped = true;
+        if (drawing && !keep_going(&p, iks_writer_written(w) + st->kept, total, start)) stopped = true;
         if (!drawing) break;
     }
     iks_err werr = IKS_ERR_INIT;
@@ -432,13 +570,16 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
                         "(it plays)", r->output, st->written, total);
         else if (p.kind == IKS_OUT_VIDEO)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
+        else if (p.kind == IKS_OUT_PNG && r->resume && st->written + st->kept < total)
+            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
+                        "same command again (with --resume) draws the rest", st->written + st->kept, total);
         else if ((p.kind == IKS_OUT_PNG || p.kind == IKS_OUT_EXR) && st->written < total)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
                         "rest with --frames %ld:%ld", st->written, total, r->first + st->written, r->end);
         else
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
     }
-    if (ok && !stopped) keep_going(&p, st->written, total, start);
+    if (ok && !stopped) keep_going(&p, st->written + st->kept, total, start);
     return iks_publish(&err);
 }
 
@@ -537,7 +678,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         t0 = iks_now();
         for (long i = 0; i < frames + RING - 1; i++) {
             if (iks_stop_requested()) break; /* the figures are thrown away: no need to collect */
-            if (i < frames) draw_frame(&g, &p, r->first + i);
+            if (i < frames) draw_frame(&g, &p, r->first + i, (int)((r->first + i) % RING));
             long c = i - (RING - 1);
             if (c >= 0) iks_readback_finish(&g.rb, (int)((r->first + c) % RING), all + fb * (size_t)c);
         }

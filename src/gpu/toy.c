@@ -44,6 +44,15 @@ static const float CUBE_CORNERS[6][5][3] = {
     { { 1, 1, -1 }, { -1, 1, -1 }, { -1, -1, -1 }, { 1, -1, -1 }, { 0, 0, 0 } },
 };
 
+/* FNV-1a, 64 bits: the toy's identity for checkpoints (a changed shader, channel or texture changes it) */
+#define FNV_START 0xcbf29ce484222325ull
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
 static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 {
     unsigned *s = &t->sampler_cache[f][repeat];
@@ -95,7 +104,7 @@ static unsigned char *load_pixels(const char *path, bool vflip, int *w, int *h, 
 }
 
 /* loads a PNG or JPEG as an RGBA8 (or sRGB) texture */
-static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     int w, h;
     if (!in->path) { /* media that is not there, run with --missing-media=black */
@@ -110,6 +119,7 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], iks_err
     }
     unsigned char *px = load_pixels(in->path, in->vflip, &w, &h, e);
     if (!px) return false;
+    *id = fnv(fnv(fnv(*id, &w, sizeof w), &h, sizeof h), px, (size_t)w * (size_t)h * 4);
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -136,7 +146,7 @@ char *iks_cube_face_path(const char *path, int face)
 }
 
 /* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
-static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
@@ -163,6 +173,7 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], iks_err 
             ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
         else {
             size = w;
+            *id = fnv(fnv(*id, &w, sizeof w), px, (size_t)w * (size_t)w * 4);
             glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
         }
         stbi_image_free(px);
@@ -329,6 +340,12 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
     for (int c = 0; c < 4; c++) {
         const iks_input *in = &in4[c];
         out[c] = *in;
+        /* what the channel is joins the toy's identity (a checkpoint holds only for the same toy); media
+         * files by their pixels where they are images, by name where they are decoded over time */
+        int what[8] = { pass, c, (int)in->kind, in->buffer, (int)in->filter, in->repeat, in->vflip, in->srgb };
+        t->identity = fnv(t->identity, what, sizeof what);
+        if ((in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO || in->kind == IKS_IN_VOLUME) && in->path)
+            t->identity = fnv(t->identity, in->path, strlen(in->path));
         if (in->kind == IKS_IN_CUBE_BUFFER) {
             if (!d->pass[IKS_CUBE_PASS].path)
                 return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads Cube A, which the toy does not have", name, c);
@@ -336,9 +353,9 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
         }
         if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path))
             return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", name, c);
-        if (in->kind == IKS_IN_IMAGE && !load_image(in, &tex[c], res[c], e)) return false;
+        if (in->kind == IKS_IN_IMAGE && !load_image(in, &tex[c], res[c], &t->identity, e)) return false;
         if (in->kind == IKS_IN_CUBEMAP) {
-            if (!load_cube(in, &tex[c], res[c], e)) return false;
+            if (!load_cube(in, &tex[c], res[c], &t->identity, e)) return false;
             glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
         }
         if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], e)) return false;
@@ -363,6 +380,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
                       const iks_logger *log)
 {
     memset(t, 0, sizeof *t);
+    t->identity = FNV_START;
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     const iks_pass *sound = d->sound.path ? &d->sound : NULL;
     for (int p = 0; p < IKS_PASSES; p++) {
@@ -370,6 +388,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         if (!ps->path) continue;
         iks_source src;
         if (!pass_source(t, d, ps, p == IKS_CUBE_PASS ? IKS_ENTRY_CUBEMAP : IKS_ENTRY_IMAGE, base, &src, e)) goto fail;
+        t->identity = fnv(fnv(t->identity, &p, sizeof p), src.fragment, strlen(src.fragment));
         /* a file that defines mainSound is a sound shader: also its own sound pass, and only that when
          * it shows no mainImage (a picture then would only fail for want of one) */
         bool build = true;
@@ -389,6 +408,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     if (sound) {
         iks_source src;
         if (!pass_source(t, d, sound, IKS_ENTRY_SOUND, base, &src, e)) goto fail;
+        t->identity = fnv(t->identity, src.fragment, strlen(src.fragment));
         bool ok = iks_program_build(&t->sound, &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
@@ -397,6 +417,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         if (!load_inputs(t, d, -1, "Sound", sound->in, t->sound_in, t->sound_tex, t->sound_res, e)) goto fail;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
+    t->settings_id = FNV_START;
     if (t->prog[IKS_CUBE_PASS].prog) {
         int size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
         for (int k = 0; k < 2; k++)
@@ -457,7 +478,7 @@ static bool declares(const iks_program *p, const char *name)
     return false;
 }
 
-bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
+bool iks_gltoy_apply(iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
 {
     /* each setting must be declared by some pass; each pass gets the settings it declares */
     for (int i = 0; i < n; i++) {
@@ -471,6 +492,13 @@ bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e
     for (int p = 0; p < IKS_PASSES; p++)
         for (int i = 0; i < n; i++)
             if (declares(&t->prog[p], s[i].name) && !iks_program_apply(&t->prog[p], &s[i], 1, e, NULL)) return false;
+    /* every setting applied, in order, is part of what a checkpoint must match */
+    uint64_t id = t->settings_id;
+    for (int i = 0; i < n; i++) {
+        id = fnv(fnv(id, s[i].name, strlen(s[i].name)), &s[i].n, sizeof s[i].n);
+        id = fnv(id, s[i].v, sizeof s[i].v[0] * (size_t)s[i].n);
+    }
+    t->settings_id = id;
     /* removed only where no declaring pass kept it: one pass reading it is enough for an effect */
     for (int i = 0; i < n; i++) {
         bool used = false;
@@ -520,6 +548,34 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down)
 }
 
 static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers);
+
+/* a mipmapped read of buffer p needs its levels rebuilt from its newest contents */
+static void rebuild_mips(iks_gltoy *t, int p)
+{
+    bool mip = false;
+    for (int q = 0; q < IKS_PASSES; q++)
+        for (int c = 0; c < 4; c++)
+            mip |= t->in[q][c].kind == IKS_IN_BUFFER && t->in[q][c].buffer == p && t->in[q][c].filter == IKS_FILTER_MIPMAP;
+    if (mip) {
+        glBindTexture(GL_TEXTURE_2D, t->buf[p][t->cur[p]].tex);
+        glGenerateMipmap(GL_TEXTURE_2D);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+}
+
+/* Cube A's levels, when some pass reads it mipmapped */
+static void rebuild_cube_mips(iks_gltoy *t)
+{
+    bool mip = false;
+    for (int q = 0; q < IKS_PASSES; q++)
+        for (int c = 0; c < 4; c++)
+            mip |= t->in[q][c].kind == IKS_IN_CUBE_BUFFER && t->in[q][c].filter == IKS_FILTER_MIPMAP;
+    if (mip) {
+        glBindTexture(GL_TEXTURE_CUBE_MAP, t->cube[t->cube_cur].tex);
+        glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+        glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    }
+}
 
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
 
@@ -573,16 +629,7 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             iks_draw(&t->prog[p], &t->buf[p][next], f);
             t->cur[p] = next;
             /* a mipmapped read of this buffer needs its levels rebuilt from what was just drawn */
-            bool mip = false;
-            for (int q = 0; q < IKS_PASSES; q++)
-                for (int c = 0; c < 4; c++)
-                    mip |= t->in[q][c].kind == IKS_IN_BUFFER && t->in[q][c].buffer == p &&
-                           t->in[q][c].filter == IKS_FILTER_MIPMAP;
-            if (mip) {
-                glBindTexture(GL_TEXTURE_2D, t->buf[p][next].tex);
-                glGenerateMipmap(GL_TEXTURE_2D);
-                glBindTexture(GL_TEXTURE_2D, 0);
-            }
+            rebuild_mips(t, p);
         } else if (p == IKS_CUBE_PASS) {
             int next = 1 - t->cube_cur;
             for (int face = 0; face < 6; face++) {
@@ -594,15 +641,7 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 iks_draw(&t->prog[p], &ft, f);
             }
             t->cube_cur = next;
-            bool mip = false;
-            for (int q = 0; q < IKS_PASSES; q++)
-                for (int c = 0; c < 4; c++)
-                    mip |= t->in[q][c].kind == IKS_IN_CUBE_BUFFER && t->in[q][c].filter == IKS_FILTER_MIPMAP;
-            if (mip) {
-                glBindTexture(GL_TEXTURE_CUBE_MAP, t->cube[next].tex);
-                glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
-                glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
-            }
+            rebuild_cube_mips(t);
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
@@ -655,4 +694,133 @@ bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)
     free(rows);
     iks_target_destroy(&tg);
     return true;
+}
+/* ---- feedback state ---------------------------------------------------------------------------- */
+
+/* Every feedback pair of the toy, in a fixed order, with the index of its newest half and what to do
+ * once that half is replaced (pass: the buffer whose mipmaps follow it). Cube A's pair, six faces a
+ * half, follows them (cube_state); a new kind of feedback target joins the state in the same way. */
+typedef bool (*feedback_fn)(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx);
+static bool each_feedback(iks_gltoy *t, feedback_fn fn, void *ctx)
+{
+    for (int b = 0; b < 4; b++)
+        if (t->prog[b].prog && !fn(t, t->buf[b], &t->cur[b], b, ctx)) return false;
+    return true;
+}
+
+typedef struct {
+    iks_state_io io;
+    void *user;
+    float *scratch; /* one target's pixels */
+    uint64_t bytes;
+    iks_err *e;
+} state_walk;
+
+static bool count_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    (void)t, (void)cur, (void)pass;
+    state_walk *w = ctx;
+    w->bytes += 2 * (uint64_t)pair[0].w * (uint64_t)pair[0].h * 16 + 1;
+    return true;
+}
+
+/* Cube A's pair: six faces a half, read and written as RGBA float (the faces hold half floats, which
+ * float holds exactly), and the newest half */
+static uint64_t cube_bytes(const iks_gltoy *t)
+{
+    if (!t->prog[IKS_CUBE_PASS].prog) return 0;
+    uint64_t s = (uint64_t)t->cube[0].size;
+    return 2 * 6 * s * s * 16 + 1;
+}
+
+uint64_t iks_gltoy_state_bytes(const iks_gltoy *t)
+{
+    state_walk w = { 0 };
+    each_feedback((iks_gltoy *)t, count_pair, &w); /* counts only: nothing is changed */
+    return w.bytes + cube_bytes(t) + sizeof t->keys;
+}
+
+static bool io_failed(state_walk *w) { return iks_err_set(w->e, IKS_E_IO, "%s", ""); }
+
+static bool save_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    (void)t, (void)pass;
+    state_walk *w = ctx;
+    size_t n = (size_t)pair[0].w * (size_t)pair[0].h * 16;
+    for (int k = 0; k < 2; k++) {
+        iks_read(&pair[k], w->scratch);
+        if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+    }
+    unsigned char c = (unsigned char)*cur;
+    return w->io(w->user, &c, 1) || io_failed(w);
+}
+
+static bool load_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void *ctx)
+{
+    state_walk *w = ctx;
+    size_t n = (size_t)pair[0].w * (size_t)pair[0].h * 16;
+    for (int k = 0; k < 2; k++) {
+        if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+        glBindTexture(GL_TEXTURE_2D, pair[k].tex);
+        glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, pair[k].w, pair[k].h, GL_RGBA, GL_FLOAT, w->scratch);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    unsigned char c;
+    if (!w->io(w->user, &c, 1)) return io_failed(w);
+    if (c > 1) return iks_err_set(w->e, IKS_E_FORMAT, "%s: newest half %d of 2", PASS_NAMES[pass], c);
+    *cur = c;
+    rebuild_mips(t, pass);
+    return true;
+}
+
+static bool cube_state(iks_gltoy *t, bool save, state_walk *w)
+{
+    int size = t->cube[0].size;
+    size_t n = (size_t)size * (size_t)size * 16;
+    for (int k = 0; k < 2; k++)
+        for (int face = 0; face < 6; face++) {
+            iks_target ft = iks_cube_face(&t->cube[k], face);
+            if (save) {
+                iks_read(&ft, w->scratch);
+                if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+            } else {
+                if (!w->io(w->user, w->scratch, n)) return io_failed(w);
+                glBindTexture(GL_TEXTURE_CUBE_MAP, t->cube[k].tex);
+                glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+                glTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face, 0, 0, 0, size, size, GL_RGBA, GL_FLOAT,
+                                w->scratch);
+                glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+            }
+        }
+    unsigned char c = (unsigned char)t->cube_cur;
+    if (!w->io(w->user, &c, 1)) return io_failed(w);
+    if (save) return true;
+    if (c > 1) return iks_err_set(w->e, IKS_E_FORMAT, "Cube A: newest half %d of 2", c);
+    t->cube_cur = c;
+    rebuild_cube_mips(t);
+    return true;
+}
+
+static bool state_walk_run(iks_gltoy *t, feedback_fn fn, iks_state_io io, void *user, iks_err *e)
+{
+    state_walk w = { .io = io, .user = user, .e = e };
+    bool cube = t->prog[IKS_CUBE_PASS].prog != 0;
+    size_t px = t->has_buffers ? (size_t)t->w * (size_t)t->h : 0;
+    if (cube && (size_t)t->cube[0].size * (size_t)t->cube[0].size > px) px = (size_t)t->cube[0].size * t->cube[0].size;
+    if (px && !(w.scratch = malloc(px * 16)))
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory for a %dx%d buffer's state", t->w, t->h);
+    bool ok = each_feedback(t, fn, &w) && (!cube || cube_state(t, fn == save_pair, &w));
+    free(w.scratch);
+    return ok && (io(user, t->keys, sizeof t->keys) || io_failed(&w));
+}
+
+bool iks_gltoy_state_save(iks_gltoy *t, iks_state_io put, void *user, iks_err *e)
+{
+    return state_walk_run(t, save_pair, put, user, e);
+}
+
+bool iks_gltoy_state_load(iks_gltoy *t, iks_state_io get, void *user, iks_err *e)
+{
+    return state_walk_run(t, load_pair, get, user, e);
 }

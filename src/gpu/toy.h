@@ -8,6 +8,8 @@
 
 #include "gpu.h"
 
+#include <stdint.h>
+
 #define IKS_PASSES 6 /* A, B, C, D, Image, Cube A (drawn after the buffers, before Image) */
 #define IKS_IMAGE_PASS 4
 #define IKS_CUBE_PASS 5
@@ -84,6 +86,8 @@ typedef struct {
     iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
     float *snd_cache;                /* a block of the sound pass's samples for a speaker (owned), */
     long snd_block;                  /* ... and which block it is (-1: none) */
+    uint64_t identity;               /* a hash of what the passes are: sources, channels, media pixels */
+    uint64_t settings_id;            /* a hash of every setting applied, in order (iks_gltoy_apply) */
 } iks_gltoy;
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
@@ -100,7 +104,7 @@ void iks_gltoy_destroy(iks_gltoy *t);
 /* Applies --set settings to every pass that declares them; a name no pass declares is IKS_E_USAGE,
  * worded as for a single program. A setting that every declaring pass's compiler removed is one
  * warning to log. */
-bool iks_gltoy_apply(const iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log);
+bool iks_gltoy_apply(iks_gltoy *t, const iks_setting *s, int n, iks_err *e, const iks_logger *log);
 
 /* Buffers follow the output size; their contents are kept (the overlap is copied), as on the site.
  * On failure (iks_target_create's codes) the old buffers stay. */
@@ -144,6 +148,23 @@ bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
  * into a float target and read back, as the site does. IKS_E_USAGE when the toy has no sound pass,
  * IKS_E_GL when the target cannot be made. */
 bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e);
+/* ---- feedback state (render's checkpoints) ----
+ * Everything a frame leaves behind for later frames: the contents of every feedback target (both halves
+ * of each ping-pong pair, since a pass that discards pixels leaves the older half's there), which half
+ * is the newest, and the keyboard's rows. One iterator in toy.c visits the targets in a fixed order;
+ * a new kind of feedback target joins the state by being visited there. */
+
+/* Moves len bytes between the caller's store and data; false stops the walk (the caller words why). */
+typedef bool (*iks_state_io)(void *user, void *data, size_t len);
+/* How many bytes iks_gltoy_state_save hands to put in all: w x h RGBA32F per target, and a little. */
+uint64_t iks_gltoy_state_bytes(const iks_gltoy *t);
+/* Hands the state to put, in pieces, in the order _load takes them. false: IKS_E_NOMEM, or put failed
+ * (IKS_E_IO with an empty message: the caller's put knows why). */
+bool iks_gltoy_state_save(iks_gltoy *t, iks_state_io put, void *user, iks_err *e);
+/* Takes the state back from get, as _save gave it, into a toy of the same passes and size. false:
+ * IKS_E_NOMEM, IKS_E_FORMAT for a value no save writes, or get failed (as for put); the state is then
+ * partly replaced. */
+bool iks_gltoy_state_load(iks_gltoy *t, iks_state_io get, void *user, iks_err *e);
 
 /* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
  * malloc'd; NULL when out of memory. */

@@ -8,8 +8,10 @@
  * thread ends (a pthread key's destructor) or by iks_png_thread_done.
  * What it does not do: 16-bit PNGs (hdrio.c), files (outfile.c). */
 #include "pngio.h"
+#include "userfile.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <libdeflate.h>
@@ -270,4 +272,65 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
     *out = png;
     *len = k;
     return true;
+}
+
+/* ---- checking a PNG on disk -------------------------------------------------------------------- */
+
+static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha)
+{
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    if (w < 1 || h < 1 || (bits != 8 && bits != 16) || len < 8 || memcmp(data, sig, 8) != 0) return false;
+    size_t row = 1 + (size_t)w * (size_t)(alpha ? 4 : 3) * (size_t)(bits / 8);
+    if ((size_t)h > SIZE_MAX / row) return false;
+    size_t raw_n = row * (size_t)h;
+    /* the IDAT data gathered into one zlib stream; never more than len bytes */
+    uint8_t *z = malloc(len);
+    if (!z) return false;
+    size_t zn = 0, at = 8;
+    bool ok = false, ihdr = false;
+    while (len - at >= 12) {
+        uint32_t n = get32(data + at);
+        if (n > len - at - 12) break;
+        const uint8_t *type = data + at + 4, *body = data + at + 8;
+        if (crc32_gzip_refl(0, type, (uint64_t)n + 4) != get32(body + n)) break;
+        at += 12 + (size_t)n;
+        if (!ihdr) {
+            /* IHDR first: size, depth, colour type (2 RGB, 6 RGBA), deflate, adaptive filters, no interlace */
+            if (memcmp(type, "IHDR", 4) != 0 || n != 13 || get32(body) != (uint32_t)w || get32(body + 4) != (uint32_t)h ||
+                body[8] != bits || body[9] != (alpha ? 6 : 2) || body[10] || body[11] || body[12])
+                break;
+            ihdr = true;
+        } else if (memcmp(type, "IDAT", 4) == 0) {
+            memcpy(z + zn, body, n);
+            zn += n;
+        } else if (memcmp(type, "IEND", 4) == 0) {
+            ok = n == 0 && at == len;
+            break;
+        } else if (!(type[0] & 0x20)) break; /* a critical chunk we do not know (PLTE has no place in RGB) */
+    }
+    if (ok) {
+        uint8_t *raw = malloc(raw_n ? raw_n : 1);
+        struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+        /* NULL actual size: the stream must inflate to exactly raw_n bytes */
+        ok = raw && d && zn && libdeflate_zlib_decompress(d, z, zn, raw, raw_n, NULL) == LIBDEFLATE_SUCCESS;
+        for (size_t y = 0; ok && y < (size_t)h; y++) ok = raw[y * row] <= 4;
+        if (d) libdeflate_free_decompressor(d);
+        free(raw);
+    }
+    free(z);
+    return ok;
+}
+
+bool iks_png_check_file(const char *path, int w, int h, int bits, bool alpha)
+{
+    /* a valid PNG of this size is at most its raw rows stored, plus chunk framing: twice is ample */
+    size_t max = (size_t)w * (size_t)h * 8 * (size_t)(bits / 8) * 2 + (1u << 20);
+    size_t len;
+    char *data = iks_userfile_read(path, max, 0, &len);
+    if (!data) return false;
+    bool ok = iks_png_check((const uint8_t *)data, len, w, h, bits, alpha);
+    free(data);
+    return ok;
 }

@@ -32,4 +32,12 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
  * before it ends (calling it again, or without encoding, is harmless). */
 void iks_png_thread_done(void);
 
+/* Whether data is a complete, valid PNG of w x h pixels, `bits` per channel (8 or 16), RGB or RGBA:
+ * the signature, every chunk's length and CRC, IHDR as expected (not interlaced), IDAT inflating to
+ * exactly the rows such an image has (the zlib checksum included) with known row filters, and IEND
+ * last with nothing after it. For `render --resume`, which keeps such a file and redraws any other. */
+bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha);
+/* The same for the file at path (opened with care: a FIFO or device is not a PNG). */
+bool iks_png_check_file(const char *path, int w, int h, int bits, bool alpha);
+
 #endif

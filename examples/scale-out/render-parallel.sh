@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# GNU parallel renders one shader's frames as PARTS contiguous parts, on this machine or over ssh.
+#
+#   examples/scale-out/render-parallel.sh 8                                  # here, one job per core
+#   HOSTS=2/render1,2/render2 examples/scale-out/render-parallel.sh 16       # ssh: 2 at a time on each
+#   SHADER=my.json FRAMES=0:36000 SIZE=3840x2160 examples/scale-out/render-parallel.sh 64
+#
+# Every job runs `ikshade render ... --shard auto --shard-count PARTS --resume`: GNU parallel numbers
+# the jobs 1..PARTS in PARALLEL_SEQ (also on remote hosts), a failed job is retried, and running the
+# whole line again draws only what is missing. Over ssh the hosts must have ikshade on their PATH (or
+# IKSHADE set to its path there) and see this directory at the same path (a shared file system).
+set -euo pipefail
+parts=${1:-8}
+IKSHADE=${IKSHADE:-ikshade}
+SHADER=${SHADER:-examples/scale-out/trails}
+OUT=${OUT:-frames}
+FRAMES=${FRAMES:-0:240}
+SIZE=${SIZE:-1280x720}
+FPS=${FPS:-60}
+CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-600}
+# -N0: the arguments 1..PARTS only count the jobs; -q: the command's words reach it as they are
+opts=(--will-cite -q -N0 --retries 2)
+if [ -n "${HOSTS:-}" ]; then opts+=(-S "$HOSTS" --workdir .); else opts+=(--jobs "${JOBS:-100%}"); fi
+exec parallel "${opts[@]}" "$IKSHADE" render "$SHADER" -o "$OUT/%05d.png" --frames "$FRAMES" --size "$SIZE" \
+    --fps "$FPS" --shard auto --shard-count "$parts" --resume --checkpoint "$OUT.checkpoints" \
+    --checkpoint-every "$CHECKPOINT_EVERY" --quiet ::: $(seq "$parts")

@@ -1,0 +1,74 @@
+/* checkpoint.h: a toy's feedback state at a frame, saved to a file so that a render of a later range
+ * starts there instead of from frame 0. The format (version 1, all numbers little-endian):
+ *
+ *   offset  size  field
+ *   0       8     magic "IKSCKPT\n"
+ *   8       4     format version (1)
+ *   12      4     header size (HEADER_BYTES: the payload starts there)
+ *   16      8     the toy's identity: a hash of its passes' assembled sources, channels and textures
+ *   24      8     a hash of the --set values applied
+ *   32      8     a hash of the render's parameters that reach the buffers: the buffers' size,
+ *                 fps, time0, the fixed mouse or the recorded session
+ *   40      4,4   the buffers' width and height (the render's size times its supersampling)
+ *   48      8     frame: the next frame to draw (the state is that after frames 0..frame-1)
+ *   56      8     iTime of that frame (double), as a check of fps and time0
+ *   64      8     the replayed session's next key event (0 without one)
+ *   72      8     payload size in bytes
+ *   80      128   GL_RENDERER of the machine that made it (NUL-padded): another GPU may round
+ *                 differently, which is worth a warning, not a refusal
+ *   208     ...   payload: iks_gltoy_state_save's bytes (each feedback target's two halves as RGBA32F,
+ *                 bottom row first, then which half is the newest; then the keyboard's rows)
+ *   end-8   8     FNV-1a 64 of the payload
+ *
+ * Files are named ckpt-FRAME.iksc (FRAME in 12 digits) in the checkpoint directory, written under a
+ * temporary name and renamed, so a killed render never leaves a partial checkpoint. */
+#ifndef IKS_CHECKPOINT_H
+#define IKS_CHECKPOINT_H
+
+#include "engine.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define IKS_CKPT_VERSION 1
+#define IKS_CKPT_HEADER_BYTES 208
+
+typedef struct {
+    uint32_t version;
+    uint64_t toy_id, settings_id, params_id;
+    int32_t width, height;
+    int64_t frame;
+    double time;
+    int64_t next_key;
+    uint64_t payload;
+    char renderer[129];
+} iks_ckpt_header;
+
+/* Parses the first IKS_CKPT_HEADER_BYTES of a file (n may be less: a short file). false with
+ * IKS_E_FORMAT naming what is wrong ("not an ikshade checkpoint", "format version 7; this ikshade
+ * reads 1"), name in front. */
+bool iks_ckpt_parse(const char *name, const uint8_t *p, size_t n, iks_ckpt_header *h, iks_err *err);
+
+/* What a render expects a checkpoint of its toy at frame to be (everything but renderer). */
+typedef struct {
+    iks_ckpt_header h;
+    const char *renderer;
+} iks_ckpt_want;
+
+/* The newest checkpoint in dir at a frame from 1 to at_most, by name; 0 when there is none (dir
+ * missing counts as none). -1 with IKS_E_IO when dir cannot be listed. */
+long iks_ckpt_newest(const char *dir, long at_most, iks_err *err);
+/* Loads dir's checkpoint of frame into t after checking it against want (want->h.frame is ignored;
+ * want->h.time is that frame's iTime): a mismatch is IKS_E_USAGE in one line naming the file and what
+ * differs. *next_key gets the session's next key. A renderer that differs is one warning to log. */
+bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_want *want, int64_t *next_key,
+                   const iks_logger *log, iks_err *err);
+/* Saves t's state as dir's checkpoint of want->h.frame (made if missing), atomically. One already
+ * there with the same header is kept as it is. */
+bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, iks_err *err);
+
+/* FNV-1a 64, for the parameter hashes */
+#define IKS_FNV_START 0xcbf29ce484222325ull
+uint64_t iks_fnv(uint64_t h, const void *data, size_t n);
+
+#endif

@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Renders split across processes as schedulers run them: --shard K/N and --shard auto (Slurm array,
+# Kubernetes Indexed Job and GNU parallel environments) give exactly the files of one run, N above the
+# frame count included; --resume after a render killed mid-way gives one run's files, redrawing broken
+# ones; checkpoints let a feedback toy's later range start there (fewer frames drawn, counted) with
+# the same bytes, and refuse a checkpoint of another shader, size, fps or format version, or a damaged one.
+set -u
+. "$(dirname "$0")/lib.sh"
+bin=$1 root=$2
+trails=$root/examples/scale-out/trails
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+# the tests set these themselves: none may leak in from a scheduler running the suite
+unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_MAX SLURM_ARRAY_TASK_STEP \
+      JOB_COMPLETION_INDEX PARALLEL_SEQ
+# same DIR A B: the same visible files with the same bytes
+same() { diff -r -x '.*' "$1" "$2" >/dev/null && [ "$(ls "$1" | wc -l)" -eq "$(ls "$2" | wc -l)" ]; }
+# summary FILE WORDS: the number before WORDS in the summary line, 0 when absent
+num() { grep -oE "[0-9]+ $2" "$1" | head -1 | grep -oE '^[0-9]+' || echo 0; }
+
+# ---- shards ------------------------------------------------------------------------------------------
+R=(render "$trails" --size 96x54)
+"$bin" "${R[@]}" -o one/%03d.png --frames 9 --quiet
+check "one run: 9 frames" [ "$(ls one | wc -l)" -eq 9 ]
+for n in 1 2 4 9 12; do
+  for ((k = 0; k < n; k++)); do "$bin" "${R[@]}" -o "s$n/%03d.png" --frames 9 --shard "$k/$n" 2>>"s$n.log" || echo "shard $k/$n failed" >>"s$n.log"; done
+  check "--shard K/$n: the union of the $n parts is one run, byte for byte" same one "s$n"
+  check "--shard K/$n: no part failed" [ "$(grep -c failed "s$n.log")" -eq 0 ]
+done
+check "12 parts of 9 frames: 3 are empty, and say so" [ "$(grep -c 'has no frames: nothing to do' s12.log)" -eq 3 ]
+check "each part renders its own frames only" [ "$(grep -c '1 frame of' s9.log)" -eq 9 ]
+"$bin" "${R[@]}" -o sr/%03d.png --frames 3:9 --shard 1/2 2>sr.log
+check "--shard splits the --frames range: part 1/2 of 3:9 is 6:9" grep -q 'shard 1/2: frames 6:9' sr.log
+check "... and only those files" [ "$(ls sr | tr '\n' ' ')" = "006.png 007.png 008.png " ]
+
+# --shard auto from each scheduler's environment: Slurm (--array=3-9:2 is tasks 3 5 7 9: K 0..3)
+for id in 3 5 7 9; do
+  SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_COUNT=4 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_TASK_STEP=2 \
+    "$bin" "${R[@]}" -o slurm/%03d.png --frames 9 --shard auto --quiet
+done
+check "--shard auto in a Slurm array (--array=3-9:2): one run" same one slurm
+for i in 0 1 2; do JOB_COMPLETION_INDEX=$i "$bin" "${R[@]}" -o kube/%03d.png --frames 9 --shard auto --shard-count 3 --quiet; done
+check "--shard auto in a Kubernetes Indexed Job (3 completions): one run" same one kube
+if command -v parallel >/dev/null; then
+  # real GNU parallel sets PARALLEL_SEQ 1..4, two jobs at a time
+  parallel --will-cite -j 2 -N0 "$bin" "${R[@]}" -o par/%03d.png --frames 9 --shard auto --shard-count 4 --quiet ::: 1 2 3 4
+  check "--shard auto under GNU parallel (4 jobs): one run" same one par
+else
+  check "GNU parallel is installed (scripts/deps.sh installs it)" false
+fi
+
+# GNU parallel over ssh, as the README runs it on other hosts (-S, --workdir .): here "ssh" runs the
+# command on this machine, which tests what reaches the remote side (PARALLEL_SEQ, the directory)
+fakessh=$tmp/fakessh
+printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, as a login shell there would\nshift; [ "$1" = -- ] && shift\nexec sh -c "$*"\n' >"$fakessh"
+chmod +x "$fakessh"
+parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" "${R[@]}" -o ssh/%03d.png --frames 9 \
+  --shard auto --shard-count 3 --quiet ::: 1 2 3
+check "--shard auto under GNU parallel over (stand-in) ssh hosts: one run" same one ssh
+
+# examples/scale-out/render-parallel.sh as shipped: here, then over the stand-in ssh hosts (into a
+# directory whose name has a space, which must reach the remote command as one word)
+"$bin" "${R[@]}" -o one5/%05d.png --frames 9 --quiet
+IKSHADE=$bin SHADER=$trails OUT=pscript FRAMES=0:9 SIZE=96x54 CHECKPOINT_EVERY=4 JOBS=2 \
+  "$root/examples/scale-out/render-parallel.sh" 4
+check "render-parallel.sh, 4 parts here: one run" same one5 pscript
+check "... leaving checkpoints beside the frames" [ -s pscript.checkpoints/ckpt-000000000004.iksc ]
+PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$trails OUT="p ssh" FRAMES=0:9 SIZE=96x54 \
+  "$root/examples/scale-out/render-parallel.sh" 3
+check "render-parallel.sh, 3 parts over two ssh hosts: one run" same one5 "p ssh"
+
+# the Kubernetes Indexed Job's own command, run here once per index as its pods would (at a smaller
+# size and frame range): the manifest's shard count matches its completions, and the parts make one run
+python3 - "$root/examples/scale-out/render-job.yaml" >kube.args <<'PY' || echo "manifest unreadable" >kube.args
+import sys, yaml
+job = yaml.safe_load(open(sys.argv[1]))
+spec = job["spec"]
+assert job["kind"] == "Job" and spec["completionMode"] == "Indexed", "not an Indexed Job"
+cmd = spec["template"]["spec"]["containers"][0]["command"]
+n = int(cmd[cmd.index("--shard-count") + 1])
+assert n == spec["completions"], f"--shard-count {n}, completions {spec['completions']}"
+assert cmd[cmd.index("--shard") + 1] == "auto"
+cmd[cmd.index("--size") + 1] = "96x54"
+cmd[cmd.index("--frames") + 1] = "0:9"
+cmd[cmd.index("-o") + 1] = "frames/%03d.png"
+print(n, spec["template"]["spec"]["containers"][0]["workingDir"], *cmd)
+PY
+read -r kn kdir kprog kargs <kube.args
+check "the Job manifest reads as an Indexed Job whose --shard-count is its completions" [ "$kprog" = ikshade ]
+mkdir -p kwork/shaders && cp -r "$trails" kwork/shaders/trails # the toy where the pods' volume has it
+for ((i = 0; i < ${kn:-0}; i++)); do (cd kwork && JOB_COMPLETION_INDEX=$i "$bin" $kargs); done
+check "the Job's $kn pods' frames (its own command) equal one run" same one kwork/frames
+
+# bad shards: one line, exit 2, nothing drawn
+expect_fail "--shard auto with no scheduler" 2 "none of SLURM_ARRAY_TASK_ID .*JOB_COMPLETION_INDEX .*PARALLEL_SEQ .*give --shard K/N" \
+  "$bin" "${R[@]}" -o bad/%03d.png --frames 9 --shard auto
+expect_fail "--shard 3/3" 2 "--shard '3/3': expected K/N with N >= 1 and K from 0 to N-1" "$bin" "${R[@]}" -o bad/%03d.png --shard 3/3
+expect_fail "--shard 1" 2 "--shard '1': expected K/N" "$bin" "${R[@]}" -o bad/%03d.png --shard 1
+expect_fail "--shard -1/2" 2 "expected K/N" "$bin" "${R[@]}" -o bad/%03d.png --shard -1/2
+expect_fail "Kubernetes without --shard-count" 2 "JOB_COMPLETION_INDEX .*needs --shard-count N" \
+  env JOB_COMPLETION_INDEX=0 "$bin" "${R[@]}" -o bad/%03d.png --shard auto
+expect_fail "PARALLEL_SEQ past --shard-count" 2 "PARALLEL_SEQ 5 is past --shard-count 4" \
+  env PARALLEL_SEQ=5 "$bin" "${R[@]}" -o bad/%03d.png --shard auto --shard-count 4
+expect_fail "an irregular Slurm array" 2 "Slurm array task 5 is not one of 3 evenly spaced tasks" \
+  env SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 "$bin" "${R[@]}" -o bad/%03d.png --shard auto
+expect_fail "two schedulers at once" 2 "more than one scheduler" \
+  env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=1 SLURM_ARRAY_TASK_MIN=0 PARALLEL_SEQ=1 "$bin" "${R[@]}" -o bad/%03d.png --shard auto
+expect_fail "--shard-count against the Slurm array's" 2 "--shard-count 5, but the Slurm array has 2 tasks" \
+  env SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=2 SLURM_ARRAY_TASK_MIN=0 "$bin" "${R[@]}" -o bad/%03d.png --shard auto --shard-count 5
+check "no bad shard wrote anything" [ ! -e bad ]
+
+# ---- resume ------------------------------------------------------------------------------------------
+# a render killed (SIGKILL: no clean-up at all) once some of its frames are on disk, then run again
+# with --resume: the same files as one run, and only the missing frames drawn
+L=(render "$root/shaders/limb.frag" --size 320x180 --frames 60 --jobs 1)
+"$bin" "${L[@]}" -o lone/%03d.png --quiet
+"$bin" "${L[@]}" -o lres/%03d.png --quiet & pid=$!
+for _ in $(seq 400); do [ "$(ls lres 2>/dev/null | wc -l)" -ge 10 ] && break; sleep 0.02; done
+kill -KILL $pid; wait $pid 2>/dev/null
+have=$(ls lres | wc -l)
+check "the render was killed mid-way ($have of 60 frames there)" [ "$have" -ge 10 ] && [ "$have" -lt 60 ]
+# damage the way disks and other programs do: a truncated frame, an empty one, another size
+head -c 300 lone/003.png >lres/003.png
+: >lres/004.png
+"$bin" render "$root/shaders/limb.frag" --size 32x18 -o lres/005.png --quiet
+"$bin" "${L[@]}" -o lres/%03d.png --resume 2>res.log
+check "--resume after a kill equals one run, byte for byte" same lone lres
+kept=$(num res.log 'kept from before') wrote=$(grep -oE '^ikshade render: [0-9]+' res.log | grep -oE '[0-9]+$')
+check "--resume kept the complete frames and redrew the 3 damaged ones ($kept kept, $wrote drawn)" \
+  [ "$kept" -eq $((have - 3)) ] && [ "$wrote" -eq $((60 - have + 3)) ]
+"$bin" "${L[@]}" -o lres/%03d.png --resume 2>res2.log
+check "--resume with every frame there draws nothing" grep -q '^ikshade render: 0 frames .*(60 kept from before)' res2.log
+
+# a feedback toy killed mid-way: the kept frames are drawn again unsaved for the buffers' state
+T=(render "$trails" --size 320x180 --frames 40 --jobs 1)
+"$bin" "${T[@]}" -o tone/%03d.png --quiet
+"$bin" "${T[@]}" -o tres/%03d.png --quiet & pid=$!
+for _ in $(seq 400); do [ "$(ls tres 2>/dev/null | wc -l)" -ge 8 ] && break; sleep 0.02; done
+kill -KILL $pid; wait $pid 2>/dev/null
+have=$(ls tres | wc -l)
+rm -f tres/002.png # a hole before the others: the frames after it are still kept
+"$bin" "${T[@]}" -o tres/%03d.png --resume 2>tres.log
+check "--resume of a feedback toy after a kill ($have of 40 there) equals one run" same tone tres
+check "... keeping the frames there" [ "$(num tres.log 'kept from before')" -eq $((have - 1)) ]
+
+# what counts as complete is this render's kind of PNG: 16-bit ones are kept by a 16-bit render, and
+# RGBA frames are drawn again by a render that makes RGB ones
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --depth 16 -o r16/%02d.png --frames 3 --quiet
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --depth 16 -o r16/%02d.png --frames 3 --resume 2>r16.log
+check "16-bit PNGs are kept by a 16-bit render" grep -q '^ikshade render: 0 frames .*(3 kept from before)' r16.log
+"$bin" render "$root/shaders/limb.frag" --size 64x36 --alpha -o ra/%02d.png --frames 3 --quiet
+"$bin" render "$root/shaders/limb.frag" --size 64x36 -o ra/%02d.png --frames 3 --resume 2>ra.log
+check "RGBA frames are drawn again by an RGB render" grep -q '^ikshade render: 3 frames of 64x36' ra.log
+check "... which replaced them with RGB ones" [ "$(python3 "$root/tests/png.py" info ra/01.png)" = "64 36 3" ]
+expect_fail "--resume into a video" 2 "--resume with -o 'x.mp4': resume keeps PNG files" "$bin" render -o x.mp4 --frames 2 --resume
+expect_fail "--checkpoint-every without --checkpoint" 2 "--checkpoint-every needs --checkpoint DIR" \
+  "$bin" render -o c/%02d.png --checkpoint-every 4
+expect_fail "--checkpoint-every 0" 2 "--checkpoint-every '0': expected a whole number of frames from 1" \
+  "$bin" render -o c/%02d.png --checkpoint cp --checkpoint-every 0
+
+# ---- checkpoints -------------------------------------------------------------------------------------
+C=(render "$trails" --size 128x72)
+"$bin" "${C[@]}" -o cone/%03d.png --frames 30 --quiet
+"$bin" "${C[@]}" -o cpart/%03d.png --frames 0:13 --checkpoint cp --checkpoint-every 5 2>c1.log
+check "checkpoints after frames 5 and 10 (none at 15: not drawn)" [ "$(ls cp | tr '\n' ' ')" = "ckpt-000000000005.iksc ckpt-000000000010.iksc " ]
+check "a checkpoint holds both halves of each buffer pair in float, and a little" \
+  [ "$(stat -c %s cp/ckpt-000000000005.iksc)" -eq $((208 + 2 * 128 * 72 * 16 + 1 + 768 + 8)) ]
+"$bin" "${C[@]}" -o cpart/%03d.png --frames 22:30 --checkpoint cp --checkpoint-every 5 2>c2.log
+"$bin" "${C[@]}" -o cpart/%03d.png --frames 13:22 --checkpoint cp 2>c3.log
+check "ranges 0:13, 22:30, 13:22 through checkpoints equal one run of 30, byte for byte" same cone cpart
+check "22:30 started from the newest checkpoint at or before it: frame 10's" \
+  grep -q 'buffers from the checkpoint of frame 10' c2.log
+check "... and drew only frames 10..21 unsaved: 12, not 22" [ "$(num c2.log 'drawn unsaved')" -eq 12 ]
+check "... writing the checkpoints of frames 15, 20, 25 and 30 on its way" [ "$(num c2.log checkpoints)" -eq 4 ]
+check "13:22 started from the checkpoint of frame 10 (3 drawn unsaved, not 13)" \
+  grep -q 'buffers from the checkpoint of frame 10) (3 drawn unsaved' c3.log
+"$bin" "${C[@]}" -o cnone/%03d.png --frames 22:30 2>c4.log
+check "without checkpoints the same range draws all 22 frames before it" [ "$(num c4.log 'drawn unsaved')" -eq 22 ]
+mkdir -p cpick && cp cpart/02[2-9].png cpick/
+check "a range without checkpoints equals the one through them" same cnone cpick
+
+# a pass that discards pixels keeps the older half of its ping-pong pair there: both halves are state
+mkdir -p dtoy
+cat >dtoy/a.glsl <<'G'
+void mainImage(out vec4 c, in vec2 f) {
+  if (iFrame % 3 == 1 && int(f.x) % 2 == 0) discard; // left as the buffer's older half held it
+  c = texelFetch(iChannel0, ivec2(f), 0) * 0.9 + vec4(sin(iTime * 3.0 + f.x * 0.1), f.y * 0.01, float(iFrame) * 0.01, 1.0);
+}
+G
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n' >dtoy/image.glsl
+printf 'a.iChannel0 = a\nimage.iChannel0 = a\n' >dtoy/manifest.txt
+"$bin" render dtoy --size 40x24 -o done/%02d.png --frames 12 --quiet
+"$bin" render dtoy --size 40x24 -o dpart/%02d.png --frames 0:5 --checkpoint dcp --checkpoint-every 4 --quiet
+"$bin" render dtoy --size 40x24 -o dpart/%02d.png --frames 5:12 --checkpoint dcp 2>d.log
+check "a toy that discards: two ranges through a checkpoint equal one run" same done dpart
+check "... started from the checkpoint" grep -q 'checkpoint of frame 4' d.log
+
+# a replayed session (mouse and keys) into a toy whose buffer keeps the keyboard's rows and iMouse:
+# the keyboard's state and the session's next key cross the checkpoints with the buffers
+mkdir -p ktoy
+cat >ktoy/a.glsl <<'G'
+void mainImage(out vec4 c, in vec2 f) {
+  vec4 k = vec4(texelFetch(iChannel1, ivec2(65, 0), 0).r, texelFetch(iChannel1, ivec2(65, 1), 0).r,
+                texelFetch(iChannel1, ivec2(65, 2), 0).r, texelFetch(iChannel1, ivec2(66, 2), 0).r);
+  c = texelFetch(iChannel0, ivec2(f), 0) * 0.95 + k * 0.1 + vec4(iMouse.xy / 100.0, iMouse.zw / 1000.0) * 0.01 * (f.x + 1.0);
+}
+G
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n' >ktoy/image.glsl
+printf 'a.iChannel0 = a\na.iChannel1 = keyboard\nimage.iChannel0 = a\n' >ktoy/manifest.txt
+python3 -c '
+ev = [(i * 0.025, "f %.3f %.3f 40 24 %d %d 3 4" % (i * 0.025, i * 0.025, i % 17, i % 11)) for i in range(41)]
+ev += [(t, "k %.3f %d %d" % (t, k, d)) for t, k, d in ((0.10, 65, 1), (0.15, 65, 0), (0.20, 65, 1), (0.31, 65, 0), (0.36, 66, 1), (0.56, 65, 1), (0.61, 66, 0), (0.81, 65, 0))]
+print("ikshade-input 1")
+for _, line in sorted(ev, key=lambda e: e[0]): print(line)
+' >take.txt
+K=(render ktoy --size 40x24 --input take.txt --fps 20)
+"$bin" "${K[@]}" -o kone/%02d.png --frames 0:20 --quiet
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 0:7 --checkpoint kcp --checkpoint-every 3 --quiet
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 13:20 --checkpoint kcp --checkpoint-every 3 2>k2.log
+"$bin" "${K[@]}" -o kpart/%02d.png --frames 7:13 --checkpoint kcp 2>k3.log
+check "a replayed session with keys: three ranges through checkpoints equal one run" same kone kpart
+check "... the later ranges started from the checkpoint of frame 6, after three key events" \
+  grep -q 'checkpoint of frame 6' k2.log && grep -q 'checkpoint of frame 6' k3.log
+expect_fail "a checkpoint of another session" 2 "refused: it was made with another --fps, --time, --mouse or --input" \
+  "$bin" render ktoy --size 40x24 --fps 20 -o kref/%02d.png --frames 10:12 --checkpoint kcp
+
+# refusals: one line, exit 2 (1 for a damaged file), no frame written
+expect_fail "a checkpoint of another size" 2 "ckpt-000000000010.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*another --checkpoint directory" \
+  "$bin" render "$trails" --size 64x36 -o ref1/%03d.png --frames 12:14 --checkpoint cp
+expect_fail "a checkpoint of another fps" 2 "refused: it was made with another --fps, --time, --mouse or --input" \
+  "$bin" "${C[@]}" --fps 30 -o ref2/%03d.png --frames 12:14 --checkpoint cp
+cp -r "$trails" other && sed -i 's/0\.97/0.96/' other/a.glsl
+expect_fail "a checkpoint of another shader" 2 "refused: it was made from a different shader" \
+  "$bin" render other --size 128x72 -o ref3/%03d.png --frames 12:14 --checkpoint cp
+mkdir -p vcp && cp cp/ckpt-000000000010.iksc vcp/
+printf '\x02' | dd of=vcp/ckpt-000000000010.iksc bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_fail "a checkpoint of another format version" 1 "checkpoint format version 2; this ikshade reads version 1" \
+  "$bin" "${C[@]}" -o ref4/%03d.png --frames 12:14 --checkpoint vcp
+mkdir -p dmg && cp cp/ckpt-000000000010.iksc dmg/
+printf '\x55' | dd of=dmg/ckpt-000000000010.iksc bs=1 seek=5000 conv=notrunc 2>/dev/null
+expect_fail "a damaged checkpoint" 1 "checksum mismatch \(damaged checkpoint; delete it\)" \
+  "$bin" "${C[@]}" -o ref5/%03d.png --frames 12:14 --checkpoint dmg
+mkdir -p cut && head -c 9000 cp/ckpt-000000000010.iksc >cut/ckpt-000000000010.iksc
+expect_fail "a checkpoint cut short" 1 "cut short" "$bin" "${C[@]}" -o ref6/%03d.png --frames 12:14 --checkpoint cut
+mkdir -p junk && echo hello >junk/ckpt-000000000010.iksc
+expect_fail "a file that is no checkpoint" 1 "not an ikshade checkpoint" "$bin" "${C[@]}" -o ref7/%03d.png --frames 12:14 --checkpoint junk
+check "no refused render wrote a frame" [ -z "$(find ref* -type f 2>/dev/null)" ]
+check "no temporary checkpoint left behind" [ -z "$(find cp dcp -name '.*' -type f)" ]
+
+# a toy without buffers: checkpoints are not needed and none are written
+"$bin" render "$root/shaders/limb.frag" --size 64x36 -o nob/%02d.png --frames 3:6 --checkpoint nobcp --checkpoint-every 2 2>nob.log
+check "a toy without buffers says so and writes no checkpoint" grep -q 'this toy has no buffers' nob.log
+check "... none" [ ! -e nobcp ]
+finish
