@@ -156,7 +156,7 @@ head -c 5000 /dev/urandom > junk.ogg
 expect_fail "a file that is not audio: ffmpeg's reason in one line" 1 "junk.ogg: ffmpeg: " "$bin" render spec.frag --channel0 junk.ogg -o x.png --quiet
 cp junk.ogg junk.mp4
 expect_fail "a file that is not video" 1 "junk.mp4: " "$bin" render vid.frag --channel0 junk.mp4 -o x.png --quiet
-expect_fail "a webcam: not supported, said so" 1 "'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
+expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
 check "nothing left behind by the failures" [ ! -e x.png ]
 PATH=/nonexistent "$bin" render spec.frag --channel0 tone.wav -o x.png --quiet 2>noff.err; rc=$?
 check "without ffmpeg: exit 1 (rc $rc), one line saying how to get it" [ "$rc" -eq 1 ] && [ "$(grep -c . noff.err)" -eq 1 ] && \

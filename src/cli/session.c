@@ -123,8 +123,10 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         if (iks_check_channel(v) != IKS_OK) {
             const char *m;
             iks_code c = iks_last_error(&m);
-            if (c != IKS_E_USAGE) return iks_print_error(cmd, c, m);
-            return iks_usage(cmd, "%s %s", name, m);
+            char named[1024];
+            snprintf(named, sizeof named, "%s %s", name, m);
+            if (c != IKS_E_USAGE) return iks_print_error(cmd, c, named);
+            return iks_usage(cmd, "%s", named);
         }
         o->channel[a[9] - '0'] = v;
     } else if (OPT("--glsl")) {
