@@ -76,6 +76,11 @@ case_ uniforms uniforms.glsl 30 --time 1.25 --mouse 200,100,50,40
 case_ uniforms_frame0 uniforms.glsl 0 --mouse 200,100,50,40 --fps 24
 case_ feedback feedback.json 45 --time 0.5
 case_ samplers samplers.json 12
+# the site draws buffers in its JSON's pass order: B listed first reads A's previous frame (9 at frame 10)
+if case_ order order.json 10; then
+  check_eq "buffers in the JSON's order: frame 10 shows A's frame 9 (ikshade)" 9 "$(png pixel ik_order.png 160 90 | cut -d' ' -f1)"
+  check_eq "... and so does WebGL2 drawn as the site does" 9 "$(png pixel wg_order.png 160 90 | cut -d' ' -f1)"
+fi
 case_ keyboard keyboard.glsl 3 --channel0 keyboard
 case_ busy "$tests/../examples/busy.frag" 20 --time 2
 # undefined behaviour the site's platform defines: x/0, NaN written to a pixel, texelFetch out of range.

@@ -31,7 +31,21 @@
 static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
 
 /* The order of a frame on shadertoy.com: the buffers, then the cubemap pass, then Image */
-static const int DRAW_ORDER[IKS_PASSES] = { 0, 1, 2, 3, IKS_CUBE_PASS, IKS_IMAGE_PASS };
+/* The passes in the order they are drawn: the buffers as d lists them (then any it does not), Cube A,
+ * Image last (a paused redraw draws the last one alone) */
+static void draw_order(iks_gltoy *t, const iks_gltoy_desc *d)
+{
+    int n = 0;
+    bool taken[4] = { false };
+    for (int k = 0; k < d->nbuffer_order && k < 4; k++) {
+        int b = d->buffer_order[k];
+        if (b >= 0 && b < 4 && !taken[b]) taken[b] = true, t->order[n++] = b;
+    }
+    for (int b = 0; b < 4; b++)
+        if (!taken[b]) t->order[n++] = b;
+    t->order[n++] = IKS_CUBE_PASS;
+    t->order[n++] = IKS_IMAGE_PASS;
+}
 
 /* The corners of each face and the apex, as the site draws Cube A (face order +x -x +y -y +z -z): a
  * fragment's ray goes from the apex through the bilinear mix of corners 0 1 (bottom row) and 3 2 (top) */
@@ -381,6 +395,8 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
 {
     memset(t, 0, sizeof *t);
     t->identity = FNV_START;
+    draw_order(t, d);
+    t->identity = fnv(t->identity, t->order, sizeof t->order);
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     const iks_pass *sound = d->sound.path ? &d->sound : NULL;
     for (int p = 0; p < IKS_PASSES; p++) {
@@ -590,7 +606,7 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
         glBindTexture(GL_TEXTURE_2D, 0);
     }
     for (int i = buffers ? 0 : IKS_PASSES - 1; i < IKS_PASSES; i++) {
-        int p = DRAW_ORDER[i];
+        int p = t->order[i];
         if (!t->prog[p].prog) continue;
         for (int c = 0; c < 4; c++) {
             const iks_input *in = &t->in[p][c];

@@ -52,6 +52,10 @@ typedef struct {
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
     iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
     int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
+    /* The order Buffers A-D are drawn in each frame: the site draws them in its JSON's pass order, which
+     * is A, B, C, D unless the author added them otherwise. nbuffer_order 0: A, B, C, D. */
+    int buffer_order[4];
+    int nbuffer_order;
     /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
      * is its own sound pass too, and only that when no mainImage can be seen in it. */
     iks_pass sound;
@@ -59,6 +63,7 @@ typedef struct {
 
 typedef struct {
     iks_program prog[IKS_PASSES];
+    int order[IKS_PASSES];           /* the passes in drawing order: buffers, Cube A, Image last */
     iks_input in[IKS_PASSES][4];
     unsigned tex[IKS_PASSES][4];     /* image textures, owned */
     float tex_res[IKS_PASSES][4][3];

@@ -349,6 +349,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             goto out;
         }
         slot_of[slot] = pass;
+        if (slot < 4) tf->desc.buffer_order[tf->desc.nbuffer_order++] = slot; /* the site draws them so */
         static const char *const SN[IKS_PASSES + 1] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A",
                                                         "Sound" };
         if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(pass_at(tf, slot)->path = keep(tf, nm))) goto nomem;

@@ -29,6 +29,7 @@ window.iksRender = async function (spec) {
   };
   let common = '';
   const slots = [null, null, null, null, null]; // A..D, Image
+  const order = []; // the buffers in the JSON's pass order: the order the site draws them in
   for (const p of passes) {
     if (p.type === 'common') common = p.code;
     else if (p.type === 'image') slots[4] = p;
@@ -38,6 +39,7 @@ window.iksRender = async function (spec) {
       if (b < 0 && /^Buffer [A-D]$/.test(p.name || '')) b = p.name.charCodeAt(7) - 65;
       if (b < 0) throw new Error('a buffer pass whose output is none of A-D');
       slots[b] = p;
+      order.push(b);
     } else if (p.type !== 'sound') throw new Error(`pass type '${p.type}' is not drawn by this harness`);
   }
   if (!slots[4]) throw new Error('no image pass');
@@ -231,8 +233,7 @@ window.iksRender = async function (spec) {
 
   const last = spec.frame;
   for (let i = 0; i <= last; i++) {
-    for (let b = 0; b < 4; b++) {
-      if (!slots[b]) continue;
+    for (const b of order) {
       drawPass(b, i, buf[b][1 - cur[b]].fbo);
       cur[b] = 1 - cur[b];
     }
