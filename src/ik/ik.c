@@ -221,13 +221,85 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
     return sel(fin, st, (float)IK_DEGENERATE);
 }
 
-/* C only: the public entry, in C's naming; the work is ikSolve2() above. */
+/* C only: the scalar fast path. ikSolve2 above is written for the batch's vector lanes; one case at a
+ * time it pays for the two power-of-two frames (exponent fields moved between integer and float
+ * registers) and for computing every select's both arms. When every input is a modest number, the
+ * scaled frames change nothing, and this computes the same answer without them, bit for bit.
+ *
+ * The range: r1, r2 in [2^-E, 2^E], each of p.x, p.y zero or of magnitude in [2^-E, 2^E], p not the
+ * origin, E = IK_FAST_E = 12 (so from 0.000244 to 4096), and no softening.
+ *
+ * Why bit for bit. ikSolve2 multiplies p by sp = 2^j and everything by s = 2^k, with |j|, |k| <= E
+ * here (they bring the largest magnitude into [1, 2)); each value it computes is the value computed
+ * here times 2^(k * its degree in lengths) (2^j for p's own frame). Rounding commutes with a power of
+ * two, fl(2^n v) = 2^n fl(v), and a square root with an even one, whenever the exact results in both
+ * frames are zero or normal floats (no underflow to subnormals, no overflow). So it is enough that
+ * every nonzero intermediate v of degree g here has 2^-126 * 2^(E|g|) <= |v| <= 2^127 * 2^-(E|g|).
+ * All inputs are multiples of 2^(-E-23) (floats of magnitude >= 2^-E), so is every difference of two
+ * of them or of L, d, D (themselves such floats), and a nonzero difference is at least that much.
+ * With m = 2^-E and M = 2^E (and |ux|, |uy| in [m / (2M), 1]):
+ *   p.x^2, h, d, 1/d, ux: within [m^2 / 2, 2 M^2]           (degrees 2, 2, 1, -1, 0)
+ *   L - d, d - D: one of the two is >= m / 2, since their sum is L - D = 2 min(r1, r2) (up to
+ *     roundings); the other, if nonzero, >= 2^-23 m. So heron's partial products are >= 2^-23 m^2 / 2,
+ *     >= 2^-23 m^3 / 2 and >= 2^-23 m^4 (degree 4): scaled, >= 2^-23 m^8 = 2^-119 > 2^-126; and
+ *     <= (4M)^4 = 2^56, scaled <= 2^104.
+ *   (r1 - r2) L >= 2^-22 m^2, times 1/d >= 2^-23 m^3; d + that, if nonzero, >= 2^-24 m (if the two
+ *     nearly cancel both are >= m / 2, multiples of 2^-24 m), so |a| >= 2^-25 m: scaled >= 2^-61.
+ *     |a| <= 2^(3E + 2), so the 2^64 clamp of the stretch answer never acts in either frame.
+ *   b >= 2^-14 m^3; the products A ux, B uy >= 2^-15 m^5 and their nonzero difference >= 2^-38 m^5,
+ *     scaled >= 2^-110: x and y are the same in both frames, and far from FLT_MAX (no saturation).
+ *   The statuses compare scaled values against scaled values: the same answers.
+ * The tightest is heron's product: E = 12 leaves 7 binades to spare there. tests/test_ik.c holds this
+ * against the batch (which always scales) on cases at the edges of the range and of reach. */
+#define IK_FAST_E 12
+static inline bool fast_range(float px, float py, float r1, float r2)
+{
+    /* |v| in [2^-E, 2^E] as one unsigned compare on the bits; negative, NaN and Inf fall outside */
+    const uint32_t lo = (uint32_t)(127 - IK_FAST_E) << 23, span = (uint32_t)(2 * IK_FAST_E) << 23;
+    uint32_t ax = bits(px) & 0x7fffffffu, ay = bits(py) & 0x7fffffffu;
+    bool okx = (ax - lo <= span) | (ax == 0), oky = (ay - lo <= span) | (ay == 0);
+    return okx & oky & ((ax | ay) != 0) & (bits(r1) - lo <= span) & (bits(r2) - lo <= span);
+}
+
+/* C only: ikSolve2 and ik_core with ok true and soft_on false, in their order of operations, and the
+ * selects as ternaries: scalar code keeps them in float registers (minss, blends), where sel()'s
+ * masks go through integer ones. Selects are exact, so the form does not change a bit. */
+static inline __attribute__((always_inline)) ik_status
+solve2_fast(float px, float py, float r1, float r2, opts_n o, float *ox, float *oy, float *ex, float *ey)
+{
+    float dp = sqrtf(px * px + py * py);
+    float inv = 1.0f / dp;
+    float ux = px * inv, uy = py * inv;
+    float L = r1 + r2, D = abs_f(r1 - r2);
+    float heron = max_f((L - dp) * (dp - D) * (dp + D) * (dp + L), 0.0f);
+    float a = 0.5f * (dp + (r1 - r2) * L * inv);
+    float b = 0.5f * sqrtf(heron) * inv;
+    bool far = dp > L, near = dp < D;
+    float A = a, B = b * o.bend, E = dp;
+    if (!o.stretch) {
+        A = near ? (r1 > r2 ? r1 : -r1) : A;
+        A = far ? r1 : A;
+        E = max_f(min_f(dp, L), D);
+    }
+    B = (far | near) ? 0.0f * o.bend : B;
+    *ox = A * ux - B * uy;
+    *oy = A * uy + B * ux;
+    *ex = E * ux;
+    *ey = E * uy;
+    return far ? IK_TOO_FAR : near ? IK_TOO_NEAR : IK_REACHED;
+}
+
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or solve2_fast() where it
+ * gives the same bits. */
 ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
 {
     ik_vec2 e;
     opts_n o = normalise(opts);
-    ik_status st =
-        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
+    ik_status st;
+    if (o.soften == 0.0f && fast_range(p.x, p.y, r1, r2))
+        st = solve2_fast(p.x, p.y, r1, r2, o, &x->x, &x->y, &e.x, &e.y);
+    else
+        st = (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
     if (end) *end = e;
     return st;
 }
@@ -283,66 +355,129 @@ void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
 
-/* GLSL twin: ikSolve3. The public name is in C's style; with no batch to share it, the work stays
- * here rather than in a static under the GLSL name. Branches where ikSolve2 selects: nothing
- * vectorises this. */
-ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
-                    ik_vec3 *end)
+/* GLSL twin: ikSolve3. One 3D solve on normalised options: the body of ik.glsl's ikSolve3, inlined
+ * into the public ik_solve3 and the 3D batch loop so they cannot drift apart. Selects where ik.glsl
+ * branches, so that the batch vectorises: non-finite input solves a zero problem instead (which is
+ * degenerate, with the same answers as ik.glsl's early return), and both planes are computed, the
+ * pole's and the fallback axis's, before one is chosen. */
+static inline __attribute__((always_inline)) float
+solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, float hz, opts_n o, bool soft_on,
+       float *ox, float *oy, float *oz, float *ex, float *ey, float *ez)
 {
-    opts_n o = normalise(opts);
-    bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(p.z) && ik_finite(r1) && ik_finite(r2) &&
-               ik_finite(pole.x) && ik_finite(pole.y) && ik_finite(pole.z);
-    if (!fin) {
-        *x = (ik_vec3){ 0.0f, 0.0f, 0.0f };
-        if (end) *end = *x;
-        return IK_DEGENERATE;
-    }
-    bool origin = p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
-    float pm = max_f(max_f(abs_f(p.x), abs_f(p.y)), abs_f(p.z));
+    bool fin = ik_finite(px) & ik_finite(py) & ik_finite(pz) & ik_finite(r1) & ik_finite(r2) &
+               ik_finite(hx) & ik_finite(hy) & ik_finite(hz);
+    px = sel(fin, px, 0.0f); py = sel(fin, py, 0.0f); pz = sel(fin, pz, 0.0f);
+    r1 = sel(fin, r1, 0.0f); r2 = sel(fin, r2, 0.0f);
+    hx = sel(fin, hx, 0.0f); hy = sel(fin, hy, 0.0f); hz = sel(fin, hz, 0.0f);
+    bool origin = (px == 0.0f) & (py == 0.0f) & (pz == 0.0f);
+    float pm = max_f(max_f(abs_f(px), abs_f(py)), abs_f(pz));
     float sp = ik_scale_for(pm);
-    float Xp = p.x * sp, Yp = p.y * sp, Zp = p.z * sp;
+    float Xp = px * sp, Yp = py * sp, Zp = pz * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp + Zp * Zp);
-    float ux = 1.0f, uy = 0.0f, uz = 0.0f;
-    if (!origin) { ux = Xp / dp; uy = Yp / dp; uz = Zp / dp; }
+    /* (at the origin these divide by zero; the selects discard the results) */
+    float ux = sel(origin, 1.0f, Xp / dp), uy = sel(origin, 0.0f, Yp / dp), uz = sel(origin, 0.0f, Zp / dp);
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
     float rinv, ratio = ik_ratio_of(s, sp, &rinv);
     float d = dp * ratio;
-    bool ok = r1 > 0.0f && r2 > 0.0f && !origin;
+    bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin;
 
     /* the pole only gives a direction: scale it on its own */
-    float hm = max_f(max_f(abs_f(pole.x), abs_f(pole.y)), abs_f(pole.z));
+    float hm = max_f(max_f(abs_f(hx), abs_f(hy)), abs_f(hz));
     float ps = ik_scale_for(hm);
-    float hx = pole.x * ps, hy = pole.y * ps, hz = pole.z * ps;
-    float hh = hx * hx + hy * hy + hz * hz;
-    float k = hx * ux + hy * uy + hz * uz;
-    float vx = hx - k * ux, vy = hy - k * uy, vz = hz - k * uz;
+    float Hx = hx * ps, Hy = hy * ps, Hz = hz * ps;
+    float hh = Hx * Hx + Hy * Hy + Hz * Hz;
+    float k = Hx * ux + Hy * uy + Hz * uz;
+    float vx = Hx - k * ux, vy = Hy - k * uy, vz = Hz - k * uz;
     float vv = vx * vx + vy * vy + vz * vz;
     const float PAR = 0x1p-20f;
-    if (!(hm > 0.0f) || vv <= PAR * PAR * hh) {
-        /* documented fallback: the axis least aligned with u */
-        float ax = abs_f(ux), ay = abs_f(uy), az = abs_f(uz);
-        float ex = 0.0f, ey = 0.0f, ez = 0.0f;
-        if (ax <= ay && ax <= az) ex = 1.0f;
-        else if (ay <= az) ey = 1.0f;
-        else ez = 1.0f;
-        k = ex * ux + ey * uy + ez * uz;
-        vx = ex - k * ux; vy = ey - k * uy; vz = ez - k * uz;
-        vv = vx * vx + vy * vy + vz * vz;
-    }
+    bool fallback = !(hm > 0.0f) | (vv <= PAR * PAR * hh);
+    /* documented fallback: the axis least aligned with u */
+    float ax = abs_f(ux), ay = abs_f(uy), az = abs_f(uz);
+    bool ex_ = (ax <= ay) & (ax <= az), ey_ = !ex_ & (ay <= az), ez_ = !ex_ & !ey_;
+    float fx = sel(ex_, 1.0f, 0.0f), fy = sel(ey_, 1.0f, 0.0f), fz = sel(ez_, 1.0f, 0.0f);
+    float kf = fx * ux + fy * uy + fz * uz;
+    float wx = fx - kf * ux, wy = fy - kf * uy, wz = fz - kf * uz;
+    float ww = wx * wx + wy * wy + wz * wz;
+    vx = sel(fallback, wx, vx); vy = sel(fallback, wy, vy); vz = sel(fallback, wz, vz);
+    vv = sel(fallback, ww, vv);
     float iv = 1.0f / sqrtf(vv);
     vx *= iv; vy *= iv; vz *= iv;
 
-    R1 = r2 >= 0.0f ? R1 : 0.0f;
+    R1 = sel(r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    ik_status st = (ik_status)(int)ik_core(d, rinv / dp, R1, R2, ok, o.stretch, o.soften > 0.0f,
-                                           o.soften, &A, &B, &E);
+    float st = ik_core(d, rinv / sel(origin, 1.0f, dp), R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
-    *x = (ik_vec3){ ik_sat(jx * us), ik_sat(jy * us), ik_sat(jz * us) };
-    if (end) {
-        if (ok) *end = (ik_vec3){ ik_sat(E * ux * us), ik_sat(E * uy * us), ik_sat(E * uz * us) };
-        else *end = *x;
-    }
+    *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
+    *ex = sel(ok, ik_sat(E * ux * us), *ox);
+    *ey = sel(ok, ik_sat(E * uy * us), *oy);
+    *ez = sel(ok, ik_sat(E * uz * us), *oz);
     return st;
+}
+
+/* C only: the public entry, in C's naming; the work is solve3() above. */
+ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
+                    ik_vec3 *end)
+{
+    ik_vec3 e;
+    opts_n o = normalise(opts);
+    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o, o.soften > 0.0f,
+                                          &x->x, &x->y, &x->z, &e.x, &e.y, &e.z);
+    if (end) *end = e;
+    return st;
+}
+
+/* C only: the 3D batch loop, as batch_loop is the 2D one; the pole is per case (pole_step 1) or one
+ * for all (0), a constant in each variant. */
+static inline __attribute__((always_inline)) void
+batch3_loop(size_t n, const float *restrict px, const float *restrict py, const float *restrict pz,
+            const float *restrict r1, const float *restrict r2, const float *restrict hx,
+            const float *restrict hy, const float *restrict hz, size_t pole_step, opts_n o, bool soft_on,
+            bool with_status, float *restrict x, float *restrict y, float *restrict z, uint8_t *restrict status)
+{
+    for (size_t i = 0; i < n; i++) {
+        float ox, oy, oz, ex, ey, ez;
+        float st = solve3(px[i], py[i], pz[i], r1[i], r2[i], hx[i * pole_step], hy[i * pole_step],
+                          hz[i * pole_step], o, soft_on, &ox, &oy, &oz, &ex, &ey, &ez);
+        x[i] = ox;
+        y[i] = oy;
+        z[i] = oz;
+        if (with_status) status[i] = (uint8_t)st;
+    }
+}
+
+/* Eight instances of batch3_loop with its flags as constants, for ik_solve3_batch to pick from. */
+#define IK_BATCH3_VARIANT(name, pole_step, soft_on, with_status)                                      \
+    IK_CLONES static void name(size_t n, const float *px, const float *py, const float *pz,             \
+                               const float *r1, const float *r2, const float *hx, const float *hy,      \
+                               const float *hz, opts_n o, float *x, float *y, float *z, uint8_t *status) \
+    {                                                                                                  \
+        batch3_loop(n, px, py, pz, r1, r2, hx, hy, hz, pole_step, o, soft_on, with_status, x, y, z,      \
+                    status);                                                                           \
+    }
+IK_BATCH3_VARIANT(batch3_xy, 1, false, false)
+IK_BATCH3_VARIANT(batch3_xys, 1, false, true)
+IK_BATCH3_VARIANT(batch3_soft_xy, 1, true, false)
+IK_BATCH3_VARIANT(batch3_soft_xys, 1, true, true)
+IK_BATCH3_VARIANT(batch3_shared_xy, 0, false, false)
+IK_BATCH3_VARIANT(batch3_shared_xys, 0, false, true)
+IK_BATCH3_VARIANT(batch3_shared_soft_xy, 0, true, false)
+IK_BATCH3_VARIANT(batch3_shared_soft_xys, 0, true, true)
+
+/* C only: the public 3D batch entry. */
+void ik_solve3_batch(size_t n, const float *px, const float *py, const float *pz, const float *r1,
+                     const float *r2, const float *pole_x, const float *pole_y, const float *pole_z,
+                     int shared_pole, const ik_opts *opts, float *x, float *y, float *z, uint8_t *status)
+{
+    typedef void variant(size_t, const float *, const float *, const float *, const float *, const float *,
+                         const float *, const float *, const float *, opts_n, float *, float *, float *,
+                         uint8_t *);
+    static variant *const V[2][2][2] = {
+        { { batch3_xy, batch3_xys }, { batch3_soft_xy, batch3_soft_xys } },
+        { { batch3_shared_xy, batch3_shared_xys }, { batch3_shared_soft_xy, batch3_shared_soft_xys } },
+    };
+    opts_n o = normalise(opts);
+    V[shared_pole != 0][o.soften > 0.0f][status != NULL](n, px, py, pz, r1, r2, pole_x, pole_y, pole_z, o, x,
+                                                         y, z, status);
 }
