@@ -29,6 +29,9 @@
 #include <stdbool.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---- status names ------------------------------------------------------------------------------ */
 
@@ -252,57 +255,125 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
  * The tightest is heron's product: E = 12 leaves 7 binades to spare there. tests/test_ik.c holds this
  * against the batch (which always scales) on cases at the edges of the range and of reach. */
 #define IK_FAST_E 12
+
+/* target_clones gives AVX2 machines 8 lanes in the batch loops, and the scalar call three-operand
+ * instructions (no register copies); with contraction off the rounding is the same in every clone. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(IK_NO_CLONES)
+#define IK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define IK_CLONES
+#endif
+
+/* C only: ik_solve2 outside the fast path's range, out of line so that the fast path does not pay
+ * for its registers (saved and restored on every call otherwise). */
+static __attribute__((noinline)) ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x,
+                                                          ik_vec2 *end)
+{
+    ik_vec2 e;
+    ik_status st =
+        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
+    if (end) *end = e;
+    return st;
+}
+
+#if defined(__SSE2__)
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path below where
+ * it gives the same bits: ikSolve2 and ik_core with ok true and soft_on false, in their order of
+ * operations. The fast path is written twice, in SSE's intrinsics here (every x86-64 has SSE2) and in
+ * plain C below; the operations are the same, each exact or correctly rounded, so both give the same
+ * bits. SSE because one case at a time is short of work for the machine: GCC turns a scalar ?: on
+ * floats into a branch (mispredicted a third of the time on targets reached, too far or too near in no
+ * pattern) and sel() goes through integer registers; here selects are compare masks and and/andnot/or
+ * in float registers, the range is tested on the four inputs at once, and x and y come from one
+ * multiply-add on (ux, uy) and (-uy, ux) (x = A ux + B (-uy) is A ux - B uy bit for bit, as IEEE
+ * defines subtraction). Lane 0 carries the scalar values. */
+static inline __m128 pick(__m128 m, __m128 t, __m128 f) { return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f)); }
+static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
+IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
+{
+    opts_n o = normalise(opts);
+    /* p arrives as the low half of one register; keep it there */
+    double pd;
+    memcpy(&pd, &p, sizeof pd);
+    __m128 V = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(pd)), _mm_unpacklo_ps(_mm_set_ss(r1), _mm_set_ss(r2)));
+    /* the range: |v| - 2^-E <= 2^E - 2^-E on the bits, unsigned (as signed after flipping the sign
+     * bit); p's lanes by magnitude and may be zero, the lengths' with their sign (negative is out) */
+    const __m128i flip = _mm_set1_epi32((int)0x80000000u);
+    const __m128i lo = _mm_set1_epi32((127 - IK_FAST_E) << 23);
+    const __m128i span = _mm_xor_si128(_mm_set1_epi32((2 * IK_FAST_E) << 23), flip);
+    const __m128i pl = _mm_setr_epi32(-1, -1, 0, 0);
+    __m128i v = _mm_castps_si128(_mm_andnot_ps(_mm_castsi128_ps(_mm_and_si128(flip, pl)), V));
+    __m128i outside = _mm_cmpgt_epi32(_mm_xor_si128(_mm_sub_epi32(v, lo), flip), span);
+    __m128i zero = _mm_and_si128(_mm_cmpeq_epi32(v, _mm_setzero_si128()), pl);
+    int bad = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(zero, outside)));
+    int zeros = _mm_movemask_ps(_mm_castsi128_ps(zero));
+    if (bad | (zeros == 3) | (o.soften != 0.0f)) return solve2_general(p, r1, r2, o, x, end);
+
+    const __m128 half = _mm_set_ss(0.5f), nzero = _mm_set1_ps(-0.0f), zf = _mm_setzero_ps();
+    __m128 sq = _mm_mul_ps(V, V);
+    __m128 dp = _mm_sqrt_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
+    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), dp);
+    __m128 U = _mm_mul_ps(V, lane0(inv)); /* (ux, uy, -, -) */
+    __m128 R1 = _mm_shuffle_ps(V, V, 2), R2 = _mm_shuffle_ps(V, V, 3);
+    __m128 L = _mm_add_ss(R1, R2), diff = _mm_sub_ss(R1, R2), D = _mm_andnot_ps(nzero, diff);
+    __m128 heron = _mm_mul_ss(_mm_mul_ss(_mm_mul_ss(_mm_sub_ss(L, dp), _mm_sub_ss(dp, D)), _mm_add_ss(dp, D)),
+                              _mm_add_ss(dp, L));
+    heron = _mm_max_ss(heron, zf);
+    __m128 a = _mm_mul_ss(half, _mm_add_ss(dp, _mm_mul_ss(_mm_mul_ss(diff, L), inv)));
+    /* B = b bend, as (0.5 bend sqrt(heron)) / d: the sign commutes with every rounding, one multiply
+     * fewer on the longest chain of dependent operations */
+    __m128 B = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f * o.bend), _mm_sqrt_ss(heron)), inv);
+    __m128 far = _mm_cmplt_ss(L, dp), near = _mm_cmplt_ss(dp, D);
+    __m128 A = a, E = dp;
+    if (!o.stretch) {
+        __m128 fold = pick(_mm_cmplt_ss(R2, R1), R1, _mm_xor_ps(R1, nzero));
+        A = pick(far, R1, pick(near, fold, A));
+        E = _mm_max_ss(_mm_min_ss(dp, L), D);
+    }
+    B = pick(_mm_or_ps(far, near), _mm_set_ss(0.0f * o.bend), B);
+    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)), _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f));
+    __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
+    _mm_storel_pi((__m64 *)(void *)x, X);
+    if (end) _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
+    /* far and near never both hold (D <= L), so the sum is the select ik_core makes */
+    return (ik_status)((_mm_movemask_ps(far) & 1) * IK_TOO_FAR + (_mm_movemask_ps(near) & 1) * IK_TOO_NEAR);
+}
+#else
+/* C only: the range, as one unsigned compare on each input's bits (negative, NaN and Inf fall
+ * outside); the same test as the SSE one above. */
 static inline bool fast_range(float px, float py, float r1, float r2)
 {
-    /* |v| in [2^-E, 2^E] as one unsigned compare on the bits; negative, NaN and Inf fall outside */
     const uint32_t lo = (uint32_t)(127 - IK_FAST_E) << 23, span = (uint32_t)(2 * IK_FAST_E) << 23;
     uint32_t ax = bits(px) & 0x7fffffffu, ay = bits(py) & 0x7fffffffu;
     bool okx = (ax - lo <= span) | (ax == 0), oky = (ay - lo <= span) | (ay == 0);
     return okx & oky & ((ax | ay) != 0) & (bits(r1) - lo <= span) & (bits(r2) - lo <= span);
 }
 
-/* C only: ikSolve2 and ik_core with ok true and soft_on false, in their order of operations, and the
- * selects as ternaries: scalar code keeps them in float registers (minss, blends), where sel()'s
- * masks go through integer ones. Selects are exact, so the form does not change a bit. */
-static inline __attribute__((always_inline)) ik_status
-solve2_fast(float px, float py, float r1, float r2, opts_n o, float *ox, float *oy, float *ex, float *ey)
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path where it
+ * gives the same bits (as the SSE version above). */
+ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
 {
-    float dp = sqrtf(px * px + py * py);
+    opts_n o = normalise(opts);
+    if (!(o.soften == 0.0f && fast_range(p.x, p.y, r1, r2))) return solve2_general(p, r1, r2, o, x, end);
+    float dp = sqrtf(p.x * p.x + p.y * p.y);
     float inv = 1.0f / dp;
-    float ux = px * inv, uy = py * inv;
-    float L = r1 + r2, D = abs_f(r1 - r2);
+    float ux = p.x * inv, uy = p.y * inv;
+    float L = r1 + r2, D = fabsf(r1 - r2);
     float heron = max_f((L - dp) * (dp - D) * (dp + D) * (dp + L), 0.0f);
     float a = 0.5f * (dp + (r1 - r2) * L * inv);
     float b = 0.5f * sqrtf(heron) * inv;
-    bool far = dp > L, near = dp < D;
-    float A = a, B = b * o.bend, E = dp;
+    bool far = L < dp, near = dp < D;
+    float A = a, E = dp;
     if (!o.stretch) {
-        A = near ? (r1 > r2 ? r1 : -r1) : A;
-        A = far ? r1 : A;
+        A = far ? r1 : near ? (r2 < r1 ? r1 : -r1) : A;
         E = max_f(min_f(dp, L), D);
     }
-    B = (far | near) ? 0.0f * o.bend : B;
-    *ox = A * ux - B * uy;
-    *oy = A * uy + B * ux;
-    *ex = E * ux;
-    *ey = E * uy;
+    float B = ((far | near) ? 0.0f : b) * o.bend;
+    *x = (ik_vec2){ A * ux - B * uy, A * uy + B * ux };
+    if (end) *end = (ik_vec2){ E * ux, E * uy };
     return far ? IK_TOO_FAR : near ? IK_TOO_NEAR : IK_REACHED;
 }
-
-/* C only: the public entry, in C's naming; the work is ikSolve2() above, or solve2_fast() where it
- * gives the same bits. */
-ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
-{
-    ik_vec2 e;
-    opts_n o = normalise(opts);
-    ik_status st;
-    if (o.soften == 0.0f && fast_range(p.x, p.y, r1, r2))
-        st = solve2_fast(p.x, p.y, r1, r2, o, &x->x, &x->y, &e.x, &e.y);
-    else
-        st = (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
-    if (end) *end = e;
-    return st;
-}
+#endif
 
 /* GLSL only, so not here: ikSolve(p, r1, r2), the article's signature; in C that is
  * ik_solve2(p, r1, r2, NULL, &x, NULL). */
@@ -325,12 +396,6 @@ batch_loop(size_t n, const float *restrict px, const float *restrict py, const f
     }
 }
 
-/* target_clones gives AVX2 machines 8 lanes; with contraction off the rounding is the same on both. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(IK_NO_CLONES)
-#define IK_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define IK_CLONES
-#endif
 
 /* Four instances of batch_loop with its flags as constants, for ik_solve2_batch to pick from. */
 #define IK_BATCH_VARIANT(name, soft_on, with_status)                                               \
