@@ -426,6 +426,29 @@ static void test_fast_edges(long n)
             }
         }
     }
+    /* the inside cases alone, so that every block of the batch's vector fast path (ik.c:
+     * batch_fast_avx2, eight at a time) is taken, with and without status */
+    long m = 0;
+    for (long i = 0; i < n; i++)
+        if (in_fast_range(px[i]) && in_fast_range(py[i]) && (px[i] != 0 || py[i] != 0) && in_fast_range(r1[i]) &&
+            in_fast_range(r2[i]) && r1[i] > 0 && r2[i] > 0) {
+            px[m] = px[i]; py[m] = py[i]; r1[m] = r1[i]; r2[m] = r2[i];
+            m++;
+        }
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++)
+        for (int with = 0; with < 2; with++) {
+            ik_solve2_batch(m, px, py, r1, r2, &OPTS[o], x, y, with ? st : NULL);
+            for (long i = 0; i < m; i++) {
+                ik_vec2 s;
+                ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
+                if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || (with && ss != st[i])) {
+                    if (mism++ < 5)
+                        fprintf(stderr, "fast edge, inside only: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) %d, "
+                                "batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i], y[i],
+                                with ? st[i] : -1);
+                }
+            }
+        }
     CHECK(mism == 0, "fast path vs batch: %ld cases differ", mism);
     CHECK(mism_scaled == 0, "fast path vs the case scaled by 2^40: %ld cases differ", mism_scaled);
     /* the cases must reach both sides of the range's edge, else this tests nothing */

@@ -73,15 +73,11 @@ static bool set_alloc(bench_set *b, size_t n)
         b->r2[i] = (float)r2;
         b->px[i] = (float)(d * __builtin_cos(ang));
         b->py[i] = (float)(d * __builtin_sin(ang));
-        /* 3D: the same distance, tilted out of the plane; a pole roughly perpendicular */
-        b->pz[i] = (float)(d * zt);
+        /* 3D: the same target lifted out of the plane (|p| grows by up to 12%), a pole across it */
+        b->pz[i] = (float)(0.5 * d * zt);
         b->hx[i] = -b->py[i];
         b->hy[i] = b->px[i];
         b->hz[i] = (float)(0.5 - rnd(&s));
-    }
-    for (size_t i = 0; i < n; i++) {
-        double zt = b->pz[i] / ((b->r1[i] + b->r2[i]) * 1.3 + 1e-30), c = __builtin_sqrt(1 - (zt > 1 ? 1 : zt * zt));
-        b->px[i] = (float)(b->px[i] * c);
     }
     return true;
 }

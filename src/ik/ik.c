@@ -18,10 +18,13 @@
  * inputs by an ulp, which is the problem's own conditioning (it grows as 1/sin of the knee angle). The
  * article's 4 r1^2 h - w^2 loses up to a further factor r1/r2 (or r2/r1) to cancellation there.
  *
- * Speed. ik_core() and ikSolve2() are branch-free (selects only) so that ik_solve2_batch() vectorises;
- * build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float compare may then
- * be if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the batch and the scalar
- * call round identically: no FMA in one and not the other).
+ * Speed. ik_core(), ikSolve2() and the 3D body are branch-free (selects only) so that the batch loops
+ * vectorise; build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float
+ * compare may then be if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the
+ * batch and the scalar call round identically: no FMA in one and not the other). Where every input is
+ * a modest number (see "The scalar fast path" below, with its proof), the scaled frames change no
+ * bit, and ik_solve2 and the batch's AVX2 blocks skip them: that is the common case, and the frames
+ * are most of the work one case at a time.
  */
 #include "ikshade/ik.h"
 
@@ -31,6 +34,9 @@
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
 #endif
 
 /* ---- status names ------------------------------------------------------------------------------ */
@@ -224,7 +230,7 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
     return sel(fin, st, (float)IK_DEGENERATE);
 }
 
-/* C only: the scalar fast path. ikSolve2 above is written for the batch's vector lanes; one case at a
+/* The scalar fast path (C only). ikSolve2 above is written for the batch's vector lanes; one case at a
  * time it pays for the two power-of-two frames (exponent fields moved between integer and float
  * registers) and for computing every select's both arms. When every input is a modest number, the
  * scaled frames change nothing, and this computes the same answer without them, bit for bit.
@@ -233,7 +239,9 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
  * origin, E = IK_FAST_E = 12 (so from 0.000244 to 4096), and no softening.
  *
  * Why bit for bit. ikSolve2 multiplies p by sp = 2^j and everything by s = 2^k, with |j|, |k| <= E
- * here (they bring the largest magnitude into [1, 2)); each value it computes is the value computed
+ * here (they bring the largest magnitude into [1, 2); so ik_ratio_of's clamp at 2^-126 never acts,
+ * and its selects for non-finite, degenerate or softened input pass the values through); each value
+ * it computes is the value computed
  * here times 2^(k * its degree in lengths) (2^j for p's own frame). Rounding commutes with a power of
  * two, fl(2^n v) = 2^n fl(v), and a square root with an even one, whenever the exact results in both
  * frames are zero or normal floats (no underflow to subnormals, no overflow). So it is enough that
@@ -247,14 +255,15 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
  *     >= 2^-23 m^3 / 2 and >= 2^-23 m^4 (degree 4): scaled, >= 2^-23 m^8 = 2^-119 > 2^-126; and
  *     <= (4M)^4 = 2^56, scaled <= 2^104.
  *   (r1 - r2) L >= 2^-22 m^2, times 1/d >= 2^-23 m^3; d + that, if nonzero, >= 2^-24 m (if the two
- *     nearly cancel both are >= m / 2, multiples of 2^-24 m), so |a| >= 2^-25 m: scaled >= 2^-61.
- *     |a| <= 2^(3E + 2), so the 2^64 clamp of the stretch answer never acts in either frame.
+ *     nearly cancel both are >= m / 2, multiples of 2^-24 m), so |a| >= 2^-25 m: scaled >= 2^-49.
+ *     |a| <= M^3, scaled <= M^4 = 2^48: the 2^64 clamp of the stretch answer never acts.
  *   b >= 2^-14 m^3; the products A ux, B uy >= 2^-15 m^5 and their nonzero difference >= 2^-38 m^5,
  *     scaled >= 2^-110: x and y are the same in both frames, and far from FLT_MAX (no saturation).
  *   The statuses compare scaled values against scaled values: the same answers.
  * The tightest is heron's product: E = 12 leaves 7 binades to spare there. tests/test_ik.c holds this
  * against the batch (which always scales) on cases at the edges of the range and of reach. */
 #define IK_FAST_E 12
+#define IK_NOINLINE __attribute__((noinline))
 
 /* target_clones gives AVX2 machines 8 lanes in the batch loops, and the scalar call three-operand
  * instructions (no register copies); with contraction off the rounding is the same in every clone. */
@@ -266,8 +275,7 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
 
 /* C only: ik_solve2 outside the fast path's range, out of line so that the fast path does not pay
  * for its registers (saved and restored on every call otherwise). */
-static __attribute__((noinline)) ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x,
-                                                          ik_vec2 *end)
+static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
 {
     ik_vec2 e;
     ik_status st =
@@ -409,13 +417,89 @@ IK_BATCH_VARIANT(batch_xys, false, true)
 IK_BATCH_VARIANT(batch_soft_xy, true, false)
 IK_BATCH_VARIANT(batch_soft_xys, true, true)
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(IK_NO_CLONES)
+#define IK_FAST_BATCH 1
+/* C only: ik_solve2's fast path eight cases at a time, in AVX2's intrinsics: the same operations as
+ * the SSE version in ik_solve2 (so the same bits), on eight cases per register. A block of eight
+ * with any case outside the fast path's range goes to the general loop, which gives the same bits
+ * for those inside. Without softening only (the caller sees to that). Returns how many cases it did:
+ * whole blocks, the rest left to the general loop. */
+__attribute__((target("avx2"))) static size_t
+batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, const float *restrict r1,
+                const float *restrict r2, opts_n o, float *restrict x, float *restrict y,
+                uint8_t *restrict status)
+{
+    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i lo = _mm256_set1_epi32((127 - IK_FAST_E) << 23);
+    const __m256i span = _mm256_xor_si256(_mm256_set1_epi32((2 * IK_FAST_E) << 23), flip);
+    const __m256 nzero = _mm256_set1_ps(-0.0f), zf = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
+    const __m256 one = _mm256_set1_ps(1.0f), hbend = _mm256_set1_ps(0.5f * o.bend);
+    const __m256 zbend = _mm256_set1_ps(0.0f * o.bend);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 X = _mm256_loadu_ps(px + i), Y = _mm256_loadu_ps(py + i);
+        __m256 R1 = _mm256_loadu_ps(r1 + i), R2 = _mm256_loadu_ps(r2 + i);
+        /* the range, as in ik_solve2: outside(v) is |v| - 2^-E > 2^E - 2^-E on the bits, unsigned */
+        __m256i ax = _mm256_castps_si256(_mm256_andnot_ps(nzero, X));
+        __m256i ay = _mm256_castps_si256(_mm256_andnot_ps(nzero, Y));
+        __m256i zx = _mm256_cmpeq_epi32(ax, _mm256_setzero_si256());
+        __m256i zy = _mm256_cmpeq_epi32(ay, _mm256_setzero_si256());
+#define IK_OUTSIDE_(v) _mm256_cmpgt_epi32(_mm256_xor_si256(_mm256_sub_epi32((v), lo), flip), span)
+        __m256i bad = _mm256_or_si256(_mm256_andnot_si256(zx, IK_OUTSIDE_(ax)), _mm256_andnot_si256(zy, IK_OUTSIDE_(ay)));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(IK_OUTSIDE_(_mm256_castps_si256(R1)),
+                                                   IK_OUTSIDE_(_mm256_castps_si256(R2))));
+        bad = _mm256_or_si256(bad, _mm256_and_si256(zx, zy));
+#undef IK_OUTSIDE_
+        if (!_mm256_testz_si256(bad, bad)) {
+            if (status) batch_xys(8, px + i, py + i, r1 + i, r2 + i, o, x + i, y + i, status + i);
+            else batch_xy(8, px + i, py + i, r1 + i, r2 + i, o, x + i, y + i, NULL);
+            continue;
+        }
+        __m256 dp = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)));
+        __m256 inv = _mm256_div_ps(one, dp);
+        __m256 ux = _mm256_mul_ps(X, inv), uy = _mm256_mul_ps(Y, inv);
+        __m256 L = _mm256_add_ps(R1, R2), diff = _mm256_sub_ps(R1, R2), D = _mm256_andnot_ps(nzero, diff);
+        __m256 heron = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(L, dp), _mm256_sub_ps(dp, D)),
+                                                   _mm256_add_ps(dp, D)),
+                                     _mm256_add_ps(dp, L));
+        heron = _mm256_max_ps(heron, zf);
+        __m256 A = _mm256_mul_ps(half, _mm256_add_ps(dp, _mm256_mul_ps(_mm256_mul_ps(diff, L), inv)));
+        __m256 B = _mm256_mul_ps(_mm256_mul_ps(hbend, _mm256_sqrt_ps(heron)), inv);
+        __m256 far = _mm256_cmp_ps(L, dp, _CMP_LT_OQ), near = _mm256_cmp_ps(dp, D, _CMP_LT_OQ);
+        if (!o.stretch) {
+            __m256 fold = _mm256_blendv_ps(_mm256_xor_ps(R1, nzero), R1, _mm256_cmp_ps(R2, R1, _CMP_LT_OQ));
+            A = _mm256_blendv_ps(_mm256_blendv_ps(A, fold, near), R1, far);
+        }
+        B = _mm256_blendv_ps(B, zbend, _mm256_or_ps(far, near));
+        _mm256_storeu_ps(x + i, _mm256_sub_ps(_mm256_mul_ps(A, ux), _mm256_mul_ps(B, uy)));
+        _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_mul_ps(A, uy), _mm256_mul_ps(B, ux)));
+        if (status) {
+            /* far and near never both hold: the status is far & 1 | near & 2, packed to bytes */
+            __m256i st = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(far), _mm256_set1_epi32(IK_TOO_FAR)),
+                                         _mm256_and_si256(_mm256_castps_si256(near), _mm256_set1_epi32(IK_TOO_NEAR)));
+            __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(st), _mm256_extracti128_si256(st, 1));
+            _mm_storel_epi64((__m128i *)(void *)(status + i), _mm_packus_epi16(w, w));
+        }
+    }
+    return i;
+}
+#endif
+
 /* C only: the public batch entry. */
 void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
                      const ik_opts *opts, float *x, float *y, uint8_t *status)
 {
     opts_n o = normalise(opts);
-    if (o.soften > 0.0f) (status ? batch_soft_xys : batch_soft_xy)(n, px, py, r1, r2, o, x, y, status);
-    else (status ? batch_xys : batch_xy)(n, px, py, r1, r2, o, x, y, status);
+    if (o.soften > 0.0f) {
+        (status ? batch_soft_xys : batch_soft_xy)(n, px, py, r1, r2, o, x, y, status);
+        return;
+    }
+    size_t done = 0;
+#ifdef IK_FAST_BATCH
+    if (__builtin_cpu_supports("avx2")) done = batch_fast_avx2(n, px, py, r1, r2, o, x, y, status);
+#endif
+    (status ? batch_xys : batch_xy)(n - done, px + done, py + done, r1 + done, r2 + done, o, x + done,
+                                    y + done, status ? status + done : NULL);
 }
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
