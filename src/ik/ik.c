@@ -70,11 +70,14 @@ ik_status ik_status_parse(const char *name)
  * vectoriser to please. Ours are written so that the batch loop vectorises under GCC. */
 static inline uint32_t bits(float v) { uint32_t u; memcpy(&u, &v, sizeof u); return u; }
 static inline float from_bits(uint32_t u) { float v; memcpy(&v, &u, sizeof v); return v; }
-/* c ? a : b as pure data flow: a ternary here can be turned into branches that the vectoriser
- * cannot turn back (GCC 12 gives up on joins of more than four arms). ik.glsl writes ?: where this
- * file writes sel(). */
-static inline float sel(bool c, float a, float b)
+/* c ? a : b as pure data flow in vector loops: a ternary there can be turned into branches that the
+ * vectoriser cannot turn back (GCC 12 gives up on joins of more than four arms). ik.glsl writes ?:
+ * where this file writes sel(). */
+static inline float sel(bool lanes, bool c, float a, float b)
 {
+    /* lanes: for a vector loop; else a ternary, which scalar code keeps in float registers (sel()'s
+     * masks would go through integer ones). A select is exact either way: the same bits. */
+    if (!lanes) return c ? a : b;
     uint32_t m = (uint32_t)0 - (uint32_t)c;
     return from_bits((bits(a) & m) | (bits(b) & ~m));
 }
@@ -128,7 +131,7 @@ static inline bool ik_finite(float v) { return v - v == 0.0f; }
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
 ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool soft_on, float soften,
-        float *A, float *B, float *E)
+        bool lanes, float *A, float *B, float *E)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -140,10 +143,10 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
         float s = soften * L;
         float sd = d - (L - s);
         bool soft = (s > 0.0f) & (sd > 0.0f);
-        float t = min_f(sd / sel(soft, 2.0f * s, 1.0f), 1.0f);
+        float t = min_f(sd / sel(lanes, soft, 2.0f * s, 1.0f), 1.0f);
         float q = 1.0f - t;
-        dt = sel(soft, L - s * q * q, d);
-        inv = sel(soft, 1.0f / sel(dt > 0.0f, dt, 1.0f), inv_d);
+        dt = sel(lanes, soft, L - s * q * q, d);
+        inv = sel(lanes, soft, 1.0f / sel(lanes, dt > 0.0f, dt, 1.0f), inv_d);
     }
 
     /* geometry on the effective distance */
@@ -154,19 +157,19 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
     /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite.
      * (ik.glsl writes it in decimal: GLSL has no hex float literals.) */
     float a_str = min_f(max_f(a, -0x1p64f), 0x1p64f);
-    float fold = sel(R1 > R2, R1, -R1);
+    float fold = sel(lanes, R1 > R2, R1, -R1);
     bool far = dt > L, near = dt < D;
-    float a_out = sel(near, sel(stretch, a_str, fold), a);
-    a_out = sel(far, sel(stretch, a_str, R1), a_out);
-    float b_out = sel(far | near, 0.0f, b);
+    float a_out = sel(lanes, near, sel(lanes, stretch, a_str, fold), a);
+    a_out = sel(lanes, far, sel(lanes, stretch, a_str, R1), a_out);
+    float b_out = sel(lanes, far | near, 0.0f, b);
 
-    *A = sel(ok, a_out, max_f(R1, 0.0f));
-    *B = sel(ok, b_out, 0.0f);
+    *A = sel(lanes, ok, a_out, max_f(R1, 0.0f));
+    *B = sel(lanes, ok, b_out, 0.0f);
     /* the effector: on the target when stretching, else where the chain can get, D <= E <= L */
-    *E = sel(stretch, d, max_f(min_f(dt, L), D));
-    float status = sel(d < D, (float)IK_TOO_NEAR, (float)IK_REACHED);
-    status = sel(d > L, (float)IK_TOO_FAR, status);
-    return sel(ok, status, (float)IK_DEGENERATE);
+    *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
+    float status = sel(lanes, d < D, (float)IK_TOO_NEAR, (float)IK_REACHED);
+    status = sel(lanes, d > L, (float)IK_TOO_FAR, status);
+    return sel(lanes, ok, status, (float)IK_DEGENERATE);
 }
 
 /* Saturates at +-FLT_MAX. Scalar here, applied per component; ik.glsl overloads it on vec2 and vec3. */
@@ -194,22 +197,22 @@ static opts_n normalise(const ik_opts *o)
 /* One 2D solve: the body of ik.glsl's ikSolve2, under its name, on normalised options. Inlined into
  * both the scalar call and the batch loop so they cannot drift apart. */
 static inline __attribute__((always_inline)) float
-ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *ox, float *oy, float *ex,
-         float *ey)
+ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool lanes, float *ox, float *oy,
+         float *ex, float *ey)
 {
     bool fin = ik_finite(px) & ik_finite(py) & ik_finite(r1) & ik_finite(r2);
     /* non-finite input: solve a zero problem instead so nothing below sees NaN */
-    px = sel(fin, px, 0.0f); py = sel(fin, py, 0.0f);
-    r1 = sel(fin, r1, 0.0f); r2 = sel(fin, r2, 0.0f);
+    px = sel(lanes, fin, px, 0.0f); py = sel(lanes, fin, py, 0.0f);
+    r1 = sel(lanes, fin, r1, 0.0f); r2 = sel(lanes, fin, r2, 0.0f);
     bool origin = (px == 0.0f) & (py == 0.0f);
     /* p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction */
     float pm = max_f(abs_f(px), abs_f(py));
     float sp = ik_scale_for(pm);
     float Xp = px * sp, Yp = py * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp);
-    float invd = 1.0f / sel(origin, 1.0f, dp);
-    float ux = sel(origin, 1.0f, Xp * invd);
-    float uy = sel(origin, 0.0f, Yp * invd);
+    float invd = 1.0f / sel(lanes, origin, 1.0f, dp);
+    float ux = sel(lanes, origin, 1.0f, Xp * invd);
+    float uy = sel(lanes, origin, 0.0f, Yp * invd);
     /* the common frame: the largest of |p|, r1, r2 in [1, 4) */
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
@@ -217,17 +220,17 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
     float d = dp * ratio;
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin; /* non-finite input was zeroed above */
     /* a negative r2 answers x = 0, as non-finite input does */
-    R1 = sel(r2 >= 0.0f, R1, 0.0f);
+    R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
+    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
     *ox = ik_sat(x * us);
     *oy = ik_sat(y * us);
     /* degenerate: the effector is reported at the joint */
-    *ex = ik_sat(sel(ok, E * ux, x) * us);
-    *ey = ik_sat(sel(ok, E * uy, y) * us);
-    return sel(fin, st, (float)IK_DEGENERATE);
+    *ex = ik_sat(sel(lanes, ok, E * ux, x) * us);
+    *ey = ik_sat(sel(lanes, ok, E * uy, y) * us);
+    return sel(lanes, fin, st, (float)IK_DEGENERATE);
 }
 
 /* The scalar fast path (C only). ikSolve2 above is written for the batch's vector lanes; one case at a
@@ -279,7 +282,7 @@ static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_
 {
     ik_vec2 e;
     ik_status st =
-        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
+        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, false, &x->x, &x->y, &e.x, &e.y);
     if (end) *end = e;
     return st;
 }
@@ -295,7 +298,10 @@ static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_
  * in float registers, the range is tested on the four inputs at once, and x and y come from one
  * multiply-add on (ux, uy) and (-uy, ux) (x = A ux + B (-uy) is A ux - B uy bit for bit, as IEEE
  * defines subtraction). Lane 0 carries the scalar values. */
-static inline __m128 pick(__m128 m, __m128 t, __m128 f) { return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f)); }
+static inline __m128 pick(__m128 m, __m128 t, __m128 f)
+{
+    return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
+}
 static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
 IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
 {
@@ -339,7 +345,8 @@ IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts
         E = _mm_max_ss(_mm_min_ss(dp, L), D);
     }
     B = pick(_mm_or_ps(far, near), _mm_set_ss(0.0f * o.bend), B);
-    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)), _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f));
+    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
+                             _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
     __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
     _mm_storel_pi((__m64 *)(void *)x, X);
     if (end) _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
@@ -397,7 +404,7 @@ batch_loop(size_t n, const float *restrict px, const float *restrict py, const f
 {
     for (size_t i = 0; i < n; i++) {
         float ox, oy, ex, ey;
-        float st = ikSolve2(px[i], py[i], r1[i], r2[i], o, soft_on, &ox, &oy, &ex, &ey);
+        float st = ikSolve2(px[i], py[i], r1[i], r2[i], o, soft_on, true, &ox, &oy, &ex, &ey);
         x[i] = ox;
         y[i] = oy;
         if (with_status) status[i] = (uint8_t)st;
@@ -445,7 +452,8 @@ batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, co
         __m256i zx = _mm256_cmpeq_epi32(ax, _mm256_setzero_si256());
         __m256i zy = _mm256_cmpeq_epi32(ay, _mm256_setzero_si256());
 #define IK_OUTSIDE_(v) _mm256_cmpgt_epi32(_mm256_xor_si256(_mm256_sub_epi32((v), lo), flip), span)
-        __m256i bad = _mm256_or_si256(_mm256_andnot_si256(zx, IK_OUTSIDE_(ax)), _mm256_andnot_si256(zy, IK_OUTSIDE_(ay)));
+        __m256i bad = _mm256_or_si256(_mm256_andnot_si256(zx, IK_OUTSIDE_(ax)),
+                                      _mm256_andnot_si256(zy, IK_OUTSIDE_(ay)));
         bad = _mm256_or_si256(bad, _mm256_or_si256(IK_OUTSIDE_(_mm256_castps_si256(R1)),
                                                    IK_OUTSIDE_(_mm256_castps_si256(R2))));
         bad = _mm256_or_si256(bad, _mm256_and_si256(zx, zy));
@@ -475,8 +483,9 @@ batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, co
         _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_mul_ps(A, uy), _mm256_mul_ps(B, ux)));
         if (status) {
             /* far and near never both hold: the status is far & 1 | near & 2, packed to bytes */
-            __m256i st = _mm256_or_si256(_mm256_and_si256(_mm256_castps_si256(far), _mm256_set1_epi32(IK_TOO_FAR)),
-                                         _mm256_and_si256(_mm256_castps_si256(near), _mm256_set1_epi32(IK_TOO_NEAR)));
+            __m256i fs = _mm256_and_si256(_mm256_castps_si256(far), _mm256_set1_epi32(IK_TOO_FAR));
+            __m256i ns = _mm256_and_si256(_mm256_castps_si256(near), _mm256_set1_epi32(IK_TOO_NEAR));
+            __m256i st = _mm256_or_si256(fs, ns);
             __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(st), _mm256_extracti128_si256(st, 1));
             _mm_storel_epi64((__m128i *)(void *)(status + i), _mm_packus_epi16(w, w));
         }
@@ -511,20 +520,21 @@ void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1
  * pole's and the fallback axis's, before one is chosen. */
 static inline __attribute__((always_inline)) float
 solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, float hz, opts_n o, bool soft_on,
-       float *ox, float *oy, float *oz, float *ex, float *ey, float *ez)
+       bool lanes, float *ox, float *oy, float *oz, float *ex, float *ey, float *ez)
 {
     bool fin = ik_finite(px) & ik_finite(py) & ik_finite(pz) & ik_finite(r1) & ik_finite(r2) &
                ik_finite(hx) & ik_finite(hy) & ik_finite(hz);
-    px = sel(fin, px, 0.0f); py = sel(fin, py, 0.0f); pz = sel(fin, pz, 0.0f);
-    r1 = sel(fin, r1, 0.0f); r2 = sel(fin, r2, 0.0f);
-    hx = sel(fin, hx, 0.0f); hy = sel(fin, hy, 0.0f); hz = sel(fin, hz, 0.0f);
+    px = sel(lanes, fin, px, 0.0f); py = sel(lanes, fin, py, 0.0f); pz = sel(lanes, fin, pz, 0.0f);
+    r1 = sel(lanes, fin, r1, 0.0f); r2 = sel(lanes, fin, r2, 0.0f);
+    hx = sel(lanes, fin, hx, 0.0f); hy = sel(lanes, fin, hy, 0.0f); hz = sel(lanes, fin, hz, 0.0f);
     bool origin = (px == 0.0f) & (py == 0.0f) & (pz == 0.0f);
     float pm = max_f(max_f(abs_f(px), abs_f(py)), abs_f(pz));
     float sp = ik_scale_for(pm);
     float Xp = px * sp, Yp = py * sp, Zp = pz * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp + Zp * Zp);
     /* (at the origin these divide by zero; the selects discard the results) */
-    float ux = sel(origin, 1.0f, Xp / dp), uy = sel(origin, 0.0f, Yp / dp), uz = sel(origin, 0.0f, Zp / dp);
+    float ux = sel(lanes, origin, 1.0f, Xp / dp), uy = sel(lanes, origin, 0.0f, Yp / dp);
+    float uz = sel(lanes, origin, 0.0f, Zp / dp);
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
     float rinv, ratio = ik_ratio_of(s, sp, &rinv);
@@ -544,24 +554,25 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
     /* documented fallback: the axis least aligned with u */
     float ax = abs_f(ux), ay = abs_f(uy), az = abs_f(uz);
     bool ex_ = (ax <= ay) & (ax <= az), ey_ = !ex_ & (ay <= az), ez_ = !ex_ & !ey_;
-    float fx = sel(ex_, 1.0f, 0.0f), fy = sel(ey_, 1.0f, 0.0f), fz = sel(ez_, 1.0f, 0.0f);
+    float fx = sel(lanes, ex_, 1.0f, 0.0f), fy = sel(lanes, ey_, 1.0f, 0.0f), fz = sel(lanes, ez_, 1.0f, 0.0f);
     float kf = fx * ux + fy * uy + fz * uz;
     float wx = fx - kf * ux, wy = fy - kf * uy, wz = fz - kf * uz;
     float ww = wx * wx + wy * wy + wz * wz;
-    vx = sel(fallback, wx, vx); vy = sel(fallback, wy, vy); vz = sel(fallback, wz, vz);
-    vv = sel(fallback, ww, vv);
+    vx = sel(lanes, fallback, wx, vx); vy = sel(lanes, fallback, wy, vy); vz = sel(lanes, fallback, wz, vz);
+    vv = sel(lanes, fallback, ww, vv);
     float iv = 1.0f / sqrtf(vv);
     vx *= iv; vy *= iv; vz *= iv;
 
-    R1 = sel(r2 >= 0.0f, R1, 0.0f);
+    R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, rinv / sel(origin, 1.0f, dp), R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
+    float st = ik_core(d, rinv / sel(lanes, origin, 1.0f, dp), R1, R2, ok, o.stretch, soft_on, o.soften,
+                       lanes, &A, &B, &E);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
     *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
-    *ex = sel(ok, ik_sat(E * ux * us), *ox);
-    *ey = sel(ok, ik_sat(E * uy * us), *oy);
-    *ez = sel(ok, ik_sat(E * uz * us), *oz);
+    *ex = sel(lanes, ok, ik_sat(E * ux * us), *ox);
+    *ey = sel(lanes, ok, ik_sat(E * uy * us), *oy);
+    *ez = sel(lanes, ok, ik_sat(E * uz * us), *oz);
     return st;
 }
 
@@ -571,8 +582,8 @@ ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *
 {
     ik_vec3 e;
     opts_n o = normalise(opts);
-    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o, o.soften > 0.0f,
-                                          &x->x, &x->y, &x->z, &e.x, &e.y, &e.z);
+    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o,
+                                          o.soften > 0.0f, false, &x->x, &x->y, &x->z, &e.x, &e.y, &e.z);
     if (end) *end = e;
     return st;
 }
@@ -583,12 +594,13 @@ static inline __attribute__((always_inline)) void
 batch3_loop(size_t n, const float *restrict px, const float *restrict py, const float *restrict pz,
             const float *restrict r1, const float *restrict r2, const float *restrict hx,
             const float *restrict hy, const float *restrict hz, size_t pole_step, opts_n o, bool soft_on,
-            bool with_status, float *restrict x, float *restrict y, float *restrict z, uint8_t *restrict status)
+            bool with_status, float *restrict x, float *restrict y, float *restrict z,
+            uint8_t *restrict status)
 {
     for (size_t i = 0; i < n; i++) {
         float ox, oy, oz, ex, ey, ez;
         float st = solve3(px[i], py[i], pz[i], r1[i], r2[i], hx[i * pole_step], hy[i * pole_step],
-                          hz[i * pole_step], o, soft_on, &ox, &oy, &oz, &ex, &ey, &ez);
+                          hz[i * pole_step], o, soft_on, true, &ox, &oy, &oz, &ex, &ey, &ez);
         x[i] = ox;
         y[i] = oy;
         z[i] = oz;
