@@ -415,14 +415,16 @@ static void test_fast_edges(long n)
             ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, &e);
             if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || ss != st[i]) {
                 if (mism++ < 5)
-                    fprintf(stderr, "fast edge: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) %d, batch (%a, %a) %d\n",
-                            px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i], y[i], st[i]);
+                    fprintf(stderr, "fast edge: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) %d, "
+                            "batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i], y[i], st[i]);
             }
-            ik_status s2s = ik_solve2((ik_vec2){ px[i] * F, py[i] * F }, r1[i] * F, r2[i] * F, &OPTS[o], &s2, &e2);
+            ik_status s2s =
+                ik_solve2((ik_vec2){ px[i] * F, py[i] * F }, r1[i] * F, r2[i] * F, &OPTS[o], &s2, &e2);
             if (s2s != ss || s2.x != s.x * F || s2.y != s.y * F || e2.x != e.x * F || e2.y != e.y * F ||
                 signbit(s2.x) != signbit(s.x) || signbit(s2.y) != signbit(s.y)) {
                 if (mism_scaled++ < 5)
-                    fprintf(stderr, "fast edge x 2^40: p=(%a, %a) r1=%a r2=%a opt %zu\n", px[i], py[i], r1[i], r2[i], o);
+                    fprintf(stderr, "fast edge x 2^40: p=(%a, %a) r1=%a r2=%a opt %zu\n", px[i], py[i], r1[i],
+                            r2[i], o);
             }
         }
     }
@@ -443,9 +445,9 @@ static void test_fast_edges(long n)
                 ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
                 if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || (with && ss != st[i])) {
                     if (mism++ < 5)
-                        fprintf(stderr, "fast edge, inside only: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) %d, "
-                                "batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i], y[i],
-                                with ? st[i] : -1);
+                        fprintf(stderr, "fast edge, inside only: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) "
+                                "%d, batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i],
+                                y[i], with ? st[i] : -1);
                 }
             }
         }

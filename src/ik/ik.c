@@ -287,75 +287,8 @@ static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_
     return st;
 }
 
-#if defined(__SSE2__)
-/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path below where
- * it gives the same bits: ikSolve2 and ik_core with ok true and soft_on false, in their order of
- * operations. The fast path is written twice, in SSE's intrinsics here (every x86-64 has SSE2) and in
- * plain C below; the operations are the same, each exact or correctly rounded, so both give the same
- * bits. SSE because one case at a time is short of work for the machine: GCC turns a scalar ?: on
- * floats into a branch (mispredicted a third of the time on targets reached, too far or too near in no
- * pattern) and sel() goes through integer registers; here selects are compare masks and and/andnot/or
- * in float registers, the range is tested on the four inputs at once, and x and y come from one
- * multiply-add on (ux, uy) and (-uy, ux) (x = A ux + B (-uy) is A ux - B uy bit for bit, as IEEE
- * defines subtraction). Lane 0 carries the scalar values. */
-static inline __m128 pick(__m128 m, __m128 t, __m128 f)
-{
-    return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
-}
-static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
-IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
-{
-    opts_n o = normalise(opts);
-    /* p arrives as the low half of one register; keep it there */
-    double pd;
-    memcpy(&pd, &p, sizeof pd);
-    __m128 V = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(pd)), _mm_unpacklo_ps(_mm_set_ss(r1), _mm_set_ss(r2)));
-    /* the range: |v| - 2^-E <= 2^E - 2^-E on the bits, unsigned (as signed after flipping the sign
-     * bit); p's lanes by magnitude and may be zero, the lengths' with their sign (negative is out) */
-    const __m128i flip = _mm_set1_epi32((int)0x80000000u);
-    const __m128i lo = _mm_set1_epi32((127 - IK_FAST_E) << 23);
-    const __m128i span = _mm_xor_si128(_mm_set1_epi32((2 * IK_FAST_E) << 23), flip);
-    const __m128i pl = _mm_setr_epi32(-1, -1, 0, 0);
-    __m128i v = _mm_castps_si128(_mm_andnot_ps(_mm_castsi128_ps(_mm_and_si128(flip, pl)), V));
-    __m128i outside = _mm_cmpgt_epi32(_mm_xor_si128(_mm_sub_epi32(v, lo), flip), span);
-    __m128i zero = _mm_and_si128(_mm_cmpeq_epi32(v, _mm_setzero_si128()), pl);
-    int bad = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(zero, outside)));
-    int zeros = _mm_movemask_ps(_mm_castsi128_ps(zero));
-    if (bad | (zeros == 3) | (o.soften != 0.0f)) return solve2_general(p, r1, r2, o, x, end);
-
-    const __m128 half = _mm_set_ss(0.5f), nzero = _mm_set1_ps(-0.0f), zf = _mm_setzero_ps();
-    __m128 sq = _mm_mul_ps(V, V);
-    __m128 dp = _mm_sqrt_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
-    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), dp);
-    __m128 U = _mm_mul_ps(V, lane0(inv)); /* (ux, uy, -, -) */
-    __m128 R1 = _mm_shuffle_ps(V, V, 2), R2 = _mm_shuffle_ps(V, V, 3);
-    __m128 L = _mm_add_ss(R1, R2), diff = _mm_sub_ss(R1, R2), D = _mm_andnot_ps(nzero, diff);
-    __m128 heron = _mm_mul_ss(_mm_mul_ss(_mm_mul_ss(_mm_sub_ss(L, dp), _mm_sub_ss(dp, D)), _mm_add_ss(dp, D)),
-                              _mm_add_ss(dp, L));
-    heron = _mm_max_ss(heron, zf);
-    __m128 a = _mm_mul_ss(half, _mm_add_ss(dp, _mm_mul_ss(_mm_mul_ss(diff, L), inv)));
-    /* B = b bend, as (0.5 bend sqrt(heron)) / d: the sign commutes with every rounding, one multiply
-     * fewer on the longest chain of dependent operations */
-    __m128 B = _mm_mul_ss(_mm_mul_ss(_mm_set_ss(0.5f * o.bend), _mm_sqrt_ss(heron)), inv);
-    __m128 far = _mm_cmplt_ss(L, dp), near = _mm_cmplt_ss(dp, D);
-    __m128 A = a, E = dp;
-    if (!o.stretch) {
-        __m128 fold = pick(_mm_cmplt_ss(R2, R1), R1, _mm_xor_ps(R1, nzero));
-        A = pick(far, R1, pick(near, fold, A));
-        E = _mm_max_ss(_mm_min_ss(dp, L), D);
-    }
-    B = pick(_mm_or_ps(far, near), _mm_set_ss(0.0f * o.bend), B);
-    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
-                             _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
-    __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
-    _mm_storel_pi((__m64 *)(void *)x, X);
-    if (end) _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
-    /* far and near never both hold (D <= L), so the sum is the select ik_core makes */
-    return (ik_status)((_mm_movemask_ps(far) & 1) * IK_TOO_FAR + (_mm_movemask_ps(near) & 1) * IK_TOO_NEAR);
-}
-#else
-/* C only: the range, as one unsigned compare on each input's bits (negative, NaN and Inf fall
- * outside); the same test as the SSE one above. */
+/* C only: whether the fast path's range holds, as one unsigned compare on each input's bits (negative,
+ * NaN and Inf fall outside). In integer registers: one case at a time, the float side is the busy one. */
 static inline bool fast_range(float px, float py, float r1, float r2)
 {
     const uint32_t lo = (uint32_t)(127 - IK_FAST_E) << 23, span = (uint32_t)(2 * IK_FAST_E) << 23;
@@ -364,6 +297,73 @@ static inline bool fast_range(float px, float py, float r1, float r2)
     return okx & oky & ((ax | ay) != 0) & (bits(r1) - lo <= span) & (bits(r2) - lo <= span);
 }
 
+#if defined(__SSE2__)
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path below where
+ * it gives the same bits: ikSolve2 and ik_core with ok true and soft_on false, in their order of
+ * operations. The fast path is written twice, in SSE's intrinsics here (every x86-64 has SSE2) and in
+ * plain C below; the operations are the same, each exact or correctly rounded, so both give the same
+ * bits. SSE because one case at a time is short of work for the machine: GCC turns a scalar ?: on
+ * floats into a branch (mispredicted a third of the time on targets reached, too far or too near in no
+ * pattern) and sel() goes through integer registers; here selects are compare masks and and/andnot/or
+ * in float registers, and x and y come from one multiply and one add on (ux, uy) and (-uy, ux)
+ * (x = A ux + B (-uy) is A ux - B uy bit for bit, as IEEE defines subtraction). Lane 0 carries the
+ * scalar values. One case at a time is bound by how many cases the core can hold in flight along the
+ * chain sqrt, heron, sqrt: fewer float operations, more of them. */
+static inline __m128 pick(__m128 m, __m128 t, __m128 f)
+{
+    return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
+}
+static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
+static inline __attribute__((always_inline)) ik_status
+solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
+{
+    if (!fast_range(p.x, p.y, r1, r2) | (o.soften != 0.0f)) return solve2_general(p, r1, r2, o, x, end);
+    /* (p.x, p.y, r1, r2); p arrives as the low half of one register */
+    double pd;
+    memcpy(&pd, &p, sizeof pd);
+    __m128 V = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(pd)), _mm_unpacklo_ps(_mm_set_ss(r1), _mm_set_ss(r2)));
+    const __m128 half = _mm_set_ss(0.5f), nzero = _mm_set1_ps(-0.0f);
+    __m128 sq = _mm_mul_ps(V, V);
+    __m128 dp = _mm_sqrt_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
+    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), dp);
+    __m128 U = _mm_mul_ps(V, lane0(inv)); /* (ux, uy, -, -) */
+    __m128 R1 = _mm_shuffle_ps(V, V, 2), R2 = _mm_shuffle_ps(V, V, 3);
+    __m128 L = _mm_add_ss(R1, R2), diff = _mm_sub_ss(R1, R2), D = _mm_andnot_ps(nzero, diff);
+    __m128 heron = _mm_mul_ss(_mm_mul_ss(_mm_mul_ss(_mm_sub_ss(L, dp), _mm_sub_ss(dp, D)), _mm_add_ss(dp, D)),
+                              _mm_add_ss(dp, L));
+    __m128 far = _mm_cmplt_ss(L, dp), near = _mm_cmplt_ss(dp, D);
+    /* Two rewrites that keep every bit and shorten the longest chain of dependent operations (sqrt,
+     * then heron, then sqrt). ik_core's max(heron, 0) and then zero for a target out of reach, as one
+     * select before the square root: in reach, every factor is >= +0, so heron is too. And
+     * B = (0.5 sqrt(heron)) / d * bend as sqrt(heron) (0.5 bend / d): +-0.5 is a power of two, exact
+     * in any order (no underflow in this range), and the sign commutes with every rounding. */
+    heron = _mm_andnot_ps(_mm_or_ps(far, near), heron);
+    __m128 a = _mm_mul_ss(half, _mm_add_ss(dp, _mm_mul_ss(_mm_mul_ss(diff, L), inv)));
+    __m128 B = _mm_mul_ss(_mm_sqrt_ss(heron), _mm_mul_ss(_mm_set_ss(0.5f * o.bend), inv));
+    __m128 A = a;
+    if (!o.stretch) {
+        /* far: R1; near: the fold, R1 if R1 > R2 else -R1 (far and near never both hold) */
+        __m128 flip = _mm_and_ps(near, _mm_andnot_ps(_mm_cmplt_ss(R2, R1), nzero));
+        A = pick(_mm_or_ps(far, near), _mm_xor_ps(R1, flip), A);
+    }
+    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
+                             _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
+    __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
+    _mm_storel_pi((__m64 *)(void *)x, X);
+    if (end) {
+        __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
+        _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
+    }
+    /* far and near never both hold (D <= L), so the sum is the select ik_core makes */
+    return (ik_status)((_mm_movemask_ps(far) & 1) * IK_TOO_FAR + (_mm_movemask_ps(near) & 1) * IK_TOO_NEAR);
+}
+IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
+{
+    /* no options, the common call, with them as constants */
+    if (!opts) return solve2_sse(p, r1, r2, (opts_n){ 1.0f, false, 0.0f }, x, end);
+    return solve2_sse(p, r1, r2, normalise(opts), x, end);
+}
+#else
 /* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path where it
  * gives the same bits (as the SSE version above). */
 ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
@@ -374,16 +374,16 @@ ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 
     float inv = 1.0f / dp;
     float ux = p.x * inv, uy = p.y * inv;
     float L = r1 + r2, D = fabsf(r1 - r2);
-    float heron = max_f((L - dp) * (dp - D) * (dp + D) * (dp + L), 0.0f);
-    float a = 0.5f * (dp + (r1 - r2) * L * inv);
-    float b = 0.5f * sqrtf(heron) * inv;
+    float heron = (L - dp) * (dp - D) * (dp + D) * (dp + L);
     bool far = L < dp, near = dp < D;
+    heron = (far | near) ? 0.0f : heron; /* as in the SSE version */
+    float a = 0.5f * (dp + (r1 - r2) * L * inv);
+    float B = sqrtf(heron) * (0.5f * o.bend * inv);
     float A = a, E = dp;
     if (!o.stretch) {
         A = far ? r1 : near ? (r2 < r1 ? r1 : -r1) : A;
         E = max_f(min_f(dp, L), D);
     }
-    float B = ((far | near) ? 0.0f : b) * o.bend;
     *x = (ik_vec2){ A * ux - B * uy, A * uy + B * ux };
     if (end) *end = (ik_vec2){ E * ux, E * uy };
     return far ? IK_TOO_FAR : near ? IK_TOO_NEAR : IK_REACHED;
@@ -439,9 +439,8 @@ batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, co
     const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
     const __m256i lo = _mm256_set1_epi32((127 - IK_FAST_E) << 23);
     const __m256i span = _mm256_xor_si256(_mm256_set1_epi32((2 * IK_FAST_E) << 23), flip);
-    const __m256 nzero = _mm256_set1_ps(-0.0f), zf = _mm256_setzero_ps(), half = _mm256_set1_ps(0.5f);
+    const __m256 nzero = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
     const __m256 one = _mm256_set1_ps(1.0f), hbend = _mm256_set1_ps(0.5f * o.bend);
-    const __m256 zbend = _mm256_set1_ps(0.0f * o.bend);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m256 X = _mm256_loadu_ps(px + i), Y = _mm256_loadu_ps(py + i);
@@ -470,15 +469,14 @@ batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, co
         __m256 heron = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(L, dp), _mm256_sub_ps(dp, D)),
                                                    _mm256_add_ps(dp, D)),
                                      _mm256_add_ps(dp, L));
-        heron = _mm256_max_ps(heron, zf);
-        __m256 A = _mm256_mul_ps(half, _mm256_add_ps(dp, _mm256_mul_ps(_mm256_mul_ps(diff, L), inv)));
-        __m256 B = _mm256_mul_ps(_mm256_mul_ps(hbend, _mm256_sqrt_ps(heron)), inv);
         __m256 far = _mm256_cmp_ps(L, dp, _CMP_LT_OQ), near = _mm256_cmp_ps(dp, D, _CMP_LT_OQ);
+        heron = _mm256_andnot_ps(_mm256_or_ps(far, near), heron); /* as in ik_solve2 */
+        __m256 A = _mm256_mul_ps(half, _mm256_add_ps(dp, _mm256_mul_ps(_mm256_mul_ps(diff, L), inv)));
+        __m256 B = _mm256_mul_ps(_mm256_sqrt_ps(heron), _mm256_mul_ps(hbend, inv));
         if (!o.stretch) {
             __m256 fold = _mm256_blendv_ps(_mm256_xor_ps(R1, nzero), R1, _mm256_cmp_ps(R2, R1, _CMP_LT_OQ));
             A = _mm256_blendv_ps(_mm256_blendv_ps(A, fold, near), R1, far);
         }
-        B = _mm256_blendv_ps(B, zbend, _mm256_or_ps(far, near));
         _mm256_storeu_ps(x + i, _mm256_sub_ps(_mm256_mul_ps(A, ux), _mm256_mul_ps(B, uy)));
         _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_mul_ps(A, uy), _mm256_mul_ps(B, ux)));
         if (status) {
