@@ -355,6 +355,169 @@ static void test_batch(long n)
     free(px); free(py); free(r1); free(r2); free(x); free(y); free(st);
 }
 
+/* ik_solve2's fast path (ik.c: solve2_fast) skips the power-of-two frames where ik.c proves they change
+ * no bit: r1, r2 in [2^-12, 2^12], each of p.x, p.y zero or in that range. Cases at the edges of that
+ * range and of reach (heron's product at its smallest, |r1 - r2| a few ulps), each held bit for bit
+ * against the batch (which always scales) and against ik_solve2 itself on the case scaled by 2^40,
+ * far outside the range (which compares the effector too). */
+static const float EDGES[] = { 0x1p-12f, 0x1.000002p-12f, 0x1.fffffep-13f, 0x1p12f, 0x1.fffffep11f,
+                               0x1.000002p12f, 0x1p-11f, 0x1.fffffep-12f, 0x1p11f };
+static float edge_len(void)
+{
+    if (urand() < 0.4) return EDGES[(int)(urand() * (sizeof EDGES / sizeof EDGES[0]))];
+    return (float)ldexp(1.0, -14) * (float)pow(2.0, 28 * urand());
+}
+static int in_fast_range(float v) { return v == 0 || (fabsf(v) >= 0x1p-12f && fabsf(v) <= 0x1p12f); }
+
+static void test_fast_edges(long n)
+{
+    float *px = malloc(n * sizeof *px), *py = malloc(n * sizeof *py), *r1 = malloc(n * sizeof *r1),
+          *r2 = malloc(n * sizeof *r2), *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    uint8_t *st = malloc(n);
+    long inside = 0;
+    for (long i = 0; i < n; i++) {
+        float a = edge_len(), b;
+        double u = urand();
+        if (u < 0.3) b = a * (1 + (float)(int)(7 * urand() - 3) * FLT_EPSILON); /* |r1 - r2| tiny */
+        else b = edge_len();
+        double L = (double)a + b, D = fabs((double)a - b), d;
+        int j = (int)(9 * urand()) - 4;
+        u = urand();
+        if (u < 0.35) d = L * (1 + j * 0x1p-24);      /* at the edge of reach: heron's product tiny */
+        else if (u < 0.7) d = D * (1 + j * 0x1p-24); /* at the inner edge */
+        else d = edge_len();
+        float X, Y;
+        u = urand();
+        if (u < 0.2) { X = (float)d; Y = 0; }                        /* on an axis: a zero component */
+        else if (u < 0.45) {                                         /* a component at the range's edge */
+            X = EDGES[(int)(urand() * (sizeof EDGES / sizeof EDGES[0]))];
+            Y = (float)sqrt(fmax(d * d - (double)X * X, 0));
+        } else {
+            double th = 2 * M_PI * urand();
+            X = (float)(d * cos(th)); Y = (float)(d * sin(th));
+        }
+        if (urand() < 0.5) { float t = X; X = Y; Y = t; }
+        if (urand() < 0.5) X = -X;
+        if (urand() < 0.5) Y = -Y;
+        px[i] = X; py[i] = Y;
+        r1[i] = urand() < 0.5 ? a : b;
+        r2[i] = r1[i] == a ? b : a;
+        inside += in_fast_range(X) && in_fast_range(Y) && (X != 0 || Y != 0) && in_fast_range(r1[i]) &&
+                  in_fast_range(r2[i]) && r1[i] > 0 && r2[i] > 0;
+    }
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 }, { .bend = -1, .stretch = 1 } };
+    long mism = 0, mism_scaled = 0;
+    const float F = 0x1p40f;
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++) {
+        ik_solve2_batch(n, px, py, r1, r2, &OPTS[o], x, y, st);
+        for (long i = 0; i < n; i++) {
+            ik_vec2 s, e, s2, e2;
+            ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, &e);
+            if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || ss != st[i]) {
+                if (mism++ < 5)
+                    fprintf(stderr, "fast edge: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) %d, "
+                            "batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i], y[i], st[i]);
+            }
+            ik_status s2s =
+                ik_solve2((ik_vec2){ px[i] * F, py[i] * F }, r1[i] * F, r2[i] * F, &OPTS[o], &s2, &e2);
+            if (s2s != ss || s2.x != s.x * F || s2.y != s.y * F || e2.x != e.x * F || e2.y != e.y * F ||
+                signbit(s2.x) != signbit(s.x) || signbit(s2.y) != signbit(s.y)) {
+                if (mism_scaled++ < 5)
+                    fprintf(stderr, "fast edge x 2^40: p=(%a, %a) r1=%a r2=%a opt %zu\n", px[i], py[i], r1[i],
+                            r2[i], o);
+            }
+        }
+    }
+    /* the inside cases alone, so that every block of the batch's vector fast path (ik.c:
+     * batch_fast_avx2, eight at a time) is taken, with and without status */
+    long m = 0;
+    for (long i = 0; i < n; i++)
+        if (in_fast_range(px[i]) && in_fast_range(py[i]) && (px[i] != 0 || py[i] != 0) && in_fast_range(r1[i]) &&
+            in_fast_range(r2[i]) && r1[i] > 0 && r2[i] > 0) {
+            px[m] = px[i]; py[m] = py[i]; r1[m] = r1[i]; r2[m] = r2[i];
+            m++;
+        }
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++)
+        for (int with = 0; with < 2; with++) {
+            ik_solve2_batch(m, px, py, r1, r2, &OPTS[o], x, y, with ? st : NULL);
+            for (long i = 0; i < m; i++) {
+                ik_vec2 s;
+                ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
+                if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || (with && ss != st[i])) {
+                    if (mism++ < 5)
+                        fprintf(stderr, "fast edge, inside only: p=(%a, %a) r1=%a r2=%a opt %zu: scalar (%a, %a) "
+                                "%d, batch (%a, %a) %d\n", px[i], py[i], r1[i], r2[i], o, s.x, s.y, ss, x[i],
+                                y[i], with ? st[i] : -1);
+                }
+            }
+        }
+    CHECK(mism == 0, "fast path vs batch: %ld cases differ", mism);
+    CHECK(mism_scaled == 0, "fast path vs the case scaled by 2^40: %ld cases differ", mism_scaled);
+    /* the cases must reach both sides of the range's edge, else this tests nothing */
+    CHECK(inside > n / 4 && n - inside > n / 10, "%ld of %ld cases in the fast range", inside, n);
+    printf("fast path: %ld cases at the edges of its range (%ld inside) x 4 option sets, bit-identical to the "
+           "batch and to the case scaled by 2^40\n", n, inside);
+    free(px); free(py); free(r1); free(r2); free(x); free(y); free(st);
+}
+
+/* The sweep's awkward values through both batch calls, each case against its scalar call, in lanes
+ * mixed with ordinary cases. */
+static void test_batch_sweep(void)
+{
+    const float V[] = { 0.0f, -0.0f, 1e-45f, 1e-40f, FLT_MIN, 1e-30f, 0.5f, 1.0f, -1.0f, 3.0f,
+                        1e30f, -1e30f, FLT_MAX, -FLT_MAX, INFINITY, -INFINITY, NAN };
+    const long nv = sizeof V / sizeof V[0], n = nv * nv * nv * nv;
+    float *a[11];
+    for (int i = 0; i < 11; i++) a[i] = malloc(n * sizeof(float));
+    float *px = a[0], *py = a[1], *pz = a[2], *r1 = a[3], *r2 = a[4], *hx = a[5], *hy = a[6], *hz = a[7],
+          *x = a[8], *y = a[9], *z = a[10];
+    uint8_t *st = malloc(n);
+    for (long i = 0; i < n; i++) {
+        long q = i;
+        px[i] = V[q % nv]; q /= nv; py[i] = V[q % nv]; q /= nv; r1[i] = V[q % nv]; q /= nv; r2[i] = V[q % nv];
+        pz[i] = V[(i * 7) % nv]; hx[i] = V[(i * 5) % nv]; hy[i] = V[(i * 3) % nv]; hz[i] = V[(i * 11) % nv];
+        if (i % 3 == 0) { /* an ordinary case between, so the awkward ones sit in every lane */
+            kase k = gen();
+            px[i] = k.px; py[i] = k.py; r1[i] = k.r1; r2[i] = k.r2; pz[i] = k.px * 0.5f;
+            hx[i] = -k.py; hy[i] = k.px; hz[i] = 0.25f;
+        }
+    }
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1, .stretch = 1 }, { .soften = 0.2f } };
+    long mism2 = 0, mism3 = 0, nonfinite = 0;
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++) {
+        for (int with = 0; with < 2; with++) {
+            ik_solve2_batch(n, px, py, r1, r2, &OPTS[o], x, y, with ? st : NULL);
+            for (long i = 0; i < n; i++) {
+                ik_vec2 s;
+                ik_status ss = ik_solve2((ik_vec2){ px[i], py[i] }, r1[i], r2[i], &OPTS[o], &s, NULL);
+                if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || (with && ss != st[i])) mism2++;
+                if (!isfinite(x[i]) || !isfinite(y[i])) nonfinite++;
+            }
+            for (int shared = 0; shared < 2; shared++) {
+                ik_solve3_batch(n, px, py, pz, r1, r2, hx + shared * 7, hy + shared * 7, hz + shared * 7, shared,
+                                &OPTS[o], x, y, z, with ? st : NULL);
+                for (long i = 0; i < n; i++) {
+                    long h = shared ? 7 : i;
+                    ik_vec3 s;
+                    ik_status ss = ik_solve3((ik_vec3){ px[i], py[i], pz[i] }, r1[i], r2[i],
+                                             (ik_vec3){ hx[h], hy[h], hz[h] }, &OPTS[o], &s, NULL);
+                    if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || memcmp(&s.z, &z[i], 4) ||
+                        (with && ss != st[i]))
+                        mism3++;
+                    if (!isfinite(x[i]) || !isfinite(y[i]) || !isfinite(z[i])) nonfinite++;
+                }
+            }
+        }
+    }
+    CHECK(mism2 == 0, "2D batch differs from ik_solve2 on %ld sweep cases", mism2);
+    CHECK(mism3 == 0, "3D batch differs from ik_solve3 on %ld sweep cases", mism3);
+    CHECK(nonfinite == 0, "%ld non-finite batch outputs on the sweep", nonfinite);
+    printf("batch sweep: %ld cases x 3 option sets, 2D and 3D (pole per case and shared), with and without "
+           "status: bit-identical to the scalar calls, all finite\n", n);
+    for (int i = 0; i < 11; i++) free(a[i]);
+    free(st);
+}
+
 /* ---- 3D ------------------------------------------------------------------------------------------ */
 
 static double dot3(ik_vec3 a, ik_vec3 b) { return (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z; }
@@ -430,6 +593,57 @@ static void test_3d(long n)
     printf("3D: %ld cases; max distance off the pole plane %.3f eps scale\n", n, worst);
 }
 
+/* The 3D batch against ik_solve3, case by case, on the solver tests' cases lifted into 3D with poles
+ * of every kind (random, parallel to p, zero), per case and shared, under each kind of options. */
+static void test_batch3(long n)
+{
+    float *a[11];
+    for (int i = 0; i < 11; i++) a[i] = malloc(n * sizeof(float));
+    float *px = a[0], *py = a[1], *pz = a[2], *r1 = a[3], *r2 = a[4], *hx = a[5], *hy = a[6], *hz = a[7],
+          *x = a[8], *y = a[9], *z = a[10];
+    uint8_t *st = malloc(n);
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        double zt = urand() * 2 - 1;
+        px[i] = k.px * (float)sqrt(1 - zt * zt); py[i] = k.py; pz[i] = (float)(zt * hypot(k.px, k.py));
+        r1[i] = k.r1; r2[i] = k.r2;
+        double u = urand();
+        if (u < 0.1) { hx[i] = px[i] * 3; hy[i] = py[i] * 3; hz[i] = pz[i] * 3; } /* parallel: the fallback */
+        else if (u < 0.15) { hx[i] = hy[i] = hz[i] = 0; }
+        else { hx[i] = (float)(urand() - 0.5); hy[i] = (float)(urand() - 0.5); hz[i] = (float)(urand() - 0.5); }
+    }
+    px[n / 2] = NAN; r1[n / 2 + 1] = 0; px[n / 2 + 2] = py[n / 2 + 2] = pz[n / 2 + 2] = 0; r2[n / 2 + 3] = -1;
+    hz[n / 2 + 4] = INFINITY;
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1, .stretch = 1 }, { .soften = 0.3f } };
+    long mism = 0, cmp = 0;
+    for (size_t o = 0; o < sizeof OPTS / sizeof OPTS[0]; o++)
+        for (int with = 0; with < 2; with++)
+            for (int shared = 0; shared < 2; shared++) {
+                long h0 = n / 3;
+                ik_solve3_batch(n, px, py, pz, r1, r2, hx + shared * h0, hy + shared * h0, hz + shared * h0,
+                                shared, &OPTS[o], x, y, z, with ? st : NULL);
+                for (long i = 0; i < n; i++) {
+                    long h = shared ? h0 : i;
+                    ik_vec3 s;
+                    ik_status ss = ik_solve3((ik_vec3){ px[i], py[i], pz[i] }, r1[i], r2[i],
+                                             (ik_vec3){ hx[h], hy[h], hz[h] }, &OPTS[o], &s, NULL);
+                    cmp++;
+                    if (memcmp(&s.x, &x[i], 4) || memcmp(&s.y, &y[i], 4) || memcmp(&s.z, &z[i], 4) ||
+                        (with && ss != st[i])) {
+                        if (mism++ < 5)
+                            fprintf(stderr, "3D batch: case %ld opt %zu shared %d: scalar (%a,%a,%a) %d, batch "
+                                    "(%a,%a,%a) %d\n", i, o, shared, s.x, s.y, s.z, ss, x[i], y[i], z[i],
+                                    with ? st[i] : -1);
+                    }
+                }
+            }
+    CHECK(mism == 0, "3D batch differs from ik_solve3 in %ld of %ld cases", mism, cmp);
+    printf("3D batch: %ld cases x 3 option sets x pole per case and shared x with and without status, "
+           "bit-identical to ik_solve3\n", n);
+    for (int i = 0; i < 11; i++) free(a[i]);
+    free(st);
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -443,7 +657,10 @@ int main(int argc, char **argv)
     test_nonfinite_sweep();
     test_soft();
     test_batch(n / 4 + 3);
+    test_fast_edges(n / 4);
+    test_batch_sweep();
     test_3d(n / 4);
+    test_batch3(n / 4 + 5);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }

@@ -93,6 +93,16 @@ IK_API ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik
 IK_API void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
                      const ik_opts *opts, float *x, float *y, uint8_t *status);
 
+/* Structure-of-arrays batch of n 3D solves with shared options, for many limbs; bit-identical to ik_solve3
+ * case by case. Inputs px, py, pz, r1, r2 and the pole: one per case in pole_x[i], pole_y[i], pole_z[i],
+ * or with shared_pole non-zero one for every case in pole_x[0], pole_y[0], pole_z[0]. Outputs x, y, z and
+ * (if not NULL) status, one byte per case holding an ik_status. Output arrays must not overlap the
+ * inputs. */
+IK_API void ik_solve3_batch(size_t n, const float *px, const float *py, const float *pz, const float *r1,
+                            const float *r2, const float *pole_x, const float *pole_y, const float *pole_z,
+                            int shared_pole, const ik_opts *opts, float *x, float *y, float *z,
+                            uint8_t *status);
+
 #ifdef __cplusplus
 }
 #endif

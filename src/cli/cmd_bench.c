@@ -1,5 +1,6 @@
 /* cmd_bench.c: `ikshade bench WHAT`. Every benchmark measures its own baseline in the same run and
  * prints ratios, since these machines are noisy; each figure is the best of several repetitions. */
+#include "bench_article.h"
 #include "cli.h"
 #include "ikshade/ik.h"
 #include "session.h"
@@ -24,8 +25,10 @@ const char HELP_BENCH[] =
     "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n"
 #endif
     "\n"
-    "solver: ns per 2D solve for the scalar call and the batch call, at n = 1e3 (in cache) and\n"
-    "        n = 1e7 (in memory), beside the time to only stream the same bytes (16 B in, 8 B out).\n"
+    "solver: ns per solve at n = 1e3 (in cache) and n = 1e7 (in memory), each against the article's\n"
+    "        formula (the baseline row, the same cases solved inline in this program) and against the\n"
+    "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
+    "        ik_solve3 and ik_solve3_batch with a pole per case (32 B in, 12 B out).\n"
 #ifdef IKS_HAVE_GL
     "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
 #endif
@@ -49,14 +52,14 @@ static double rnd(uint64_t *s)
 
 typedef struct {
     size_t n;
-    float *px, *py, *r1, *r2, *x, *y;
+    float *px, *py, *pz, *r1, *r2, *hx, *hy, *hz, *x, *y, *z;
 } bench_set;
 
 static bool set_alloc(bench_set *b, size_t n)
 {
     memset(b, 0, sizeof *b);
     b->n = n;
-    float **arrs[] = { &b->px, &b->py, &b->r1, &b->r2, &b->x, &b->y };
+    float **arrs[] = { &b->px, &b->py, &b->pz, &b->r1, &b->r2, &b->hx, &b->hy, &b->hz, &b->x, &b->y, &b->z };
     for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++) {
         *arrs[i] = aligned_alloc(64, ((n * sizeof(float)) + 63) / 64 * 64);
         if (!*arrs[i]) return false;
@@ -65,21 +68,28 @@ static bool set_alloc(bench_set *b, size_t n)
     for (size_t i = 0; i < n; i++) {
         double r1 = 0.2 + rnd(&s), r2 = 0.2 + rnd(&s), ang = 6.283185307 * rnd(&s);
         double d = (r1 + r2) * 1.3 * rnd(&s); /* a mix of reached, too far and too near */
+        double zt = 2 * rnd(&s) - 1;
         b->r1[i] = (float)r1;
         b->r2[i] = (float)r2;
         b->px[i] = (float)(d * __builtin_cos(ang));
         b->py[i] = (float)(d * __builtin_sin(ang));
+        /* 3D: the same target lifted out of the plane (|p| grows by up to 12%), a pole across it */
+        b->pz[i] = (float)(0.5 * d * zt);
+        b->hx[i] = -b->py[i];
+        b->hy[i] = b->px[i];
+        b->hz[i] = (float)(0.5 - rnd(&s));
     }
     return true;
 }
 
 static void set_free(bench_set *b)
 {
-    free(b->px); free(b->py); free(b->r1); free(b->r2); free(b->x); free(b->y);
+    free(b->px); free(b->py); free(b->pz); free(b->r1); free(b->r2); free(b->hx); free(b->hy); free(b->hz);
+    free(b->x); free(b->y); free(b->z);
     memset(b, 0, sizeof *b);
 }
 
-/* The floor any solver over these arrays must pay: read 16 B and write 8 B per case. */
+/* The floor any 2D solver over these arrays must pay: read 16 B and write 8 B per case. */
 static __attribute__((noinline)) void stream(bench_set *b)
 {
     const float *restrict px = b->px, *restrict py = b->py, *restrict r1 = b->r1, *restrict r2 = b->r2;
@@ -88,6 +98,25 @@ static __attribute__((noinline)) void stream(bench_set *b)
         x[i] = px[i] + r1[i];
         y[i] = py[i] + r2[i];
     }
+}
+
+/* The same for 3D with a pole per case: read 32 B and write 12 B. */
+static __attribute__((noinline)) void stream3(bench_set *b)
+{
+    const float *restrict px = b->px, *restrict py = b->py, *restrict pz = b->pz, *restrict r1 = b->r1,
+                *restrict r2 = b->r2, *restrict hx = b->hx, *restrict hy = b->hy, *restrict hz = b->hz;
+    float *restrict x = b->x, *restrict y = b->y, *restrict z = b->z;
+    for (size_t i = 0; i < b->n; i++) {
+        x[i] = px[i] + r1[i] + hx[i];
+        y[i] = py[i] + r2[i] + hy[i];
+        z[i] = pz[i] + hz[i];
+    }
+}
+
+/* The baseline: the article's formula, as a program would write it in its own loop (bench_article.c). */
+static __attribute__((noinline)) void article(bench_set *b)
+{
+    iks_bench_article(b->n, b->px, b->py, b->r1, b->r2, b->x, b->y);
 }
 
 static __attribute__((noinline)) void scalar(bench_set *b)
@@ -105,22 +134,39 @@ static __attribute__((noinline)) void batch(bench_set *b)
     ik_solve2_batch(b->n, b->px, b->py, b->r1, b->r2, NULL, b->x, b->y, NULL);
 }
 
-/* Best ns per case over reps, each rep running enough passes to last about 20 ms. */
-static double time_ns(void (*fn)(bench_set *), bench_set *b, int reps)
+static __attribute__((noinline)) void scalar3(bench_set *b)
 {
-    int passes = 1;
+    for (size_t i = 0; i < b->n; i++) {
+        ik_vec3 x;
+        ik_solve3((ik_vec3){ b->px[i], b->py[i], b->pz[i] }, b->r1[i], b->r2[i],
+                  (ik_vec3){ b->hx[i], b->hy[i], b->hz[i] }, NULL, &x, NULL);
+        b->x[i] = x.x;
+        b->y[i] = x.y;
+        b->z[i] = x.z;
+    }
+}
+
+static __attribute__((noinline)) void batch3(bench_set *b)
+{
+    ik_solve3_batch(b->n, b->px, b->py, b->pz, b->r1, b->r2, b->hx, b->hy, b->hz, 0, NULL, b->x, b->y, b->z,
+                    NULL);
+}
+
+/* Passes of fn over b that last about 20 ms (at least one). */
+static int passes_for(void (*fn)(bench_set *), bench_set *b)
+{
     double t0 = iks_cli_now();
     fn(b);
     double once = iks_cli_now() - t0;
-    if (once < 0.02) passes = (int)(0.02 / (once > 1e-9 ? once : 1e-9)) + 1;
-    double best = 1e30;
-    for (int r = 0; r < reps; r++) {
-        t0 = iks_cli_now();
-        for (int p = 0; p < passes; p++) fn(b);
-        double t = (iks_cli_now() - t0) / passes;
-        if (t < best) best = t;
-    }
-    return best * 1e9 / (double)b->n;
+    return once < 0.02 ? (int)(0.02 / (once > 1e-9 ? once : 1e-9)) + 1 : 1;
+}
+
+/* ns per case of one repetition: `passes` passes of fn over b. */
+static double rep_ns(void (*fn)(bench_set *), bench_set *b, int passes)
+{
+    double t0 = iks_cli_now();
+    for (int p = 0; p < passes; p++) fn(b);
+    return (iks_cli_now() - t0) / passes * 1e9 / (double)b->n;
 }
 
 /* ---- what else ran ------------------------------------------------------------------------------- */
@@ -168,20 +214,49 @@ static void load_note(load_mark a, load_mark b)
 static int bench_solver(int reps)
 {
     static const size_t SIZES[] = { 1000, 10000000 };
+    static const struct {
+        const char *name;
+        void (*fn)(bench_set *);
+        int stream; /* which stream row it is held against: 0 for 2D, 1 for 3D */
+    } ROWS[] = {
+        { "article (baseline)", article, 0 },
+        { "ik_solve2", scalar, 0 },
+        { "ik_solve2_batch", batch, 0 },
+        { "stream 2D", stream, 0 },
+        { "ik_solve3", scalar3, 1 },
+        { "ik_solve3_batch", batch3, 1 },
+        { "stream 3D", stream3, 1 },
+    };
     load_mark m0 = load_now();
-    printf("bench solver: ns per 2D solve, best of %d; ratio = time / stream time of the same bytes\n", reps);
-    printf("%10s %10s %10s %10s %12s %12s\n", "n", "stream", "scalar", "batch", "scalar/strm",
-           "batch/strm");
+    printf("bench solver: ns per solve, best of %d, every row measured in this run; x article = time / the\n"
+           "article's formula's time (the baseline row: scalar, inline, no guarantees); x stream = time / the\n"
+           "time to only read the inputs and write the outputs (2D: 16 B in, 8 B out; 3D with a pole per\n"
+           "case: 32 B in, 12 B out)\n", reps);
+    printf("%10s  %-20s %10s %10s %10s\n", "n", "what", "ns/solve", "x article", "x stream");
     for (size_t k = 0; k < sizeof SIZES / sizeof SIZES[0]; k++) {
         bench_set b;
         if (!set_alloc(&b, SIZES[k])) {
             set_free(&b);
             return iks_fail("bench", "solver: out of memory for %zu cases", SIZES[k]);
         }
-        double ts = time_ns(stream, &b, reps);
-        double tc = time_ns(scalar, &b, reps);
-        double tb = time_ns(batch, &b, reps);
-        printf("%10zu %10.3f %10.3f %10.3f %12.2f %12.2f\n", b.n, ts, tc, tb, tc / ts, tb / ts);
+        enum { NROWS = sizeof ROWS / sizeof ROWS[0] };
+        double t[NROWS];
+        int passes[NROWS];
+        for (size_t r = 0; r < NROWS; r++) {
+            passes[r] = passes_for(ROWS[r].fn, &b);
+            t[r] = 1e30;
+        }
+        /* the rows take turns within each repetition, so that a change in the machine's load between
+         * repetitions falls on every row alike, and the ratios hold better than the times */
+        for (int rep = 0; rep < reps; rep++)
+            for (size_t r = 0; r < NROWS; r++) {
+                double v = rep_ns(ROWS[r].fn, &b, passes[r]);
+                if (v < t[r]) t[r] = v;
+            }
+        double ts[2] = { t[3], t[6] };
+        for (size_t r = 0; r < sizeof ROWS / sizeof ROWS[0]; r++)
+            printf("%10zu  %-20s %10.3f %10.2f %10.2f\n", b.n, ROWS[r].name, t[r], t[r] / t[0],
+                   t[r] / ts[ROWS[r].stream]);
         set_free(&b);
     }
     load_note(m0, load_now());

@@ -18,10 +18,13 @@
  * inputs by an ulp, which is the problem's own conditioning (it grows as 1/sin of the knee angle). The
  * article's 4 r1^2 h - w^2 loses up to a further factor r1/r2 (or r2/r1) to cancellation there.
  *
- * Speed. ik_core() and ikSolve2() are branch-free (selects only) so that ik_solve2_batch() vectorises;
- * build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float compare may then
- * be if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the batch and the scalar
- * call round identically: no FMA in one and not the other).
+ * Speed. ik_core(), ikSolve2() and the 3D body are branch-free (selects only) so that the batch loops
+ * vectorise; build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float
+ * compare may then be if-converted: we never rely on FP exceptions) and -ffp-contract=off (so the
+ * batch and the scalar call round identically: no FMA in one and not the other). Where every input is
+ * a modest number (see "The scalar fast path" below, with its proof), the scaled frames change no
+ * bit, and ik_solve2 and the batch's AVX2 blocks skip them: that is the common case, and the frames
+ * are most of the work one case at a time.
  */
 #include "ikshade/ik.h"
 
@@ -29,6 +32,12 @@
 #include <stdbool.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* ---- status names ------------------------------------------------------------------------------ */
 
@@ -61,11 +70,14 @@ ik_status ik_status_parse(const char *name)
  * vectoriser to please. Ours are written so that the batch loop vectorises under GCC. */
 static inline uint32_t bits(float v) { uint32_t u; memcpy(&u, &v, sizeof u); return u; }
 static inline float from_bits(uint32_t u) { float v; memcpy(&v, &u, sizeof v); return v; }
-/* c ? a : b as pure data flow: a ternary here can be turned into branches that the vectoriser
- * cannot turn back (GCC 12 gives up on joins of more than four arms). ik.glsl writes ?: where this
- * file writes sel(). */
-static inline float sel(bool c, float a, float b)
+/* c ? a : b as pure data flow in vector loops: a ternary there can be turned into branches that the
+ * vectoriser cannot turn back (GCC 12 gives up on joins of more than four arms). ik.glsl writes ?:
+ * where this file writes sel(). */
+static inline float sel(bool lanes, bool c, float a, float b)
 {
+    /* lanes: for a vector loop; else a ternary, which scalar code keeps in float registers (sel()'s
+     * masks would go through integer ones). A select is exact either way: the same bits. */
+    if (!lanes) return c ? a : b;
     uint32_t m = (uint32_t)0 - (uint32_t)c;
     return from_bits((bits(a) & m) | (bits(b) & ~m));
 }
@@ -119,7 +131,7 @@ static inline bool ik_finite(float v) { return v - v == 0.0f; }
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
 ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool soft_on, float soften,
-        float *A, float *B, float *E)
+        bool lanes, float *A, float *B, float *E)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -131,10 +143,10 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
         float s = soften * L;
         float sd = d - (L - s);
         bool soft = (s > 0.0f) & (sd > 0.0f);
-        float t = min_f(sd / sel(soft, 2.0f * s, 1.0f), 1.0f);
+        float t = min_f(sd / sel(lanes, soft, 2.0f * s, 1.0f), 1.0f);
         float q = 1.0f - t;
-        dt = sel(soft, L - s * q * q, d);
-        inv = sel(soft, 1.0f / sel(dt > 0.0f, dt, 1.0f), inv_d);
+        dt = sel(lanes, soft, L - s * q * q, d);
+        inv = sel(lanes, soft, 1.0f / sel(lanes, dt > 0.0f, dt, 1.0f), inv_d);
     }
 
     /* geometry on the effective distance */
@@ -145,19 +157,19 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
     /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite.
      * (ik.glsl writes it in decimal: GLSL has no hex float literals.) */
     float a_str = min_f(max_f(a, -0x1p64f), 0x1p64f);
-    float fold = sel(R1 > R2, R1, -R1);
+    float fold = sel(lanes, R1 > R2, R1, -R1);
     bool far = dt > L, near = dt < D;
-    float a_out = sel(near, sel(stretch, a_str, fold), a);
-    a_out = sel(far, sel(stretch, a_str, R1), a_out);
-    float b_out = sel(far | near, 0.0f, b);
+    float a_out = sel(lanes, near, sel(lanes, stretch, a_str, fold), a);
+    a_out = sel(lanes, far, sel(lanes, stretch, a_str, R1), a_out);
+    float b_out = sel(lanes, far | near, 0.0f, b);
 
-    *A = sel(ok, a_out, max_f(R1, 0.0f));
-    *B = sel(ok, b_out, 0.0f);
+    *A = sel(lanes, ok, a_out, max_f(R1, 0.0f));
+    *B = sel(lanes, ok, b_out, 0.0f);
     /* the effector: on the target when stretching, else where the chain can get, D <= E <= L */
-    *E = sel(stretch, d, max_f(min_f(dt, L), D));
-    float status = sel(d < D, (float)IK_TOO_NEAR, (float)IK_REACHED);
-    status = sel(d > L, (float)IK_TOO_FAR, status);
-    return sel(ok, status, (float)IK_DEGENERATE);
+    *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
+    float status = sel(lanes, d < D, (float)IK_TOO_NEAR, (float)IK_REACHED);
+    status = sel(lanes, d > L, (float)IK_TOO_FAR, status);
+    return sel(lanes, ok, status, (float)IK_DEGENERATE);
 }
 
 /* Saturates at +-FLT_MAX. Scalar here, applied per component; ik.glsl overloads it on vec2 and vec3. */
@@ -185,22 +197,22 @@ static opts_n normalise(const ik_opts *o)
 /* One 2D solve: the body of ik.glsl's ikSolve2, under its name, on normalised options. Inlined into
  * both the scalar call and the batch loop so they cannot drift apart. */
 static inline __attribute__((always_inline)) float
-ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *ox, float *oy, float *ex,
-         float *ey)
+ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool lanes, float *ox, float *oy,
+         float *ex, float *ey)
 {
     bool fin = ik_finite(px) & ik_finite(py) & ik_finite(r1) & ik_finite(r2);
     /* non-finite input: solve a zero problem instead so nothing below sees NaN */
-    px = sel(fin, px, 0.0f); py = sel(fin, py, 0.0f);
-    r1 = sel(fin, r1, 0.0f); r2 = sel(fin, r2, 0.0f);
+    px = sel(lanes, fin, px, 0.0f); py = sel(lanes, fin, py, 0.0f);
+    r1 = sel(lanes, fin, r1, 0.0f); r2 = sel(lanes, fin, r2, 0.0f);
     bool origin = (px == 0.0f) & (py == 0.0f);
     /* p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction */
     float pm = max_f(abs_f(px), abs_f(py));
     float sp = ik_scale_for(pm);
     float Xp = px * sp, Yp = py * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp);
-    float invd = 1.0f / sel(origin, 1.0f, dp);
-    float ux = sel(origin, 1.0f, Xp * invd);
-    float uy = sel(origin, 0.0f, Yp * invd);
+    float invd = 1.0f / sel(lanes, origin, 1.0f, dp);
+    float ux = sel(lanes, origin, 1.0f, Xp * invd);
+    float uy = sel(lanes, origin, 0.0f, Yp * invd);
     /* the common frame: the largest of |p|, r1, r2 in [1, 4) */
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
@@ -208,29 +220,175 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, float *
     float d = dp * ratio;
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin; /* non-finite input was zeroed above */
     /* a negative r2 answers x = 0, as non-finite input does */
-    R1 = sel(r2 >= 0.0f, R1, 0.0f);
+    R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, &A, &B, &E);
+    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
     *ox = ik_sat(x * us);
     *oy = ik_sat(y * us);
     /* degenerate: the effector is reported at the joint */
-    *ex = ik_sat(sel(ok, E * ux, x) * us);
-    *ey = ik_sat(sel(ok, E * uy, y) * us);
-    return sel(fin, st, (float)IK_DEGENERATE);
+    *ex = ik_sat(sel(lanes, ok, E * ux, x) * us);
+    *ey = ik_sat(sel(lanes, ok, E * uy, y) * us);
+    return sel(lanes, fin, st, (float)IK_DEGENERATE);
 }
 
-/* C only: the public entry, in C's naming; the work is ikSolve2() above. */
-ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
+/* The scalar fast path (C only). ikSolve2 above is written for the batch's vector lanes; one case at a
+ * time it pays for the two power-of-two frames (exponent fields moved between integer and float
+ * registers) and for computing every select's both arms. When every input is a modest number, the
+ * scaled frames change nothing, and this computes the same answer without them, bit for bit.
+ *
+ * The range: r1, r2 in [2^-E, 2^E], each of p.x, p.y zero or of magnitude in [2^-E, 2^E], p not the
+ * origin, E = IK_FAST_E = 12 (so from 0.000244 to 4096), and no softening.
+ *
+ * Why bit for bit. ikSolve2 multiplies p by sp = 2^j and everything by s = 2^k, with |j|, |k| <= E
+ * here (they bring the largest magnitude into [1, 2); so ik_ratio_of's clamp at 2^-126 never acts,
+ * and its selects for non-finite, degenerate or softened input pass the values through); each value
+ * it computes is the value computed
+ * here times 2^(k * its degree in lengths) (2^j for p's own frame). Rounding commutes with a power of
+ * two, fl(2^n v) = 2^n fl(v), and a square root with an even one, whenever the exact results in both
+ * frames are zero or normal floats (no underflow to subnormals, no overflow). So it is enough that
+ * every nonzero intermediate v of degree g here has 2^-126 * 2^(E|g|) <= |v| <= 2^127 * 2^-(E|g|).
+ * All inputs are multiples of 2^(-E-23) (floats of magnitude >= 2^-E), so is every difference of two
+ * of them or of L, d, D (themselves such floats), and a nonzero difference is at least that much.
+ * With m = 2^-E and M = 2^E (and |ux|, |uy| in [m / (2M), 1]):
+ *   p.x^2, h, d, 1/d, ux: within [m^2 / 2, 2 M^2]           (degrees 2, 2, 1, -1, 0)
+ *   L - d, d - D: one of the two is >= m / 2, since their sum is L - D = 2 min(r1, r2) (up to
+ *     roundings); the other, if nonzero, >= 2^-23 m. So heron's partial products are >= 2^-23 m^2 / 2,
+ *     >= 2^-23 m^3 / 2 and >= 2^-23 m^4 (degree 4): scaled, >= 2^-23 m^8 = 2^-119 > 2^-126; and
+ *     <= (4M)^4 = 2^56, scaled <= 2^104.
+ *   (r1 - r2) L >= 2^-22 m^2, times 1/d >= 2^-23 m^3; d + that, if nonzero, >= 2^-24 m (if the two
+ *     nearly cancel both are >= m / 2, multiples of 2^-24 m), so |a| >= 2^-25 m: scaled >= 2^-49.
+ *     |a| <= M^3, scaled <= M^4 = 2^48: the 2^64 clamp of the stretch answer never acts.
+ *   b >= 2^-14 m^3; the products A ux, B uy >= 2^-15 m^5 and their nonzero difference >= 2^-38 m^5,
+ *     scaled >= 2^-110: x and y are the same in both frames, and far from FLT_MAX (no saturation).
+ *   The statuses compare scaled values against scaled values: the same answers.
+ * The tightest is heron's product: E = 12 leaves 7 binades to spare there. tests/test_ik.c holds this
+ * against the batch (which always scales) on cases at the edges of the range and of reach. */
+#define IK_FAST_E 12
+#define IK_NOINLINE __attribute__((noinline))
+
+/* target_clones gives AVX2 machines 8 lanes in the batch loops, and the scalar call three-operand
+ * instructions (no register copies); with contraction off the rounding is the same in every clone. */
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(IK_NO_CLONES)
+#define IK_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define IK_CLONES
+#endif
+
+/* C only: ik_solve2 outside the fast path's range, out of line so that the fast path does not pay
+ * for its registers (saved and restored on every call otherwise). */
+static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
 {
     ik_vec2 e;
-    opts_n o = normalise(opts);
     ik_status st =
-        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, &x->x, &x->y, &e.x, &e.y);
+        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, false, &x->x, &x->y, &e.x, &e.y);
     if (end) *end = e;
     return st;
 }
+
+/* C only: whether the fast path's range holds, as one unsigned compare on each input's bits (negative,
+ * NaN and Inf fall outside). In integer registers: one case at a time, the float side is the busy one. */
+static inline bool fast_range(float px, float py, float r1, float r2)
+{
+    const uint32_t lo = (uint32_t)(127 - IK_FAST_E) << 23, span = (uint32_t)(2 * IK_FAST_E) << 23;
+    uint32_t ax = bits(px) & 0x7fffffffu, ay = bits(py) & 0x7fffffffu;
+    bool okx = (ax - lo <= span) | (ax == 0), oky = (ay - lo <= span) | (ay == 0);
+    return okx & oky & ((ax | ay) != 0) & (bits(r1) - lo <= span) & (bits(r2) - lo <= span);
+}
+
+#if defined(__SSE2__)
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path below where
+ * it gives the same bits: ikSolve2 and ik_core with ok true and soft_on false, in their order of
+ * operations. The fast path is written twice, in SSE's intrinsics here (every x86-64 has SSE2) and in
+ * plain C below; the operations are the same, each exact or correctly rounded, so both give the same
+ * bits. SSE because one case at a time is short of work for the machine: GCC turns a scalar ?: on
+ * floats into a branch (mispredicted a third of the time on targets reached, too far or too near in no
+ * pattern) and sel() goes through integer registers; here selects are compare masks and and/andnot/or
+ * in float registers, and x and y come from one multiply and one add on (ux, uy) and (-uy, ux)
+ * (x = A ux + B (-uy) is A ux - B uy bit for bit, as IEEE defines subtraction). Lane 0 carries the
+ * scalar values. One case at a time is bound by how many cases the core can hold in flight along the
+ * chain sqrt, heron, sqrt: fewer float operations, more of them. */
+static inline __m128 pick(__m128 m, __m128 t, __m128 f)
+{
+    return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
+}
+static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
+static inline __attribute__((always_inline)) ik_status
+solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
+{
+    if (!fast_range(p.x, p.y, r1, r2) | (o.soften != 0.0f)) return solve2_general(p, r1, r2, o, x, end);
+    /* (p.x, p.y, r1, r2); p arrives as the low half of one register */
+    double pd;
+    memcpy(&pd, &p, sizeof pd);
+    __m128 V = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(pd)), _mm_unpacklo_ps(_mm_set_ss(r1), _mm_set_ss(r2)));
+    const __m128 half = _mm_set_ss(0.5f), nzero = _mm_set1_ps(-0.0f);
+    __m128 sq = _mm_mul_ps(V, V);
+    __m128 dp = _mm_sqrt_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
+    __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), dp);
+    __m128 U = _mm_mul_ps(V, lane0(inv)); /* (ux, uy, -, -) */
+    __m128 R1 = _mm_shuffle_ps(V, V, 2), R2 = _mm_shuffle_ps(V, V, 3);
+    __m128 L = _mm_add_ss(R1, R2), diff = _mm_sub_ss(R1, R2), D = _mm_andnot_ps(nzero, diff);
+    __m128 heron = _mm_mul_ss(_mm_mul_ss(_mm_mul_ss(_mm_sub_ss(L, dp), _mm_sub_ss(dp, D)), _mm_add_ss(dp, D)),
+                              _mm_add_ss(dp, L));
+    __m128 far = _mm_cmplt_ss(L, dp), near = _mm_cmplt_ss(dp, D);
+    /* Two rewrites that keep every bit and shorten the longest chain of dependent operations (sqrt,
+     * then heron, then sqrt). ik_core's max(heron, 0) and then zero for a target out of reach, as one
+     * select before the square root: in reach, every factor is >= +0, so heron is too. And
+     * B = (0.5 sqrt(heron)) / d * bend as sqrt(heron) (0.5 bend / d): +-0.5 is a power of two, exact
+     * in any order (no underflow in this range), and the sign commutes with every rounding. */
+    heron = _mm_andnot_ps(_mm_or_ps(far, near), heron);
+    __m128 a = _mm_mul_ss(half, _mm_add_ss(dp, _mm_mul_ss(_mm_mul_ss(diff, L), inv)));
+    __m128 B = _mm_mul_ss(_mm_sqrt_ss(heron), _mm_mul_ss(_mm_set_ss(0.5f * o.bend), inv));
+    __m128 A = a;
+    if (!o.stretch) {
+        /* far: R1; near: the fold, R1 if R1 > R2 else -R1 (far and near never both hold) */
+        __m128 flip = _mm_and_ps(near, _mm_andnot_ps(_mm_cmplt_ss(R2, R1), nzero));
+        A = pick(_mm_or_ps(far, near), _mm_xor_ps(R1, flip), A);
+    }
+    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
+                             _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
+    __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
+    _mm_storel_pi((__m64 *)(void *)x, X);
+    if (end) {
+        __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
+        _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
+    }
+    /* far and near never both hold (D <= L), so the sum is the select ik_core makes */
+    return (ik_status)((_mm_movemask_ps(far) & 1) * IK_TOO_FAR + (_mm_movemask_ps(near) & 1) * IK_TOO_NEAR);
+}
+IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
+{
+    /* no options, the common call, with them as constants */
+    if (!opts) return solve2_sse(p, r1, r2, (opts_n){ 1.0f, false, 0.0f }, x, end);
+    return solve2_sse(p, r1, r2, normalise(opts), x, end);
+}
+#else
+/* C only: the public entry, in C's naming; the work is ikSolve2() above, or the fast path where it
+ * gives the same bits (as the SSE version above). */
+ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
+{
+    opts_n o = normalise(opts);
+    if (!(o.soften == 0.0f && fast_range(p.x, p.y, r1, r2))) return solve2_general(p, r1, r2, o, x, end);
+    float dp = sqrtf(p.x * p.x + p.y * p.y);
+    float inv = 1.0f / dp;
+    float ux = p.x * inv, uy = p.y * inv;
+    float L = r1 + r2, D = fabsf(r1 - r2);
+    float heron = (L - dp) * (dp - D) * (dp + D) * (dp + L);
+    bool far = L < dp, near = dp < D;
+    heron = (far | near) ? 0.0f : heron; /* as in the SSE version */
+    float a = 0.5f * (dp + (r1 - r2) * L * inv);
+    float B = sqrtf(heron) * (0.5f * o.bend * inv);
+    float A = a, E = dp;
+    if (!o.stretch) {
+        A = far ? r1 : near ? (r2 < r1 ? r1 : -r1) : A;
+        E = max_f(min_f(dp, L), D);
+    }
+    *x = (ik_vec2){ A * ux - B * uy, A * uy + B * ux };
+    if (end) *end = (ik_vec2){ E * ux, E * uy };
+    return far ? IK_TOO_FAR : near ? IK_TOO_NEAR : IK_REACHED;
+}
+#endif
 
 /* GLSL only, so not here: ikSolve(p, r1, r2), the article's signature; in C that is
  * ik_solve2(p, r1, r2, NULL, &x, NULL). */
@@ -246,19 +404,13 @@ batch_loop(size_t n, const float *restrict px, const float *restrict py, const f
 {
     for (size_t i = 0; i < n; i++) {
         float ox, oy, ex, ey;
-        float st = ikSolve2(px[i], py[i], r1[i], r2[i], o, soft_on, &ox, &oy, &ex, &ey);
+        float st = ikSolve2(px[i], py[i], r1[i], r2[i], o, soft_on, true, &ox, &oy, &ex, &ey);
         x[i] = ox;
         y[i] = oy;
         if (with_status) status[i] = (uint8_t)st;
     }
 }
 
-/* target_clones gives AVX2 machines 8 lanes; with contraction off the rounding is the same on both. */
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__clang__) && !defined(IK_NO_CLONES)
-#define IK_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define IK_CLONES
-#endif
 
 /* Four instances of batch_loop with its flags as constants, for ik_solve2_batch to pick from. */
 #define IK_BATCH_VARIANT(name, soft_on, with_status)                                               \
@@ -272,77 +424,219 @@ IK_BATCH_VARIANT(batch_xys, false, true)
 IK_BATCH_VARIANT(batch_soft_xy, true, false)
 IK_BATCH_VARIANT(batch_soft_xys, true, true)
 
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(IK_NO_CLONES)
+#define IK_FAST_BATCH 1
+/* C only: ik_solve2's fast path eight cases at a time, in AVX2's intrinsics: the same operations as
+ * the SSE version in ik_solve2 (so the same bits), on eight cases per register. A block of eight
+ * with any case outside the fast path's range goes to the general loop, which gives the same bits
+ * for those inside. Without softening only (the caller sees to that). Returns how many cases it did:
+ * whole blocks, the rest left to the general loop. */
+__attribute__((target("avx2"))) static size_t
+batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, const float *restrict r1,
+                const float *restrict r2, opts_n o, float *restrict x, float *restrict y,
+                uint8_t *restrict status)
+{
+    const __m256i flip = _mm256_set1_epi32((int)0x80000000u);
+    const __m256i lo = _mm256_set1_epi32((127 - IK_FAST_E) << 23);
+    const __m256i span = _mm256_xor_si256(_mm256_set1_epi32((2 * IK_FAST_E) << 23), flip);
+    const __m256 nzero = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
+    const __m256 one = _mm256_set1_ps(1.0f), hbend = _mm256_set1_ps(0.5f * o.bend);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 X = _mm256_loadu_ps(px + i), Y = _mm256_loadu_ps(py + i);
+        __m256 R1 = _mm256_loadu_ps(r1 + i), R2 = _mm256_loadu_ps(r2 + i);
+        /* the range, as in ik_solve2: outside(v) is |v| - 2^-E > 2^E - 2^-E on the bits, unsigned */
+        __m256i ax = _mm256_castps_si256(_mm256_andnot_ps(nzero, X));
+        __m256i ay = _mm256_castps_si256(_mm256_andnot_ps(nzero, Y));
+        __m256i zx = _mm256_cmpeq_epi32(ax, _mm256_setzero_si256());
+        __m256i zy = _mm256_cmpeq_epi32(ay, _mm256_setzero_si256());
+#define IK_OUTSIDE_(v) _mm256_cmpgt_epi32(_mm256_xor_si256(_mm256_sub_epi32((v), lo), flip), span)
+        __m256i bad = _mm256_or_si256(_mm256_andnot_si256(zx, IK_OUTSIDE_(ax)),
+                                      _mm256_andnot_si256(zy, IK_OUTSIDE_(ay)));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(IK_OUTSIDE_(_mm256_castps_si256(R1)),
+                                                   IK_OUTSIDE_(_mm256_castps_si256(R2))));
+        bad = _mm256_or_si256(bad, _mm256_and_si256(zx, zy));
+#undef IK_OUTSIDE_
+        if (!_mm256_testz_si256(bad, bad)) {
+            if (status) batch_xys(8, px + i, py + i, r1 + i, r2 + i, o, x + i, y + i, status + i);
+            else batch_xy(8, px + i, py + i, r1 + i, r2 + i, o, x + i, y + i, NULL);
+            continue;
+        }
+        __m256 dp = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)));
+        __m256 inv = _mm256_div_ps(one, dp);
+        __m256 ux = _mm256_mul_ps(X, inv), uy = _mm256_mul_ps(Y, inv);
+        __m256 L = _mm256_add_ps(R1, R2), diff = _mm256_sub_ps(R1, R2), D = _mm256_andnot_ps(nzero, diff);
+        __m256 heron = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(L, dp), _mm256_sub_ps(dp, D)),
+                                                   _mm256_add_ps(dp, D)),
+                                     _mm256_add_ps(dp, L));
+        __m256 far = _mm256_cmp_ps(L, dp, _CMP_LT_OQ), near = _mm256_cmp_ps(dp, D, _CMP_LT_OQ);
+        heron = _mm256_andnot_ps(_mm256_or_ps(far, near), heron); /* as in ik_solve2 */
+        __m256 A = _mm256_mul_ps(half, _mm256_add_ps(dp, _mm256_mul_ps(_mm256_mul_ps(diff, L), inv)));
+        __m256 B = _mm256_mul_ps(_mm256_sqrt_ps(heron), _mm256_mul_ps(hbend, inv));
+        if (!o.stretch) {
+            __m256 fold = _mm256_blendv_ps(_mm256_xor_ps(R1, nzero), R1, _mm256_cmp_ps(R2, R1, _CMP_LT_OQ));
+            A = _mm256_blendv_ps(_mm256_blendv_ps(A, fold, near), R1, far);
+        }
+        _mm256_storeu_ps(x + i, _mm256_sub_ps(_mm256_mul_ps(A, ux), _mm256_mul_ps(B, uy)));
+        _mm256_storeu_ps(y + i, _mm256_add_ps(_mm256_mul_ps(A, uy), _mm256_mul_ps(B, ux)));
+        if (status) {
+            /* far and near never both hold: the status is far & 1 | near & 2, packed to bytes */
+            __m256i fs = _mm256_and_si256(_mm256_castps_si256(far), _mm256_set1_epi32(IK_TOO_FAR));
+            __m256i ns = _mm256_and_si256(_mm256_castps_si256(near), _mm256_set1_epi32(IK_TOO_NEAR));
+            __m256i st = _mm256_or_si256(fs, ns);
+            __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(st), _mm256_extracti128_si256(st, 1));
+            _mm_storel_epi64((__m128i *)(void *)(status + i), _mm_packus_epi16(w, w));
+        }
+    }
+    return i;
+}
+#endif
+
 /* C only: the public batch entry. */
 void ik_solve2_batch(size_t n, const float *px, const float *py, const float *r1, const float *r2,
                      const ik_opts *opts, float *x, float *y, uint8_t *status)
 {
     opts_n o = normalise(opts);
-    if (o.soften > 0.0f) (status ? batch_soft_xys : batch_soft_xy)(n, px, py, r1, r2, o, x, y, status);
-    else (status ? batch_xys : batch_xy)(n, px, py, r1, r2, o, x, y, status);
+    if (o.soften > 0.0f) {
+        (status ? batch_soft_xys : batch_soft_xy)(n, px, py, r1, r2, o, x, y, status);
+        return;
+    }
+    size_t done = 0;
+#ifdef IK_FAST_BATCH
+    if (__builtin_cpu_supports("avx2")) done = batch_fast_avx2(n, px, py, r1, r2, o, x, y, status);
+#endif
+    (status ? batch_xys : batch_xy)(n - done, px + done, py + done, r1 + done, r2 + done, o, x + done,
+                                    y + done, status ? status + done : NULL);
 }
 
 /* ---- 3D ---------------------------------------------------------------------------------------- */
 
-/* GLSL twin: ikSolve3. The public name is in C's style; with no batch to share it, the work stays
- * here rather than in a static under the GLSL name. Branches where ikSolve2 selects: nothing
- * vectorises this. */
-ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
-                    ik_vec3 *end)
+/* GLSL twin: ikSolve3. One 3D solve on normalised options: the body of ik.glsl's ikSolve3, inlined
+ * into the public ik_solve3 and the 3D batch loop so they cannot drift apart. Selects where ik.glsl
+ * branches, so that the batch vectorises: non-finite input solves a zero problem instead (which is
+ * degenerate, with the same answers as ik.glsl's early return), and both planes are computed, the
+ * pole's and the fallback axis's, before one is chosen. */
+static inline __attribute__((always_inline)) float
+solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, float hz, opts_n o, bool soft_on,
+       bool lanes, float *ox, float *oy, float *oz, float *ex, float *ey, float *ez)
 {
-    opts_n o = normalise(opts);
-    bool fin = ik_finite(p.x) && ik_finite(p.y) && ik_finite(p.z) && ik_finite(r1) && ik_finite(r2) &&
-               ik_finite(pole.x) && ik_finite(pole.y) && ik_finite(pole.z);
-    if (!fin) {
-        *x = (ik_vec3){ 0.0f, 0.0f, 0.0f };
-        if (end) *end = *x;
-        return IK_DEGENERATE;
-    }
-    bool origin = p.x == 0.0f && p.y == 0.0f && p.z == 0.0f;
-    float pm = max_f(max_f(abs_f(p.x), abs_f(p.y)), abs_f(p.z));
+    bool fin = ik_finite(px) & ik_finite(py) & ik_finite(pz) & ik_finite(r1) & ik_finite(r2) &
+               ik_finite(hx) & ik_finite(hy) & ik_finite(hz);
+    px = sel(lanes, fin, px, 0.0f); py = sel(lanes, fin, py, 0.0f); pz = sel(lanes, fin, pz, 0.0f);
+    r1 = sel(lanes, fin, r1, 0.0f); r2 = sel(lanes, fin, r2, 0.0f);
+    hx = sel(lanes, fin, hx, 0.0f); hy = sel(lanes, fin, hy, 0.0f); hz = sel(lanes, fin, hz, 0.0f);
+    bool origin = (px == 0.0f) & (py == 0.0f) & (pz == 0.0f);
+    float pm = max_f(max_f(abs_f(px), abs_f(py)), abs_f(pz));
     float sp = ik_scale_for(pm);
-    float Xp = p.x * sp, Yp = p.y * sp, Zp = p.z * sp;
+    float Xp = px * sp, Yp = py * sp, Zp = pz * sp;
     float dp = sqrtf(Xp * Xp + Yp * Yp + Zp * Zp);
-    float ux = 1.0f, uy = 0.0f, uz = 0.0f;
-    if (!origin) { ux = Xp / dp; uy = Yp / dp; uz = Zp / dp; }
+    /* (at the origin these divide by zero; the selects discard the results) */
+    float ux = sel(lanes, origin, 1.0f, Xp / dp), uy = sel(lanes, origin, 0.0f, Yp / dp);
+    float uz = sel(lanes, origin, 0.0f, Zp / dp);
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
     float rinv, ratio = ik_ratio_of(s, sp, &rinv);
     float d = dp * ratio;
-    bool ok = r1 > 0.0f && r2 > 0.0f && !origin;
+    bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin;
 
     /* the pole only gives a direction: scale it on its own */
-    float hm = max_f(max_f(abs_f(pole.x), abs_f(pole.y)), abs_f(pole.z));
+    float hm = max_f(max_f(abs_f(hx), abs_f(hy)), abs_f(hz));
     float ps = ik_scale_for(hm);
-    float hx = pole.x * ps, hy = pole.y * ps, hz = pole.z * ps;
-    float hh = hx * hx + hy * hy + hz * hz;
-    float k = hx * ux + hy * uy + hz * uz;
-    float vx = hx - k * ux, vy = hy - k * uy, vz = hz - k * uz;
+    float Hx = hx * ps, Hy = hy * ps, Hz = hz * ps;
+    float hh = Hx * Hx + Hy * Hy + Hz * Hz;
+    float k = Hx * ux + Hy * uy + Hz * uz;
+    float vx = Hx - k * ux, vy = Hy - k * uy, vz = Hz - k * uz;
     float vv = vx * vx + vy * vy + vz * vz;
     const float PAR = 0x1p-20f;
-    if (!(hm > 0.0f) || vv <= PAR * PAR * hh) {
-        /* documented fallback: the axis least aligned with u */
-        float ax = abs_f(ux), ay = abs_f(uy), az = abs_f(uz);
-        float ex = 0.0f, ey = 0.0f, ez = 0.0f;
-        if (ax <= ay && ax <= az) ex = 1.0f;
-        else if (ay <= az) ey = 1.0f;
-        else ez = 1.0f;
-        k = ex * ux + ey * uy + ez * uz;
-        vx = ex - k * ux; vy = ey - k * uy; vz = ez - k * uz;
-        vv = vx * vx + vy * vy + vz * vz;
-    }
+    bool fallback = !(hm > 0.0f) | (vv <= PAR * PAR * hh);
+    /* documented fallback: the axis least aligned with u */
+    float ax = abs_f(ux), ay = abs_f(uy), az = abs_f(uz);
+    bool ex_ = (ax <= ay) & (ax <= az), ey_ = !ex_ & (ay <= az), ez_ = !ex_ & !ey_;
+    float fx = sel(lanes, ex_, 1.0f, 0.0f), fy = sel(lanes, ey_, 1.0f, 0.0f), fz = sel(lanes, ez_, 1.0f, 0.0f);
+    float kf = fx * ux + fy * uy + fz * uz;
+    float wx = fx - kf * ux, wy = fy - kf * uy, wz = fz - kf * uz;
+    float ww = wx * wx + wy * wy + wz * wz;
+    vx = sel(lanes, fallback, wx, vx); vy = sel(lanes, fallback, wy, vy); vz = sel(lanes, fallback, wz, vz);
+    vv = sel(lanes, fallback, ww, vv);
     float iv = 1.0f / sqrtf(vv);
     vx *= iv; vy *= iv; vz *= iv;
 
-    R1 = r2 >= 0.0f ? R1 : 0.0f;
+    R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    ik_status st = (ik_status)(int)ik_core(d, rinv / dp, R1, R2, ok, o.stretch, o.soften > 0.0f,
-                                           o.soften, &A, &B, &E);
+    float st = ik_core(d, rinv / sel(lanes, origin, 1.0f, dp), R1, R2, ok, o.stretch, soft_on, o.soften,
+                       lanes, &A, &B, &E);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
-    *x = (ik_vec3){ ik_sat(jx * us), ik_sat(jy * us), ik_sat(jz * us) };
-    if (end) {
-        if (ok) *end = (ik_vec3){ ik_sat(E * ux * us), ik_sat(E * uy * us), ik_sat(E * uz * us) };
-        else *end = *x;
-    }
+    *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
+    *ex = sel(lanes, ok, ik_sat(E * ux * us), *ox);
+    *ey = sel(lanes, ok, ik_sat(E * uy * us), *oy);
+    *ez = sel(lanes, ok, ik_sat(E * uz * us), *oz);
     return st;
+}
+
+/* C only: the public entry, in C's naming; the work is solve3() above. */
+ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *opts, ik_vec3 *x,
+                    ik_vec3 *end)
+{
+    ik_vec3 e;
+    opts_n o = normalise(opts);
+    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o,
+                                          o.soften > 0.0f, false, &x->x, &x->y, &x->z, &e.x, &e.y, &e.z);
+    if (end) *end = e;
+    return st;
+}
+
+/* C only: the 3D batch loop, as batch_loop is the 2D one; the pole is per case (pole_step 1) or one
+ * for all (0), a constant in each variant. */
+static inline __attribute__((always_inline)) void
+batch3_loop(size_t n, const float *restrict px, const float *restrict py, const float *restrict pz,
+            const float *restrict r1, const float *restrict r2, const float *restrict hx,
+            const float *restrict hy, const float *restrict hz, size_t pole_step, opts_n o, bool soft_on,
+            bool with_status, float *restrict x, float *restrict y, float *restrict z,
+            uint8_t *restrict status)
+{
+    for (size_t i = 0; i < n; i++) {
+        float ox, oy, oz, ex, ey, ez;
+        float st = solve3(px[i], py[i], pz[i], r1[i], r2[i], hx[i * pole_step], hy[i * pole_step],
+                          hz[i * pole_step], o, soft_on, true, &ox, &oy, &oz, &ex, &ey, &ez);
+        x[i] = ox;
+        y[i] = oy;
+        z[i] = oz;
+        if (with_status) status[i] = (uint8_t)st;
+    }
+}
+
+/* Eight instances of batch3_loop with its flags as constants, for ik_solve3_batch to pick from. */
+#define IK_BATCH3_VARIANT(name, pole_step, soft_on, with_status)                                      \
+    IK_CLONES static void name(size_t n, const float *px, const float *py, const float *pz,             \
+                               const float *r1, const float *r2, const float *hx, const float *hy,      \
+                               const float *hz, opts_n o, float *x, float *y, float *z, uint8_t *status) \
+    {                                                                                                  \
+        batch3_loop(n, px, py, pz, r1, r2, hx, hy, hz, pole_step, o, soft_on, with_status, x, y, z,      \
+                    status);                                                                           \
+    }
+IK_BATCH3_VARIANT(batch3_xy, 1, false, false)
+IK_BATCH3_VARIANT(batch3_xys, 1, false, true)
+IK_BATCH3_VARIANT(batch3_soft_xy, 1, true, false)
+IK_BATCH3_VARIANT(batch3_soft_xys, 1, true, true)
+IK_BATCH3_VARIANT(batch3_shared_xy, 0, false, false)
+IK_BATCH3_VARIANT(batch3_shared_xys, 0, false, true)
+IK_BATCH3_VARIANT(batch3_shared_soft_xy, 0, true, false)
+IK_BATCH3_VARIANT(batch3_shared_soft_xys, 0, true, true)
+
+/* C only: the public 3D batch entry. */
+void ik_solve3_batch(size_t n, const float *px, const float *py, const float *pz, const float *r1,
+                     const float *r2, const float *pole_x, const float *pole_y, const float *pole_z,
+                     int shared_pole, const ik_opts *opts, float *x, float *y, float *z, uint8_t *status)
+{
+    typedef void variant(size_t, const float *, const float *, const float *, const float *, const float *,
+                         const float *, const float *, const float *, opts_n, float *, float *, float *,
+                         uint8_t *);
+    static variant *const V[2][2][2] = {
+        { { batch3_xy, batch3_xys }, { batch3_soft_xy, batch3_soft_xys } },
+        { { batch3_shared_xy, batch3_shared_xys }, { batch3_shared_soft_xy, batch3_shared_soft_xys } },
+    };
+    opts_n o = normalise(opts);
+    V[shared_pole != 0][o.soften > 0.0f][status != NULL](n, px, py, pz, r1, r2, pole_x, pole_y, pole_z, o, x,
+                                                         y, z, status);
 }
