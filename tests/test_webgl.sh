@@ -76,6 +76,9 @@ case_ uniforms uniforms.glsl 30 --time 1.25 --mouse 200,100,50,40
 case_ uniforms_frame0 uniforms.glsl 0 --mouse 200,100,50,40 --fps 24
 case_ feedback feedback.json 45 --time 0.5
 case_ samplers samplers.json 12
+# Cube A: the site's cubemap pass (rays from each face's corners, half-float faces, feedback), drawn after
+# the buffers and read as a samplerCube; the harness takes its corners from the GL spec's cubemap table
+case_ cube_a cube_a.json 3 --time 0.5
 # the site draws buffers in its JSON's pass order: B listed first reads A's previous frame (9 at frame 10)
 if case_ order order.json 10; then
   check_eq "buffers in the JSON's order: frame 10 shows A's frame 9 (ikshade)" 9 "$(png pixel ik_order.png 160 90 | cut -d' ' -f1)"

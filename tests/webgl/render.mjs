@@ -74,7 +74,8 @@ for (const p of toy.renderpass || []) {
   for (const inp of p.inputs || []) {
     const t = inp.type || inp.ctype, f = inp.filepath || inp.src;
     if (t === 'texture') media[f] = readMedia(dir, f);
-    if (t === 'cubemap')
+    // Cube A (the site's cubemap pass) is drawn, not loaded
+    if (t === 'cubemap' && !(inp.id === '4dX3Rr' || /previz\/cubemap00/.test(f || '')))
       for (let k = 0; k < 6; k++) {
         const fk = k === 0 ? f : f.replace(/(\.[^./]*)$/, `_${k}$1`);
         media[fk] = readMedia(dir, fk);

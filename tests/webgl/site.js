@@ -28,6 +28,8 @@ window.iksRender = async function (spec) {
     return m ? Number(m[1]) : -1;
   };
   let common = '';
+  let cubePass = null; // Cube A: six faces drawn after the buffers, read as a samplerCube
+  const isCubeA = (id, path) => id === '4dX3Rr' || /previz\/cubemap00/.test(path || '');
   const slots = [null, null, null, null, null]; // A..D, Image
   const order = []; // the buffers in the JSON's pass order: the order the site draws them in
   for (const p of passes) {
@@ -40,7 +42,8 @@ window.iksRender = async function (spec) {
       if (b < 0) throw new Error('a buffer pass whose output is none of A-D');
       slots[b] = p;
       order.push(b);
-    } else if (p.type !== 'sound') throw new Error(`pass type '${p.type}' is not drawn by this harness`);
+    } else if (p.type === 'cubemap') cubePass = p;
+    else if (p.type !== 'sound') throw new Error(`pass type '${p.type}' is not drawn by this harness`);
   }
   if (!slots[4]) throw new Error('no image pass');
 
@@ -64,14 +67,18 @@ window.iksRender = async function (spec) {
   };
   const flag = (v, dflt) => (v === undefined ? dflt : v === true || v === 'true');
   const media = spec.media || {};
+  slots.push(cubePass); // slot 5: Cube A
   const textures = []; // [slot][channel] -> { kind, tex, res, cube }
-  for (let s = 0; s < 5; s++) {
+  for (let s = 0; s < 6; s++) {
     textures.push([null, null, null, null]);
     if (!slots[s]) continue;
     for (const inp of slots[s].inputs || []) {
       const c = inp.channel, type = inp.type || inp.ctype, smp = inp.sampler || {};
       const path = inp.filepath || inp.src;
-      if (type === 'buffer') {
+      if (type === 'cubemap' && isCubeA(inp.id, path)) {
+        if (!cubePass) throw new Error('an input reads Cube A, which the toy does not define');
+        textures[s][c] = { kind: 'cubeA', sampler: smp, cube: true };
+      } else if (type === 'buffer') {
         const b = bufferOf(inp.id, path);
         if (b < 0 || !slots[b]) throw new Error('an input reads a buffer the toy does not define');
         textures[s][c] = { kind: 'buffer', buffer: b, sampler: smp };
@@ -121,9 +128,9 @@ window.iksRender = async function (spec) {
   };
   const VS = '#version 300 es\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n';
   const vs = compile(gl.VERTEX_SHADER, VS, 'vertex');
-  const NAMES = ['Buffer A', 'Buffer B', 'Buffer C', 'Buffer D', 'Image'];
+  const NAMES = ['Buffer A', 'Buffer B', 'Buffer C', 'Buffer D', 'Image', 'Cube A'];
   const progs = [];
-  for (let s = 0; s < 5; s++) {
+  for (let s = 0; s < 6; s++) {
     if (!slots[s]) { progs.push(null); continue; }
     let head = '#version 300 es\n#ifdef GL_ES\nprecision highp float;\nprecision highp int;\n' +
                'precision mediump sampler3D;\n#endif\n' +
@@ -135,8 +142,16 @@ window.iksRender = async function (spec) {
       const t = textures[s][c];
       head += `uniform ${t && t.cube ? 'samplerCube' : 'sampler2D'} iChannel${c};\n`;
     }
-    const tail = '\nout vec4 iksOutColor;\nvoid main(void) {\n    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n' +
-                 '    mainImage(color, gl_FragCoord.xy);\n    iksOutColor = color;\n}\n';
+    // Cube A's main: the ray through this fragment from the face's four corners (unCorners[4] the
+    // origin), as the site's cubemap pass sets them for each face
+    const tail = s === 5
+      ? '\nuniform vec4 unViewport;\nuniform vec3 unCorners[5];\nout vec4 iksOutColor;\nvoid main(void) {\n' +
+        '    vec4 color = vec4(1e20);\n    vec3 ro = unCorners[4];\n' +
+        '    vec2 uv = (gl_FragCoord.xy - unViewport.xy) / unViewport.zw;\n' +
+        '    vec3 rd = normalize(mix(mix(unCorners[0], unCorners[1], uv.x), mix(unCorners[3], unCorners[2], uv.x), uv.y) - ro);\n' +
+        '    mainCubemap(color, gl_FragCoord.xy - unViewport.xy, ro, rd);\n    iksOutColor = color;\n}\n'
+      : '\nout vec4 iksOutColor;\nvoid main(void) {\n    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n' +
+        '    mainImage(color, gl_FragCoord.xy);\n    iksOutColor = color;\n}\n';
     const fs = compile(gl.FRAGMENT_SHADER, head + common + '\n' + slots[s].code + tail, NAMES[s]);
     const prog = gl.createProgram();
     gl.attachShader(prog, vs);
@@ -148,7 +163,8 @@ window.iksRender = async function (spec) {
     progs.push({ prog, u: {
       res: u('iResolution'), time: u('iTime'), ctime: u('iChannelTime'), mouse: u('iMouse'), date: u('iDate'),
       rate: u('iSampleRate'), cres: u('iChannelResolution'), frame: u('iFrame'), delta: u('iTimeDelta'),
-      fps: u('iFrameRate'), ch: [0, 1, 2, 3].map((c) => u(`iChannel${c}`)) } });
+      fps: u('iFrameRate'), ch: [0, 1, 2, 3].map((c) => u(`iChannel${c}`)),
+      viewport: u('unViewport'), corners: u('unCorners') } });
   }
 
   // ---- targets: buffers as RGBA32F pairs, the Image pass into RGBA8 read back at the end ---------------
@@ -170,6 +186,37 @@ window.iksRender = async function (spec) {
                                                    makeTarget(gl.RGBA32F, gl.RGBA, gl.FLOAT)] : null));
   const cur = [0, 0, 0, 0];
   const image = makeTarget(gl.RGBA8, gl.RGBA, gl.UNSIGNED_BYTE);
+  // Cube A: two half-float cubemaps of 1024 a face (the site's), a framebuffer per face, cleared
+  const CUBE = 1024;
+  const makeCube = () => {
+    const tex = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_CUBE_MAP, tex);
+    gl.texStorage2D(gl.TEXTURE_CUBE_MAP, 1 + Math.floor(Math.log2(CUBE)), gl.RGBA16F, CUBE, CUBE);
+    gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    const fbos = [];
+    for (let f = 0; f < 6; f++) {
+      const fbo = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_CUBE_MAP_POSITIVE_X + f, tex, 0);
+      if (gl.checkFramebufferStatus(gl.FRAMEBUFFER) !== gl.FRAMEBUFFER_COMPLETE) throw new Error('incomplete cube face');
+      gl.clearColor(0, 0, 0, 0);
+      gl.clear(gl.COLOR_BUFFER_BIT);
+      fbos.push(fbo);
+    }
+    return { tex, fbos };
+  };
+  const cube = cubePass ? [makeCube(), makeCube()] : null;
+  let cubeCur = 0;
+  // Each face's corners from the GL spec's cubemap table (sc, tc per major axis, inverted): the ray for
+  // the face's texel (s, t) in [0,1]^2 is the direction a samplerCube maps to that texel, so what Cube A
+  // draws for rd is what texture(iChannel, rd) reads. Corners at (s,t) = (0,0) (1,0) (1,1) (0,1).
+  const faceDir = [
+    (a, b) => [1, -b, -a], (a, b) => [-1, -b, a], (a, b) => [a, 1, b],
+    (a, b) => [a, -1, -b], (a, b) => [a, -b, 1], (a, b) => [-a, -b, -1],
+  ];
+  const cornersOf = (f) => new Float32Array([...faceDir[f](-1, -1), ...faceDir[f](1, -1), ...faceDir[f](1, 1),
+                                             ...faceDir[f](-1, 1), 0, 0, 0]);
 
   const vbo = gl.createBuffer();
   gl.bindBuffer(gl.ARRAY_BUFFER, vbo);
@@ -179,13 +226,18 @@ window.iksRender = async function (spec) {
   gl.enableVertexAttribArray(0);
   gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
 
-  const drawPass = (s, i, fbo) => {
+  const drawPass = (s, i, fbo, face) => {
     const p = progs[s];
     gl.useProgram(p.prog);
     gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
-    gl.viewport(0, 0, W, H);
+    const VW = s === 5 ? CUBE : W, VH = s === 5 ? CUBE : H;
+    gl.viewport(0, 0, VW, VH);
+    if (s === 5) {
+      gl.uniform4f(p.u.viewport, 0, 0, CUBE, CUBE);
+      gl.uniform3fv(p.u.corners, cornersOf(face));
+    }
     const t = spec.time0 + i / spec.fps;
-    gl.uniform3f(p.u.res, W, H, 1);
+    gl.uniform3f(p.u.res, VW, VH, 1);
     gl.uniform1f(p.u.time, t);
     gl.uniform1f(p.u.delta, 1 / spec.fps);
     gl.uniform1f(p.u.fps, spec.fps);
@@ -216,6 +268,14 @@ window.iksRender = async function (spec) {
         gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, wrap);
         gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, wrap);
         cres.set([W, H, 1], c * 3);
+      } else if (tx.kind === 'cubeA') {
+        // its newest faces: this frame's for a pass drawn after it, the last frame's for itself
+        gl.bindTexture(gl.TEXTURE_CUBE_MAP, cube[cubeCur].tex);
+        const f = tx.sampler.filter || 'linear';
+        gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MAG_FILTER, f === 'nearest' ? gl.NEAREST : gl.LINEAR);
+        gl.texParameteri(gl.TEXTURE_CUBE_MAP, gl.TEXTURE_MIN_FILTER,
+                         f === 'nearest' ? gl.NEAREST : f === 'mipmap' ? gl.LINEAR_MIPMAP_LINEAR : gl.LINEAR);
+        cres.set([CUBE, CUBE, 1], c * 3);
       } else {
         gl.bindTexture(tx.cube ? gl.TEXTURE_CUBE_MAP : gl.TEXTURE_2D, tx.tex);
         cres.set(tx.res, c * 3);
@@ -236,6 +296,13 @@ window.iksRender = async function (spec) {
     for (const b of order) {
       drawPass(b, i, buf[b][1 - cur[b]].fbo);
       cur[b] = 1 - cur[b];
+    }
+    if (cube) {
+      for (let f = 0; f < 6; f++) drawPass(5, i, cube[1 - cubeCur].fbos[f], f);
+      cubeCur = 1 - cubeCur;
+      gl.bindTexture(gl.TEXTURE_CUBE_MAP, cube[cubeCur].tex);
+      gl.generateMipmap(gl.TEXTURE_CUBE_MAP); // for a reader that asks for mipmaps
+      gl.bindTexture(gl.TEXTURE_CUBE_MAP, null);
     }
     if (i === last) drawPass(4, i, image.fbo);
   }
