@@ -79,7 +79,7 @@ bad 2 "--each writes a report to stdout, not frames: drop -o" "${R[@]}" --each "
 bad 2 "--warmup '-1'" "${R[@]}" -o x.png --warmup -1
 bad 2 "--missing-media 'white'" "${R[@]}" -o x.png --missing-media white
 bad 2 "--channel1 'x.gif'" "${R[@]}" -o x.png --channel1 x.gif
-bad 1 "nosuch.png: " "${R[@]}" -o x.png --channel0 nosuch.png
+bad 2 "--channel0 'nosuch.png': No such file or directory" "${R[@]}" -o x.png --channel0 nosuch.png
 
 # ---- --set --------------------------------------------------------------------------------------------
 bad 2 "declares no uniform 'nope'" "${R[@]}" "$good" -o x.png --set nope=1
