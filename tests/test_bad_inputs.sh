@@ -119,6 +119,7 @@ bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
 bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
+bad 2 "^ikshade view: --channel1 'gone.png': No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest
 bad 2 "--cases '-5'" "$bin" check --cases -5
 bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
 bad 2 "bench" "$bin" bench nonsense
