@@ -14,7 +14,8 @@ names=(ikshade)
 for r in "${rows[@]}"; do read -r c _ <<<"$r"; names+=("ikshade-$c"); done
 page() { # NAME DESCRIPTION ARGS...: one page from `$bin ARGS... --help`
   local name=$1 desc=$2; shift 2
-  printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s %s"; exit 0; }\nexec "%s" %s "$@"\n' \
+  # help2man takes the synopsis from a line beginning "Usage:"; ours say "usage:", as git's do
+  printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s %s"; exit 0; }\n"%s" %s "$@" | sed "1s/^usage:/Usage:/"\n' \
     "$name" "$version" "$bin" "$*" > "$tmp/$name"
   chmod +x "$tmp/$name"
   { echo '[SEE ALSO]'

@@ -105,6 +105,25 @@ bad 1 "/api/v1/shaders/tstOne: HTTP 404 \\(not the shadertoy.com API here" "${I[
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 bad 1 "http://127.0.0.1:$dead/api/v1/shaders/tstOne: .*(Couldn't connect|Failed to connect).*\\(no network, or the server is down\\?\\)" \
   "${I[@]}" tstOne -o d --key testkey --base-url "http://127.0.0.1:$dead"
+# a server that does not answer: --timeout ends it
+bad 1 "/api/v1/shaders/tstSlow: (Operation too slow|Operation timed out).*\\(the network or the server is too slow\\)" \
+  "${I[@]}" tstSlow -o d --key testkey --timeout 1
+# two textures with one file name cannot both lie beside the JSON
+python3 - "$tmp/root/api" <<'P'
+import json, sys
+d = json.loads(open(sys.argv[1] + '/tstOne.http').read().split('\n', 1)[1])
+ins = d['Shader']['renderpass'][1]['inputs']
+ins.append(dict(ins[0], channel=3, filepath=ins[0]['filepath'].replace('/media/a/', '/media/b/')))
+open(sys.argv[1] + '/tstTwo.http', 'w').write('200 application/json\n' + json.dumps(d))
+P
+mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
+bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
+# Ctrl-C while waiting for the server: exit 130 at once, nothing left
+"$bin" import tstSlow -o slow --key testkey 2>err.txt & pid=$!
+sleep 1; kill -INT $pid; t0=$SECONDS; wait $pid; rc=$?
+check_eq "Ctrl-C during a fetch: exit 130" 130 "$rc"
+check "... within 3 s of the signal" [ $((SECONDS - t0)) -le 3 ]
+check "... slow/ not made, no temporary beside it" bash -c '! ls -A | grep -q slow' _
 # a failure with an existing directory leaves it as it was (no temporary, no partial toy)
 mkdir -p keep2 && echo mine > keep2/notes.txt
 expect_fail "a missing texture, into an existing directory" 1 "HTTP 404" "$bin" import tstMis -o keep2 --key testkey

@@ -219,6 +219,13 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
 
     for (int i = 0; i < media.n; i++) {
         const char *path = media.path[i], *file = strrchr(path, '/') + 1;
+        /* the loader finds media beside the JSON by file name: two paths with one name would be one file */
+        bool twice = false;
+        for (int k = 0; k < nnames && !twice; k++) twice = !strcmp(names[k], file);
+        if (twice) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it", jname, file);
+            goto done;
+        }
         char *murl = NULL, *dest = NULL;
         if (asprintf(&murl, "%s%s", base, path) < 0 || !(dest = join(tmp, file))) {
             free(murl);

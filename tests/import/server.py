@@ -4,12 +4,13 @@
 GET /api/v1/shaders/ID?key=KEY answers ROOT/api/ID.http: a first line "STATUS CONTENT-TYPE", then the
 body as the site sent it; an ID without a file gets the API's {"Error":"Shader not found"}, and a key
 other than "testkey" its {"Error":"Invalid key"} (both with status 200, as the API does). GET
-/media/... serves ROOT/media/... (404 when absent). Prints the port it listens on, then serves until
+/media/... serves ROOT/media/... (404 when absent). The ID tstSlow waits 20 s before answering. Prints the port it listens on, then serves until
 killed; each request's path (the key left out) goes to LOG, one a line.
 """
 import http.server
 import os
 import sys
+import time
 import urllib.parse
 
 ROOT, LOG = sys.argv[1], sys.argv[2]
@@ -32,6 +33,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if url.path.startswith("/api/v1/shaders/") and len(parts) == 5:
             if q.get("key") != ["testkey"]:
                 return self.send(200, "application/json", b'{"Error":"Invalid key"}')
+            if parts[4] == "tstSlow":  # a server that never answers in time
+                time.sleep(20)
             rec = os.path.join(ROOT, "api", parts[4] + ".http")
             if not parts[4].isalnum() or not os.path.isfile(rec):
                 return self.send(200, "application/json", b'{"Error":"Shader not found"}')
