@@ -26,6 +26,11 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ]; then SUDO=()
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=(sudo -n)
+elif command -v sudo >/dev/null && [ -t 0 ] && [ -t 2 ]; then
+  # a user at a terminal whose sudo asks for a password: ask once, saying what for
+  echo "deps: installing ${missing[*]} with sudo" >&2
+  sudo -v || { echo "deps: missing Debian packages; run: sudo apt-get install ${missing[*]}" >&2; exit 1; }
+  SUDO=(sudo)
 else
   echo "deps: missing Debian packages; run: sudo apt-get install ${missing[*]}" >&2
   exit 1
