@@ -134,12 +134,13 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         n -= (size_t)(f - v);
         bool word = (n == 1 && f[0] >= 'a' && f[0] <= 'd') || (n == 8 && !strncmp(f, "keyboard", 8)) ||
                     (n == 5 && !strncmp(f, "black", 5));
-        char path[4096];
-        struct stat st;
-        if (!word && n < sizeof path) {
-            memcpy(path, f, n);
-            path[n] = '\0';
-            if (stat(path, &st) != 0) return iks_usage(cmd, "%s '%s': %s", name, path, strerror(errno));
+        if (!word) {
+            char *path = strndup(f, n);
+            if (!path) return iks_fail(cmd, "%s: out of memory", name);
+            struct stat st;
+            int rc = stat(path, &st) == 0 ? 0 : iks_usage(cmd, "%s '%s': %s", name, path, strerror(errno));
+            free(path);
+            if (rc) return rc;
         }
         o->channel[a[9] - '0'] = v;
     } else if (OPT("--glsl")) {
