@@ -9,7 +9,7 @@ set -euo pipefail
 BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
             libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev help2man
             dpkg-dev file)
-TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev python3-numpy ffmpeg openexr git man-db
+TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev python3-numpy python3-pil ffmpeg openexr git man-db
            bash-completion)
 case "${1:-build}" in
   build) PKGS=("${BUILD_PKGS[@]}") ;;
