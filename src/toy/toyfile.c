@@ -632,8 +632,8 @@ static bool site_media_path(const char *p)
         size_t n = strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
         if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) return false;
         c += n;
-        if (*c == '/') c++;
-        else if (*c) return false;
+        if (*c == '/' && c[1]) c++;
+        else if (*c) return false; /* an odd character, or a '/' at the end: no file name */
     }
     return true;
 }
