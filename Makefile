@@ -6,12 +6,17 @@ FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 
-.PHONY: all build deps run install test test-fast test-asan test-fuzz test-slurm vec-report golden clean
+.PHONY: all build build-quiet deps deps-test run install deb test test-fast test-asan test-fuzz test-slurm vec-report golden clean
+DESTDIR    ?=
 
 all: build
 
+# Two sets of Debian packages: what building and running need, and the test tools on top (scripts/deps.sh)
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh build
+
+deps-test:
+	@scripts/deps.sh test
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
@@ -19,35 +24,45 @@ $(BUILD)/CMakeCache.txt: | deps
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# The same build with one line of output, and the whole log only when it fails
+build-quiet: deps
+	@scripts/quietly.sh $(BUILD)/logs/build.log "build $(BUILD)/ikshade" \
+	  sh -c 'cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release && cmake --build $(BUILD) -j $(JOBS)'
+
+run: build-quiet
 	@scripts/run.sh $(BUILD)/ikshade
 
-# The program, libikshade and libik, their headers and pkg-config files, and the shaders, under PREFIX.
+# The program, libikshade and libik, their headers and pkg-config files, the shaders, the man pages
+# and the bash completion, under PREFIX (and DESTDIR, staged, as packagers do)
 install: build
-	cmake --install $(BUILD) --prefix $(PREFIX)
+	DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# A Debian package of the same, installed under /usr: apt-get install ./build/ikshade_*.deb
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 # The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then each libFuzzer target for FUZZ_SECONDS from its seeds, then the Slurm cluster test.
 test: test-fast test-asan test-fuzz test-slurm
 
-test-fast: build
+test-fast: deps-test build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-test-asan: deps
+test-asan: deps-test
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
 
-test-fuzz: deps
+test-fuzz: deps-test
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint fuzz_pngcheck
 	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # examples/scale-out/render.sbatch run as a job array by a one-node Slurm cluster that the test starts
 # on loopback (munged, slurmctld, slurmd) and stops. The daemons need root: sudo -n where we are not.
-test-slurm: build
+test-slurm: deps-test build
 	@if [ "$$(id -u)" = 0 ]; then bash tests/test_slurm.sh $(BUILD)/ikshade .; \
 	elif sudo -n true 2>/dev/null; then sudo -n bash tests/test_slurm.sh $(BUILD)/ikshade .; \
 	else echo "test-slurm: FAILED: starting Slurm's daemons needs root or passwordless sudo" >&2; exit 1; fi

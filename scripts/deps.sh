@@ -1,10 +1,25 @@
 #!/usr/bin/env bash
-# Installs the Debian packages ikshade needs to build, test and run, and only those that are missing:
+# deps.sh [build|test]: installs the Debian packages ikshade needs, and only those that are missing.
+#   build  what building and running need (make build, make run, make install, make deb)
+#   test   that, and the tools the test suite uses (make test): Xvfb and xdotool for the viewer, clang
+#          for the fuzzers, ffmpeg and OpenEXR's tools to read outputs back, ...
 # apt-get as root, sudo otherwise; without either, one line naming what to install, and exit 1.
+# Quiet: one summary line when it installs something; apt's whole log only when it fails.
 set -euo pipefail
-PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libasound2-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
-      libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool x11-apps clang libclang-rt-14-dev
-      python3-numpy python3-pil python3-yaml ffmpeg openexr chromium glslang-tools parallel slurm-wlm munge)
+# glslang-tools: render and view check shaders as the site's GLSL ES 3.00 with it (a feature, not a test)
+BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libcjson-dev
+            libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev help2man
+            dpkg-dev file libasound2-dev glslang-tools)
+# chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests
+TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev python3-numpy python3-pil ffmpeg openexr git man-db
+           bash-completion chromium python3-yaml parallel slurm-wlm munge)
+case "${1:-build}" in
+  build) PKGS=("${BUILD_PKGS[@]}") ;;
+  test) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
+  --list-build) printf '%s\n' "${BUILD_PKGS[@]}"; exit 0 ;;
+  --list-test) printf '%s\n' "${TEST_PKGS[@]}"; exit 0 ;;
+  *) echo "deps.sh: '$1': expected build or test" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${PKGS[@]}"; do
   st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
@@ -12,20 +27,38 @@ for p in "${PKGS[@]}"; do
 done
 # node and npm by command: a machine may have them from another source than Debian's packages (whose npm
 # then conflicts); the WebGL2 harness needs both, and npm's puppeteer-core, which the test installs
-command -v node >/dev/null || missing+=(nodejs)
-command -v npm >/dev/null || missing+=(npm)
+if [ "${1:-build}" = test ]; then
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "deps: installing ${missing[*]}" >&2
 if [ "$(id -u)" = 0 ]; then SUDO=()
 elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then SUDO=(sudo -n)
+elif command -v sudo >/dev/null && [ -t 0 ] && [ -t 2 ]; then
+  # a user at a terminal whose sudo asks for a password: ask once, saying what for
+  echo "deps: installing ${missing[*]} with sudo" >&2
+  sudo -v || { echo "deps: missing Debian packages; run: sudo apt-get install ${missing[*]}" >&2; exit 1; }
+  SUDO=(sudo)
 else
   echo "deps: missing Debian packages; run: sudo apt-get install ${missing[*]}" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-# a fresh machine has no package lists yet; refresh them when they are absent or the install fails
-if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then "${SUDO[@]}" apt-get update -qq; fi
-if ! "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
-  "${SUDO[@]}" apt-get update -qq
-  "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+t0=$SECONDS
+# A fresh machine has no package lists yet: refresh them when they are absent or the install fails.
+# Another apt (unattended upgrades, a second make) may hold the lock: wait for it rather than fail.
+apt=("${SUDO[@]}" apt-get -o DPkg::Lock::Timeout=600 -y --no-install-recommends)
+ok=true
+{
+  if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then "${apt[@]}" update; fi
+  if ! "${apt[@]}" install "${missing[@]}"; then
+    "${apt[@]}" update && "${apt[@]}" install "${missing[@]}"
+  fi
+} >"$log" 2>&1 || ok=false
+if ! $ok; then
+  cat "$log" >&2
+  echo "deps: apt-get could not install: ${missing[*]} (its log is above)" >&2
+  exit 1
 fi
+echo "deps: installed ${#missing[@]} Debian package(s) in $((SECONDS - t0)) s: ${missing[*]}" >&2

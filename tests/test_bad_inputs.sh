@@ -92,7 +92,7 @@ bad 2 "--each writes a report to stdout, not frames: drop -o" "${R[@]}" --each "
 bad 2 "--warmup '-1'" "${R[@]}" -o x.png --warmup -1
 bad 2 "--missing-media 'white'" "${R[@]}" -o x.png --missing-media white
 bad 2 "--channel1 'x.gif'" "${R[@]}" -o x.png --channel1 x.gif
-bad 1 "nosuch.png: " "${R[@]}" -o x.png --channel0 nosuch.png
+bad 2 "--channel0 'nosuch.png': No such file or directory" "${R[@]}" -o x.png --channel0 nosuch.png
 
 # ---- --set --------------------------------------------------------------------------------------------
 bad 2 "declares no uniform 'nope'" "${R[@]}" "$good" -o x.png --set nope=1
@@ -132,6 +132,7 @@ bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
 bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
+bad 2 "^ikshade view: --channel1 'gone.png': No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest
 bad 2 "--cases '-5'" "$bin" check --cases -5
 bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
 bad 2 "bench" "$bin" bench nonsense

@@ -149,7 +149,7 @@ sys.exit(0 if bars > 20 else 1)
 EOF
 
 # ---- what users get wrong ------------------------------------------------------------------------------
-expect_fail "a missing music file" 1 "nothere.ogg: No such file or directory" "$bin" render spec.frag --channel0 nothere.ogg -o x.png --quiet
+expect_fail "a missing music file: a usage error naming the option" 2 "--channel0 'nothere.ogg': No such file or directory" "$bin" render spec.frag --channel0 nothere.ogg -o x.png --quiet
 mkfifo fifo.wav
 expect_fail "a FIFO named as music: refused, no hang" 1 "fifo.wav: a FIFO" timeout 20 "$bin" render spec.frag --channel0 fifo.wav -o x.png --quiet
 head -c 5000 /dev/urandom > junk.ogg

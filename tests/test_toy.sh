@@ -192,7 +192,7 @@ check "a compile error in a JSON pass names the JSON and the pass" grep -qE '^er
 expect_fail "--channel0 with a JSON" 2 "--channel0: a JSON brings its own channels" "$bin" render fb.json -o x.png --channel0 keyboard
 expect_fail "--channel0 bad file type" 2 "--channel0 'x.gif'" "$bin" render -o x.png --channel0 x.gif
 expect_fail "--channel0 bad setting" 2 "--channel0 'quad.png,filter=cubic': bad filter 'cubic'" "$bin" render -o x.png --channel0 quad.png,filter=cubic
-expect_fail "--channel0 missing image" 1 "nosuch.png: " "$bin" render -o x.png --channel0 nosuch.png
+expect_fail "--channel0 missing image: a usage error naming the option" 2 "^ikshade render: --channel0 'nosuch.png': No such file or directory$" "$bin" render -o x.png --channel0 nosuch.png
 expect_fail "--channel0 not an image" 1 "fetch00.png: " sh -c "cp fetch00.frag fetch00.png; exec '$bin' render -o x.png --channel0 fetch00.png"
 for x in x.png; do check "no output file from the failed runs" [ ! -e "$x" ]; done
 

@@ -456,6 +456,40 @@ IKS_API iks_code iks_probe_create(iks_engine *e, const char *solver, const float
 IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out);
 IKS_API void iks_probe_destroy(iks_probe *p);
 
+/* ---- fetching a shader from shadertoy.com ----------------------------------------------------- */
+
+/* The site's API serves the JSON of shaders published "public+api" to anyone with a key (made at
+ * https://www.shadertoy.com/myapps): GET BASE/api/v1/shaders/ID?key=KEY. iks_import fetches it and the
+ * textures and cubemap faces its passes name (BASE/media/a/...), into out_dir as ID.json and the media
+ * beside it under their file names, where iks_toy_load finds them. Everything is written into a
+ * temporary directory first and moved into out_dir only when all of it arrived: a failure leaves
+ * out_dir as it was (out_dir is created when absent; files already there under the same names are
+ * replaced). */
+typedef struct {
+    const char *shader;   /* an ID ("XsXXDn") or a URL with one (https://www.shadertoy.com/view/XsXXDn) */
+    const char *key;      /* the API key */
+    const char *out_dir;
+    const char *base_url; /* NULL: https://www.shadertoy.com; a mirror, or a local server for tests */
+    double timeout;       /* seconds to connect, and of no progress, per request; 0: 20 and 30 */
+    /* notes on what is fetched (INFO) and on inputs not fetched (WARN); may be NULL */
+    iks_log_fn log;
+    void *log_user;
+} iks_import_desc;
+
+typedef struct {
+    char id[72];         /* the shader's ID: the JSON is out_dir/ID.json */
+    char name[128];      /* the shader's name on the site (cut to fit), "" when it has none */
+    int media;           /* media files fetched */
+    int skipped;         /* inputs not fetched: video, music, webcam, volumes (ikshade does not run them) */
+    long long bytes;     /* bytes fetched, the JSON included */
+} iks_import_stats;
+
+/* IKS_E_USAGE: no shader, no key, an ID or URL without an ID, no out_dir. IKS_E_IO: the network (no
+ * connection, a refused one, a timeout), an HTTP error status, the API's own error ("Shader not found":
+ * a wrong ID, or a shader not published as public+api), out_dir not writable. IKS_E_FORMAT: an answer
+ * that is not a shader's JSON. IKS_E_INTERRUPTED: iks_interrupt. The messages never hold the key. */
+IKS_API iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats);
+
 /* ---- small things an embedding program needs ---------------------------------------------------- */
 
 /* Checks a --set or --channelN value without GL: IKS_E_USAGE with the reason. */

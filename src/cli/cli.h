@@ -68,10 +68,12 @@ int cmd_bench(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_view(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 extern const char HELP_SOLVE[];
 extern const char HELP_BENCH[];
 extern const char HELP_CHECK[];
 extern const char HELP_RENDER[];
 extern const char HELP_VIEW[];
+extern const char HELP_IMPORT[];
 
 #endif

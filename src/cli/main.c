@@ -19,6 +19,7 @@ static const iks_command COMMANDS[] = {
 #endif
     { "solve", cmd_solve, "solve IK cases read from stdin (scriptable)", HELP_SOLVE },
     { "bench", cmd_bench, "benchmarks, printed as ratios against a baseline", HELP_BENCH },
+    { "import", cmd_import, "fetch a shader's JSON and media from shadertoy.com's API", HELP_IMPORT },
 };
 #define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
 

@@ -690,3 +690,92 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
+
+/* ---- the media a JSON names, for `ikshade import` ------------------------------------------------ */
+
+/* A path the site gives ("/media/a/<hash>.jpg"): under /media/, only [A-Za-z0-9._-] between single
+ * slashes, no "." or ".." component, so that it can be fetched from the site and named on disk as is */
+static bool site_media_path(const char *p)
+{
+    if (strncmp(p, "/media/", 7) != 0 || strlen(p) > 512) return false;
+    for (const char *c = p + 1; *c;) {
+        size_t n = strspn(c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+        if (n == 0 || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.')) return false;
+        c += n;
+        if (*c == '/' && c[1]) c++;
+        else if (*c) return false; /* an odd character, or a '/' at the end: no file name */
+    }
+    return true;
+}
+
+bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *out, iks_err *e)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *root = cJSON_ParseWithOpts(text, NULL, true);
+    if (!root) return iks_err_set(e, IKS_E_FORMAT, "%s: not valid JSON", name);
+    bool ok = false;
+    const cJSON *shader = cJSON_GetObjectItemCaseSensitive(root, "Shader");
+    if (!shader) shader = root;
+    const cJSON *passes = cJSON_GetObjectItemCaseSensitive(shader, "renderpass");
+    const cJSON *pass, *in;
+    if (!cJSON_IsArray(passes)) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: no \"renderpass\" array: not a shadertoy.com export", name);
+        goto out;
+    }
+    cJSON_ArrayForEach(pass, passes)
+    {
+        const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(pass, "inputs");
+        if (!cJSON_IsArray(inputs)) continue;
+        cJSON_ArrayForEach(in, inputs)
+        {
+            const char *type = str_field(in, "type", "ctype");
+            const char *media = str_field(in, "filepath", "src");
+            if (!type || (strcmp(type, "texture") && strcmp(type, "cubemap"))) {
+                /* buffers and the keyboard are no files; video, music, webcam, volumes: not run */
+                if (type && strcmp(type, "buffer") && strcmp(type, "keyboard")) out->skipped++;
+                continue;
+            }
+            if (!media || !site_media_path(media)) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: %s path '%s' is not one of the site's /media/ paths", name, type,
+                            media ? media : "(none)");
+                goto out;
+            }
+            bool cube = !strcmp(type, "cubemap");
+            for (int face = 0; face < (cube ? 6 : 1); face++) {
+                char *p = face ? iks_cube_face_path(media, face) : strdup(media);
+                if (!p) goto nomem;
+                bool dup = false;
+                for (int i = 0; i < out->n && !dup; i++) dup = !strcmp(out->path[i], p);
+                if (dup) {
+                    free(p);
+                    continue;
+                }
+                if (out->n == out->cap) {
+                    int cap = out->cap ? 2 * out->cap : 8;
+                    char **np = realloc(out->path, (size_t)cap * sizeof *np);
+                    if (!np) {
+                        free(p);
+                        goto nomem;
+                    }
+                    out->path = np, out->cap = cap;
+                }
+                out->path[out->n++] = p;
+            }
+        }
+    }
+    ok = true;
+    goto out;
+nomem:
+    iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", name);
+out:
+    cJSON_Delete(root);
+    if (!ok) iks_media_list_free(out);
+    return ok;
+}
+
+void iks_media_list_free(iks_media_list *l)
+{
+    for (int i = 0; i < l->n; i++) free(l->path[i]);
+    free(l->path);
+    memset(l, 0, sizeof *l);
+}

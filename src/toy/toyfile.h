@@ -68,4 +68,17 @@ bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text,
  * is then NULL. An image's path is malloc'd (the caller frees it). */
 bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e);
 
+/* The media files a shadertoy.com JSON's passes name: each texture's path and each cubemap's six faces
+ * (FILE.png, FILE_1.png .. FILE_5.png), once each, as the site gives them ("/media/a/<hash>.jpg");
+ * skipped counts the inputs that are neither a file nor a buffer or the keyboard (video, music, ...).
+ * A path that is not a plain /media/... path (no "..", no odd characters) is IKS_E_FORMAT, so that a
+ * name from the network can be used as a URL path and a file name. */
+typedef struct {
+    char **path;
+    int n, cap;
+    int skipped;
+} iks_media_list;
+bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *out, iks_err *e);
+void iks_media_list_free(iks_media_list *l);
+
 #endif

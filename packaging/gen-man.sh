@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# gen-man.sh IKSHADE OUTDIR VERSION: the man pages, made by help2man from the text `--help` prints (the
+# command table in src/cli/main.c and each command's help), so the pages cannot say other than the
+# program: ikshade.1 from `ikshade --help`, and ikshade-CMD.1 from `ikshade CMD --help` for every
+# command that `ikshade --help` lists. Writes gzipped pages, each through a temporary and a rename.
+set -euo pipefail
+bin=$1 out=$2 version=$3
+mkdir -p "$out"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# the commands and their one-line summaries, from the same table the help prints
+mapfile -t rows < <("$bin" --help | sed -n '/^commands:/,/^$/{/^  [a-z]/p}')
+[ ${#rows[@]} -gt 0 ] || { echo "gen-man.sh: '$bin --help' lists no commands" >&2; exit 1; }
+names=(ikshade)
+for r in "${rows[@]}"; do read -r c _ <<<"$r"; names+=("ikshade-$c"); done
+page() { # NAME DESCRIPTION ARGS...: one page from `$bin ARGS... --help`
+  local name=$1 desc=$2; shift 2
+  # help2man takes the synopsis from a line beginning "Usage:"; ours say "usage:", as git's do
+  printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s %s"; exit 0; }\n"%s" %s "$@" | sed "1s/^usage:/Usage:/"\n' \
+    "$name" "$version" "$bin" "$*" > "$tmp/$name"
+  chmod +x "$tmp/$name"
+  { echo '[SEE ALSO]'
+    local first=1 n
+    for n in "${names[@]}"; do
+      [ "$n" = "$name" ] && continue
+      [ $first = 1 ] || echo ','
+      printf '.BR %s (1)' "$n"; first=0
+    done
+    echo; } > "$tmp/$name.h2m"
+  help2man --no-info --no-discard-stderr --section=1 --source="ikshade $version" --manual="ikshade manual" \
+    --name="$desc" --include="$tmp/$name.h2m" --output="$tmp/$name.1" "$tmp/$name"
+  # the wrapper's temporary path is not the program's name
+  sed -i "s|$tmp/||g" "$tmp/$name.1"
+  gzip -9n < "$tmp/$name.1" > "$out/.$name.1.gz.tmp"
+  mv -f "$out/.$name.1.gz.tmp" "$out/$name.1.gz"
+}
+page ikshade "a Shadertoy-style GLSL runner built around analytic two-bone IK"
+for r in "${rows[@]}"; do
+  read -r c summary <<<"$r"
+  page "ikshade-$c" "$summary" "$c"
+done

@@ -1,0 +1,271 @@
+/* import.c: iks_import, a shader and its media from shadertoy.com's API into a directory (ikshade.h).
+ * The answer is judged by the toy loader's own rules (toyfile.c) before anything reaches out_dir, and
+ * everything is gathered in a temporary directory beside or inside out_dir first. */
+#include "engine.h"
+#include "fetch.h"
+#include "outfile.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define JSON_MAX ((size_t)16 << 20)
+#define MEDIA_MAX ((size_t)64 << 20)
+
+/* The ID in "XsXXDn", ".../view/XsXXDn", ".../embed/XsXXDn?gui=true" or ".../api/v1/shaders/XsXXDn?key=" */
+static bool parse_id(const char *s, char *id, size_t cap)
+{
+    const char *p = s;
+    if (strchr(s, '/')) {
+        static const char *const MARKS[] = { "/view/", "/embed/", "/shaders/" };
+        p = NULL;
+        for (int i = 0; i < 3; i++)
+            for (const char *q = strstr(s, MARKS[i]); q; q = strstr(q + 1, MARKS[i])) p = q + strlen(MARKS[i]);
+        if (!p) return false;
+    }
+    size_t n = 0;
+    while (isalnum((unsigned char)p[n])) n++;
+    /* in a URL the ID ends at a '/', '?' or '#'; given alone, it is the whole argument */
+    if (n == 0 || n >= cap || (p == s ? p[n] != '\0' : (p[n] && !strchr("/?#", p[n])))) return false;
+    memcpy(id, p, n);
+    id[n] = '\0';
+    return true;
+}
+
+/* RFC 3986 percent-encoding of a query value */
+static char *escape(const char *s)
+{
+    char *o = malloc(3 * strlen(s) + 1), *w = o;
+    if (!o) return NULL;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c) || strchr("-._~", c)) *w++ = (char)c;
+        else w += sprintf(w, "%%%02X", c);
+    }
+    *w = '\0';
+    return o;
+}
+
+static char *join(const char *a, const char *b)
+{
+    char *p;
+    return asprintf(&p, "%s/%s", a, b) < 0 ? NULL : p;
+}
+
+/* What an answer that is not a shader says, in one line: the API's "Error", or the status and a hint */
+static bool answer_error(const char *shown, const char *id, const iks_http_body *b, const cJSON *root, iks_err *e)
+{
+    const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "Error");
+    if (cJSON_IsString(err)) {
+        if (!strcmp(err->valuestring, "Shader not found"))
+            return iks_err_set(e, IKS_E_IO, "shader '%s': not found by the API: no shader has this ID, or it is not "
+                               "published as \"public+api\" (private and unlisted shaders never are; save its JSON "
+                               "from the site's page instead)", id);
+        char said[161];
+        size_t i = 0;
+        for (const char *c = err->valuestring; *c && i + 1 < sizeof said; c++) said[i++] = isprint((unsigned char)*c) ? *c : '?';
+        said[i] = '\0';
+        return iks_err_set(e, IKS_E_IO, "%s: the API says: %s%s", shown, said,
+                           strstr(said, "key") || strstr(said, "Key") ? " (check --key)" : "");
+    }
+    if (b->status != 200) {
+        const char *hint = b->status == 403 ? " (the site refuses this client: it may be asking for a browser; save "
+                                              "the JSON from the site's page instead)"
+                           : b->status == 404 ? " (not the shadertoy.com API here? check the base URL)"
+                           : b->status == 429 ? " (too many requests: wait a little)"
+                           : b->status >= 500 ? " (the server failed: try again later)"
+                                              : "";
+        return iks_err_set(e, IKS_E_IO, "%s: HTTP %ld%s", shown, b->status, hint);
+    }
+    return iks_err_set(e, IKS_E_FORMAT, "%s: the answer is %s", shown,
+                       root ? "JSON without a \"Shader\": not a shader" :
+                       b->len && b->data[strspn(b->data, " \t\r\n")] == '<' ? "an HTML page, not the API's JSON" :
+                       "not JSON");
+}
+
+/* Moves the gathered files into out_dir: all targets are checked first, then renamed media first and
+ * the JSON last, so that no ID.json is there unless its media are */
+static bool publish(const char *tmp, const char *out_dir, bool exists, char **names, int n, iks_err *e)
+{
+    if (!exists) {
+        if (rename(tmp, out_dir) != 0) return iks_err_errno(e, IKS_E_IO, errno, out_dir);
+        return true;
+    }
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < n; i++) {
+            char *from = join(tmp, names[i]), *to = join(out_dir, names[i]);
+            bool ok = from && to;
+            if (!ok) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", out_dir);
+            else if (pass == 0 && iks_outfile_check(to) != 0)
+                ok = iks_err_set(e, IKS_E_IO, "%s: %s", to, iks_outfile_strerror(errno));
+            else if (pass == 1 && rename(from, to) != 0) ok = iks_err_errno(e, IKS_E_IO, errno, to);
+            free(from);
+            free(to);
+            if (!ok) return false;
+        }
+    rmdir(tmp);
+    return true;
+}
+
+iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
+{
+    iks_import_stats local;
+    iks_import_stats *st = stats ? stats : &local;
+    memset(st, 0, sizeof *st);
+    if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
+    if (!parse_id(d->shader, st->id, sizeof st->id))
+        return iks_fail_usage("'%s': no shader ID in it (an ID is letters and digits, as XsXXDn in "
+                              "https://www.shadertoy.com/view/XsXXDn)", d->shader);
+    if (!d->key || !*d->key)
+        return iks_fail_usage("no API key: the API serves shaders only with one (make one at "
+                              "https://www.shadertoy.com/myapps)");
+    if (!d->out_dir || !*d->out_dir) return iks_fail_usage("no output directory given");
+    iks_logger log = { d->log, d->log_user };
+    iks_err err = IKS_ERR_INIT;
+    iks_http_body b = { 0 };
+    iks_media_list media = { 0 };
+    iks_toyfile tf = { 0 };
+    char *base = NULL, *key = NULL, *url = NULL, *shown = NULL, *jname = NULL, *out = NULL, *tmp = NULL;
+    char **names = NULL; /* the files gathered in tmp, the JSON last */
+    int nnames = 0;
+    bool ok = false, registered = false;
+
+    if (!(base = strdup(d->base_url && *d->base_url ? d->base_url : "https://www.shadertoy.com")) ||
+        !(out = strdup(d->out_dir)) || !(key = escape(d->key)))
+        goto nomem;
+    for (size_t n = strlen(base); n > 1 && base[n - 1] == '/';) base[--n] = '\0';
+    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/';) out[--n] = '\0';
+    if (asprintf(&url, "%s/api/v1/shaders/%s?key=%s", base, st->id, key) < 0) url = NULL;
+    if (asprintf(&shown, "%s/api/v1/shaders/%s", base, st->id) < 0) shown = NULL;
+    if (asprintf(&jname, "%s.json", st->id) < 0) jname = NULL;
+    if (!url || !shown || !jname) goto nomem;
+
+    /* out_dir: an existing directory, or created (its parents too) from the gathered one */
+    struct stat sb;
+    bool exists = stat(out, &sb) == 0;
+    if (exists && !S_ISDIR(sb.st_mode)) {
+        iks_err_set(&err, IKS_E_IO, "%s: not a directory", out);
+        goto done;
+    }
+    if (!exists && errno != ENOENT) {
+        iks_err_errno(&err, IKS_E_IO, errno, out);
+        goto done;
+    }
+
+    /* the shader */
+    iks_logf(&log, IKS_LOG_INFO, "fetching %s", shown);
+    if (!iks_http_get(url, shown, JSON_MAX, d->timeout, &b, &err)) goto done;
+    st->bytes += (long long)b.len;
+    cJSON *root = cJSON_ParseWithOpts(b.data, NULL, true);
+    const cJSON *shader = root ? cJSON_GetObjectItemCaseSensitive(root, "Shader") : NULL;
+    if (b.status != 200 || !cJSON_IsObject(shader)) {
+        answer_error(shown, st->id, &b, root, &err);
+        cJSON_Delete(root);
+        goto done;
+    }
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
+    const cJSON *nm = info ? cJSON_GetObjectItemCaseSensitive(info, "name") : NULL;
+    if (cJSON_IsString(nm)) snprintf(st->name, sizeof st->name, "%s", nm->valuestring);
+    cJSON_Delete(root);
+    /* the loader's rules: a JSON it cannot read is not saved; one using what ikshade does not run yet
+     * (a cubemap pass) is, with a warning */
+    if (!iks_toyfile_parse_json(&tf, jname, b.data, IKS_TF_MISSING_BLACK | IKS_TF_MEDIA_OUTSIDE, &err, NULL)) {
+        if (err.code != IKS_E_UNSUPPORTED) goto done;
+        iks_warnf(&log, "%s (saved anyway)", iks_err_msg(&err));
+        iks_err_clear(&err);
+    }
+    iks_toyfile_free(&tf);
+    if (!iks_toyfile_json_media(jname, b.data, &media, &err)) goto done;
+    st->skipped = media.skipped;
+    if (media.skipped)
+        iks_warnf(&log, "%s: %d input%s (video, music, webcam or volume) not fetched: ikshade does not run them",
+                  jname, media.skipped, media.skipped == 1 ? "" : "s");
+
+    /* gathered in a temporary directory: inside out_dir when it exists, else beside it */
+    if (exists) {
+        if (asprintf(&tmp, "%s/.ikshade-import-XXXXXX", out) < 0) tmp = NULL;
+    } else {
+        const char *slash = strrchr(out, '/');
+        if (asprintf(&tmp, "%.*s.%s.import-XXXXXX", slash ? (int)(slash - out + 1) : 0, out,
+                     slash ? slash + 1 : out) < 0)
+            tmp = NULL;
+    }
+    if (!tmp) goto nomem;
+    if (!exists && !iks_make_parent_dirs(out)) {
+        iks_err_errno(&err, IKS_E_IO, errno, out);
+        goto done;
+    }
+    if (!mkdtemp(tmp)) {
+        iks_err_errno(&err, IKS_E_IO, errno, exists ? out : tmp);
+        free(tmp);
+        tmp = NULL;
+        goto done;
+    }
+    /* mkdtemp makes it 0700; renamed into place it is out_dir, made as mkdir would make it */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(tmp, 0777 & ~mask);
+    if (iks_outfile_tmp_register_dir(tmp) != 0) {
+        iks_outfile_remove_dir(tmp);
+        goto nomem;
+    }
+    registered = true;
+    if (!(names = calloc((size_t)media.n + 1, sizeof *names))) goto nomem;
+
+    for (int i = 0; i < media.n; i++) {
+        const char *path = media.path[i], *file = strrchr(path, '/') + 1;
+        /* the loader finds media beside the JSON by file name: two paths with one name would be one file */
+        bool twice = false;
+        for (int k = 0; k < nnames && !twice; k++) twice = !strcmp(names[k], file);
+        if (twice) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it", jname, file);
+            goto done;
+        }
+        char *murl = NULL, *dest = NULL;
+        if (asprintf(&murl, "%s%s", base, path) < 0 || !(dest = join(tmp, file))) {
+            free(murl);
+            goto nomem;
+        }
+        iks_http_body m = { 0 };
+        bool got = iks_http_get(murl, murl, MEDIA_MAX, d->timeout, &m, &err);
+        if (got && m.status != 200)
+            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a texture %s names)", murl, m.status, jname);
+        if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(&err, IKS_E_IO, errno, dest);
+        if (got) {
+            st->bytes += (long long)m.len;
+            st->media++;
+            iks_logf(&log, IKS_LOG_INFO, "fetched %s (%zu bytes)", murl, m.len);
+        }
+        iks_http_body_free(&m);
+        free(murl);
+        free(dest);
+        if (!got) goto done;
+        names[nnames++] = (char *)file;
+    }
+    char *jdest = join(tmp, jname);
+    if (!jdest) goto nomem;
+    bool wrote = iks_write_atomic(jdest, b.data, b.len);
+    if (!wrote) iks_err_errno(&err, IKS_E_IO, errno, jdest);
+    free(jdest);
+    if (!wrote) goto done;
+    names[nnames++] = jname;
+    if (!publish(tmp, out, exists, names, nnames, &err)) goto done;
+    ok = true;
+    goto done;
+nomem:
+    iks_err_set(&err, IKS_E_NOMEM, "import: out of memory");
+done:
+    if (tmp && !ok) iks_outfile_remove_dir(tmp);
+    if (registered) iks_outfile_tmp_done(tmp);
+    iks_toyfile_free(&tf);
+    iks_media_list_free(&media);
+    iks_http_body_free(&b);
+    free(names);
+    free(base), free(key), free(url), free(shown), free(jname), free(out), free(tmp);
+    return ok ? IKS_OK : iks_publish(&err);
+}

@@ -1,0 +1,110 @@
+/* fetch.c: HTTP GETs through libcurl (see fetch.h). */
+#include "fetch.h"
+
+#include "outfile.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc = CURLE_FAILED_INIT;
+static void global_init(void) { global_rc = curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+typedef struct {
+    iks_http_body *b;
+    size_t cap, max;
+    bool too_big, nomem;
+} sink;
+
+static size_t on_data(char *p, size_t size, size_t n, void *user)
+{
+    sink *s = user;
+    size_t add = size * n;
+    if (add > s->max - s->b->len) {
+        s->too_big = true;
+        return 0; /* curl stops with CURLE_WRITE_ERROR */
+    }
+    if (s->b->len + add + 1 > s->cap) {
+        size_t cap = s->cap ? s->cap : 64 << 10;
+        while (cap < s->b->len + add + 1) cap *= 2;
+        char *d = realloc(s->b->data, cap);
+        if (!d) {
+            s->nomem = true;
+            return 0;
+        }
+        s->b->data = d, s->cap = cap;
+    }
+    memcpy(s->b->data + s->b->len, p, add);
+    s->b->len += add;
+    s->b->data[s->b->len] = '\0';
+    return add;
+}
+
+/* Ctrl-C (or a caller's iks_stop_request) ends a transfer at once, not after the timeout */
+static int on_progress(void *user, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
+{
+    (void)user, (void)dt, (void)dn, (void)ut, (void)un;
+    return iks_stop_requested();
+}
+
+void iks_http_body_free(iks_http_body *b)
+{
+    free(b->data);
+    memset(b, 0, sizeof *b);
+}
+
+bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double timeout, iks_http_body *b, iks_err *e)
+{
+    memset(b, 0, sizeof *b);
+    pthread_once(&once, global_init);
+    if (global_rc != CURLE_OK)
+        return iks_err_set(e, IKS_E_IO, "%s: libcurl could not start: %s", shown, curl_easy_strerror(global_rc));
+    CURL *c = curl_easy_init();
+    if (!c) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
+    char why[CURL_ERROR_SIZE] = "";
+    sink s = { .b = b, .max = max_bytes };
+    long connect = timeout > 0 ? (long)(timeout * 1000) : 20000;
+    curl_easy_setopt(c, CURLOPT_URL, url);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, why);
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "ikshade/" IKSHADE_VERSION " (libcurl)");
+    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* whatever this libcurl can decode */
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect);
+    /* a stalled server: less than 1 byte/s for 30 s (or the timeout given) ends the transfer */
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, timeout > 0 ? (long)(timeout + 0.999) : 30L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for DNS timeouts */
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    CURLcode rc = curl_easy_perform(c);
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &b->status);
+    curl_easy_cleanup(c);
+    if (rc == CURLE_OK && !b->data) { /* an empty body */
+        if (!(b->data = calloc(1, 1))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
+        return true;
+    }
+    if (rc == CURLE_OK) return true;
+    bool ok = false;
+    if (s.nomem) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
+    else if (s.too_big) iks_err_set(e, IKS_E_FORMAT, "%s: the answer is larger than %zu MiB", shown, max_bytes >> 20);
+    else if (rc == CURLE_ABORTED_BY_CALLBACK) iks_err_set(e, IKS_E_INTERRUPTED, "%s: interrupted", shown);
+    else {
+        /* curl's own words ("Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server")
+         * name the host and say what happened; a hint where the cause is usual */
+        const char *hint = rc == CURLE_COULDNT_RESOLVE_HOST ? " (no network, or a wrong host name?)"
+                           : rc == CURLE_COULDNT_CONNECT   ? " (no network, or the server is down?)"
+                           : rc == CURLE_OPERATION_TIMEDOUT ? " (the network or the server is too slow)"
+                           : rc == CURLE_PEER_FAILED_VERIFICATION ? " (its TLS certificate is not trusted here)"
+                                                                   : "";
+        iks_err_set(e, IKS_E_IO, "%s: %s%s", shown, why[0] ? why : curl_easy_strerror(rc), hint);
+    }
+    iks_http_body_free(b);
+    return ok;
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# test_import.sh IKSHADE SRC: `ikshade import` against a stand-in for shadertoy.com's API on 127.0.0.1
+# (tests/import/server.py serving the recorded answers in tests/import/api/, the textures made here).
+# The site itself is never contacted. Each import is read back: the files byte for byte against what
+# was served, and the imported toy rendered and its pixels checked; each failure gives its exit code
+# and one line, and leaves the output directory as it was.
+set -u
+bin=$(readlink -f "$1") src=$(cd "$2" && pwd)
+. "$src/lib.sh"
+png() { python3 "$src/png.py" "$@"; }
+tmp=$(mktemp -d); srv=
+trap '[ -n "$srv" ] && kill "$srv" 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp"
+unset SHADERTOY_KEY IKSHADE_SHADERTOY_URL
+
+# ---- the server's files: the recorded answers, and textures drawn by ikshade itself ----
+cp -r "$src/import" root
+mkdir -p root/media/a
+TEX=0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9.png
+CUBE=94284d43be78f00eb6b298e6d78656a1b34e2b91b34940d02f1ca8b22310e8a0
+solid() { # RED FILE: an 8x8 PNG of red RED
+  printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(%s.0 / 255.0, 0.0, 0.0, 1.0); }\n' "$1" > solid.frag
+  "$bin" render solid.frag -o "$2" --size 8x8 --quiet
+}
+solid 200 "root/media/a/$TEX"
+solid 10 "root/media/a/$CUBE.png"
+for k in 1 2 3 4 5; do solid $((10 * (k + 1))) "root/media/a/${CUBE}_$k.png"; done
+
+python3 root/server.py root requests.log > port.txt & srv=$!
+for _ in $(seq 100); do [ -s port.txt ] && break; sleep 0.1; done
+port=$(head -n 1 port.txt)
+check "the test server started (port '$port')" test -n "$port"
+base=http://127.0.0.1:$port
+export IKSHADE_SHADERTOY_URL=$base
+body() { tail -n +2 "root/api/$1.http"; } # what the server sends for ID
+
+# ---- a multipass shader with a texture: JSON and texture byte for byte, then rendered ----
+out=$("$bin" import tstOne -o toys --key testkey 2>err.txt); rc=$?
+check_eq "import tstOne: exit 0" "0" "$rc$( [ $rc = 0 ] || cat err.txt)"
+check "the JSON is the API's answer, byte for byte" cmp toys/tstOne.json <(body tstOne)
+check "the texture is the served file, byte for byte" cmp "toys/$TEX" "root/media/a/$TEX"
+check_eq "toys/ holds the JSON and its texture, nothing else" "$TEX tstOne.json" "$(ls -A toys | tr '\n' ' ' | sed 's/ $//')"
+check "the summary names the file, the shader's name and the count" \
+  grep -q "^toys/tstOne.json (\"Feedback and a texture\"): 1 media file, " <<<"$out"
+check_eq "nothing on stderr (progress is for terminals)" "" "$(cat err.txt)"
+check "the key was sent with the API request" grep -q "^/api/v1/shaders/tstOne key=ok" requests.log
+check "the key is in no message" bash -c '! grep -q testkey "$1" && ! grep -q testkey <<<"$2"' _ err.txt "$out"
+# rendered from another directory: Buffer A counts frames (feedback), Image shows the texture's red
+mkdir elsewhere
+(cd elsewhere && "$bin" render ../toys/tstOne.json -o f/%d.png --frames 3 --size 4x4 --quiet)
+check_eq "the imported toy renders: texture red 200, Buffer A's count 3 at frame 2, blue 255" \
+  "200 3 255" "$(png pixel elsewhere/f/2.png 1 1 2>&1)"
+
+# ---- by URL, a cubemap: its six faces fetched, the -x face drawn ----
+out=$("$bin" import "https://www.shadertoy.com/view/tstCub?ref=x" -o toys --key testkey --quiet 2>&1); rc=$?
+check_eq "import by URL: exit 0, nothing printed with --quiet" "0:" "$rc:$out"
+for f in "$CUBE.png" "${CUBE}_1.png" "${CUBE}_5.png"; do
+  check "cubemap face $f fetched" cmp "toys/$f" "root/media/a/$f"
+done
+check_eq "toys/ now holds both shaders and all 7 files" "9" "$(ls -A toys | wc -l)"
+check "the first import is still there" cmp toys/tstOne.json <(body tstOne)
+"$bin" render toys/tstCub.json -o cube.png --size 2x2 --quiet
+check_eq "the cubemap toy draws its -x face (red 20)" "20 0 0" "$(png pixel cube.png 0 0 2>&1)"
+
+# ---- inputs ikshade does not run are not fetched, with a warning ----
+"$bin" import tstMus -o mus --key testkey > out.txt 2> err.txt; rc=$?
+check_eq "music and webcam: exit 0" 0 "$rc"
+check "... a warning counts what was not fetched" grep -q "warning: tstMus.json: 2 inputs (video, music, webcam or volume) not fetched" err.txt
+check "... 0 media files" grep -q ": 0 media files, " out.txt
+check_eq "... the JSON alone" "tstMus.json" "$(ls -A mus)"
+
+# ---- the key from $SHADERTOY_KEY; an existing directory keeps its other files; the JSON is replaced ----
+mkdir keep && echo mine > keep/notes.txt && echo old > keep/tstOne.json
+check "the key from SHADERTOY_KEY" env SHADERTOY_KEY=testkey "$bin" import tstOne -o keep --quiet
+check "the user's other file is untouched" grep -qx mine keep/notes.txt
+check "an older tstOne.json is replaced" cmp keep/tstOne.json <(body tstOne)
+check_eq "no temporary left in keep/" "$TEX notes.txt tstOne.json" "$(ls -A keep | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- failures: one line, the exit code, the output directory as it was ----
+w=$tmp/w; mkdir -p "$w"; TIMEOUT=30
+I=("$bin" import)
+bad 2 "no API key: --key KEY or \\\$SHADERTOY_KEY" "${I[@]}" tstOne -o d
+bad 2 "--key needs the API key" "${I[@]}" tstOne -o d --key
+bad 2 "no output directory: -o DIR" "${I[@]}" tstOne --key testkey
+bad 2 "no shader ID or URL given" "${I[@]}" -o d --key testkey
+bad 2 "'ab/cd': no shader ID in it" "${I[@]}" ab/cd -o d --key testkey
+bad 2 "'https://www.shadertoy.com/user/iq': no shader ID in it" "${I[@]}" https://www.shadertoy.com/user/iq -o d --key testkey
+bad 2 "'x!': no shader ID in it" "${I[@]}" 'x!' -o d --key testkey
+bad 2 "unknown option '--kye': did you mean '--key'" "${I[@]}" tstOne -o d --kye testkey
+bad 2 "--base-url 'ftp://x': expected an http" "${I[@]}" tstOne -o d --key testkey --base-url ftp://x
+bad 2 "one shader at a time" "${I[@]}" tstOne tstCub -o d --key testkey
+bad 1 "the API says: Invalid key \\(check --key\\)" "${I[@]}" tstOne -o d --key wrong
+bad 1 "shader 'nosuch': not found by the API: no shader has this ID, or it is not published as \"public\\+api\"" \
+  "${I[@]}" nosuch -o d --key testkey
+bad 1 "/api/v1/shaders/tst500: HTTP 500 \\(the server failed" "${I[@]}" tst500 -o d --key testkey
+bad 1 "/api/v1/shaders/tstHtm: HTTP 403 \\(the site refuses this client" "${I[@]}" tstHtm -o d --key testkey
+bad 1 "/api/v1/shaders/tstBad: the answer is not JSON" "${I[@]}" tstBad -o d --key testkey
+bad 1 "/media/a/f{64}\\.png: HTTP 404 \\(a texture tstMis.json names\\)" "${I[@]}" tstMis -o d --key testkey
+bad 1 "tstEvl.json: texture path '/media/a/\\.\\./\\.\\./\\.\\./etc/passwd.png' is not one of the site's /media/ paths" \
+  "${I[@]}" tstEvl -o d --key testkey
+bad 1 "tstNoi.json: no pass of type \"image\"" "${I[@]}" tstNoi -o d --key testkey
+bad 1 "/api/v1/shaders/tstOne: HTTP 404 \\(not the shadertoy.com API here" "${I[@]}" tstOne -o d --key testkey \
+  --base-url "$base/elsewhere"
+# network down: a port nobody listens on (bound, then closed)
+dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+bad 1 "http://127.0.0.1:$dead/api/v1/shaders/tstOne: .*(Couldn't connect|Failed to connect).*\\(no network, or the server is down\\?\\)" \
+  "${I[@]}" tstOne -o d --key testkey --base-url "http://127.0.0.1:$dead"
+# a server that does not answer: --timeout ends it
+bad 1 "/api/v1/shaders/tstSlow: (Operation too slow|Operation timed out).*\\(the network or the server is too slow\\)" \
+  "${I[@]}" tstSlow -o d --key testkey --timeout 1
+# two textures with one file name cannot both lie beside the JSON
+python3 - "$tmp/root/api" <<'P'
+import json, sys
+d = json.loads(open(sys.argv[1] + '/tstOne.http').read().split('\n', 1)[1])
+ins = d['Shader']['renderpass'][1]['inputs']
+ins.append(dict(ins[0], channel=3, filepath=ins[0]['filepath'].replace('/media/a/', '/media/b/')))
+open(sys.argv[1] + '/tstTwo.http', 'w').write('200 application/json\n' + json.dumps(d))
+P
+mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
+bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
+# Ctrl-C while waiting for the server: exit 130 at once, nothing left
+"$bin" import tstSlow -o slow --key testkey 2>err.txt & pid=$!
+sleep 1; kill -INT $pid; t0=$SECONDS; wait $pid; rc=$?
+check_eq "Ctrl-C during a fetch: exit 130" 130 "$rc"
+check "... within 3 s of the signal" [ $((SECONDS - t0)) -le 3 ]
+check "... slow/ not made, no temporary beside it" bash -c '! ls -A | grep -q slow' _
+# a failure with an existing directory leaves it as it was (no temporary, no partial toy)
+mkdir -p keep2 && echo mine > keep2/notes.txt
+expect_fail "a missing texture, into an existing directory" 1 "HTTP 404" "$bin" import tstMis -o keep2 --key testkey
+check_eq "... keep2/ as it was" "notes.txt" "$(ls -A keep2)"
+echo x > afile
+expect_fail "-o names a file" 1 "afile: not a directory" "$bin" import tstOne -o afile --key testkey
+check_eq "... the file as it was" "x" "$(cat afile)"
+# nested output directories are made; the parents of one that failed are the only trace
+check "import into a/b/c (parents made)" "$bin" import tstOne -o a/b/c --key testkey --quiet
+check "... a/b/c/tstOne.json" cmp a/b/c/tstOne.json <(body tstOne)
+
+echo "rows: $rows"
+finish

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# test_readme.sh SRC BUILD: every indented command block of README.md, run as written, in order, in a
+# fresh copy of the repository (its tracked files and those git does not ignore, as a clone has them)
+# with `build` there pointing at BUILD, as after `make build`. Blocks after a
+# `<!-- readme-test: skip (REASON) -->` line are left out (tests/readme_blocks.py says which); viewer
+# commands run under a fresh Xvfb with `--frames 30` added after `ikshade view`. A failing command is
+# named with its README line and exit status; then a few outputs the README promises are read back.
+set -u
+src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
+. "$src/tests/lib.sh"
+png() { python3 "$src/tests/png.py" "$@"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+clone=$tmp/clone
+mkdir -p "$clone" "$tmp/home"
+# the files a fresh clone has: tracked (as they are in the working tree) and new ones not ignored
+(cd "$src" && git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+   [ -e "$f" ] && printf '%s\0' "$f"; done | tar --null -T - -cf -) | tar -xf - -C "$clone"
+check "the copy has the README and examples/" test -f "$clone/README.md" -a -d "$clone/examples"
+check "the copy has no build output" test ! -e "$clone/build"
+ln -s "$build" "$clone/build"
+
+python3 "$src/tests/readme_blocks.py" "$clone/README.md" 30 > "$tmp/readme.sh"
+check "README.md has command blocks" grep -q '^echo "== README.md' "$tmp/readme.sh"
+grep '^# README.md' "$tmp/readme.sh" | sed 's/^# /note: /' >&2
+# HOME is the test's own, so that `make install PREFIX=$HOME/.local` stays inside it; PATH is Debian's
+# default for a new user (no python from pyenv or a virtualenv before the system's)
+(cd "$clone" && HOME=$tmp/home PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin timeout -s KILL 1200 bash -c 'xvfb_exec() { '"$(declare -f xvfb_exec | tail -n +2)"'; }; xvfb_exec bash "$1"' _ "$tmp/readme.sh") \
+  > "$tmp/out.log" 2> "$tmp/err.log"
+rc=$?
+if [ $rc -ne 0 ]; then
+  fail=$((fail + 1))
+  echo "FAIL: README commands: $rc failed (exit $rc); each with its line:" >&2
+  grep '^README.md:[0-9]*: exit' "$tmp/err.log" | sed 's/^/  /' >&2
+  echo "  the last lines of their output:" >&2; tail -n 25 "$tmp/err.log" | sed 's/^/    /' >&2
+else
+  pass=$((pass + 1))
+fi
+echo "$(grep -c '^\$ ' "$tmp/out.log") README commands run" >&2
+
+# ---- what they made, read back ----
+c=$clone
+check_eq "render -o out/%04d.png --frames 120: frame 119 is a 1280x720 RGB PNG" "1280 720 3" "$(png info "$c/out/0119.png" 2>&1)"
+check_eq "the feedback toy: 240 frames" "240" "$(ls "$c/trail" 2>/dev/null | grep -c '\.png$')"
+check "... its trail moves (frames 100 and 239 differ)" bash -c '! python3 "$1" diff "$2/trail/0100.png" "$2/trail/0239.png" 0 0 >/dev/null' _ "$src/tests/png.py" "$c"
+check_eq "the texture toy: t.png, 1280x720" "1280 720 3" "$(png info "$c/t.png" 2>&1)"
+check_eq "render --input take.txt at 3840x2160: the first frame" "3840 2160 3" "$(png info "$c/take/0000.png" 2>&1)"
+check_eq "view --record take.mp4: 30 frames in the video" "30" \
+  "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$c/take.mp4" 2>&1)"
+check_eq "the piped ffmpeg command: limb.mp4, 60 frames of 640x360" "640,360,60" \
+  "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=width,height,nb_read_frames -of csv=p=0 "$c/limb.mp4" 2>&1)"
+check_eq "render_frame (built against the installed prefix): limb.png 640x360" "640 360 3" "$(png info "$c/limb.png" 2>&1)"
+check "make install PREFIX=\$HOME/.local installed under the test's HOME" test -x "$tmp/home/.local/bin/ikshade"
+check "make install DESTDIR=\$PWD/out/stage PREFIX=/usr staged the tree" test -x "$c/out/stage/usr/bin/ikshade"
+# examples/media/tiles.png is what examples/media/tiles.frag draws (no third-party picture, and none
+# that cannot be made again)
+"$build/ikshade" render "$src/examples/media/tiles.frag" -o "$tmp/tiles.png" --size 256x256 --quiet
+check "examples/media/tiles.png is tiles.frag's picture (at most 1/255 off)" png diff "$tmp/tiles.png" "$src/examples/media/tiles.png" 1 0
+check "examples/dirtoy/tiles.png is the same picture" cmp "$src/examples/media/tiles.png" "$src/examples/dirtoy/tiles.png"
+finish
