@@ -85,7 +85,16 @@ if case_ order order.json 10; then
   check_eq "... and so does WebGL2 drawn as the site does" 9 "$(png pixel wg_order.png 160 90 | cut -d' ' -f1)"
 fi
 case_ keyboard keyboard.glsl 3 --channel0 keyboard
-case_ busy "$tests/../examples/busy.frag" 20 --time 2
+# the examples the README uses: a JSON with feedback, a texture and the keyboard from the command line,
+# directory toys (one with Cube A), the scale-out toy, and the busy scene
+ex=$(cd "$tests/../examples" && pwd)
+case_ ex_feedback "$ex/feedback.json" 30
+case_ ex_texture "$ex/texture.frag" 10 --channel0 "$ex/media/tiles.png,filter=mipmap,wrap=repeat" --channel1 keyboard
+case_ ex_keyboard "$ex/keyboard.frag" 5 --channel0 keyboard
+case_ ex_dirtoy "$ex/dirtoy" 20
+case_ ex_cube "$ex/cube" 2 --time 2
+case_ ex_trails "$ex/scale-out/trails" 20
+case_ busy "$ex/busy.frag" 20 --time 2
 # undefined behaviour the site's platform defines: x/0, NaN written to a pixel, texelFetch out of range.
 # Here (llvmpipe) they agree with WebGL2 (inf clamps to 1, NaN to 0, robust access reads 0); a desktop
 # GPU driver may differ on the last two, as README's "undefined behaviour" says.

@@ -4,8 +4,10 @@
 //   node render.mjs TOY -o OUT.png [--size WxH] [--frame N] [--time T0] [--fps F] [--mouse X,Y[,CX,CY]]
 //                   [--channelN FILE[,filter=..,wrap=..,vflip=..,srgb=..]|keyboard]
 //
-// TOY is the site's JSON (media looked up beside it: under the path it gives, then by file name) or a
-// single shader file (an Image pass; its channels from --channelN). Frames 0..N are drawn, the last
+// TOY is the site's JSON (media looked up beside it: under the path it gives, then by file name), a
+// single shader file (an Image pass; its channels from --channelN, relative to the current directory),
+// or one of ikshade's directory toys (image.glsl, common.glsl, a..d.glsl, cube_a.glsl, manifest.txt),
+// turned into the site's JSON here. Frames 0..N are drawn, the last
 // saved. Test tooling: needs npm's puppeteer-core (installed by tests/test_webgl.sh), and CHROMIUM or
 // /usr/bin/chromium.
 import fs from 'node:fs';
@@ -44,7 +46,8 @@ if (!Number.isInteger(o.frame) || o.frame < 0) die('--frame: expected a frame nu
 
 // The toy as the site's JSON, and the media it names as data URLs
 const readMedia = (dir, p) => {
-  for (const cand of [path.join(dir, p.replace(/^\/+/, '')), path.join(dir, path.basename(p))]) {
+  const cands = path.isAbsolute(p) && fs.existsSync(p) ? [p] : [];
+  for (const cand of [...cands, path.join(dir, p.replace(/^\/+/, '')), path.join(dir, path.basename(p))]) {
     if (fs.existsSync(cand)) {
       const ext = path.extname(cand).toLowerCase();
       const mime = ext === '.jpg' || ext === '.jpeg' ? 'image/jpeg' : 'image/png';
@@ -53,20 +56,47 @@ const readMedia = (dir, p) => {
   }
   die(`${p}: not found beside the toy`, 1);
 };
+// a channel spec (--channelN's, or a manifest's) as the site's JSON input; files relative to base
+const BUFS = { a: 257, b: 258, c: 259, d: 260 };
+const inputOf = (channel, spec, base) => {
+  const [what, ...kv] = spec.split(',');
+  const sampler = Object.fromEntries(kv.map((x) => x.split('=')));
+  for (const k of ['vflip', 'srgb']) if (k in sampler) sampler[k] = sampler[k] === '1' || sampler[k] === 'true' ? 'true' : 'false';
+  if (what === 'keyboard') return { channel, type: 'keyboard' };
+  if (BUFS[what]) return { channel, type: 'buffer', id: BUFS[what], sampler };
+  if (what === 'cube_a') return { channel, type: 'cubemap', id: '4dX3Rr', sampler };
+  if (what.startsWith('cube:')) return { channel, type: 'cubemap', filepath: path.resolve(base, what.slice(5)), sampler };
+  return { channel, type: 'texture', filepath: path.resolve(base, what), sampler };
+};
 let toy;
-const dir = path.dirname(o.toy);
-if (o.toy.endsWith('.json')) {
+let dir = path.dirname(o.toy);
+if (fs.statSync(o.toy).isDirectory()) {
+  dir = o.toy;
+  const read = (f) => (fs.existsSync(path.join(dir, f)) ? fs.readFileSync(path.join(dir, f), 'utf8') : null);
+  const passes = [];
+  const common = read('common.glsl');
+  if (common !== null) passes.push({ type: 'common', name: 'Common', code: common, inputs: [], outputs: [] });
+  for (const b of ['a', 'b', 'c', 'd']) {
+    const code = read(`${b}.glsl`);
+    if (code !== null)
+      passes.push({ type: 'buffer', name: `Buffer ${b.toUpperCase()}`, code, inputs: [], outputs: [{ id: BUFS[b], channel: 0 }], key: b });
+  }
+  const cubeCode = read('cube_a.glsl');
+  if (cubeCode !== null) passes.push({ type: 'cubemap', name: 'Cube A', code: cubeCode, inputs: [], outputs: [{ id: '4dX3Rr', channel: 0 }], key: 'cube_a' });
+  passes.push({ type: 'image', name: 'Image', code: read('image.glsl'), inputs: [], outputs: [], key: 'image' });
+  for (const line of (read('manifest.txt') || '').split('\n')) {
+    const m = /^\s*([a-z_]+)\.iChannel([0-3])\s*=\s*([^#\s]+)/.exec(line);
+    if (!m) continue;
+    const pass = passes.find((p) => p.key === m[1]);
+    if (!pass) die(`${o.toy}: manifest names a pass '${m[1]}' the toy lacks`, 1);
+    pass.inputs.push(inputOf(Number(m[2]), m[3], dir));
+  }
+  toy = { renderpass: passes };
+} else if (o.toy.endsWith('.json')) {
   const j = JSON.parse(fs.readFileSync(o.toy, 'utf8'));
   toy = j.Shader || j;
 } else {
-  const inputs = [];
-  for (const [c, s] of Object.entries(o.channels)) {
-    const [what, ...kv] = s.split(',');
-    const sampler = Object.fromEntries(kv.map((x) => x.split('=')));
-    if (what === 'keyboard') inputs.push({ channel: Number(c), type: 'keyboard' });
-    else if (what.startsWith('cube:')) inputs.push({ channel: Number(c), type: 'cubemap', filepath: what.slice(5), sampler });
-    else inputs.push({ channel: Number(c), type: 'texture', filepath: what, sampler });
-  }
+  const inputs = Object.entries(o.channels).map(([c, s]) => inputOf(Number(c), s, process.cwd()));
   toy = { renderpass: [{ type: 'image', name: 'Image', code: fs.readFileSync(o.toy, 'utf8'), inputs, outputs: [] }] };
 }
 const media = {};
