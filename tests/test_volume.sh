@@ -90,6 +90,6 @@ expect_fail "texels that do not fill the sizes" 1 "big.bin: a 2x2x2 volume of 4 
 python3 -c 'import struct; open("huge.bin", "wb").write(b"BIN\0" + struct.pack("<IIIBBH", 100000, 100000, 100000, 1, 0, 0))'
 expect_fail "sizes beyond the GL's" 1 "huge.bin: a volume of 100000x100000x100000: this GL takes 1 to" \
   "$bin" render fetch.frag -o x.png --channel0 huge.bin
-expect_fail "a volume that is not there" 1 "nope.bin: No such file or directory" "$bin" render fetch.frag -o x.png --channel0 nope.bin
+expect_fail "a volume that is not there: a usage error naming the option" 2 "--channel0 'nope.bin': No such file or directory" "$bin" render fetch.frag -o x.png --channel0 nope.bin
 check "... no picture left by any of them" [ ! -e x.png ]
 finish

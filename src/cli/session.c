@@ -119,7 +119,7 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         char name[16];
         snprintf(name, sizeof name, "--channel%c", a[9]);
         v = iks_opt_value(argc, argv, i, name, &miss);
-        NEED(name, "FILE.png, FILE.jpg, cube:FILE.png, keyboard, black or a buffer a-d");
+        NEED(name, "FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a");
         /* checked now, so that a typo is a usage error before any window or context exists */
         if (iks_check_channel(v) != IKS_OK) {
             const char *m;
@@ -135,7 +135,7 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
         const char *f = strncmp(v, "cube:", 5) == 0 ? v + 5 : v;
         n -= (size_t)(f - v);
         bool word = (n == 1 && f[0] >= 'a' && f[0] <= 'd') || (n == 8 && !strncmp(f, "keyboard", 8)) ||
-                    (n == 5 && !strncmp(f, "black", 5));
+                    (n == 5 && !strncmp(f, "black", 5)) || (n == 6 && !strncmp(f, "cube_a", 6));
         if (!word) {
             char *path = strndup(f, n);
             if (!path) return iks_fail(cmd, "%s: out of memory", name);
