@@ -19,6 +19,10 @@ for t in source log solve cli json manifest output inputlog checkpoint pngcheck;
       echo "fuzz $t: a kept regression input crashes again:" >&2; tail -30 "$work/$t.reg.log" >&2; status=1; continue
     fi
   fi
+  # a seed directory that is not there (a seed file git ignored, say) is named, not reported as a crash
+  if [ -z "$(ls -A "$root/tests/fuzz/corpus/$t" 2>/dev/null)" ]; then
+    echo "fuzz $t: FAILED: no seeds in tests/fuzz/corpus/$t" >&2; status=1; continue
+  fi
   mkdir -p "$work/$t"
   quiet=(); [ "$t" = cli ] && quiet=(-close_fd_mask=2)
   if "$bin" "${quiet[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crashes/$t-" \
