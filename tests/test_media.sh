@@ -197,6 +197,12 @@ check "a toy without music opens no sound output" [ ! -e alsa/out.raw ]
 view "$tests/../examples/sound.frag" --frames 40 --time 5.8
 check "view: a sound shader plays its WAV's samples from iTime 5.8 across a block's end ($(played 5.8 song.wav))" \
   played 5.8 song.wav
+# a sound shader alone: no picture, said once, and its sound plays
+printf 'vec2 mainSound(int s, float t) { return vec2(sin(6.2831853 * 440.0 * t) * 0.25, 0.1); }\n' > alone.frag
+"$bin" render alone.frag -o alone.wav --seconds 4 --quiet
+view alone.frag --frames 20 --time 1
+check "view of a sound shader alone: its WAV's samples from iTime 1 ($(played 1 alone.wav))" played 1 alone.wav
+check "... and one warning that it has no picture" [ "$(grep -c 'a sound shader alone (mainSound, no mainImage): no picture, its sound plays' view.out)" -eq 1 ]
 printf 'pcm.!default {\n  type hw\n  card 9\n}\n' > alsa/.asoundrc
 view spec.frag --channel0 tone.wav --frames 20; rc=$?
 check "no sound device: the viewer runs on (rc $rc)" [ "$rc" -eq 0 ]

@@ -279,6 +279,9 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     iks_toy_destroy(l->toy);
     l->toy = nt;
     set_error(l, NULL);
+    if (nt->gl.image_less)
+        iks_warnf(&l->e->log, "%s: a sound shader alone (mainSound, no mainImage): no picture, %s",
+                  l->path ? l->path : "the shader", l->d->mute ? "and --mute silences it" : "its sound plays");
     return RL_OK;
 }
 
@@ -723,8 +726,10 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             }
             l.w = fw, l.h = fh;
             /* paused, the buffers hold still: only a step (or a new program) moves them on */
-            if (l.toy && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy->gl, &screen, &f);
-            else if (l.toy) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
+            /* a sound shader alone has no picture: a blank window while its sound plays */
+            bool picture = l.toy && !l.toy->gl.image_less;
+            if (picture && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy->gl, &screen, &f);
+            else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
             else {
                 glBindFramebuffer(GL_FRAMEBUFFER, 0);
                 glViewport(0, 0, fw, fh);
