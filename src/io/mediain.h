@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define IKS_AUDIO_MAX_SECONDS (30 * 60)
+#define IKS_AUDIO_MAX_SECONDS (10 * 60) /* 10 minutes: 212 MB decoded (mono float + 16-bit stereo) */
 
 /* The extensions (case-insensitive) taken as music and as video by a channel spec. */
 bool iks_media_is_audio(const char *path);
