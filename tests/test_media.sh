@@ -156,6 +156,9 @@ head -c 5000 /dev/urandom > junk.ogg
 expect_fail "a file that is not audio: ffmpeg's reason in one line" 1 "junk.ogg: ffmpeg: " "$bin" render spec.frag --channel0 junk.ogg -o x.png --quiet
 cp junk.ogg junk.mp4
 expect_fail "a file that is not video" 1 "junk.mp4: " "$bin" render vid.frag --channel0 junk.mp4 -o x.png --quiet
+ffmpeg -nostdin -v error -f lavfi -i anullsrc=r=8000:cl=mono -t 610 long.flac
+expect_fail "a track over 10 minutes: refused in one line, not 300 MB of memory" 1 "long.flac: longer than 10 minutes" \
+  "$bin" render spec.frag --channel0 long.flac -o x.png --quiet
 expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
 check "nothing left behind by the failures" [ ! -e x.png ]
 PATH=/nonexistent "$bin" render spec.frag --channel0 tone.wav -o x.png --quiet 2>noff.err; rc=$?
