@@ -25,6 +25,9 @@ solid() { # RED FILE: an 8x8 PNG of red RED
 solid 200 "root/media/a/$TEX"
 solid 10 "root/media/a/$CUBE.png"
 for k in 1 2 3 4 5; do solid $((10 * (k + 1))) "root/media/a/${CUBE}_$k.png"; done
+# tstMus's music: a 1 kHz tone made here
+MP3=3c33c415862bb7964d256f4749408247da6596f2167dca2c86cc38f83c244aa6.mp3
+ffmpeg -nostdin -v error -f lavfi -i "sine=frequency=1000:duration=2" -ac 2 "root/media/a/$MP3"
 
 python3 root/server.py root requests.log > port.txt & srv=$!
 for _ in $(seq 100); do [ -s port.txt ] && break; sleep 0.1; done
@@ -65,9 +68,11 @@ check_eq "the cubemap toy draws its -x face (red 20)" "20 0 0" "$(png pixel cube
 # ---- inputs ikshade does not run are not fetched, with a warning ----
 "$bin" import tstMus -o mus --key testkey > out.txt 2> err.txt; rc=$?
 check_eq "music and webcam: exit 0" 0 "$rc"
-check "... a warning counts what was not fetched" grep -q "warning: tstMus.json: 2 inputs (video, music, webcam or volume) not fetched" err.txt
-check "... 0 media files" grep -q ": 0 media files, " out.txt
-check_eq "... the JSON alone" "tstMus.json" "$(ls -A mus)"
+check "... a warning counts what was not fetched (the webcam)" grep -q "warning: tstMus.json: 1 input (a webcam, microphone or music stream) not fetched" err.txt
+check "... 1 media file" grep -q ": 1 media file" out.txt
+check_eq "... the JSON and the music" "$MP3 tstMus.json" "$(ls -A mus | tr '\n' ' ' | sed 's/ $//')"
+check "... the music byte for byte" cmp "mus/$MP3" "root/media/a/$MP3"
+check "... and the imported toy runs, its webcam black" "$bin" render mus/tstMus.json -o mus.png --size 8x8 --quiet --missing-media=black
 
 # ---- the key from $SHADERTOY_KEY; an existing directory keeps its other files; the JSON is replaced ----
 mkdir keep && echo mine > keep/notes.txt && echo old > keep/tstOne.json

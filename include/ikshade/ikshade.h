@@ -480,7 +480,7 @@ typedef struct {
     char id[72];         /* the shader's ID: the JSON is out_dir/ID.json */
     char name[128];      /* the shader's name on the site (cut to fit), "" when it has none */
     int media;           /* media files fetched */
-    int skipped;         /* inputs not fetched: video, music, webcam, volumes (ikshade does not run them) */
+    int skipped;         /* inputs not fetched: a webcam, microphone or music stream (live, no files) */
     long long bytes;     /* bytes fetched, the JSON included */
 } iks_import_stats;
 

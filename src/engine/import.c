@@ -183,8 +183,9 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     if (!iks_toyfile_json_media(jname, b.data, &media, &err)) goto done;
     st->skipped = media.skipped;
     if (media.skipped)
-        iks_warnf(&log, "%s: %d input%s (video, music, webcam or volume) not fetched: ikshade does not run them",
-                  jname, media.skipped, media.skipped == 1 ? "" : "s");
+        iks_warnf(&log, "%s: %d input%s (a webcam, microphone or music stream) not fetched: live inputs are no "
+                  "files (--missing-media=black runs the toy without them)", jname, media.skipped,
+                  media.skipped == 1 ? "" : "s");
 
     /* gathered in a temporary directory: inside out_dir when it exists, else beside it */
     if (exists) {

@@ -730,9 +730,13 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
         {
             const char *type = str_field(in, "type", "ctype");
             const char *media = str_field(in, "filepath", "src");
-            if (!type || (strcmp(type, "texture") && strcmp(type, "cubemap"))) {
-                /* buffers and the keyboard are no files; video, music, webcam, volumes: not run */
-                if (type && strcmp(type, "buffer") && strcmp(type, "keyboard")) out->skipped++;
+            /* files ikshade reads: textures, cubemap faces, volumes, music and video. Buffers, Cube A and
+             * the keyboard are no files; a webcam, a microphone or a SoundCloud stream cannot be fetched */
+            bool file = type && (!strcmp(type, "texture") || !strcmp(type, "volume") || !strcmp(type, "music") ||
+                                 !strcmp(type, "video") ||
+                                 (!strcmp(type, "cubemap") && !is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)));
+            if (!file) {
+                if (type && strcmp(type, "buffer") && strcmp(type, "keyboard") && strcmp(type, "cubemap")) out->skipped++;
                 continue;
             }
             if (!media || !site_media_path(media)) {
