@@ -492,7 +492,8 @@ IKS_API iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats);
 
 /* ---- small things an embedding program needs ---------------------------------------------------- */
 
-/* Checks a --set or --channelN value without GL: IKS_E_USAGE with the reason. */
+/* Checks a --set or --channelN value without GL: IKS_E_USAGE with the reason. A channel naming a file
+ * (an image, a cubemap's first face, a volume, music, a video) that is not there is IKS_E_USAGE too. */
 IKS_API iks_code iks_check_setting(const char *setting);
 IKS_API iks_code iks_check_channel(const char *spec);
 /* Writes width x height RGBA8 pixels (top row first) as a PNG (RGB unless alpha), atomically. */

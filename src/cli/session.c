@@ -129,21 +129,6 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
             if (c != IKS_E_USAGE) return iks_print_error(cmd, c, named);
             return iks_usage(cmd, "%s", named);
         }
-        /* a file the option names that is not there is the command line's mistake too: said now, with
-         * the option's name, before a context is made (a cubemap's other faces are checked at load) */
-        size_t n = strcspn(v, ",");
-        const char *f = strncmp(v, "cube:", 5) == 0 ? v + 5 : v;
-        n -= (size_t)(f - v);
-        bool word = (n == 1 && f[0] >= 'a' && f[0] <= 'd') || (n == 8 && !strncmp(f, "keyboard", 8)) ||
-                    (n == 5 && !strncmp(f, "black", 5)) || (n == 6 && !strncmp(f, "cube_a", 6));
-        if (!word) {
-            char *path = strndup(f, n);
-            if (!path) return iks_fail(cmd, "%s: out of memory", name);
-            struct stat st;
-            int rc = stat(path, &st) == 0 ? 0 : iks_usage(cmd, "%s '%s': %s", name, path, strerror(errno));
-            free(path);
-            if (rc) return rc;
-        }
         o->channel[a[9] - '0'] = v;
     } else if (OPT("--glsl")) {
         NEED("--glsl", "auto, es or 330");

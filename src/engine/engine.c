@@ -453,8 +453,12 @@ iks_code iks_check_channel(const char *spec)
     iks_err err = IKS_ERR_INIT;
     iks_input in;
     if (!iks_channel_parse(spec, &in, &err)) return iks_publish(&err);
+    /* the parser knows which words name files (not a..d, cube_a, keyboard, black): a file that is not
+     * there is the caller's mistake, said before any context is made (a cubemap's other faces at load) */
+    struct stat st;
+    if (in.path && stat(in.path, &st) != 0) iks_err_set(&err, IKS_E_USAGE, "'%s': %s", in.path, strerror(errno));
     free((char *)in.path);
-    return IKS_OK;
+    return iks_publish(&err);
 }
 
 iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool alpha)
