@@ -52,7 +52,9 @@ fi
 # GNU parallel over ssh, as the README runs it on other hosts (-S, --workdir .): here "ssh" runs the
 # command on this machine, which tests what reaches the remote side (PARALLEL_SEQ, the directory)
 fakessh=$tmp/fakessh
-printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, as a login shell there would\nshift; [ "$1" = -- ] && shift\nexec sh -c "$*"\n' >"$fakessh"
+# ssh starts the remote command in the home directory, and parallel's --workdir . names this directory
+# relative to $HOME when it lies under it (as on CI): the stand-in must start from $HOME too
+printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, from $HOME as a login shell there would\nshift; [ "$1" = -- ] && shift\ncd "${HOME:-/}" || exit 255\nexec sh -c "$*"\n' >"$fakessh"
 chmod +x "$fakessh"
 parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" "${R[@]}" -o ssh/%03d.png --frames 9 \
   --shard auto --shard-count 3 --quiet ::: 1 2 3
