@@ -41,27 +41,42 @@ float ik_scale_for(float m)
 }
 float ik_unscale_for(float s) { return uintBitsToFloat(uint(254 - int(floatBitsToUint(s) >> 23)) << 23); }
 
-// s / sp as a power of two (held at 2^-126 or more), and its inverse, so 1/d needs no second division.
-float ik_ratio_of(float s, float sp, out float inverse)
+// s / (sp 2^shift) as a power of two (held at 2^-126 or more), and its inverse, so 1/d needs no
+// second division.
+float ik_ratio_of(float s, float sp, int shift, out float inverse)
 {
-    int re = max(int(floatBitsToUint(s) >> 23) - int(floatBitsToUint(sp) >> 23) + 127, 1);
+    int re = max(int(floatBitsToUint(s) >> 23) - int(floatBitsToUint(sp) >> 23) - shift + 127, 1);
     inverse = uintBitsToFloat(uint(254 - re) << 23);
     return uintBitsToFloat(uint(re) << 23);
 }
+
+// p's frame for a subnormal largest component: first multiplied by 2^shift (see ik.c). A GPU that
+// flushes subnormals to zero sees the origin instead.
+int ik_tiny_shift(float m) { return m < 1.17549435e-38 ? 24 : 0; }
 
 // Not NaN and not +-Inf. The twins differ here on purpose: ik.c tests v - v == 0, sound under the
 // IEEE arithmetic its build flags guarantee, but GLSL promises none (a shader compiler may fold
 // v - v to 0 unless it is `precise`), so here the built-ins whose meaning the compiler must keep.
 bool ik_finite(float v) { return !isnan(v) && !isinf(v); }
 
-// The scaled-frame core: joint along u (A) and towards the bend side (B), effector distance (E).
-// ik.c's twin also takes soft_on, which its callers set to soften > 0 (as tested here) so that each
-// batch variant has it as a constant; and it selects with sel() where this writes ?:.
-int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, float soften,
-            out float A, out float B, out float E)
+// The scaled-frame core: joint along u (A) and towards the bend side (B), effector distance (E);
+// p also in its own frame (|p|^2 = hp, 1/|p| = invp), ratio taking that frame to this one (1/ratio =
+// rinv). ik.c's twin also takes soft_on, which its callers set to soften > 0 (as tested here) so that
+// each batch variant has it as a constant; and it selects with sel() where this writes ?:.
+int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, bool ok, bool stretch,
+            float soften, out float A, out float B, out float E)
 {
     float L = R1 + R2;
     float D = abs(R1 - R2);
+    float inv_d = invp * rinv;
+
+    // Heron's product as (L^2 - h)(h - D^2), h from p's components; the second factor in p's frame,
+    // so that a tiny p beside long bones does not underflow it. Out of reach exactly when a factor is
+    // negative (see ik.c).
+    float Dp = D * rinv;
+    float F = L * L - hp * ratio * ratio, G = hp - Dp * Dp;
+    int status = G < 0.0 ? IK_TOO_NEAR : IK_REACHED;
+    status = F < 0.0 ? IK_TOO_FAR : status;
 
     // soft IK: pull the effective target distance dt in, Spine's quadratic
     float dt = d, inv = inv_d;
@@ -73,18 +88,23 @@ int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, flo
         float q = 1.0 - t;
         dt = soft ? L - s * q * q : d;
         inv = soft ? 1.0 / (dt > 0.0 ? dt : 1.0) : inv_d;
+        // the softened distance has no frame of its own: this one
+        float ht = dt * dt;
+        F = soft ? L * L - ht : F;
+        G = soft ? ht - D * D : G;
+        invp = soft ? inv : invp;
     }
 
-    // geometry on the effective distance: Heron's factors, each one rounding from exact inputs
-    float heron = max((L - dt) * (dt - D) * (dt + D) * (dt + L), 0.0);
+    // geometry on the effective distance
+    bool far = F < 0.0, near = G < 0.0;
+    float heron = max(F * G, 0.0);
     float a = 0.5 * (dt + (R1 - R2) * L * inv);
-    float b = 0.5 * sqrt(heron) * inv;
+    float b = 0.5 * sqrt(heron) * invp;
 
     // 2^64 (ik.c's 0x1p64f: GLSL has no hex float literals), far past anything meaningful in the
     // scaled frame; keeps the stretch answer finite
     float a_str = clamp(a, -1.8446744e19, 1.8446744e19);
     float fold = R1 > R2 ? R1 : -R1;
-    bool far = dt > L, near = dt < D;
     float a_out = near ? (stretch ? a_str : fold) : a;
     a_out = far ? (stretch ? a_str : R1) : a_out;
     float b_out = (far || near) ? 0.0 : b;
@@ -92,8 +112,6 @@ int ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, flo
     A = ok ? a_out : max(R1, 0.0);
     B = ok ? b_out : 0.0;
     E = stretch ? d : max(min(dt, L), D);
-    int status = d < D ? IK_TOO_NEAR : IK_REACHED;
-    status = d > L ? IK_TOO_FAR : status;
     return ok ? status : IK_DEGENERATE;
 }
 
@@ -117,9 +135,12 @@ int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften,
     bool origin = p.x == 0.0 && p.y == 0.0;
     // p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction
     float pm = max(abs(p.x), abs(p.y));
-    float sp = ik_scale_for(pm);
-    vec2 P = p * sp;
-    float dp = sqrt(P.x * P.x + P.y * P.y);
+    int shift = ik_tiny_shift(pm);
+    float pre = uintBitsToFloat(uint(127 + shift) << 23);
+    float sp = ik_scale_for(pm * pre);
+    vec2 P = p * pre * sp;
+    float hp = P.x * P.x + P.y * P.y;
+    float dp = sqrt(hp);
     float invd = 1.0 / (origin ? 1.0 : dp);
     vec2 u = origin ? vec2(1.0, 0.0) : P * invd;
     // the common frame: the largest of |p|, r1, r2 in [1, 4)
@@ -127,12 +148,13 @@ int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften,
     float us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
     float rinv;
-    float d = dp * ik_ratio_of(s, sp, rinv);
+    float ratio = ik_ratio_of(s, sp, shift, rinv);
+    float d = dp * ratio;
     bool ok = r1 > 0.0 && r2 > 0.0 && !origin;
     // a negative r2 answers x = 0, as non-finite input does
     R1 = r2 >= 0.0 ? R1 : 0.0;
     float A, B, E;
-    int st = ik_core(d, invd * rinv, R1, R2, ok, stretch, soften, A, B, E);
+    int st = ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, stretch, soften, A, B, E);
     B *= bend < 0.0 ? -1.0 : 1.0;
     vec2 j = vec2(A * u.x - B * u.y, A * u.y + B * u.x);
     x = ik_sat(j * us);
@@ -168,15 +190,19 @@ int ikSolve3(vec3 p, float r1, float r2, vec3 pole, float bend, bool stretch, fl
     soften = soften > 0.0 ? min(soften, 1.0) : 0.0;
     bool origin = p.x == 0.0 && p.y == 0.0 && p.z == 0.0;
     float pm = max(max(abs(p.x), abs(p.y)), abs(p.z));
-    float sp = ik_scale_for(pm);
-    vec3 P = p * sp;
-    float dp = sqrt(dot(P, P));
+    int shift = ik_tiny_shift(pm);
+    float pre = uintBitsToFloat(uint(127 + shift) << 23);
+    float sp = ik_scale_for(pm * pre);
+    vec3 P = p * pre * sp;
+    float hp = dot(P, P);
+    float dp = sqrt(hp);
     vec3 u = origin ? vec3(1.0, 0.0, 0.0) : P / dp;
     float s = ik_scale_for(max(pm, max(abs(r1), abs(r2))));
     float us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
     float rinv;
-    float d = dp * ik_ratio_of(s, sp, rinv);
+    float ratio = ik_ratio_of(s, sp, shift, rinv);
+    float d = dp * ratio;
     bool ok = r1 > 0.0 && r2 > 0.0 && !origin;
 
     // the pole only gives a direction: scale it on its own
@@ -197,7 +223,7 @@ int ikSolve3(vec3 p, float r1, float r2, vec3 pole, float bend, bool stretch, fl
 
     R1 = r2 >= 0.0 ? R1 : 0.0;
     float A, B, E;
-    int st = ik_core(d, rinv / dp, R1, R2, ok, stretch, soften, A, B, E);
+    int st = ik_core(d, 1.0 / (origin ? 1.0 : dp), rinv, hp, ratio, R1, R2, ok, stretch, soften, A, B, E);
     B *= bend < 0.0 ? -1.0 : 1.0;
     vec3 j = A * u + B * v;
     x = ik_sat(j * us);

@@ -36,7 +36,8 @@ mutate() { # NAME SED-EXPRESSION
 mutate const 's/float a = 0\.5 \* (dt/float a = 0.5000005 * (dt/'
 mutate swap 's/float R1 = r1 \* s, R2 = r2 \* s;/float R1 = r2 * s, R2 = r1 * s;/'
 mutate bend 's/B \*= bend < 0\.0 ? -1\.0 : 1\.0;/B *= 1.0;/'
-mutate raw 's/float heron = max((L - dt) \* (dt - D) \* (dt + D) \* (dt + L), 0\.0);/float w = dt * dt + R1 * R1 - R2 * R2; float heron = max(4.0 * R1 * R1 * dt * dt - w * w, 0.0);/'
+# the article's discriminant, in the units of ours (the common frame's length^2 times p's frame's)
+mutate raw 's/float heron = max(F \* G, 0\.0);/float w = dt * dt + R1 * R1 - R2 * R2; float heron = max((4.0 * R1 * R1 * dt * dt - w * w) * rinv * rinv, 0.0);/'
 
 # a solver file that does not compile: compiler-style errors pointing into it, exit 1
 printf 'vec2 ikSolve(vec2 p, float r1, float r2) { return p }\n' > "$tmp/broken.glsl"

@@ -644,6 +644,43 @@ static void test_batch3(long n)
     free(st);
 }
 
+/* A target far smaller than equal bones (r1 = r2, so D = 0 and every |p| > 0 is in reach): the joint
+ * stands at the bones' length, nearly across p (its component along p is |p| / 2). Before Heron's second
+ * factor moved into p's own frame, h - D^2 underflowed to 0 below |p| ~ 1e-19 r1 and the joint folded
+ * onto p (|x| = |p| / 2). Bones from 1e-20 to 1e30, targets down to the smallest denormal; 2D, 3D,
+ * the batch. */
+static void test_tiny_target(void)
+{
+    const float R[] = { 1e-20f, 1.0f, 3.0f, 1e20f, 1e30f };
+    const float T[] = { 1e-45f, 1e-40f, 1e-30f, 1e-20f, 1e-10f, 1e-5f };
+    int n = 0;
+    for (size_t a = 0; a < sizeof R / sizeof R[0]; a++)
+        for (size_t b = 0; b < sizeof T / sizeof T[0]; b++)
+            for (int ang = 0; ang < 8; ang++) {
+                float r = R[a], t = T[b] * r;
+                if (!(t > 0.0f)) continue;
+                double th = 0.7853981633974483 * ang + 0.1;
+                float px = (float)(t * cos(th)), py = (float)(t * sin(th));
+                if (px == 0.0f && py == 0.0f) continue;
+                ik_vec2 x;
+                ik_status st = ik_solve2((ik_vec2){ px, py }, r, r, NULL, &x, NULL);
+                double d = hypot(px, py), len = hypot(x.x, x.y), along = ((double)x.x * px + (double)x.y * py) / d;
+                CHECK(st == IK_REACHED && fabs(len - r) <= 4 * EPS * r && fabs(along - d / 2) <= 4 * EPS * r,
+                      "p=(%g,%g) r1=r2=%g: %s, |x| = %.9g, along p %.9g (want r1 and |p|/2)", px, py, r,
+                      ik_status_name(st), len, along);
+                float bx, by;
+                ik_solve2_batch(1, &px, &py, &r, &r, NULL, &bx, &by, NULL);
+                CHECK(bx == x.x && by == x.y, "batch differs at p=(%g,%g) r=%g", px, py, r);
+                ik_vec3 x3;
+                ik_status s3 = ik_solve3((ik_vec3){ px, py, 0 }, r, r, (ik_vec3){ -py, px, 0 }, NULL, &x3, NULL);
+                double len3 = sqrt((double)x3.x * x3.x + (double)x3.y * x3.y + (double)x3.z * x3.z);
+                CHECK(s3 == IK_REACHED && fabs(len3 - r) <= 4 * EPS * r, "3D p=(%g,%g) r=%g: %s, |x| = %.9g", px,
+                      py, r, ik_status_name(s3), len3);
+                n++;
+            }
+    printf("tiny targets: %d cases, |p| from 1e-45 r1 to 1e-5 r1 with r1 = r2: the joint at r1, across p\n", n);
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -655,6 +692,7 @@ int main(int argc, char **argv)
     CHECK(raw > 10 * K, "the raw discriminant should fail the bound, got %g", raw);
     test_properties(n / 4);
     test_nonfinite_sweep();
+    test_tiny_target();
     test_soft();
     test_batch(n / 4 + 3);
     test_fast_edges(n / 4);

@@ -27,7 +27,7 @@ const char HELP_SOLVE[] =
     "  --soften S   soft IK over the last fraction S (0..1) of the reach, against the knee pop\n"
     "\n"
     "example:\n"
-    "  echo '1.6 0 1 1' | ikshade solve      # -> 0.800000012 0.600000024 reached\n";
+    "  echo '1.6 0 1 1' | ikshade solve      # -> 0.800000012 0.599999964 reached\n";
 
 static const char *const FIELDS2[] = { "px", "py", "r1", "r2", "bend" };
 static const char *const FIELDS3[] = { "px", "py", "pz", "r1", "r2", "hx", "hy", "hz", "bend" };

@@ -12,11 +12,13 @@
  *
  * Accuracy. Everything is computed in float, in a frame scaled by a power of two so that the largest
  * input is in [1, 4): squares never overflow or underflow, and scaling back is exact. The offset of x
- * from the line 0 -> p is Heron's formula on the triangle (r1, r2, d) with d = |p| taken by one square
- * root, b = sqrt((L - d)(d - D)(d + D)(d + L)) / (2d), L = r1 + r2, D = |r1 - r2|: each factor is one
- * rounding away from exact inputs, so near either edge of reach the error is that of perturbing the
- * inputs by an ulp, which is the problem's own conditioning (it grows as 1/sin of the knee angle). The
- * article's 4 r1^2 h - w^2 loses up to a further factor r1/r2 (or r2/r1) to cancellation there.
+ * from the line 0 -> p is Heron's formula on the triangle (r1, r2, |p|) in factored form,
+ * b = sqrt((L^2 - h)(h - D^2)) / (2d), h = p.p, L = r1 + r2, D = |r1 - r2|: each factor is one
+ * rounding away from rounded squares, which are the exact squares of inputs perturbed by half an ulp,
+ * so near either edge of reach the error is that of perturbing the inputs by an ulp, which is the
+ * problem's own conditioning (it grows as 1/sin of the knee angle). It is the article's 4 r1^2 h - w^2
+ * factored: that form loses up to a further factor r1/r2 (or r2/r1) to cancellation there. The
+ * target is out of reach exactly when a factor is negative, so the status and the square root agree.
  *
  * Speed. ik_core(), ikSolve2() and the 3D body are branch-free (selects only) so that the batch loops
  * vectorise; build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float
@@ -105,16 +107,23 @@ static inline float ik_unscale_for(float s)
     return from_bits((uint32_t)(254 - (int)(bits(s) >> 23)) << 23);
 }
 
-/* s / sp for scales from ik_scale_for(), s for the larger magnitude: 2^k <= 1, held at 2^-126 or
- * more (|p| is then negligible against the lengths, and stays a normal positive number). *inverse
- * gets 2^-k, so that 1/d comes from 1/|p| without a second division, rounded identically. */
-static inline float ik_ratio_of(float s, float sp, float *inverse)
+/* s / (sp 2^shift) for scales from ik_scale_for(), s for the larger magnitude (shift: see
+ * ik_tiny_shift): 2^k <= 1, held at 2^-126 or more (|p| is then negligible against the lengths, and
+ * stays a normal positive number). *inverse gets 2^-k, so that 1/d comes from 1/|p| without a second
+ * division, rounded identically. */
+static inline float ik_ratio_of(float s, float sp, int shift, float *inverse)
 {
-    int re = (int)(bits(s) >> 23) - (int)(bits(sp) >> 23) + 127;
+    int re = (int)(bits(s) >> 23) - (int)(bits(sp) >> 23) - shift + 127;
     re = re < 1 ? 1 : re;
     *inverse = from_bits((uint32_t)(254 - re) << 23);
     return from_bits((uint32_t)re << 23);
 }
+
+/* p's frame for a subnormal largest component m: one power of two (a float, at most 2^127) cannot
+ * bring it into [1, 4), so p is first multiplied by 2^shift (exact), shift 24 for a subnormal m and
+ * 0 otherwise. Without it |p| stays near 2^-23 in its frame and 1/|p| times the frames' ratio
+ * overflows: a target of 1e-45 beside bones of 1 gave x = -FLT_MAX. */
+static inline int ik_tiny_shift(float m) { return m < FLT_MIN ? 24 : 0; }
 
 /* Not NaN and not +-Inf: v - v is 0 for finite v and NaN otherwise. Needs IEEE semantics, so this
  * file must never be built with -ffinite-math-only (or -ffast-math); with the flags above it has them.
@@ -122,7 +131,8 @@ static inline float ik_ratio_of(float s, float sp, float *inverse)
  * v - v to 0 unless it is `precise`), so ik.glsl asks isnan() and isinf(), whose meaning it must keep. */
 static inline bool ik_finite(float v) { return v - v == 0.0f; }
 
-/* In the scaled frame: d = |p| (> 0 unless degenerate), R1, R2 the lengths. Gives the joint's
+/* In the scaled frame: d = |p| (> 0 unless degenerate), R1, R2 the lengths; and p in its own frame,
+ * where |p|^2 = hp and 1/|p| = invp, ratio taking that frame to this one (1/ratio = rinv). Gives the joint's
  * coordinates along u = p/d (A) and along the bend side (B, before the bend sign), the effector's
  * distance along u (E; equal to d when the target is reached unsoftened), and the status of
  * the target as a float (the enum's value) so that every select has one lane width. `ok` false means
@@ -130,11 +140,24 @@ static inline bool ik_finite(float v) { return v - v == 0.0f; }
  * passes soften > 0 for it, which ik.glsl tests itself; here it is a separate flag so that it can be a
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
-ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool soft_on, float soften,
-        bool lanes, float *A, float *B, float *E)
+ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, bool ok, bool stretch,
+        bool soft_on, float soften, bool lanes, float *A, float *B, float *E)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
+    float inv_d = invp * rinv;
+
+    /* Heron's product as (L^2 - h)(h - D^2), h = |p|^2 from p's components rather than from d: each
+     * factor is one rounding from rounded squares (which perturb L, D and |p| by half an ulp each),
+     * and in the scalar fast path (see ik_solve2) d's square root is then off the longest chain to
+     * the joint. The second factor is taken in p's frame (D scaled there; D >> |p| overflows to Inf,
+     * the target then too near), so that a tiny p beside long bones (r1 = r2 = 1, |p| = 1e-30) does
+     * not underflow it to 0 and fold the joint onto p. The target is out of reach exactly when a
+     * factor is negative: the status and the square root never disagree at the edges. */
+    float Dp = D * rinv;
+    float F = L * L - hp * ratio * ratio, G = hp - Dp * Dp;
+    float status = sel(lanes, G < 0.0f, (float)IK_TOO_NEAR, (float)IK_REACHED);
+    status = sel(lanes, F < 0.0f, (float)IK_TOO_FAR, status);
 
     /* soft IK: pull the effective target distance dt in, Spine's quadratic. soft_on is a constant in
      * each caller's loop, so the common case pays none of this. */
@@ -147,18 +170,23 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
         float q = 1.0f - t;
         dt = sel(lanes, soft, L - s * q * q, d);
         inv = sel(lanes, soft, 1.0f / sel(lanes, dt > 0.0f, dt, 1.0f), inv_d);
+        /* the softened distance has no frame of its own: this one */
+        float ht = dt * dt;
+        F = sel(lanes, soft, L * L - ht, F);
+        G = sel(lanes, soft, ht - D * D, G);
+        invp = sel(lanes, soft, inv, invp);
     }
 
     /* geometry on the effective distance */
-    float heron = max_f((L - dt) * (dt - D) * (dt + D) * (dt + L), 0.0f);
+    bool far = F < 0.0f, near = G < 0.0f;
+    float heron = max_f(F * G, 0.0f);
     float a = 0.5f * (dt + (R1 - R2) * L * inv);
-    float b = 0.5f * sqrtf(heron) * inv;
+    float b = 0.5f * sqrtf(heron) * invp;
 
     /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite.
      * (ik.glsl writes it in decimal: GLSL has no hex float literals.) */
     float a_str = min_f(max_f(a, -0x1p64f), 0x1p64f);
     float fold = sel(lanes, R1 > R2, R1, -R1);
-    bool far = dt > L, near = dt < D;
     float a_out = sel(lanes, near, sel(lanes, stretch, a_str, fold), a);
     a_out = sel(lanes, far, sel(lanes, stretch, a_str, R1), a_out);
     float b_out = sel(lanes, far | near, 0.0f, b);
@@ -167,8 +195,6 @@ ik_core(float d, float inv_d, float R1, float R2, bool ok, bool stretch, bool so
     *B = sel(lanes, ok, b_out, 0.0f);
     /* the effector: on the target when stretching, else where the chain can get, D <= E <= L */
     *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
-    float status = sel(lanes, d < D, (float)IK_TOO_NEAR, (float)IK_REACHED);
-    status = sel(lanes, d > L, (float)IK_TOO_FAR, status);
     return sel(lanes, ok, status, (float)IK_DEGENERATE);
 }
 
@@ -207,22 +233,25 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
     bool origin = (px == 0.0f) & (py == 0.0f);
     /* p's direction from p scaled on its own, so a tiny p beside long bones keeps its direction */
     float pm = max_f(abs_f(px), abs_f(py));
-    float sp = ik_scale_for(pm);
-    float Xp = px * sp, Yp = py * sp;
-    float dp = sqrtf(Xp * Xp + Yp * Yp);
+    int shift = ik_tiny_shift(pm);
+    float pre = from_bits((uint32_t)(127 + shift) << 23);
+    float sp = ik_scale_for(pm * pre);
+    float Xp = px * pre * sp, Yp = py * pre * sp;
+    float hp = Xp * Xp + Yp * Yp;
+    float dp = sqrtf(hp);
     float invd = 1.0f / sel(lanes, origin, 1.0f, dp);
     float ux = sel(lanes, origin, 1.0f, Xp * invd);
     float uy = sel(lanes, origin, 0.0f, Yp * invd);
     /* the common frame: the largest of |p|, r1, r2 in [1, 4) */
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
-    float rinv, ratio = ik_ratio_of(s, sp, &rinv);
+    float rinv, ratio = ik_ratio_of(s, sp, shift, &rinv);
     float d = dp * ratio;
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin; /* non-finite input was zeroed above */
     /* a negative r2 answers x = 0, as non-finite input does */
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, invd * rinv, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E);
+    float st = ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
     *ox = ik_sat(x * us);
@@ -238,32 +267,34 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
  * registers) and for computing every select's both arms. When every input is a modest number, the
  * scaled frames change nothing, and this computes the same answer without them, bit for bit.
  *
- * The range: r1, r2 in [2^-E, 2^E], each of p.x, p.y zero or of magnitude in [2^-E, 2^E], p not the
- * origin, E = IK_FAST_E = 12 (so from 0.000244 to 4096), and no softening.
+ * The range: r1, r2 in [2^-E, 2^(E+1)), each of p.x, p.y zero or of magnitude in that range, p not
+ * the origin, E = IK_FAST_E = 12 (so from 0.000244 to 8192, exponents -12 to 12), and no softening.
  *
  * Why bit for bit. ikSolve2 multiplies p by sp = 2^j and everything by s = 2^k, with |j|, |k| <= E
  * here (they bring the largest magnitude into [1, 2); so ik_ratio_of's clamp at 2^-126 never acts,
  * and its selects for non-finite, degenerate or softened input pass the values through); each value
  * it computes is the value computed
- * here times 2^(k * its degree in lengths) (2^j for p's own frame). Rounding commutes with a power of
+ * here times 2^(k * its degree in lengths) (2^j for p's own frame; heron, a product of a factor in
+ * each frame, 2^(2k + 2j), and b, sqrt(heron) times 1/|p| in p's frame, 2^k again). Rounding commutes with a power of
  * two, fl(2^n v) = 2^n fl(v), and a square root with an even one, whenever the exact results in both
  * frames are zero or normal floats (no underflow to subnormals, no overflow). So it is enough that
  * every nonzero intermediate v of degree g here has 2^-126 * 2^(E|g|) <= |v| <= 2^127 * 2^-(E|g|).
  * All inputs are multiples of 2^(-E-23) (floats of magnitude >= 2^-E), so is every difference of two
  * of them or of L, d, D (themselves such floats), and a nonzero difference is at least that much.
- * With m = 2^-E and M = 2^E (and |ux|, |uy| in [m / (2M), 1]):
+ * With m = 2^-E and M = 2^(E+1) (and |ux|, |uy| in [m / (2M), 1]):
  *   p.x^2, h, d, 1/d, ux: within [m^2 / 2, 2 M^2]           (degrees 2, 2, 1, -1, 0)
- *   L - d, d - D: one of the two is >= m / 2, since their sum is L - D = 2 min(r1, r2) (up to
- *     roundings); the other, if nonzero, >= 2^-23 m. So heron's partial products are >= 2^-23 m^2 / 2,
- *     >= 2^-23 m^3 / 2 and >= 2^-23 m^4 (degree 4): scaled, >= 2^-23 m^8 = 2^-119 > 2^-126; and
- *     <= (4M)^4 = 2^56, scaled <= 2^104.
+ *   L^2 in [4 m^2, 4 M^2]; D^2, if nonzero, >= 2^-46 m^2 = 2^-70 (degree 2: scaled >= 2^-94).
+ *   F = L^2 - h, G = h - D^2: floats >= m^2 are multiples of 2^-23 m^2, so a nonzero F is at least
+ *     that; G too, unless D^2 < h / 2, and then G >= m^2 / 2. F + G = L^2 - D^2 = 4 r1 r2 >= 4 m^2
+ *     (up to roundings), so one of them is >= m^2 and heron = F G >= 2^-24 m^4 when nonzero (degree
+ *     4): scaled, >= 2^-24 m^8 = 2^-120 > 2^-126; and <= (4 M^2)^2 = 2^56, scaled <= 2^104.
  *   (r1 - r2) L >= 2^-22 m^2, times 1/d >= 2^-23 m^3; d + that, if nonzero, >= 2^-24 m (if the two
  *     nearly cancel both are >= m / 2, multiples of 2^-24 m), so |a| >= 2^-25 m: scaled >= 2^-49.
  *     |a| <= M^3, scaled <= M^4 = 2^48: the 2^64 clamp of the stretch answer never acts.
  *   b >= 2^-14 m^3; the products A ux, B uy >= 2^-15 m^5 and their nonzero difference >= 2^-38 m^5,
  *     scaled >= 2^-110: x and y are the same in both frames, and far from FLT_MAX (no saturation).
- *   The statuses compare scaled values against scaled values: the same answers.
- * The tightest is heron's product: E = 12 leaves 7 binades to spare there. tests/test_ik.c holds this
+ *   The statuses are the signs of F and G, and the selects compare scaled values: the same answers.
+ * The tightest is heron's product: E = 12 leaves 6 binades to spare there. tests/test_ik.c holds this
  * against the batch (which always scales) on cases at the edges of the range and of reach. */
 #define IK_FAST_E 12
 #define IK_NOINLINE __attribute__((noinline))
@@ -314,36 +345,63 @@ static inline __m128 pick(__m128 m, __m128 t, __m128 f)
     return _mm_or_ps(_mm_and_ps(m, t), _mm_andnot_ps(m, f));
 }
 static inline __m128 lane0(__m128 v) { return _mm_shuffle_ps(v, v, 0); }
+/* v in lane 0 of a register whose other lanes are left as they are: _mm_set_ss would zero them, two
+ * instructions per value where nothing reads those lanes. (An empty asm: it only renames.) */
+static inline __m128 in_lane0(float v)
+{
+    __m128 r;
+    __asm__("" : "=x"(r) : "0"(v));
+    return r;
+}
 static inline __attribute__((always_inline)) ik_status
 solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
 {
-    if (!fast_range(p.x, p.y, r1, r2) | (o.soften != 0.0f)) return solve2_general(p, r1, r2, o, x, end);
     /* (p.x, p.y, r1, r2); p arrives as the low half of one register */
     double pd;
     memcpy(&pd, &p, sizeof pd);
-    __m128 V = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(pd)), _mm_unpacklo_ps(_mm_set_ss(r1), _mm_set_ss(r2)));
+    __m128 P;
+    __asm__("" : "=x"(P) : "0"(pd));
+    __m128 V = _mm_movelh_ps(P, _mm_unpacklo_ps(in_lane0(r1), in_lane0(r2)));
+    /* fast_range() on the four lanes at once, as float compares: (|p.x|, |p.y|, r1, r2) against
+     * [2^-E, 2^(E+1)), which is fast_range's exponent test (a negative length fails the lower bound,
+     * NaN both); p's components may be zero, but not both. Constants from memory: built in registers
+     * (as GCC does _mm_set1) they cost more than the test. */
+    static const float LIM[3][4] __attribute__((aligned(16))) = {
+        { 0x1p-12f, 0x1p-12f, 0x1p-12f, 0x1p-12f },
+        { 0x1p13f, 0x1p13f, 0x1p13f, 0x1p13f },
+        { -0.0f, -0.0f, 0.0f, 0.0f },
+    };
+    _Static_assert(IK_FAST_E == 12, "LIM holds 2^-IK_FAST_E and 2^(IK_FAST_E + 1)");
+    __m128 W = _mm_andnot_ps(_mm_load_ps(LIM[2]), V);
+    __m128 inside = _mm_and_ps(_mm_cmpnlt_ps(W, _mm_load_ps(LIM[0])), _mm_cmplt_ps(W, _mm_load_ps(LIM[1])));
+    int zero = _mm_movemask_ps(_mm_cmpeq_ps(W, _mm_setzero_ps())) & 3;
+    if (((_mm_movemask_ps(inside) | zero) != 15) | (zero == 3) | (o.soften != 0.0f))
+        return solve2_general(p, r1, r2, o, x, end);
     const __m128 half = _mm_set_ss(0.5f), nzero = _mm_set1_ps(-0.0f);
     __m128 sq = _mm_mul_ps(V, V);
-    __m128 dp = _mm_sqrt_ss(_mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1)));
+    __m128 h = _mm_add_ss(sq, _mm_shuffle_ps(sq, sq, 1));
+    __m128 dp = _mm_sqrt_ss(h);
     __m128 inv = _mm_div_ss(_mm_set_ss(1.0f), dp);
     __m128 U = _mm_mul_ps(V, lane0(inv)); /* (ux, uy, -, -) */
     __m128 R1 = _mm_shuffle_ps(V, V, 2), R2 = _mm_shuffle_ps(V, V, 3);
     __m128 L = _mm_add_ss(R1, R2), diff = _mm_sub_ss(R1, R2), D = _mm_andnot_ps(nzero, diff);
-    __m128 heron = _mm_mul_ss(_mm_mul_ss(_mm_mul_ss(_mm_sub_ss(L, dp), _mm_sub_ss(dp, D)), _mm_add_ss(dp, D)),
-                              _mm_add_ss(dp, L));
-    __m128 far = _mm_cmplt_ss(L, dp), near = _mm_cmplt_ss(dp, D);
-    /* Two rewrites that keep every bit and shorten the longest chain of dependent operations (sqrt,
-     * then heron, then sqrt). ik_core's max(heron, 0) and then zero for a target out of reach, as one
-     * select before the square root: in reach, every factor is >= +0, so heron is too. And
-     * B = (0.5 sqrt(heron)) / d * bend as sqrt(heron) (0.5 bend / d): +-0.5 is a power of two, exact
-     * in any order (no underflow in this range), and the sign commutes with every rounding. */
-    heron = _mm_andnot_ps(_mm_or_ps(far, near), heron);
+    /* heron from h, not from d: the longest chain of dependent operations is then h, heron, sqrt,
+     * with d's square root and 1/d beside it rather than before it. Out of reach (F = L^2 - h < 0
+     * or G = h - D^2 < 0: the sign of a difference is exact, so these are ik_core's F < 0, G < 0)
+     * heron is masked to 0 before the square root, which is ik_core's max(heron, 0) and then 0 for
+     * b: in reach F, G >= 0. And B = (0.5 sqrt(heron)) / d * bend as sqrt(heron) (0.5 bend / d):
+     * +-0.5 is a power of two, exact in any order (no underflow in this range), and the sign
+     * commutes with every rounding. */
+    __m128 L2 = _mm_mul_ss(L, L), D2 = _mm_mul_ss(D, D);
+    __m128 far = _mm_cmplt_ss(L2, h), near = _mm_cmplt_ss(h, D2);
+    __m128 heron = _mm_andnot_ps(_mm_or_ps(far, near), _mm_mul_ss(_mm_sub_ss(L2, h), _mm_sub_ss(h, D2)));
     __m128 a = _mm_mul_ss(half, _mm_add_ss(dp, _mm_mul_ss(_mm_mul_ss(diff, L), inv)));
     __m128 B = _mm_mul_ss(_mm_sqrt_ss(heron), _mm_mul_ss(_mm_set_ss(0.5f * o.bend), inv));
     __m128 A = a;
     if (!o.stretch) {
-        /* far: R1; near: the fold, R1 if R1 > R2 else -R1 (far and near never both hold) */
-        __m128 flip = _mm_and_ps(near, _mm_andnot_ps(_mm_cmplt_ss(R2, R1), nzero));
+        /* far: R1; near: the fold, R1 if R1 > R2 else -R1, which is R1 with diff's sign (near means
+         * D > d >= 0, so diff is not 0; far and near never both hold). diff ^ D is diff's sign bit. */
+        __m128 flip = _mm_and_ps(near, _mm_xor_ps(diff, D));
         A = pick(_mm_or_ps(far, near), _mm_xor_ps(R1, flip), A);
     }
     __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
@@ -354,8 +412,9 @@ solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
         __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
         _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
     }
-    /* far and near never both hold (D <= L), so the sum is the select ik_core makes */
-    return (ik_status)((_mm_movemask_ps(far) & 1) * IK_TOO_FAR + (_mm_movemask_ps(near) & 1) * IK_TOO_NEAR);
+    /* far and near never both hold (D <= L), so far | near << 1 is the select ik_core makes */
+    _Static_assert(IK_TOO_FAR == 1 && IK_TOO_NEAR == 2, "the status is the two masks' sign bits");
+    return (ik_status)(_mm_movemask_ps(_mm_unpacklo_ps(far, near)) & 3);
 }
 IK_CLONES ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 *x, ik_vec2 *end)
 {
@@ -370,13 +429,14 @@ ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 
 {
     opts_n o = normalise(opts);
     if (!(o.soften == 0.0f && fast_range(p.x, p.y, r1, r2))) return solve2_general(p, r1, r2, o, x, end);
-    float dp = sqrtf(p.x * p.x + p.y * p.y);
+    float h = p.x * p.x + p.y * p.y;
+    float dp = sqrtf(h);
     float inv = 1.0f / dp;
     float ux = p.x * inv, uy = p.y * inv;
     float L = r1 + r2, D = fabsf(r1 - r2);
-    float heron = (L - dp) * (dp - D) * (dp + D) * (dp + L);
-    bool far = L < dp, near = dp < D;
-    heron = (far | near) ? 0.0f : heron; /* as in the SSE version */
+    float L2 = L * L, D2 = D * D;
+    bool far = L2 < h, near = h < D2;
+    float heron = (far | near) ? 0.0f : (L2 - h) * (h - D2); /* as in the SSE version */
     float a = 0.5f * (dp + (r1 - r2) * L * inv);
     float B = sqrtf(heron) * (0.5f * o.bend * inv);
     float A = a, E = dp;
@@ -462,15 +522,16 @@ batch_fast_avx2(size_t n, const float *restrict px, const float *restrict py, co
             else batch_xy(8, px + i, py + i, r1 + i, r2 + i, o, x + i, y + i, NULL);
             continue;
         }
-        __m256 dp = _mm256_sqrt_ps(_mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y)));
+        __m256 h = _mm256_add_ps(_mm256_mul_ps(X, X), _mm256_mul_ps(Y, Y));
+        __m256 dp = _mm256_sqrt_ps(h);
         __m256 inv = _mm256_div_ps(one, dp);
         __m256 ux = _mm256_mul_ps(X, inv), uy = _mm256_mul_ps(Y, inv);
         __m256 L = _mm256_add_ps(R1, R2), diff = _mm256_sub_ps(R1, R2), D = _mm256_andnot_ps(nzero, diff);
-        __m256 heron = _mm256_mul_ps(_mm256_mul_ps(_mm256_mul_ps(_mm256_sub_ps(L, dp), _mm256_sub_ps(dp, D)),
-                                                   _mm256_add_ps(dp, D)),
-                                     _mm256_add_ps(dp, L));
-        __m256 far = _mm256_cmp_ps(L, dp, _CMP_LT_OQ), near = _mm256_cmp_ps(dp, D, _CMP_LT_OQ);
-        heron = _mm256_andnot_ps(_mm256_or_ps(far, near), heron); /* as in ik_solve2 */
+        __m256 L2 = _mm256_mul_ps(L, L), D2 = _mm256_mul_ps(D, D);
+        __m256 far = _mm256_cmp_ps(L2, h, _CMP_LT_OQ), near = _mm256_cmp_ps(h, D2, _CMP_LT_OQ);
+        /* as in ik_solve2 */
+        __m256 heron = _mm256_andnot_ps(_mm256_or_ps(far, near),
+                                        _mm256_mul_ps(_mm256_sub_ps(L2, h), _mm256_sub_ps(h, D2)));
         __m256 A = _mm256_mul_ps(half, _mm256_add_ps(dp, _mm256_mul_ps(_mm256_mul_ps(diff, L), inv)));
         __m256 B = _mm256_mul_ps(_mm256_sqrt_ps(heron), _mm256_mul_ps(hbend, inv));
         if (!o.stretch) {
@@ -527,15 +588,18 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
     hx = sel(lanes, fin, hx, 0.0f); hy = sel(lanes, fin, hy, 0.0f); hz = sel(lanes, fin, hz, 0.0f);
     bool origin = (px == 0.0f) & (py == 0.0f) & (pz == 0.0f);
     float pm = max_f(max_f(abs_f(px), abs_f(py)), abs_f(pz));
-    float sp = ik_scale_for(pm);
-    float Xp = px * sp, Yp = py * sp, Zp = pz * sp;
-    float dp = sqrtf(Xp * Xp + Yp * Yp + Zp * Zp);
+    int shift = ik_tiny_shift(pm);
+    float pre = from_bits((uint32_t)(127 + shift) << 23);
+    float sp = ik_scale_for(pm * pre);
+    float Xp = px * pre * sp, Yp = py * pre * sp, Zp = pz * pre * sp;
+    float hp = Xp * Xp + Yp * Yp + Zp * Zp;
+    float dp = sqrtf(hp);
     /* (at the origin these divide by zero; the selects discard the results) */
     float ux = sel(lanes, origin, 1.0f, Xp / dp), uy = sel(lanes, origin, 0.0f, Yp / dp);
     float uz = sel(lanes, origin, 0.0f, Zp / dp);
     float s = ik_scale_for(max_f(pm, max_f(abs_f(r1), abs_f(r2)))), us = ik_unscale_for(s);
     float R1 = r1 * s, R2 = r2 * s;
-    float rinv, ratio = ik_ratio_of(s, sp, &rinv);
+    float rinv, ratio = ik_ratio_of(s, sp, shift, &rinv);
     float d = dp * ratio;
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin;
 
@@ -563,8 +627,8 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
 
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, rinv / sel(lanes, origin, 1.0f, dp), R1, R2, ok, o.stretch, soft_on, o.soften,
-                       lanes, &A, &B, &E);
+    float st = ik_core(d, 1.0f / sel(lanes, origin, 1.0f, dp), rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on,
+                       o.soften, lanes, &A, &B, &E);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
     *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
