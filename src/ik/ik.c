@@ -432,9 +432,16 @@ solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, bool vex, ik_vec2 *x, ik_vec
         __m128 flip = _mm_and_ps(near, _mm_xor_ps(diff, D));
         A = pick(vex, _mm_or_ps(far, near), _mm_xor_ps(R1, flip), A);
     }
-    __m128 perp = _mm_xor_ps(_mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)),
-                             _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
-    __m128 X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
+    __m128 swapped = _mm_shuffle_ps(U, U, _MM_SHUFFLE(3, 2, 0, 1)); /* (uy, ux, -, -) */
+    __m128 X;
+    if (vex) {
+        /* (A ux - B uy, A uy + B ux) in one VADDSUBPS */
+        __m128 Au = _mm_mul_ps(lane0(A), U), Bs = _mm_mul_ps(lane0(B), swapped);
+        __asm__("vaddsubps %2, %1, %0" : "=x"(X) : "x"(Au), "x"(Bs));
+    } else {
+        __m128 perp = _mm_xor_ps(swapped, _mm_setr_ps(-0.0f, 0.0f, 0.0f, 0.0f)); /* (-uy, ux, -, -) */
+        X = _mm_add_ps(_mm_mul_ps(lane0(A), U), _mm_mul_ps(lane0(B), perp));
+    }
     _mm_storel_pi((__m64 *)(void *)x, X);
     if (end) {
         __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
