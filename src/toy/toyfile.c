@@ -104,7 +104,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->path = spec + (what - copy);
     } else if (!strcmp(what, "webcam") || !strcmp(what, "mic")) {
         /* live inputs: an offline render could never repeat them, and the viewer has no capture yet */
-        ok = iks_err_set(e, IKS_E_UNSUPPORTED, "'%s': a %s is not supported (an audio or video file is)", spec,
+        ok = iks_err_set(e, IKS_E_UNSUPPORTED,
+                         "'%s': a %s is not supported (an audio or video file is; black stands in for it)", spec,
                          !strcmp(what, "mic") ? "microphone" : "webcam");
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
