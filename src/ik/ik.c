@@ -428,7 +428,7 @@ solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, bool vex, ik_vec2 *x, ik_vec
     __m128 A = a;
     if (!o.stretch) {
         /* far: R1; near: the fold, R1 if R1 > R2 else -R1, which is R1 with diff's sign (near means
-         * D > d >= 0, so diff is not 0; far and near never both hold). diff ^ D is diff's sign bit. */
+         * D^2 > h >= 0, so diff is not 0; far and near never both hold). diff ^ D is diff's sign bit. */
         __m128 flip = _mm_and_ps(near, _mm_xor_ps(diff, D));
         A = pick(vex, _mm_or_ps(far, near), _mm_xor_ps(R1, flip), A);
     }
@@ -447,7 +447,7 @@ solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, bool vex, ik_vec2 *x, ik_vec
         __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
         _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
     }
-    /* far and near never both hold (D <= L), so far | near << 1 is the select ik_core makes */
+    /* far and near never both hold (D^2 <= L^2), so far | near << 1 is the select ik_core makes */
     _Static_assert(IK_TOO_FAR == 1 && IK_TOO_NEAR == 2, "the status is the two masks' sign bits");
     return (ik_status)(_mm_movemask_ps(_mm_unpacklo_ps(far, near)) & 3);
 }
