@@ -2,7 +2,7 @@
 # Videos and GIFs decoded by an independent reader (ffprobe/ffmpeg) and held against the PNGs of the
 # same frames: orientation, colours within the codec's loss (PSNR bounds below), frame count, frame
 # rate, pixel format; odd sizes; an interrupted render's file; the user's own ffmpeg arguments;
-# ffmpeg's own failures; the README's pipe example, twice in a row.
+# ffmpeg's own failures, a full disk included; the README's pipe example, twice in a row.
 # usage: test_video.sh IKSHADE
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null || {
   echo "FAIL: ffmpeg/ffprobe are not installed (scripts/deps.sh installs ffmpeg)" >&2; exit 1; }
 py=/usr/bin/python3
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+tmp=$(mktemp -d); trap 'umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"
 
 # red in the top half (fragCoord.y > half: GL's y grows upwards), a horizontal green ramp, and a blue
@@ -100,6 +100,37 @@ check "--ffmpeg-args: the top is red" [ "$(top_red own.mov $W $H)" -gt 200 ]
 expect_fail "--ffmpeg-args with an unknown encoder: ffmpeg's reason, nothing left" 1 \
   "bad.mp4: ffmpeg failed \(exit 1\): Unknown encoder 'nosuch'" "$bin" render t.frag -o bad.mp4 --frames 3 --ffmpeg-args '-c:v nosuch'
 check "... and no file" [ ! -e bad.mp4 ] && [ -z "$(ls -A | grep '^\.')" ]
+# A full disk. ffmpeg 5.1 exits 0 after "Error writing trailer of F: No space left on device", leaving an
+# MP4 without its index (unplayable): that must not replace the output. First an ffmpeg that does just
+# that (on PATH before the real one; it reads its input, writes a stub, says so, exits 0), then a real
+# full file system where this test may mount one.
+mkdir -p fakebin && cat > fakebin/ffmpeg <<'SH'
+#!/bin/sh
+for a; do out=$a; done
+cat >/dev/null
+printf 'stub' >"$out"
+echo "Error writing trailer of $out: No space left on device" >&2
+echo "Error closing file $out: No space left on device" >&2
+exit 0
+SH
+chmod +x fakebin/ffmpeg
+printf 'old' > kept.mp4
+expect_fail "ffmpeg exits 0 but could not write the trailer: a failure, with its reason" 1 \
+  "^ikshade render: kept.mp4: ffmpeg could not finish it: No space left on device$" \
+  env PATH="$PWD/fakebin:$PATH" "$bin" render t.frag -o kept.mp4 --frames 3 --size 64x36 --quiet
+check_eq "... the old output is left as it was" old "$(cat kept.mp4)"
+check "... and no temporary left" [ -z "$(ls -A | grep '^\.')" ]
+if [ "$(id -u)" = 0 ] && mkdir -p full && mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+  head -c 60000 /dev/urandom > full/filler 2>/dev/null
+  for o in full.mp4 full.webm full.mkv full.gif; do
+    expect_fail "a real full disk under -o $o: exit 1, one line" 1 "full/$o: .*No space left on device" \
+      "$bin" render t.frag -o "full/$o" --frames 24 --size ${W}x$H --quiet
+  done
+  check "a real full disk: nothing left but the filler ($(ls -A full | tr '\n' ' '))" [ "$(ls -A full)" = filler ]
+  umount full
+else
+  echo "note: not root, or no tmpfs mount here: the real full-disk case was not run (the stand-in above was)"
+fi
 expect_fail "--ffmpeg-args badly quoted" 2 "--ffmpeg-args ''x': an unclosed ' quote" "$bin" render t.frag -o q.mp4 --ffmpeg-args "'x"
 expect_fail "a .mov without --ffmpeg-args is no known output" 2 "-o 'x.mov': expected a .png or .exr name" "$bin" render t.frag -o x.mov
 

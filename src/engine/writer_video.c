@@ -331,6 +331,31 @@ static void first_line(int fd, char *buf, size_t n)
     if (nl) *nl = '\0';
 }
 
+/* The line of ffmpeg's output where it says it could not finish the file, else empty. ffmpeg 5.1 exits
+ * 0 after "Error writing trailer of F: No space left on device" and "Error closing file F: ...", with a
+ * file that has no index (an MP4 without its moov atom: unplayable), so its exit status alone would
+ * let a broken video replace the output. */
+static void unfinished_line(int fd, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    char text[65536];
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) return;
+    ssize_t r = read(fd, text, sizeof text - 1);
+    if (r <= 0) return;
+    text[r] = '\0';
+    static const char *const SAID[] = { "Error writing trailer", "Error closing file" };
+    for (size_t i = 0; i < sizeof SAID / sizeof SAID[0]; i++) {
+        char *at = strstr(text, SAID[i]);
+        if (!at) continue;
+        /* "Error writing trailer of TMP: REASON": the reason, as TMP is our hidden name, not the user's */
+        at[strcspn(at, "\n")] = '\0';
+        char *why = strstr(at, ": ");
+        while (why && strstr(why + 2, ": ")) why = strstr(why + 2, ": ");
+        snprintf(buf, n, "%s", why ? why + 2 : at);
+        return;
+    }
+}
+
 bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *err)
 {
     /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
@@ -350,6 +375,13 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
             iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)%s%s", d->output, WEXITSTATUS(status),
                         line[0] ? ": " : "", line);
         ok = false;
+    } else if (ok) {
+        char line[512];
+        unfinished_line(v->err_fd, line, sizeof line);
+        if (line[0]) {
+            iks_err_set(err, IKS_E_IO, "%s: ffmpeg could not finish it: %s", d->output, line);
+            ok = false;
+        }
     }
     if (ok && iks_outfile_check(d->output) != 0) {
         iks_err_set(err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
