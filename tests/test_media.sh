@@ -161,6 +161,17 @@ expect_fail "a track over 10 minutes: refused in one line, not 300 MB of memory"
   "$bin" render spec.frag --channel0 long.flac -o x.png --quiet
 expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
 check "nothing left behind by the failures" [ ! -e x.png ]
+# Ctrl-C, once or twice, while ffmpeg decodes a long track: it stops (a hang meets timeout's KILL: 137),
+# exit 130, nothing left. The time it took is printed, not asserted.
+ffmpeg -nostdin -v error -f lavfi -i "sine=f=440:d=590:r=48000" -ac 2 long2.flac
+mkdir cc
+for n in 1 2; do
+  (cd cc && exec timeout -s KILL 60 "$bin" render ../spec.frag --channel0 ../long2.flac -o cc.mp4 --frames 30 --size 64x36 --quiet 2>/dev/null) & p=$!
+  sleep 0.3; t0=$(date +%s%N); kill -INT $p; [ $n = 2 ] && { sleep 0.05; kill -INT $p; }
+  wait $p; rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  check "Ctrl-C x$n while decoding music: exit 130 (rc $rc, after ${ms} ms)" [ "$rc" -eq 130 ]
+  check "... and no file, hidden or not ($(ls -A cc | tr '\n' ' '))" [ -z "$(ls -A cc)" ]
+done
 PATH=/nonexistent "$bin" render spec.frag --channel0 tone.wav -o x.png --quiet 2>noff.err; rc=$?
 check "without ffmpeg: exit 1 (rc $rc), one line saying how to get it" [ "$rc" -eq 1 ] && [ "$(grep -c . noff.err)" -eq 1 ] && \
   grep -q "tone.wav: decoding it needs ffmpeg (apt-get install ffmpeg)" noff.err
