@@ -160,6 +160,21 @@ ffmpeg -nostdin -v error -f lavfi -i anullsrc=r=8000:cl=mono -t 610 long.flac
 expect_fail "a track over 10 minutes: refused in one line, not 300 MB of memory" 1 "long.flac: longer than 10 minutes" \
   "$bin" render spec.frag --channel0 long.flac -o x.png --quiet
 expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
+# with --missing-media=black (on either side of it): black, said once; in a directory toy's manifest too
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy) + vec4(0.25, 0.0, 0.0, 1.0); }\n' > live.frag
+"$bin" render live.frag --channel0 webcam --missing-media=black -o live.png --size 8x8 --quiet 2> live.err; rc=$?
+check "--channel0 webcam --missing-media=black: exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+check_eq "... the webcam is black (the shader adds 0.25 red)" "64 0 0" "$(png pixel live.png 4 4 | cut -d' ' -f1-3)"
+check "... and one warning says so ($(cat live.err))" [ "$(grep -c "warning: --channel0 'webcam': a webcam is not supported; black instead" live.err)" -eq 1 ]
+"$bin" render live.frag --missing-media black --channel0 mic,filter=nearest -o live2.png --size 8x8 --quiet 2> live2.err
+check "--missing-media before --channel0 mic: black too, said once" [ "$(png pixel live2.png 4 4 | cut -d' ' -f1-3)" = "64 0 0" ] && \
+  [ "$(grep -c "a microphone is not supported; black instead" live2.err)" -eq 1 ]
+mkdir -p livedir && cp live.frag livedir/image.glsl && printf 'image.iChannel0 = webcam\n' > livedir/manifest.txt
+expect_fail "a webcam in a manifest: refused, naming the line" 1 "livedir/manifest.txt:1: 'webcam': a webcam is not supported" \
+  "$bin" render livedir -o x.png --size 8x8 --quiet
+"$bin" render livedir --missing-media=black -o live3.png --size 8x8 --quiet 2> live3.err
+check_eq "... black with --missing-media=black" "64 0 0" "$(png pixel live3.png 4 4 | cut -d' ' -f1-3)"
+check "... said once" [ "$(grep -c "manifest.txt:1: 'webcam': a webcam is not supported; black instead" live3.err)" -eq 1 ]
 check "nothing left behind by the failures" [ ! -e x.png ]
 # Ctrl-C, once or twice, while ffmpeg decodes a long track: it stops (a hang meets timeout's KILL: 137),
 # exit 130, nothing left. The time it took is printed, not asserted.

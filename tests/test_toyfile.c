@@ -112,22 +112,22 @@ static void test_from_text(void)
     iks_err e = IKS_ERR_INIT;
     static const char code[] = "void mainImage(out vec4 c, in vec2 f) { c = vec4(0.5); }\n";
     const char *ch[4] = { NULL, "keyboard", NULL, NULL };
-    CHECK(iks_toyfile_from_text(&tf, NULL, code, ch, &e), "%s", iks_err_msg(&e));
+    CHECK(iks_toyfile_from_text(&tf, NULL, code, ch, 0, &e, NULL), "%s", iks_err_msg(&e));
     const iks_pass *im = &tf.desc.pass[IKS_IMAGE_PASS];
     CHECK(!strcmp(str(tf.name), "<memory>") && !strcmp(str(im->path), "<memory>"), "names %s %s", str(tf.name),
           str(im->path));
     CHECK(im->text && im->text != code && !strcmp(im->text, code), "the text, copied");
     CHECK(im->in[1].kind == IKS_IN_KEYBOARD, "channel 1");
     iks_toyfile_free(&tf);
-    CHECK(iks_toyfile_from_text(&tf, "shaders/live.frag", code, NULL, &e), "%s", iks_err_msg(&e));
+    CHECK(iks_toyfile_from_text(&tf, "shaders/live.frag", code, NULL, 0, &e, NULL), "%s", iks_err_msg(&e));
     CHECK(!strcmp(str(tf.name), "live.frag") && !strcmp(str(tf.desc.pass[IKS_IMAGE_PASS].path), "shaders/live.frag"),
           "named: %s", str(tf.name));
     iks_toyfile_free(&tf);
     const char *buf[4] = { "b", NULL, NULL, NULL };
-    expect(iks_toyfile_from_text(&tf, NULL, code, buf, &e), &e, IKS_E_USAGE,
+    expect(iks_toyfile_from_text(&tf, NULL, code, buf, 0, &e, NULL), &e, IKS_E_USAGE,
            "--channel0 'b': a single file has no buffers", "a buffer for text");
     const char *bad[4] = { NULL, NULL, NULL, "" };
-    expect(iks_toyfile_from_text(&tf, NULL, code, bad, &e), &e, IKS_E_USAGE, "--channel3 '': expected", "empty spec");
+    expect(iks_toyfile_from_text(&tf, NULL, code, bad, 0, &e, NULL), &e, IKS_E_USAGE, "--channel3 '': expected", "empty spec");
 
     /* its name's directory finds relative includes; "<memory>" has none (not the current directory) */
     write_file("inc.glsl", "float helper() { return 1.0; }\n");

@@ -277,11 +277,10 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         free(t);
         return false;
     }
-    bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, err)
-                        : iks_toyfile_load(&t->tf, path, d->channel,
-                                           (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
-                                               (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u),
-                                           err, &e->log);
+    unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
+                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u);
+    bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
+                        : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
     if (!ok) {
         iks_toy_destroy(t);
         return false;

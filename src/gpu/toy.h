@@ -39,6 +39,8 @@ typedef struct {
     bool repeat;      /* wrap: repeat instead of clamp */
     bool vflip;       /* images: flip vertically on load (the site's default for textures) */
     bool srgb;        /* images: stored as sRGB, read back linear */
+    const char *live; /* "webcam" or "microphone" (static text): a live input, which ikshade cannot run;
+                       * the loader refuses it, or makes it black with --missing-media=black */
 } iks_input;
 
 typedef struct {

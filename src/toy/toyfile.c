@@ -103,10 +103,10 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->kind = iks_media_is_audio(what) ? IKS_IN_MUSIC : IKS_IN_VIDEO;
         in->path = spec + (what - copy);
     } else if (!strcmp(what, "webcam") || !strcmp(what, "mic")) {
-        /* live inputs: an offline render could never repeat them, and the viewer has no capture yet */
-        ok = iks_err_set(e, IKS_E_UNSUPPORTED,
-                         "'%s': a %s is not supported (an audio or video file is; black stands in for it)", spec,
-                         !strcmp(what, "mic") ? "microphone" : "webcam");
+        /* live inputs: an offline render could never repeat them, and the viewer has no capture yet.
+         * Parsed, so that the loader, which knows --missing-media, refuses it or makes it black. */
+        in->kind = IKS_IN_IMAGE, in->path = NULL;
+        in->live = !strcmp(what, "mic") ? "microphone" : "webcam";
     } else {
         ok = iks_err_set(e, IKS_E_USAGE,
                          "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a first",
@@ -512,11 +512,23 @@ static bool blank(const char *s)
     return true;
 }
 
+/* A live input from --channelN or a manifest (where: what to name it by): refused, or black with
+ * --missing-media=black, said once. */
+static bool live_input(const iks_input *in, const char *where, unsigned flags, iks_err *e, const iks_logger *log)
+{
+    if (!in->live) return true;
+    if (!(flags & IKS_TF_MISSING_BLACK))
+        return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: a %s is not supported (an audio or video file is; "
+                           "--missing-media=black runs it as black)", where, in->live);
+    iks_warnf(log, "%s: a %s is not supported; black instead", where, in->live);
+    return true;
+}
+
 static const char *const DIR_FILES[IKS_PASSES + 1] = { "a.glsl",     "b.glsl",      "c.glsl",    "d.glsl",
                                                        "image.glsl", "cube_a.glsl", "sound.glsl" };
 
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
-                                iks_err *e)
+                                iks_err *e, const iks_logger *log)
 {
     static const char *const PASS[IKS_PASSES + 1] = { "a", "b", "c", "d", "image", "cube_a", "sound" };
     const char *const *FILES = DIR_FILES;
@@ -569,6 +581,11 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             ok = iks_err_prefix(e, "%s:%d: ", man, lineno);
             break;
         }
+        if (in->live) {
+            char where[PATH_MAX + 96];
+            snprintf(where, sizeof where, "%s:%d: '%.40s'", man, lineno, rhs);
+            if (!(ok = live_input(in, where, flags, e, log))) break;
+        }
         if (in->path) {
             char *owned = (char *)in->path;
             char *full = owned[0] == '/' ? owned : join2(dir, owned);
@@ -593,7 +610,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
     return ok;
 }
 
-static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e)
+static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e, const iks_logger *log)
 {
     const char *const *FILES = DIR_FILES;
     const char *base = strrchr(dir, '/');
@@ -623,7 +640,7 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
         int err = errno;
         return iks_err_set(e, read_code(err), "%s: %s", man, iks_userfile_strerror(err));
     }
-    bool ok = iks_toyfile_parse_manifest(tf, dir, man, text, flags, e);
+    bool ok = iks_toyfile_parse_manifest(tf, dir, man, text, flags, e, log);
     free(text);
     return ok;
 }
@@ -631,7 +648,8 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
 /* ---- a single pass: a file, or text in memory -------------------------------------------------- */
 
 /* The Image pass at path (kept), its text (kept, or NULL to read path), channels from --channelN */
-static bool load_single(iks_toyfile *tf, const char *path, const char *text, const char *const channel[4], iks_err *e)
+static bool load_single(iks_toyfile *tf, const char *path, const char *text, const char *const channel[4],
+                        unsigned flags, iks_err *e, const iks_logger *log)
 {
     const char *base = strrchr(path, '/');
     if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : path)) ||
@@ -642,6 +660,9 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
         if (!channel[c]) continue;
         iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
         if (!iks_channel_parse(channel[c], in, e)) return iks_err_prefix(e, "--channel%d ", c);
+        char where[64];
+        snprintf(where, sizeof where, "--channel%d '%.40s'", c, channel[c]);
+        if (!live_input(in, where, flags, e, log)) return false;
         if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
         if (in->kind == IKS_IN_BUFFER || in->kind == IKS_IN_CUBE_BUFFER)
             return iks_err_set(e, IKS_E_USAGE, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)",
@@ -651,11 +672,11 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
 }
 
 bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, const char *const channel[4],
-                           iks_err *e)
+                           unsigned flags, iks_err *e, const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
     if (!text) return iks_err_set(e, IKS_E_USAGE, "%s: no source text", name ? name : "<memory>");
-    bool ok = load_single(tf, name ? name : "<memory>", text, channel, e);
+    bool ok = load_single(tf, name ? name : "<memory>", text, channel, flags, e, log);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
@@ -683,11 +704,11 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
         for (int c = 0; channel && c < 4; c++)
             if (channel[c])
                 return iks_err_set(e, IKS_E_USAGE, "--channel%d: a directory toy wires its channels in manifest.txt", c);
-        bool ok = load_dir(tf, path, flags, e);
+        bool ok = load_dir(tf, path, flags, e, log);
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }
-    bool ok = load_single(tf, path, NULL, channel, e);
+    bool ok = load_single(tf, path, NULL, channel, flags, e, log);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }

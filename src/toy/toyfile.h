@@ -47,7 +47,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
  * messages and, when it is a path, its directory is searched first for relative #includes. channel
  * as for a single file; codes as iks_toyfile_load's. */
 bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, const char *const channel[4],
-                           iks_err *e);
+                           unsigned flags, iks_err *e, const iks_logger *log);
 /* Safe on a zeroed or failed tf. */
 void iks_toyfile_free(iks_toyfile *tf);
 
@@ -55,7 +55,7 @@ void iks_toyfile_free(iks_toyfile *tf);
  * tf, whose passes are those the directory has (their paths set). text is changed in place. For the
  * loader, the fuzzer and tests. */
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
-                                iks_err *e);
+                                iks_err *e, const iks_logger *log);
 /* The JSON half of iks_toyfile_load on text already read (name stands for the file in messages and
  * locates media beside it). For the fuzzer and for tests. */
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,

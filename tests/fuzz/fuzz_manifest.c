@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if ((mask >> p) & 1 || p == IKS_IMAGE_PASS) tf.desc.pass[p].path = pass[p];
         iks_err e = IKS_ERR_INIT;
         bool ok = iks_toyfile_parse_manifest(&tf, "/nonexistent-fuzz", "/nonexistent-fuzz/manifest.txt", text,
-                                             mask ? IKS_TF_MEDIA_OUTSIDE : 0, &e);
+                                             mask ? IKS_TF_MEDIA_OUTSIDE : 0, &e, NULL);
         if (ok && e.code != IKS_OK) abort();
         if (!ok && (e.code == IKS_OK || !e.msg || !strstr(e.msg, "manifest.txt"))) abort();
         for (int p = 0; ok && p < IKS_PASSES; p++)
