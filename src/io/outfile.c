@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- the stop request -------------------------------------------------------------------------- */
@@ -23,18 +24,35 @@ void iks_stop_request(void) { atomic_store(&stop_flag, 1); }
 void iks_stop_reset(void) { atomic_store(&stop_flag, 0); }
 bool iks_stop_requested(void) { return atomic_load(&stop_flag) != 0; }
 
-/* After a stop was asked, how long a write may wait for its reader before it gives up */
-#define STOP_PATIENCE_MS 1500
+/* After a stop was asked, how long a write may wait for its reader before it gives up: under the
+ * signal policy's grace period (src/cli/signals.c, 5 s), and long enough for an encoder on a loaded
+ * machine (1.5 s was not: CI saw an ffmpeg take longer, and lost the video) */
+#define STOP_PATIENCE_MS 3000
+
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 bool iks_write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
+    long long deadline = -1;
     while (len > 0) {
         if (iks_stop_requested()) {
-            /* stopping: a frame being written is finished, unless the reader stopped reading */
-            struct pollfd pf = { .fd = fd, .events = POLLOUT };
-            int r = poll(&pf, 1, STOP_PATIENCE_MS);
-            if (r == 0 || (r < 0 && errno == EINTR)) {
+            /* stopping: a frame being written is finished, unless the reader stopped reading. The
+             * patience is one deadline, which a signal (the stop's own SIGURG poke, arriving late)
+             * does not cut short: it used to, at random, and a video lost its frames */
+            if (deadline < 0) deadline = now_ms() + STOP_PATIENCE_MS;
+            int r;
+            do {
+                long long left = deadline - now_ms();
+                struct pollfd pf = { .fd = fd, .events = POLLOUT };
+                r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+            } while (r < 0 && errno == EINTR);
+            if (r == 0) {
                 errno = EINTR;
                 return false;
             }

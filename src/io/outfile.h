@@ -7,8 +7,9 @@
  * - Temporaries in flight are registered, so that a signal handler can remove them all before the
  *   process ends (iks_outfile_remove_temporaries is async-signal-safe).
  * - iks_stop_request (async-signal-safe) makes blocking writes give up with EINTR when their reader
- *   has not taken anything for 1.5 s, so that a reader that stopped reading cannot keep a render from
- *   stopping, while a frame on its way to a reader that reads is finished.
+ *   has not taken anything for 3 s (other signals meanwhile do not shorten that), so that a reader that
+ *   stopped reading cannot keep a render from stopping, while a frame on its way to a reader that
+ *   reads is finished.
  * What it does not do: encode (pngio.c), decide names (the engine's writer). */
 #ifndef IKS_OUTFILE_H
 #define IKS_OUTFILE_H

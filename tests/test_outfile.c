@@ -1,0 +1,90 @@
+/* test_outfile.c: iks_write_all once a stop was requested. A frame on its way to a reader that reads is
+ * finished, even when more signals arrive meanwhile (the signal policy pokes the writing thread with
+ * SIGURG after the stop: it once cut the patience short at random, and CI lost a video); a reader that
+ * has stopped reading makes it give up, with EINTR, within the patience. */
+#include "check.h"
+#include "outfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void on_poke(int sig) { (void)sig; }
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {}
+}
+
+typedef struct {
+    pthread_t writer;
+    int rfd;
+    bool drain; /* read everything after 600 ms, else never read */
+} peer;
+
+/* pokes the writer with SIGURG every 50 ms for 500 ms (signals that must not end its patience), then
+ * drains the pipe if asked */
+static void *poker(void *arg)
+{
+    peer *p = arg;
+    for (int i = 0; i < 10; i++) {
+        sleep_ms(50);
+        pthread_kill(p->writer, SIGURG);
+    }
+    sleep_ms(100);
+    if (p->drain) {
+        char buf[65536];
+        while (read(p->rfd, buf, sizeof buf) > 0) {}
+    }
+    return NULL;
+}
+
+/* Writes len bytes into a pipe whose buffer is already full, with a stop requested; returns what
+ * iks_write_all returned, errno in *err */
+static bool run(bool drain, size_t len, int *err)
+{
+    int fd[2];
+    if (pipe(fd) != 0) return false;
+    fcntl(fd[1], F_SETFL, fcntl(fd[1], F_GETFL) | O_NONBLOCK);
+    char fill[4096];
+    memset(fill, 1, sizeof fill);
+    while (write(fd[1], fill, sizeof fill) > 0) {} /* full */
+    fcntl(fd[1], F_SETFL, fcntl(fd[1], F_GETFL) & ~O_NONBLOCK);
+    peer p = { pthread_self(), fd[0], drain };
+    pthread_t t;
+    pthread_create(&t, NULL, poker, &p);
+    char *data = calloc(1, len);
+    iks_stop_request();
+    errno = 0;
+    bool ok = iks_write_all(fd[1], data, len);
+    *err = errno;
+    iks_stop_reset();
+    close(fd[1]); /* the drainer's read sees the end */
+    pthread_join(t, NULL);
+    close(fd[0]);
+    free(data);
+    return ok;
+}
+
+int main(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_poke; /* no SA_RESTART, as the commands install theirs */
+    sigaction(SIGURG, &sa, NULL);
+
+    int err;
+    bool ok = run(true, 200000, &err);
+    CHECK(ok, "a reader that reads after 600 ms, 10 signals meanwhile: the write is finished (errno %d)", err);
+    ok = run(false, 200000, &err);
+    CHECK(!ok && err == EINTR, "a reader that never reads: gives up with EINTR (returned %d, errno %d)", ok, err);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
