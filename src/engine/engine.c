@@ -68,13 +68,6 @@ iks_code iks_fail_usage(const char *fmt, ...)
     return iks_publish(&e);
 }
 
-double iks_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 bool iks_make_parent_dirs(const char *path)
 {
     size_t n = strlen(path);

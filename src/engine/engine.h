@@ -3,6 +3,7 @@
 #ifndef IKS_ENGINE_H
 #define IKS_ENGINE_H
 
+#include "clock.h"
 #include "err.h"
 #include "gpu.h"
 #include "platform.h"
@@ -55,7 +56,6 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
 /* what drawing a sound shader alone is told */
 #define IKS_NO_PICTURE "a sound shader (mainSound and no mainImage) has no picture: render it to a .wav"
 
-double iks_now(void);                 /* monotonic seconds */
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);
 

@@ -77,13 +77,6 @@ static char *find_glslang(void)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Runs `prog --stdin -S frag` on text; its report (stdout and stderr) malloc'd, or NULL when it could not
  * be run or did not finish in time. The text goes through a socket, not a pipe, so that a validator that
  * dies early costs an EPIPE (MSG_NOSIGNAL) instead of a SIGPIPE in the embedding program. */
@@ -116,10 +109,10 @@ static char *run_validator(const char *prog, const char *text)
     size_t len = strlen(text), sent = 0, got = 0, cap = 0;
     char *rep = NULL;
     bool oom = false, done = false;
-    double deadline = now_s() + VALIDATOR_SECONDS;
+    double deadline = iks_now() + VALIDATOR_SECONDS;
     int wfd = in[0];
     while (!done) {
-        double left = deadline - now_s();
+        double left = deadline - iks_now();
         if (left <= 0) break;
         struct pollfd pf[2] = { { .fd = out[0], .events = POLLIN }, { .fd = wfd, .events = POLLOUT } };
         int np = wfd >= 0 ? 2 : 1;

@@ -2,6 +2,8 @@
  * outfile.h). */
 #include "outfile.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 /* ---- the stop request -------------------------------------------------------------------------- */
@@ -29,28 +30,21 @@ bool iks_stop_requested(void) { return atomic_load(&stop_flag) != 0; }
  * machine (1.5 s was not: CI saw an ffmpeg take longer, and lost the video) */
 #define STOP_PATIENCE_MS 3000
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 bool iks_write_all(int fd, const void *data, size_t len)
 {
     const char *p = data;
-    long long deadline = -1;
+    double deadline = -1;
     while (len > 0) {
         if (iks_stop_requested()) {
             /* stopping: a frame being written is finished, unless the reader stopped reading. The
              * patience is one deadline, which a signal (the stop's own SIGURG poke, arriving late)
              * does not cut short: it used to, at random, and a video lost its frames */
-            if (deadline < 0) deadline = now_ms() + STOP_PATIENCE_MS;
+            if (deadline < 0) deadline = iks_now() + STOP_PATIENCE_MS / 1000.0;
             int r;
             do {
-                long long left = deadline - now_ms();
+                int left_ms = (int)((deadline - iks_now()) * 1000.0);
                 struct pollfd pf = { .fd = fd, .events = POLLOUT };
-                r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+                r = left_ms > 0 ? poll(&pf, 1, left_ms) : 0;
             } while (r < 0 && errno == EINTR);
             if (r == 0) {
                 errno = EINTR;

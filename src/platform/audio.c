@@ -1,6 +1,8 @@
 /* audio.c: the viewer's sound through ALSA (see audio.h). */
 #include "audio.h"
 
+#include "clock.h"
+
 #include <alsa/asoundlib.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,13 +21,6 @@ struct iks_audio_out {
     double last_t, last_wall;
     int16_t buf[2 * CHUNK];
 };
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 iks_audio_out *iks_audio_out_open(char *why, size_t n)
 {
@@ -58,7 +53,7 @@ static void restart(iks_audio_out *a, double t)
 void iks_audio_out_play(iks_audio_out *a, double t, bool playing, iks_audio_fill fill, void *user)
 {
     if (!a) return;
-    double now = wall();
+    double now = iks_now();
     if (!playing) {
         if (a->running) snd_pcm_drop(a->pcm);
         a->running = false;
