@@ -319,30 +319,35 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     return true;
 }
 
+/* What ffmpeg wrote to its log, NUL-terminated in buf (empty when nothing): its start, or with tail its
+ * end (where it reports the file's end; a long log may precede it) */
+static void read_log(int fd, bool tail, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) return;
+    off_t at = tail && st.st_size > (off_t)(n - 1) ? st.st_size - (off_t)(n - 1) : 0;
+    if (lseek(fd, at, SEEK_SET) != at) return;
+    ssize_t r = read(fd, buf, n - 1);
+    buf[r > 0 ? r : 0] = '\0';
+}
+
 /* ffmpeg's first error line, for a message (empty when it said nothing) */
 static void first_line(int fd, char *buf, size_t n)
 {
-    buf[0] = '\0';
-    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) return;
-    ssize_t r = read(fd, buf, n - 1);
-    if (r <= 0) return;
-    buf[r] = '\0';
-    char *nl = strchr(buf, '\n');
-    if (nl) *nl = '\0';
+    read_log(fd, false, buf, n);
+    buf[strcspn(buf, "\n")] = '\0';
 }
 
-/* The line of ffmpeg's output where it says it could not finish the file, else empty. ffmpeg 5.1 exits
- * 0 after "Error writing trailer of F: No space left on device" and "Error closing file F: ...", with a
+/* The reason ffmpeg gives where it says it could not finish the file, else empty. ffmpeg 5.1 exits 0
+ * after "Error writing trailer of F: No space left on device" and "Error closing file F: ...", with a
  * file that has no index (an MP4 without its moov atom: unplayable), so its exit status alone would
  * let a broken video replace the output. */
-static void unfinished_line(int fd, char *buf, size_t n)
+static void unfinished_reason(int fd, char *buf, size_t n)
 {
+    char text[16384];
+    read_log(fd, true, text, sizeof text);
     buf[0] = '\0';
-    char text[65536];
-    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0) return;
-    ssize_t r = read(fd, text, sizeof text - 1);
-    if (r <= 0) return;
-    text[r] = '\0';
     static const char *const SAID[] = { "Error writing trailer", "Error closing file" };
     for (size_t i = 0; i < sizeof SAID / sizeof SAID[0]; i++) {
         char *at = strstr(text, SAID[i]);
@@ -377,7 +382,7 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
         ok = false;
     } else if (ok) {
         char line[512];
-        unfinished_line(v->err_fd, line, sizeof line);
+        unfinished_reason(v->err_fd, line, sizeof line);
         if (line[0]) {
             iks_err_set(err, IKS_E_IO, "%s: ffmpeg could not finish it: %s", d->output, line);
             ok = false;
