@@ -13,11 +13,13 @@ check() {
       # a grep on a file: show the start of what it searched
       if [ "$1" = grep ] && [ -f "${!#}" ]; then echo "  ${!#} holds:" >&2; head -n 5 "${!#}" | sed 's/^/    /' >&2; fi
     fi
+    # so that `check ... || explain` can add what the failure needs to be understood
+    return 1
   fi
 }
 # check_eq DESCRIPTION EXPECTED GOT: passes when the two strings are equal; prints both when not
 check_eq() {
-  if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; fi
+  if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; return 1; fi
 }
 # expect_fail DESCRIPTION CODE PATTERN COMMAND...: exits with CODE, one stderr line matching PATTERN
 expect_fail() {

@@ -122,5 +122,7 @@ expect_fail "--depth 32 with a PNG" 2 "--depth 32 with -o 'x.png'" "$bin" render
 expect_fail "--depth 7" 2 "--depth '7': expected 8, 16" "$bin" render -o x.png --depth 7
 expect_fail "many EXR frames need a number" 2 "-o 'x.exr': 3 frames need a frame number in the name, e.g. out/frame_%04d.exr" \
   "$bin" render -o x.exr --frames 3
-check "nothing left by the refusals" [ ! -e x.mp4 ] && [ ! -e x.exr ] && [ ! -e x.png ]
+check "nothing left by the refusals: no x.mp4" [ ! -e x.mp4 ]
+check "... no x.exr" [ ! -e x.exr ]
+check "... no x.png" [ ! -e x.png ]
 finish
