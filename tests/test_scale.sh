@@ -53,19 +53,20 @@ fi
 # command on this machine, which tests what reaches the remote side (PARALLEL_SEQ, the directory)
 fakessh=$tmp/fakessh
 # Real ssh starts the remote command in the home directory, and parallel's --workdir . sends this
-# directory relative to $HOME when it finds $HOME (by device and inode) among its parents, else whole.
-# Which one a run takes depended on the home the suite ran under (CI's checkout lies under it; an
-# overlay's inode numbers can even match a parent that is not $HOME), so the test sets HOME itself:
-# a fresh one beside the work (the whole path is sent) and one above it (a relative path is sent).
+# directory relative to $HOME when it finds $HOME (by device and inode) among its parents, else whole
+# (and "." when it cannot tell where it is). Which of these a run took depended on the home the suite
+# ran under, and a stand-in that guessed wrong put the frames elsewhere (CI's did, twice), so each run
+# below starts in a fresh home of its own, where all three name the same directory.
 # The stand-in logs where it started, so a failure says where the frames went.
 printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, from $HOME as sshd does\nshift; [ "$1" = -- ] && shift\ncd "$HOME" || exit 255\necho "ssh started in $(pwd)" >>"%s"\nexec sh -c "$*"\n' "$tmp/fakessh.log" >"$fakessh"
 chmod +x "$fakessh"
-mkdir -p "$tmp/home"
-# where_to DIR: on a failure, say where the stand-in started and where frames were written
+# where_to: on a failure, say where the stand-in started and where frames were written
 where_to() { sort -u "$tmp/fakessh.log" | sed 's/^/  /' >&2; find "$tmp" -name '*.png' -newer "$fakessh" -printf '  wrote %h\n' | sort -u >&2; }
-HOME=$tmp/home parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" "${R[@]}" -o ssh/%03d.png \
+mkdir -p "$tmp/h1" && cd "$tmp/h1"
+HOME=$tmp/h1 parallel --will-cite --ssh "$fakessh" -S 1/hostA,1/hostB --workdir . -N0 "$bin" "${R[@]}" -o ssh/%03d.png \
   --frames 9 --shard auto --shard-count 3 --quiet ::: 1 2 3
-check "--shard auto under GNU parallel over (stand-in) ssh hosts, the directory sent whole: one run" same one ssh || where_to
+cd "$tmp"
+check "--shard auto under GNU parallel over (stand-in) ssh hosts: one run" same one h1/ssh || where_to
 
 # examples/scale-out/render-parallel.sh as shipped: here, then over the stand-in ssh hosts (into a
 # directory whose name has a space, which must reach the remote command as one word)
@@ -74,12 +75,11 @@ IKSHADE=$bin SHADER=$trails OUT=pscript FRAMES=0:9 SIZE=96x54 CHECKPOINT_EVERY=4
   "$root/examples/scale-out/render-parallel.sh" 4
 check "render-parallel.sh, 4 parts here: one run" same one5 pscript
 check "... leaving checkpoints beside the frames" [ -s pscript.checkpoints/ckpt-000000000004.iksc ]
-mkdir -p "$tmp/home/work" && cd "$tmp/home/work"
-HOME=$tmp/home PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$trails OUT="p ssh" FRAMES=0:9 \
+mkdir -p "$tmp/h2" && cd "$tmp/h2"
+HOME=$tmp/h2 PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$trails OUT="p ssh" FRAMES=0:9 \
   SIZE=96x54 "$root/examples/scale-out/render-parallel.sh" 3
 cd "$tmp"
-check "render-parallel.sh, 3 parts over two ssh hosts, the directory sent relative to \$HOME: one run" \
-  same one5 "home/work/p ssh" || where_to
+check "render-parallel.sh, 3 parts over two ssh hosts: one run" same one5 "h2/p ssh" || where_to
 
 # the Kubernetes Indexed Job's own command, run here once per index as its pods would (at a smaller
 # size and frame range): the manifest's shard count matches its completions, and the parts make one run
