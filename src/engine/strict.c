@@ -9,22 +9,20 @@
  * Not done: linking (the GL build already did), vertex stages (the site's are its own). */
 #include "engine.h"
 #include "source.h"
+#include "subproc.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
 
 #define MAX_LINES_PER_PASS 8  /* the first errors say what is wrong; a flood of follow-ons does not */
 #define VALIDATOR_SECONDS 10  /* a validator that takes longer is stuck (or fed a pathological shader) */
@@ -89,15 +87,10 @@ static char *run_validator(const char *prog, const char *text)
         close(in[1]);
         return NULL;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[1], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     char *argv[] = { (char *)prog, "--stdin", "-S", "frag", NULL };
+    const int fds[] = { in[1], out[1], out[1] };
     pid_t pid;
-    int rc = posix_spawn(&pid, prog, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int rc = iks_spawn(&pid, argv, fds, 3, false);
     close(in[1]);
     close(out[1]);
     if (rc != 0) {
@@ -146,8 +139,7 @@ static char *run_validator(const char *prog, const char *text)
     if (wfd >= 0) close(wfd);
     close(out[0]);
     if (!done) kill(pid, SIGKILL);
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    iks_reap(pid);
     if (!done || oom || !rep) {
         free(rep);
         return NULL;

@@ -9,13 +9,13 @@
 #include "writer_internal.h"
 
 #include "outfile.h"
+#include "subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -287,25 +286,10 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
         return iks_err_errno(err, IKS_E_IO, e, "ffmpeg");
     }
     iks_outfile_tmp_register(v->tmp); /* a second Ctrl-C removes it */
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[0], STDIN_FILENO);
-    if (v->err_fd >= 0) posix_spawn_file_actions_adddup2(&fa, v->err_fd, STDERR_FILENO);
     /* ffmpeg stops on the SIGINT a terminal sends to the whole group; we end it ourselves by closing
-     * its input, so that it finishes the file */
-    posix_spawnattr_t at;
-    posix_spawnattr_init(&at);
-    sigset_t none, dflt;
-    sigemptyset(&none);
-    sigemptyset(&dflt);
-    sigaddset(&dflt, SIGPIPE);
-    posix_spawnattr_setsigmask(&at, &none);
-    posix_spawnattr_setsigdefault(&at, &dflt);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-    int rc = posix_spawnp(&v->pid, "ffmpeg", &fa, &at, a.v, environ);
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
+     * its input, so that it finishes the file: a group of its own */
+    const int cfds[] = { fds[0], IKS_SPAWN_KEEP, v->err_fd >= 0 ? v->err_fd : IKS_SPAWN_KEEP };
+    int rc = iks_spawn(&v->pid, a.v, cfds, 3, true);
     close(fds[0]);
     args_free(&a);
     if (rc != 0) {
@@ -366,15 +350,15 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
     /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
     if (v->fd >= 0) close(v->fd);
     v->fd = -1;
-    int status = 0;
-    if (v->pid > 0)
-        while (waitpid(v->pid, &status, 0) < 0 && errno == EINTR) {}
+    int status = v->pid > 0 ? iks_reap(v->pid) : 0;
     v->pid = 0;
     bool ok = keep;
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
         char line[512];
         first_line(v->err_fd, line, sizeof line);
-        if (WIFSIGNALED(status))
+        if (status == -1)
+            iks_err_set(err, IKS_E_IO, "%s: ffmpeg could not be waited for", d->output);
+        else if (WIFSIGNALED(status))
             iks_err_set(err, IKS_E_IO, "%s: ffmpeg was killed by signal %d", d->output, WTERMSIG(status));
         else
             iks_err_set(err, IKS_E_IO, "%s: ffmpeg failed (exit %d)%s%s", d->output, WEXITSTATUS(status),

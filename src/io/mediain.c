@@ -1,13 +1,13 @@
 /* mediain.c: music and video decoded through ffmpeg (see mediain.h). */
 #include "mediain.h"
 
+#include "subproc.h"
 #include "userfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern char **environ;
 
 static bool has_ext(const char *path, const char *const *exts)
 {
@@ -55,14 +54,8 @@ static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_er
         close(o[1]);
         return iks_err_set(e, IKS_E_IO, "%s: %s", path, strerror(errno));
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, o[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, er[1], 2);
-    posix_spawn_file_actions_adddup2(&fa, fd, 3);
-    int rc = posix_spawnp(&c->pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    const int fds[] = { IKS_SPAWN_NULL, o[1], er[1], fd };
+    int rc = iks_spawn(&c->pid, argv, fds, 4, false);
     close(o[1]);
     close(er[1]);
     if (rc != 0) {
@@ -110,9 +103,9 @@ static int finish(child *c, bool kill_it, char *why, size_t n)
         }
     }
     close(c->err);
-    int st = 0;
-    while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR) {}
+    int st = iks_reap(c->pid);
     c->pid = 0;
+    if (st == -1) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 

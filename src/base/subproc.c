@@ -1,0 +1,50 @@
+/* subproc.c: see subproc.h. */
+#include "subproc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_group)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    int rc = posix_spawn_file_actions_init(&fa);
+    if (rc != 0) return rc;
+    rc = posix_spawnattr_init(&at);
+    if (rc != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return rc;
+    }
+    /* glibc clears FD_CLOEXEC when fds[i] == i, so an inherited descriptor of the same number works */
+    for (int i = 0; i < n && rc == 0; i++) {
+        if (fds[i] == IKS_SPAWN_NULL) rc = posix_spawn_file_actions_addopen(&fa, i, "/dev/null", O_RDWR, 0);
+        else if (fds[i] != IKS_SPAWN_KEEP) rc = posix_spawn_file_actions_adddup2(&fa, fds[i], i);
+    }
+    sigset_t none, dflt;
+    sigemptyset(&none);
+    sigemptyset(&dflt);
+    sigaddset(&dflt, SIGPIPE);
+    short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | (own_group ? POSIX_SPAWN_SETPGROUP : 0);
+    if (rc == 0) rc = posix_spawnattr_setsigmask(&at, &none);
+    if (rc == 0) rc = posix_spawnattr_setsigdefault(&at, &dflt);
+    if (rc == 0 && own_group) rc = posix_spawnattr_setpgroup(&at, 0);
+    if (rc == 0) rc = posix_spawnattr_setflags(&at, flags);
+    if (rc == 0) rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+int iks_reap(pid_t pid)
+{
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) return -1;
+    }
+    return st;
+}

@@ -1,0 +1,119 @@
+/* test_subproc.c: the one way children are started. A child gets the descriptors it was given
+ * (/dev/null, a pipe, a file at 3) and a clean signal state whatever the caller's thread blocks or the
+ * program ignores (an embedding program that ignores SIGPIPE must not leave ffmpeg writing forever
+ * into a closed pipe), its own process group only when asked; reaping reports exits and signals;
+ * a missing program is an errno, not a child that exits 127. */
+#include "check.h"
+#include "subproc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* all of fd, up to n - 1 bytes, NUL-terminated */
+static void slurp(int fd, char *buf, size_t n)
+{
+    size_t got = 0;
+    ssize_t k;
+    while (got < n - 1 && ((k = read(fd, buf + got, n - 1 - got)) > 0 || (k < 0 && errno == EINTR)))
+        if (k > 0) got += (size_t)k;
+    buf[got] = '\0';
+}
+
+/* the mask a /proc status line shows, as a number */
+static unsigned long long proc_mask(const char *status, const char *key)
+{
+    const char *at = strstr(status, key);
+    return at ? strtoull(at + strlen(key), NULL, 16) : ~0ULL;
+}
+
+int main(void)
+{
+    /* the caller's state a child must not inherit, and one it must (nohup's SIGHUP) */
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+
+    int out[2];
+    CHECK(pipe2(out, O_CLOEXEC) == 0, "pipe");
+    char tmpl[] = "/tmp/ikshade-subproc-XXXXXX";
+    int file = mkostemp(tmpl, O_CLOEXEC);
+    CHECK(file >= 0, "mkostemp");
+    unlink(tmpl);
+    CHECK(write(file, "three\n", 6) == 6, "write");
+    lseek(file, 0, SEEK_SET);
+
+    /* the signal state, read by a child that does not change it (a shell would) */
+    char *sig[] = { "grep", "-E", "^(SigBlk|SigIgn):", "/proc/self/status", NULL };
+    const int sfds[] = { IKS_SPAWN_KEEP, out[1] };
+    pid_t pid = 0;
+    int rc = iks_spawn(&pid, sig, sfds, 2, false);
+    CHECK(rc == 0, "iks_spawn grep: %s", strerror(rc));
+    close(out[1]);
+    char rep[4096];
+    slurp(out[0], rep, sizeof rep);
+    close(out[0]);
+    int st = iks_reap(pid);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d; report:\n%s", st, rep);
+    CHECK(proc_mask(rep, "SigBlk:") == 0, "the child starts with signals blocked: %s", rep);
+    unsigned long long ign = proc_mask(rep, "SigIgn:");
+    CHECK(!(ign & (1ULL << (SIGPIPE - 1))), "SIGPIPE ignored in the child: %s", rep);
+    CHECK(ign & (1ULL << (SIGHUP - 1)), "an ignored SIGHUP (nohup) is not ignored in the child: %s", rep);
+
+    /* stdin /dev/null (reads nothing), stdout a pipe, stderr kept, 3 the file */
+    CHECK(pipe2(out, O_CLOEXEC) == 0, "pipe");
+    char *argv[] = { "sh", "-c", "cat; echo end; cat <&3; echo pgid $(cut -d' ' -f5 /proc/self/stat)", NULL };
+    const int fds[] = { IKS_SPAWN_NULL, out[1], IKS_SPAWN_KEEP, file };
+    rc = iks_spawn(&pid, argv, fds, 4, false);
+    CHECK(rc == 0, "iks_spawn sh: %s", strerror(rc));
+    close(out[1]);
+    slurp(out[0], rep, sizeof rep);
+    close(out[0]);
+    st = iks_reap(pid);
+    CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d; report:\n%s", st, rep);
+    CHECK(strncmp(rep, "end\n", 4) == 0, "stdin was not empty: %s", rep);
+    CHECK(strstr(rep, "end\nthree\n") != NULL, "descriptor 3 is not the file: %s", rep);
+    char want[64];
+    snprintf(want, sizeof want, "pgid %d", (int)getpgrp());
+    CHECK(strstr(rep, want) != NULL, "a child not asked for a group of its own left ours (%s): %s", want, rep);
+
+    /* a group of its own */
+    char *grp[] = { "sleep", "5", NULL };
+    rc = iks_spawn(&pid, grp, NULL, 0, true);
+    CHECK(rc == 0, "iks_spawn sleep: %s", strerror(rc));
+    CHECK(getpgid(pid) == pid, "own_group: pgid %d, pid %d", (int)getpgid(pid), (int)pid);
+    kill(pid, SIGKILL);
+    st = iks_reap(pid);
+    CHECK(st != -1 && WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL, "a killed child reaped as status %d", st);
+
+    /* an exit code, through a signal's interruptions of the wait */
+    char *ex[] = { "sh", "-c", "exit 7", NULL };
+    rc = iks_spawn(&pid, ex, NULL, 0, false);
+    CHECK(rc == 0 && (st = iks_reap(pid)) != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 7, "exit 7: status %d", st);
+    CHECK(iks_reap(pid) == -1, "a child reaped twice");
+
+    /* no such program: ENOENT from iks_spawn itself, so callers can say "install ffmpeg" */
+    char *none[] = { "ikshade-no-such-program", NULL };
+    rc = iks_spawn(&pid, none, NULL, 0, false);
+    CHECK(rc == ENOENT, "a missing program: %d (%s)", rc, strerror(rc));
+    char *bad[] = { "sh", NULL };
+    const int badfd[] = { 987 };
+    rc = iks_spawn(&pid, bad, badfd, 1, false);
+    if (rc == 0) {
+        st = iks_reap(pid);
+        CHECK(!(WIFEXITED(st) && WEXITSTATUS(st) == 0), "a child given a closed descriptor ran as if fine");
+    } else {
+        CHECK(rc == EBADF, "a closed descriptor: %d (%s)", rc, strerror(rc));
+    }
+    close(file);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures != 0;
+}
