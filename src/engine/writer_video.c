@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -275,10 +276,9 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
         return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     }
 
-    /* ffmpeg's own messages go to a file of ours, for the one line we report if it fails */
-    char errname[] = "/tmp/ikshade-ffmpeg-XXXXXX";
-    v->err_fd = mkostemp(errname, O_CLOEXEC);
-    if (v->err_fd >= 0) unlink(errname);
+    /* ffmpeg's own messages (errors only: small) go to a file of ours in memory, for the one line we
+     * report if it fails; in memory, so that a full or read-only /tmp cannot lose them */
+    v->err_fd = memfd_create("ikshade-ffmpeg-log", MFD_CLOEXEC);
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         int e = errno;
