@@ -23,7 +23,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #define MAX_LINES_PER_PASS 8  /* the first errors say what is wrong; a flood of follow-ons does not */
 #define VALIDATOR_SECONDS 10  /* a validator that takes longer is stuck (or fed a pathological shader) */
 #define MAX_OUTPUT (1 << 20)  /* what we read of a validator's report; the rest is follow-on errors */

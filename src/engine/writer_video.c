@@ -25,7 +25,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);

@@ -15,7 +15,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
 static bool has_ext(const char *path, const char *const *exts)
 {
     const char *dot = strrchr(path, '.');
