@@ -1,9 +1,11 @@
 /* test_outfile.c: iks_write_all once a stop was requested. A frame on its way to a reader that reads is
  * finished, even when more signals arrive meanwhile (the signal policy pokes the writing thread with
  * SIGURG after the stop: it once cut the patience short at random, and CI lost a video); a reader that
- * has stopped reading makes it give up, with EINTR, within the patience. */
+ * has stopped reading makes it give up, with EINTR, within the patience. Removing the temporaries on
+ * a signal ends a child that would make one after the removal. */
 #include "check.h"
 #include "outfile.h"
+#include "subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +87,26 @@ int main(void)
     CHECK(ok, "a reader that reads after 600 ms, 10 signals meanwhile: the write is finished (errno %d)", err);
     ok = run(false, 200000, &err);
     CHECK(!ok && err == EINTR, "a reader that never reads: gives up with EINTR (returned %d, errno %d)", ok, err);
+
+    /* a temporary whose writer makes it late (as ffmpeg makes its output once input arrives): removing
+     * the temporaries ends the writer first, so the file does not appear after the removal */
+    char dir[] = "/tmp/ikshade-outfile-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char tmp[64], cmd[128];
+    snprintf(tmp, sizeof tmp, "%s/.late.part", dir);
+    snprintf(cmd, sizeof cmd, "sleep 0.3; echo late > '%s'", tmp);
+    char *argv[] = { "sh", "-c", cmd, NULL };
+    pid_t pid;
+    CHECK(iks_spawn(&pid, argv, NULL, 0, false) == 0, "spawn");
+    CHECK(iks_outfile_tmp_register(tmp) == 0, "register");
+    iks_outfile_tmp_writer(tmp, pid);
+    iks_outfile_remove_temporaries();
+    CHECK(kill(pid, 0) != 0 && errno == ESRCH, "the writer (pid %d) is still there after the removal", (int)pid);
+    sleep_ms(600);
+    CHECK(access(tmp, F_OK) != 0, "%s was made after the removal", tmp);
+    iks_outfile_tmp_done(tmp);
+    unlink(tmp);
+    rmdir(dir);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }

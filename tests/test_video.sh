@@ -144,12 +144,19 @@ said=$(grep -oE 'int.mp4 holds the first [0-9]+ of 100000 frames, properly close
 check "Ctrl-C: the message says how many frames the file holds ($(cat int.err))" [ -n "$said" ]
 check_eq "Ctrl-C: the file holds that many frames, decodable" "$said" "$(nframes int.mp4)"
 check "Ctrl-C: no temporary left" [ -z "$(ls -A | grep '^\.')" ]
-# a second Ctrl-C: at once, and no partial file, hidden or not
-"$bin" render t.frag -o int2.mp4 --frames 100000 --size 160x90 2>/dev/null & p=$!
-sleep 3; kill -INT $p; kill -INT $p; wait $p; rc=$?
+# a second Ctrl-C: at once, and no partial file, hidden or not. The two must come apart, as a user's
+# do (two signals sent together arrive as one), and while the first is still being honoured: a slow
+# frame is being drawn, which the first Ctrl-C waits for (llvmpipe ends a loop after 65535 turns, so
+# the frame is made slow by its size: seconds here)
+slow='void mainImage(out vec4 c, in vec2 f) { float a = 0.0; for (int i = 0; i < 200000; i++) a += sin(a + f.x * 0.001 + float(i)); c = vec4(fract(a)); }'
+printf '%s\n' "$slow" > slow.frag
+"$bin" render slow.frag -o int2.mp4 --frames 100000 --size 256x144 2>/dev/null & p=$!
+sleep 2; kill -INT $p; sleep 0.3; kill -INT $p; sent=$?; wait $p; rc=$?
+check "the second Ctrl-C reached the render while it was still stopping" [ "$sent" -eq 0 ]
 check_eq "a second Ctrl-C: exit 130" 130 "$rc"
 sleep 0.5 # ffmpeg, in its own group, sees its input close and ends
 check "a second Ctrl-C: no temporary left" [ -z "$(ls -A | grep '^\.')" ]
+check "... and no partial int2.mp4" [ ! -e int2.mp4 ]
 
 # Ctrl-C on PNGs: the message says how to continue
 "$bin" render t.frag -o seq/%06d.png --frames 100000 --size 64x36 2> seq.err & p=$!

@@ -40,6 +40,12 @@ int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_gr
     return rc;
 }
 
+void iks_wait_exit(pid_t pid)
+{
+    siginfo_t info;
+    while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {}
+}
+
 int iks_reap(pid_t pid)
 {
     int st;

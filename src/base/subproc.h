@@ -18,6 +18,10 @@
  * of its own, out of reach of the SIGINT a terminal sends to ours. 0 and *pid, or an errno value. */
 int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_group);
 
+/* Waits for the child to end without reaping it (its pid stays taken, so a signal handler that may
+ * still kill it cannot hit another process), through interruptions. */
+void iks_wait_exit(pid_t pid);
+
 /* Waits for the child through interruptions: its wait status (WIFEXITED...), -1 when it cannot be
  * waited for. */
 int iks_reap(pid_t pid);

@@ -298,6 +298,7 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
         v->err_fd = -1;
         return iks_err_errno(err, IKS_E_IO, rc, "ffmpeg");
     }
+    iks_outfile_tmp_writer(v->tmp, v->pid); /* ... ending ffmpeg first, which makes the file late */
     v->fd = fds[1];
     return true;
 }
@@ -349,7 +350,13 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
     /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
     if (v->fd >= 0) close(v->fd);
     v->fd = -1;
-    int status = v->pid > 0 ? iks_reap(v->pid) : 0;
+    int status = 0;
+    if (v->pid > 0) {
+        /* its number stays ours until reaped: the registry lets go of it in between */
+        iks_wait_exit(v->pid);
+        iks_outfile_tmp_writer(v->tmp, 0);
+        status = iks_reap(v->pid);
+    }
     v->pid = 0;
     bool ok = keep;
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* ---- the stop request -------------------------------------------------------------------------- */
@@ -70,6 +72,7 @@ bool iks_write_all(int fd, const void *data, size_t len)
 typedef struct tnode {
     struct tnode *next;
     atomic_int state; /* 0 free, 1 being filled, 2 a live temporary, 3 a temporary directory */
+    atomic_int writer; /* the child process writing it (a video's ffmpeg), 0 when none */
     char path[PATH_MAX];
 } tnode;
 
@@ -82,6 +85,7 @@ static int reg(const char *path, int kind)
         int expect = 0;
         if (atomic_compare_exchange_strong(&n->state, &expect, 1)) {
             strcpy(n->path, path);
+            atomic_store(&n->writer, 0);
             atomic_store(&n->state, kind);
             return 0;
         }
@@ -90,6 +94,7 @@ static int reg(const char *path, int kind)
     if (!n) return -1;
     strcpy(n->path, path);
     atomic_init(&n->state, kind);
+    atomic_init(&n->writer, 0);
     n->next = atomic_load(&temps);
     while (!atomic_compare_exchange_weak(&temps, &n->next, n)) {}
     return 0;
@@ -98,13 +103,26 @@ static int reg(const char *path, int kind)
 int iks_outfile_tmp_register(const char *path) { return reg(path, 2); }
 int iks_outfile_tmp_register_dir(const char *path) { return reg(path, 3); }
 
-void iks_outfile_tmp_done(const char *tmp)
+/* the live node of tmp, or NULL */
+static tnode *find_tmp(const char *tmp)
 {
     for (tnode *n = atomic_load(&temps); n; n = n->next)
-        if (atomic_load(&n->state) >= 2 && strcmp(n->path, tmp) == 0) {
-            atomic_store(&n->state, 0);
-            return;
-        }
+        if (atomic_load(&n->state) >= 2 && strcmp(n->path, tmp) == 0) return n;
+    return NULL;
+}
+
+void iks_outfile_tmp_writer(const char *tmp, pid_t pid)
+{
+    tnode *n = find_tmp(tmp);
+    if (n) atomic_store(&n->writer, (int)pid);
+}
+
+void iks_outfile_tmp_done(const char *tmp)
+{
+    tnode *n = find_tmp(tmp);
+    if (!n) return;
+    atomic_store(&n->writer, 0);
+    atomic_store(&n->state, 0);
 }
 
 /* A directory of files (no subdirectories) removed with async-signal-safe calls only: getdents64
@@ -136,6 +154,11 @@ void iks_outfile_remove_temporaries(void)
 {
     for (tnode *n = atomic_load(&temps); n; n = n->next) {
         int s = atomic_load(&n->state);
+        /* a writer that has not yet made the file (ffmpeg opens its output late) would make it after
+         * the unlink and leave it behind: it is ended, and waited for, first */
+        pid_t pid = s >= 2 ? (pid_t)atomic_exchange(&n->writer, 0) : 0;
+        if (pid > 0 && kill(pid, SIGKILL) == 0)
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
         if (s == 2) unlink(n->path);
         else if (s == 3) remove_flat_dir(n->path);
     }

@@ -15,6 +15,7 @@
 #define IKS_OUTFILE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 /* errno values of refusals to replace what is at an output's name */
@@ -47,6 +48,12 @@ void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
  * iks_outfile_tmp_done, or -1 when out of memory. */
 int iks_outfile_tmp_register(const char *path);
+
+/* Names the child process that writes the registered tmp (a video's encoder), or 0 for none: a
+ * removal on a signal ends it (SIGKILL) and waits for it before it unlinks the file. The pid must be
+ * cleared before the child is reaped (its number could be reused afterwards): wait for its end with
+ * WNOWAIT, clear, then reap. */
+void iks_outfile_tmp_writer(const char *tmp, pid_t pid);
 
 /* Registers a temporary directory of files (no subdirectories), removed whole on a signal. */
 int iks_outfile_tmp_register_dir(const char *path);
