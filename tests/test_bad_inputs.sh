@@ -135,7 +135,7 @@ bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
 bad 2 "^ikshade view: --channel1 'gone.png': No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest
 bad 2 "--cases '-5'" "$bin" check --cases -5
 bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
-bad 2 "bench" "$bin" bench nonsense
+bad 2 "no benchmark 'nonsense'" "$bin" bench nonsense
 bad 2 "no command given" "$bin"
 bad 2 "no command 'frobnicate'" "$bin" frobnicate
 bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate

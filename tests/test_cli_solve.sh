@@ -16,7 +16,7 @@ check "round trip: |x| = r1 exactly reachable" [ "$rt" = reached ]
 v=$(printf '0.1 0.2 0.3 0.4\n' | "$bin" solve)
 check "%.9g output" grep -qE '^-?[0-9.e+-]+ -?[0-9.e+-]+ (reached|too-far|too-near|degenerate)$' <<<"$v"
 x=$(printf '1e-3 2e-3 1e3 1e3\n' | "$bin" solve | awk '{print $1}')
-check "extreme scales give a finite answer" grep -qvE 'nan|inf' <<<"$x"
+check "extreme scales give a finite answer ($x)" awk -v x="$x" 'BEGIN { exit !(x ~ /^-?[0-9]/ && x !~ /nan|inf/) }'
 
 out3=$(printf '0 1.5 0 1 1 1 0 0\n0 1.5 0 1 1 1 0 0 -1\n' | "$bin" solve --3d | awk '{print ($1 > 0) "" ($4)}')
 check "3D bends towards the pole, and away with bend -1" [ "$out3" = $'1reached\n0reached' ]
@@ -25,7 +25,7 @@ s=$(printf '4 0 1 1\n' | "$bin" solve --stretch)
 check "--stretch" [ "$s" = "2 0 too-far" ]
 a=$(printf '1.99 0 1 1\n' | "$bin" solve); b=$(printf '1.99 0 1 1\n' | "$bin" solve --soften 0.1)
 ya=$(awk '{print $2}' <<<"$a"); yb=$(awk '{print $2}' <<<"$b")
-check "--soften bends the knee more near full reach" awk -v a="$ya" -v b="$yb" 'BEGIN{exit !(b > a)}'
+check "--soften bends the knee more near full reach ($ya, $yb)" awk -v a="$ya" -v b="$yb" 'BEGIN{exit !(a ~ /^-?[0-9]/ && b ~ /^-?[0-9]/ && b + 0 > a + 0)}'
 
 # malformed input: error names line and field, exit 1, earlier lines already written
 out=$(printf '1 1 1 1\n1 x 1 1\n2 2 2 2\n' | "$bin" solve 2>/tmp/ikerr.$$); rc=$?

@@ -103,7 +103,9 @@ check "video: a range starting at frame 20 equals frame 20 of the long run" cmp 
 # H.264: what ffmpeg decodes on its own, exactly
 ffmpeg -nostdin -v error -i clip.mp4 -vf 'select=eq(n\,7)' -frames:v 1 -pix_fmt rgb24 ref7.png
 "$bin" render vid.frag --channel0 clip.mp4 -o h7.png --size 64x48 --fps 10 --frames 7:8 --quiet
-check "video from H.264: frame 7 as ffmpeg decodes it (pixel (10,5) and (30,40))" \
+check "video from H.264: frame 7 rendered" [ -s h7.png ]
+check "... and ffmpeg's own decoding of it made" [ -s ref7.png ]
+check "... equal to it (pixel (10,5) and (30,40))" \
   [ "$(png pixel h7.png 10 5)/$(png pixel h7.png 30 40)" = "$(png pixel ref7.png 10 5)/$(png pixel ref7.png 30 40)" ]
 # vflip=0 gives the clip upside down, as the site's unflipped textures
 "$bin" render vid.frag --channel0 clip.mkv,vflip=0 -o nf.png --size 64x48 --fps 10 --frames 3:4 --quiet
@@ -209,7 +211,8 @@ print(f'{len(out) // 4} frames played, {"equal" if out == want else "different"}
 sys.exit(0 if out == want and len(out) >= 4 * 4410 else 1)
 EOF
 }
-view() { rm -f alsa/out.raw; HOME="$tmp/alsa" xvfb_exec "$bin" view "$@" --size 64x36 > view.out 2>&1; }
+# view ARGS: the viewer under Xvfb, its exit status in $vrc (0: it ran its --frames and quit)
+view() { rm -f alsa/out.raw; HOME="$tmp/alsa" xvfb_exec "$bin" view "$@" --size 64x36 > view.out 2>&1; vrc=$?; }
 view spec.frag --channel0 tone.wav --frames 40
 check "view: the music plays from iTime 0, exactly the track's samples ($(played 0))" played 0
 view spec.frag --channel0 tone.wav --frames 40 --time 1.5
@@ -217,10 +220,13 @@ check "view --time 1.5: the music from 1.5 s on ($(played 1.5))" played 1.5
 view spec.frag --channel0 tone.wav --frames 40 --time 2.95
 check "view --time 2.95: past the end the track loops ($(played 2.95))" played 2.95
 view spec.frag --channel0 tone.wav --frames 20 --mute
+check "view --mute: the viewer ran (exit $vrc)" [ "$vrc" -eq 0 ]
 check "view --mute: nothing played" [ ! -s alsa/out.raw ]
 view spec.frag --channel0 tone.wav --frames 20 --paused
+check "view --paused: the viewer ran (exit $vrc)" [ "$vrc" -eq 0 ]
 check "view --paused: nothing played while paused" [ ! -s alsa/out.raw ]
 view vid.frag --channel0 clip.mkv --frames 20
+check "a toy without music: the viewer ran (exit $vrc)" [ "$vrc" -eq 0 ]
 check "a toy without music opens no sound output" [ ! -e alsa/out.raw ]
 # a sound shader plays what `render -o song.wav` writes, across a 512x512-sample block (5.944 s)
 "$bin" render "$tests/../examples/sound.frag" -o song.wav --seconds 8 --quiet

@@ -47,7 +47,10 @@ wait_for() {
     [ "$(grep -cE -- "$1" "$3" 2>/dev/null)" -ge "$2" ] && return 0
     sleep 0.01
   done
-  echo "timed out waiting for $2 x '$1' in $3:" >&2; cat "$3" >&2
+  # every wait here is for something the viewer must do: a timeout is a failure of the test, so that
+  # a check after it cannot pass on what an earlier step left (an old screenshot)
+  fail=$((fail + 1))
+  echo "FAIL: timed out waiting for $2 x '$1' in $3:" >&2; cat "$3" >&2
   if [ -n "${vpid:-}" ] && ! kill -0 "$vpid" 2>/dev/null; then
     wait "$vpid"; echo "(the viewer has exited, status $?; its stderr:)" >&2; cat v.err >&2
   fi
@@ -69,7 +72,7 @@ start() {
 # shot: presses S and sets $shot to the new screenshot's name
 nshots=0
 shot() {
-  nshots=$((nshots + 1))
+  shot= nshots=$((nshots + 1))
   for _ in 1 2 3; do  # a synthetic key can be lost on a loaded machine: ask again after 5 s
     # a window id taken while the window was being made can go stale: find it again
     xdotool getwindowname "$wid" >/dev/null 2>&1 || wid=$(xdotool search --name "^$vname" 2>/dev/null | head -1)
@@ -175,7 +178,7 @@ P
 start kb.json
 cshot() { # Ctrl+S: the viewer's screenshot key while the shader has the keyboard
   xdotool key --window "$wid" ctrl+s
-  nshots=$((nshots + 1)); wait_for '^screenshot: ' "$nshots" v.out; shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
+  shot= nshots=$((nshots + 1)); wait_for '^screenshot: ' "$nshots" v.out && shot=$(grep '^screenshot: ' v.out | tail -1 | cut -d' ' -f2)
 }
 cshot; check "keyboard: nothing held, toggled or pressed" [ "$(centre "$shot")" = "0 0 0" ]
 xdotool keydown --window "$wid" a sleep 0.3

@@ -31,6 +31,7 @@ field() { sed -n "$1p" v.out | grep -oE "$2 [0-9]+" | grep -oE '[0-9]+$'; }
 g0=$(field $WARM 'gl objects') g1=$(field "$reloads" 'gl objects')
 r0=$(field $WARM 'rss') r1=$(field "$reloads" 'rss')
 echo "after reload $WARM: $g0 GL objects, rss $r0 kB; after reload $reloads: $g1 GL objects, rss $r1 kB"
+check "the log gives GL objects and rss at both reloads" [ -n "$g0" -a -n "$g1" -a -n "$r0" -a -n "$r1" ]
 check "GL objects do not grow" [ "$g0" -eq "$g1" ]
 if [ "$build" = plain ]; then
   check "resident memory grows by less than $RSS_BOUND_KB kB" [ $((r1 - r0)) -lt $RSS_BOUND_KB ]
