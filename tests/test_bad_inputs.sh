@@ -140,6 +140,38 @@ bad 2 "no command given" "$bin"
 bad 2 "no command 'frobnicate'" "$bin" frobnicate
 bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate
 
+# shaders whose macros expand to millions of tokens: the GL compiler crashed (a 512 MiB stack
+# overflowed at 2^21 terms) or expanded for ever (gigabytes); they are measured and refused first, in
+# every way of being given (a file, a JSON pass, --each), while a macro-heavy real toy still renders
+python3 - "$fx" <<'P'
+import json, sys
+d = sys.argv[1]
+def doubling(n, fmt, use): return '#define A0 1.0\n#define F0(x) x\n' + ''.join(fmt % (i, i - 1, i - 1) for i in range(1, n + 1)) + use % n
+main = 'void mainImage(out vec4 c, in vec2 f) { c = vec4(a); }\n'
+open(d + '/bomb21.frag', 'w').write(doubling(21, '#define A%d A%d+A%d\n', 'float a = A%d;\n') + main)
+open(d + '/bomb39.frag', 'w').write(doubling(39, '#define A%d (A%d+A%d)\n', 'float a = A%d;\n') + main)
+open(d + '/bombf.frag', 'w').write(doubling(30, '#define F%d(x) F%d(x)+F%d(x)\n', 'float a = F%d(1.0);\n') + main)
+open(d + '/long.frag', 'w').write('float a = 1.0' + '+1.0' * (1 << 21) + ';\n' + main)
+code = doubling(21, '#define A%d A%d+A%d\n', 'float a = A%d;\n') + main
+json.dump({'renderpass': [{'name': 'Image', 'type': 'image', 'code': code, 'inputs': [], 'outputs': []}]}, open(d + '/bomb.json', 'w'))
+P
+bad 1 "bomb21.frag: 4194[0-9]{3} tokens once its macros are expanded, more than a GL compiler takes \(at most 1000000\)" \
+  "$bin" render "$fx/bomb21.frag" -o x.png --size 8x8
+bad 1 "bomb39.frag: 2.2e\+12 tokens once its macros are expanded" "$bin" render "$fx/bomb39.frag" -o x.png --size 8x8
+bad 1 "bombf.frag: [0-9]{10} tokens once its macros" "$bin" render "$fx/bombf.frag" -o x.png --size 8x8
+bad 1 "long.frag: 4194[0-9]{3} tokens" "$bin" render "$fx/long.frag" -o x.png --size 8x8
+bad 1 "bomb.json\[Image\]: 4194[0-9]{3} tokens once its macros" "$bin" render "$fx/bomb.json" -o x.png --size 8x8
+mkdir "$fx/each" && cp "$fx/bomb39.frag" "$fx/ok.frag" "$fx/each/"
+out=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$bin" render --each "$fx/each" --size 8x8 2>/dev/null); rc=$?
+check "--each with a macro bomb: exit 1, not a crash or a hang (rc $rc)" [ "$rc" -eq 1 ]
+check "... the bomb's row says why" grep -qE '^\| bomb39.frag \| load error .*tokens once its macros are expanded' <<<"$out"
+check "... and the good shader's row is ok" grep -qE '^\| ok.frag \| ok ' <<<"$out"
+printf '#define S(a, b, t) smoothstep(a, b, t)\n#define R(a) mat2(cos(a), -sin(a), sin(a), cos(a))\n#define D(x) (x + x)\nvoid mainImage(out vec4 c, in vec2 f) { vec2 u = R(0.0) * f / iResolution.xy; c = vec4(S(0.0, 1.0, D(D(D(u.x)))) * 0.0 + 0.5); }\n' > "$fx/macros.frag"
+(cd "$w" && "$bin" render "$fx/macros.frag" -o m.png --size 8x8 --quiet); rc=$?
+check "a toy of ordinary macros renders (rc $rc)" [ "$rc" -eq 0 ]
+check "... its picture" [ "$(python3 "$(dirname "$0")/png.py" pixel "$w/m.png" 4 4)" = "128 128 128" ]
+rm -f "$w/m.png"
+
 echo "$rows bad inputs"
 check "at least 40 distinct bad inputs" [ "$rows" -ge 40 ]
 finish

@@ -1,6 +1,7 @@
 /* source.c: shader assembly (#include, the Shadertoy prelude, a line map), driver-log mapping, and the
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
 #include "source.h"
+#include "ppsize.h"
 #include "sbuf.h"
 #include "userfile.h"
 
@@ -14,6 +15,7 @@
 
 #define MAX_FILES 256
 #define MAX_DEPTH 32
+#define MAX_TOKENS 1000000 /* after macro expansion: see iks_source_load */
 #define MAX_FILE_BYTES (16u << 20)
 
 /* ---- a growing string -------------------------------------------------------------------------- */
@@ -939,6 +941,16 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     if (f.oom || v.oom || !src->map_file || !src->map_line) {
         iks_source_free(src);
         return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    }
+    /* Measured before any compiler sees it: Mesa's recursion overflowed a 512 MiB stack at about 4
+     * million tokens (two million terms in one sum, or 21 doubling macros), and forty doubling
+     * macros expanded for ever; a million tokens compile (in about a second and 800 MB here), and a
+     * real toy is some thousands */
+    double toks = iks_pp_tokens(src->fragment, MAX_TOKENS);
+    if (toks > MAX_TOKENS) {
+        iks_source_free(src);
+        return iks_err_set(e, IKS_E_FORMAT, "%s: %.*g tokens once its macros are expanded, more than a GL compiler "
+                           "takes (at most %d)", path, toks < 1e12 ? 12 : 3, toks, MAX_TOKENS);
     }
     return true;
 }

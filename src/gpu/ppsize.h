@@ -1,0 +1,21 @@
+/* ppsize.h: how many tokens the GLSL preprocessor makes of a text, its macros expanded, measured
+ * without expanding them.
+ *
+ * Why: a few lines whose macros double at each level (`#define A1 A0+A0` ... `A21`) are millions of
+ * tokens to the GL compiler, which recurses once per operator and overflowed even a 512 MiB stack
+ * (a crash), or at forty levels expands for ever (gigabytes, a hang). The size of a macro's expansion
+ * is an affine function of the sizes of its arguments, so each macro is measured once, as a constant
+ * and a coefficient per parameter, and a text of any expansion is measured in time linear in it.
+ *
+ * An estimate, on the side of more: both branches of an #if are counted, `#` and `##` count as their
+ * operands do, and an operator of two characters as two tokens. Text only, no GL: fuzzed on its own. */
+#ifndef IKS_PPSIZE_H
+#define IKS_PPSIZE_H
+
+#include <stddef.h>
+
+/* The expanded size of text (NUL-terminated) in tokens, or some number above limit once it is known
+ * to be over it (up to 1e30 for a text that expands without measure). Out of memory counts as over. */
+double iks_pp_tokens(const char *text, double limit);
+
+#endif
