@@ -159,6 +159,34 @@ check "ES is strict (no int to float), and its errors still map to the pass's li
 R strict.json -o strict.png --size 2x2 --glsl 330
 check "... which --glsl 330 accepts" [ "$(png pixel strict.png 0 0)" = "255 255 255" ]
 
+# ---- a toy's #includes: found beside it (whatever the working directory), and only its own ---------------
+mkdir -p inc/toy/lib inc/secret inc/elsewhere && printf '#define MINE 0.25\n' > inc/toy/lib/m.glsl && printf '#define SECRET 0.5\n' > inc/secret/s.glsl
+toy "$(pass image Image '#include "lib/m.glsl"
+void mainImage(out vec4 c, in vec2 f) { c = vec4(MINE); }')" > inc/toy/own.json
+toy "$(pass image Image '#include "../secret/s.glsl"
+void mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }')" > inc/toy/up.json
+toy "$(pass image Image "#include \"$tmp/inc/secret/s.glsl\"
+void mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }")" > inc/toy/abs.json
+(cd inc/elsewhere && R ../toy/own.json -o own.png --size 2x2)
+check "a JSON's #include is found beside the JSON, run from another directory" [ "$(png pixel inc/elsewhere/own.png 0 0)" = "64 64 64" ]
+expect_fail "a JSON's #include of a file outside its directory (../)" 1 \
+  "up.json\[Image\]:1: #include \"../secret/s.glsl\" lies outside the toy's directory .*--allow-media-outside lets it" \
+  "$bin" render inc/toy/up.json -o x.png --size 2x2
+expect_fail "... by an absolute path" 1 "abs.json\[Image\]:1: #include \".*/secret/s.glsl\" lies outside the toy's directory" \
+  "$bin" render inc/toy/abs.json -o x.png --size 2x2
+mkdir -p inc/dtoy && printf '#include "../secret/s.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }\n' > inc/dtoy/image.glsl
+expect_fail "... from a directory toy" 1 "dtoy/image.glsl:1: #include \"../secret/s.glsl\" lies outside the toy's directory" \
+  "$bin" render inc/dtoy -o x.png --size 2x2
+check "... and nothing written" [ ! -e x.png ]
+R inc/toy/up.json -o up.png --size 2x2 --allow-media-outside
+check "--allow-media-outside lets it" [ "$(png pixel up.png 0 0)" = "128 128 128" ]
+printf '#include "../inc/secret/s.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }\n' > inc/single.frag
+R inc/single.frag -o single.png --size 2x2
+check "a single file is the user's own: its includes may go anywhere" [ "$(png pixel single.png 0 0)" = "128 128 128" ]
+printf '#include "ik.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(0.5); }\n' > inc/dtoy/image.glsl
+R inc/dtoy -o dik.png --size 2x2
+check "a toy may include ikshade's own shaders (ik.glsl)" [ "$(png pixel dik.png 0 0)" = "128 128 128" ]
+
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json

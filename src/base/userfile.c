@@ -113,3 +113,13 @@ bool iks_userfile_is_regular(const char *path)
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+bool iks_path_inside(const char *dir, const char *path)
+{
+    char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+    size_t n = rd ? strlen(rd) : 0;
+    bool in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+    free(rd);
+    free(rp);
+    return in;
+}

@@ -35,4 +35,8 @@ const char *iks_userfile_strerror(int e);
 /* Whether path names a regular file (following links). */
 bool iks_userfile_is_regular(const char *path);
 
+/* Whether path (which exists) lies inside dir once both are resolved, links included: what a toy from
+ * anywhere may read (its media, its #includes) */
+bool iks_path_inside(const char *dir, const char *path);
+
 #endif

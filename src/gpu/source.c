@@ -449,9 +449,10 @@ static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, b
 }
 
 /* from_dir NULL: the including text names no file (held in memory), so only the include dirs */
-static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found)
+static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found, bool *own)
 {
     *found = NULL;
+    *own = false;
     const iks_source_opts *o = c->opts;
     if (o->override_name && strcmp(name, o->override_name) == 0) {
         *found = strdup(o->override_path);
@@ -460,9 +461,11 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
     char *p = from_dir ? join(from_dir, name) : NULL;
     if (p && exists(p)) {
         *found = p;
+        *own = true;
         return true;
     }
     free(p);
+    *own = name[0] == '/'; /* an absolute name is the toy's own choice wherever it is found */
     for (int i = 0; i < o->n_include_dirs; i++) {
         p = join(o->include_dirs[i], name);
         if (p && exists(p)) {
@@ -528,8 +531,8 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
     c->chain_id[c->depth] = id;
     c->chain_path[c->depth] = c->src->files[fidx];
     c->depth++;
-    char *dir = named_file ? dir_of(path) : NULL;
-    bool ok = !named_file || dir != NULL;
+    char *dir = given_text && c->opts->text_dir ? strdup(c->opts->text_dir) : named_file ? dir_of(path) : NULL;
+    bool ok = !(named_file || (given_text && c->opts->text_dir)) || dir != NULL;
     if (!ok) fail(c, IKS_E_NOMEM, "%s: out of memory", path);
 
     int lineno = 0;
@@ -556,7 +559,8 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                 break;
             }
             char *found;
-            if (!resolve(c, dir, name, &found)) {
+            bool own;
+            if (!resolve(c, dir, name, &found, &own)) {
                 /* every place it was looked for: a file created there later is the fix */
                 for (int i = -1; c->opts->touched && i < c->opts->n_include_dirs; i++) {
                     char *cand = i < 0 ? (dir ? join(dir, name) : NULL) : join(c->opts->include_dirs[i], name);
@@ -576,6 +580,12 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                               path, lineno, name, dirs.s, chain);
                 free(chain);
                 free(dirs.s);
+                break;
+            }
+            if (own && c->opts->confine_dir && !iks_path_inside(c->opts->confine_dir, found)) {
+                ok = fail(c, IKS_E_FORMAT, "%s:%d: #include \"%s\" lies outside the toy's directory %s (a toy may read "
+                          "only its own files; --allow-media-outside lets it)", path, lineno, name, c->opts->confine_dir);
+                free(found);
                 break;
             }
             ok = include_file(c, found, NULL);

@@ -39,6 +39,14 @@ typedef struct {
      * to it; both may be NULL. */
     const char *common_path;
     const char *common_text;
+    /* A toy from anywhere (a JSON, a directory) may read only its own files: when set, a file that an
+     * #include finds beside the including file, or names by an absolute path, must lie inside this
+     * directory (links resolved). Files found in include_dirs, which the user or ikshade named, may
+     * lie anywhere. */
+    const char *confine_dir;
+    /* The directory that text and common_text (given as text, from a JSON) #include relative to;
+     * NULL: their path's, as for files */
+    const char *text_dir;
     /* A Shadertoy file is compiled as WebGL2's GLSL ES 3.00 (#version 300 es, highp defaults) instead
      * of GLSL 3.30 core. Only where the context accepts it: see iks_gpu_has_es3. */
     bool es;

@@ -328,6 +328,8 @@ void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry 
     o->text = ps->text;
     o->common_path = d->common_path;
     o->common_text = d->common_text;
+    o->confine_dir = d->confine_dir;
+    o->text_dir = d->text_dir;
     o->es = d->es && iks_gpu_has_es3();
     o->entry = entry;
     for (int c = 0; c < 4; c++) {

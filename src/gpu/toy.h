@@ -52,6 +52,8 @@ typedef struct {
 typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
+    const char *confine_dir;                /* see iks_source_opts; NULL for none */
+    const char *text_dir;                   /* where passes given as text (a JSON's) #include from */
     iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
     int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
     /* The order Buffers A-D are drawn in each frame: the site draws them in its JSON's pass order, which

@@ -210,17 +210,6 @@ static char *find_media(const char *json_dir, const char *rel, bool *lost)
 
 /* ---- media stay inside the toy ------------------------------------------------------------------ */
 
-/* Whether path (which exists) lies inside dir once both are resolved, links included */
-static bool inside_dir(const char *dir, const char *path)
-{
-    char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
-    size_t n = rd ? strlen(rd) : 0;
-    bool in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
-    free(rd);
-    free(rp);
-    return in;
-}
-
 /* A toy fetched from anywhere must not read the user's other images into its frames (and so into
  * files they may publish): its media, each cubemap face included, stay inside its directory unless
  * the user allows more. False with IKS_E_FORMAT naming the file that names it. */
@@ -230,7 +219,7 @@ static bool media_allowed(const char *where, const char *dir, const iks_input *i
     for (int face = 0; face < (in->kind == IKS_IN_CUBEMAP ? 6 : 1); face++) {
         char *p = face ? iks_cube_face_path(in->path, face) : strdup(in->path);
         if (!p) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", where);
-        bool bad = access(p, F_OK) == 0 && !inside_dir(dir, p);
+        bool bad = access(p, F_OK) == 0 && !iks_path_inside(dir, p);
         if (bad)
             iks_err_set(e, IKS_E_FORMAT, "%s: media '%s' lies outside the toy's directory %s (a toy may read only its "
                         "own files; --allow-media-outside lets it)", where, p, dir);
@@ -281,6 +270,9 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
     char *slash = strrchr(dir, '/');
     if (slash) *slash = '\0';
     else strcpy(dir, ".");
+    /* its #includes are found beside it, and stay inside its directory as its media do */
+    tf->desc.text_dir = dir;
+    if (!(flags & IKS_TF_MEDIA_OUTSIDE)) tf->desc.confine_dir = dir;
     const char *jbase = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
     /* first pass over renderpass[]: which slot each pass takes, and its output ids */
@@ -615,6 +607,9 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     const char *const *FILES = DIR_FILES;
     const char *base = strrchr(dir, '/');
     if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : dir))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
+    /* its #includes stay inside its directory, as its media do */
+    if (!(flags & IKS_TF_MEDIA_OUTSIDE) && !(tf->desc.confine_dir = keep_copy(tf, dir)))
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     for (int p = 0; p < IKS_PASSES; p++) {
         char *f = keep(tf, join2(dir, FILES[p]));
         if (!f) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
