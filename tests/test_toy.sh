@@ -187,6 +187,12 @@ printf '#include "ik.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(0.5
 R inc/dtoy -o dik.png --size 2x2
 check "a toy may include ikshade's own shaders (ik.glsl)" [ "$(png pixel dik.png 0 0)" = "128 128 128" ]
 
+# ---- a UTF-8 byte order mark (as Windows editors write) starts a file, or an included one: not text ------
+printf '\xef\xbb\xbf#define HALF 0.5\n' > bominc.glsl
+printf '\xef\xbb\xbf#include "bominc.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(HALF); }\n' > bom.frag
+R bom.frag -o bom.png --size 2x2
+check "a file and its include starting with a BOM compile" [ "$(png pixel bom.png 0 0)" = "128 128 128" ]
+
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json

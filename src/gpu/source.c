@@ -538,7 +538,10 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
     int lineno = 0;
     cond_stack cs = { 0 };
     bool in_comment = false;
-    for (char *ln = text; ok && *ln;) {
+    /* a UTF-8 byte order mark, which editors on Windows write: no compiler takes it (Mesa said the file
+     * "lacks main"), and it is no character of the text */
+    bool bom = (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF;
+    for (char *ln = text + (bom ? 3 : 0); ok && *ln;) {
         char *nl = strchr(ln, '\n');
         size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
         lineno++;
