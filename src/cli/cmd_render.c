@@ -104,6 +104,7 @@ typedef struct {
     long warmup;
     bool frames_given;
     iks_input_log *input; /* --input: a recorded session, owned */
+    const char *input_path; /* its file, for messages */
     const char **sets;    /* its --set values, then the command line's (which win), when --input */
     int nsets;
     const char *each;  /* --each DIR: a compatibility report instead of frames */
@@ -149,7 +150,9 @@ static bool parse_floats(const char *s, float *v, int *n, int max)
     char *save = NULL;
     for (char *t = strtok_r(copy, ",", &save); t && ok; t = strtok_r(NULL, ",", &save)) {
         double d;
-        if (*n == max || !iks_parse_finite(t, &d)) ok = false;
+        /* a million pixels, as a recording's iMouse: far past any frame, and still finite once a float
+         * scaled by --ssaa */
+        if (*n == max || !iks_parse_finite(t, &d) || fabs(d) > 1e6) ok = false;
         else v[(*n)++] = (float)d;
     }
     /* "1,,2" or a trailing comma: strtok skips empties, so count commas to catch them */
@@ -277,8 +280,10 @@ static int parse_args(int argc, char **argv, ropts *o)
             o->frames_given = true;
         } else if (OPT("--fps")) {
             NEED("--fps", "a number");
-            if (!iks_parse_finite(v, &r->fps) || r->fps <= 0 || r->fps > 10000)
-                return iks_usage("render", "--fps '%s': expected a number above 0 and at most 10000", v);
+            /* the engine's bound: iTimeDelta, 1/fps, within --time's 1e9 s */
+            if (!iks_parse_finite(v, &r->fps) || !(r->fps >= 1e-9 && r->fps <= 10000))
+                return iks_usage("render", "--fps '%s': expected a number from 1e-9 to 10000 (iTimeDelta, 1/fps, is at "
+                                 "most 1e9 s)", v);
         } else if (OPT("--seconds")) {
             NEED("--seconds", "a number of seconds");
             if (!iks_parse_finite(v, &r->seconds) || r->seconds <= 0 || r->seconds > 21600)
@@ -288,7 +293,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             NEED("--mouse", "X,Y[,CX,CY]");
             int n;
             if (!parse_floats(v, r->mouse, &n, 4) || (n != 2 && n != 4))
-                return iks_usage("render", "--mouse '%s': expected X,Y or X,Y,CX,CY in pixels", v);
+                return iks_usage("render", "--mouse '%s': expected X,Y or X,Y,CX,CY in pixels (each within a million)", v);
             if (n == 2) {
                 r->mouse[2] = r->mouse[0];
                 r->mouse[3] = r->mouse[1];
@@ -332,6 +337,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             iks_input_log_free(o->input);
             o->input = NULL;
             if (iks_input_log_load(v, &o->input) != IKS_OK) return iks_print_last_error("render");
+            o->input_path = v;
         } else if (OPT("--shard")) {
             NEED("--shard", "K/N or auto");
             o->shard = v;
@@ -371,8 +377,16 @@ static int parse_args(int argc, char **argv, ropts *o)
     if (o->input) {
         /* the whole session at --fps unless --frames says otherwise; its --set values first */
         r->input = o->input;
-        double fps = r->fps > 0 ? r->fps : 60;
-        if (!o->frames_given) r->end = r->first + (long)floor(iks_input_log_duration(o->input) * fps) + 1;
+        double fps = r->fps > 0 ? r->fps : 60, span = iks_input_log_duration(o->input);
+        if (!o->frames_given) {
+            /* the cap --frames and --seconds have (a recording may span 1e9 s), where the recording is
+             * what says how many frames: not with --seconds, nor for a .wav, which draws none */
+            double n = floor(span * fps) + 1;
+            if (n > 100000000 && !o->seconds_given && !ends_with(r->output, ".wav"))
+                return iks_usage("render", "--input %s: its %g s at --fps %g make %.0f frames, more than 100000000 "
+                                 "(give --frames, or a lower --fps)", o->input_path, span, fps, n);
+            r->end = r->first + (long)fmin(n, 100000000);
+        }
         const char *const *ls;
         int nl = iks_input_log_sets(o->input, &ls);
         if (nl > 0) {

@@ -104,7 +104,7 @@ int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_op
     if (OPT("--time")) {
         NEED("--time", "seconds");
         if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
-            return iks_usage(cmd, "--time '%s': expected a finite number of seconds", v);
+            return iks_usage(cmd, "--time '%s': expected a finite number of seconds from -1e9 to 1e9", v);
     } else if (OPT("--set")) {
         NEED("--set", "NAME=VALUE");
         if (iks_check_setting(v) != IKS_OK) return iks_print_last_error(cmd);

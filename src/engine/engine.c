@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -231,6 +232,46 @@ void iks_window_close(iks_window *w)
 
 /* ---- toys -------------------------------------------------------------------------------------- */
 
+/* The uniforms ikshade sets itself before every draw (source.c's prelude, the sound pass's offsets): a
+ * --set of one would be overwritten before any frame saw it, so it is refused, saying what sets it. */
+static const struct {
+    const char *name, *from;
+} BUILTINS[] = {
+    { "iResolution", "from --size (in view, the window's size)" },
+    { "iTime", "from --time (its start) and, in render, --fps" },
+    { "iGlobalTime", "(it is iTime) from --time (its start) and, in render, --fps" },
+    { "iTimeDelta", "from --fps (in view, the time between frames)" },
+    { "iFrame", "from the frame's number (--frames)" },
+    { "iFrameRate", "from --fps (in view, the measured rate)" },
+    { "iMouse", "from --mouse or --input (in view, the pointer)" },
+    { "iDate", "from --time (2000-01-01, iTime's seconds after midnight)" },
+    { "iChannel0", "from --channel0" },
+    { "iChannel1", "from --channel1" },
+    { "iChannel2", "from --channel2" },
+    { "iChannel3", "from --channel3" },
+    { "iChannelResolution", "from the --channelN media's sizes" },
+    { "iChannelTime", "from iTime (--time)" },
+    { "iSampleRate", "as 44100" },
+    { "iTimeOffset", "for the sound pass, from --time" },
+    { "iSampleOffset", "for the sound pass, from --time" },
+};
+
+/* iks_setting_parse, and what it lets through that no frame could honour: a value a float cannot hold
+ * (the shader would see Inf) and a built-in uniform */
+static bool setting_parse(const char *arg, iks_setting *s, iks_err *err)
+{
+    if (!iks_setting_parse(arg, s, err)) return false;
+    for (size_t i = 0; i < sizeof BUILTINS / sizeof BUILTINS[0]; i++)
+        if (strcmp(s->name, BUILTINS[i].name) == 0)
+            return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame, %s", arg, s->name,
+                               BUILTINS[i].from);
+    for (int i = 0; i < s->n; i++)
+        if (fabs(s->v[i]) > FLT_MAX)
+            return iks_err_set(err, IKS_E_USAGE, "--set '%s': value %d (%g) is beyond a float's range (at most %g "
+                               "either way)", arg, i + 1, s->v[i], (double)FLT_MAX);
+    return true;
+}
+
 bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
 {
     *out = NULL;
@@ -239,7 +280,7 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
     iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
     if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     for (int i = 0; i < d->nsets; i++)
-        if (!iks_setting_parse(d->sets[i], &s[i], err)) {
+        if (!setting_parse(d->sets[i], &s[i], err)) {
             free(s);
             return false;
         }
@@ -348,7 +389,7 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
     if (!t || !setting) return iks_fail_usage("iks_toy_set: toy and setting must not be NULL");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    if (!iks_setting_parse(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
+    if (!setting_parse(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
         return iks_publish(&err);
     return IKS_OK;
 }
@@ -436,7 +477,7 @@ iks_code iks_check_setting(const char *setting)
     if (!setting) return iks_fail_usage("--set: no value");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    return iks_setting_parse(setting, &s, &err) ? IKS_OK : iks_publish(&err);
+    return setting_parse(setting, &s, &err) ? IKS_OK : iks_publish(&err);
 }
 
 iks_code iks_check_channel(const char *spec)

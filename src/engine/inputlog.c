@@ -123,7 +123,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         int nv = kind == 'f' ? 8 : kind == 'k' ? 3 : kind == 'r' ? 1 : 0;
         bool ok = kind == 'f' || kind == 'k' || kind == 'r' || kind == 's';
         if (kind == 's') {
-            /* set NAME=V: kept as given; the toy checks it when it loads */
+            /* set NAME=V: kept as given; the toy applies it when it loads */
             while (*s == ' ' || *s == '\t') s++;
             if (!strchr(s, '=')) ok = false;
             else if (!grow((void **)&l->sets, &l->capsets, l->nsets + 1, sizeof *l->sets)) {
@@ -138,6 +138,13 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
             }
             if (!ok) {
                 iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected 'set NAME=V'", name, lineno);
+                break;
+            }
+            /* what needs no shader is checked here, where the line is known (a float's range, a
+             * built-in's name); whether the shader declares NAME, only its load can say */
+            const char *why;
+            if (iks_check_setting(s) != IKS_OK && iks_last_error(&why) != IKS_OK) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, why);
                 break;
             }
             continue;

@@ -45,6 +45,10 @@ typedef struct {
     int level;
 } plan;
 
+/* iTime's bound, the one --time and a recording's times already have, far inside a float's range: a
+ * shader gets iTime and iTimeDelta as floats, where a larger double could arrive as Inf */
+#define MAX_ITIME 1e9
+
 /* Fills in the defaults and checks the description without GL; usage errors name the option a
  * command line would have used. */
 static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
@@ -63,8 +67,23 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->first < 0 || r->end <= r->first)
         return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld: expected a range A:B with 0 <= A < B", r->first, r->end);
     if (!r->fps) r->fps = 60;
-    if (!(r->fps > 0 && r->fps <= 10000)) return iks_err_set(err, IKS_E_USAGE, "--fps '%g': expected a number above 0 and at most 10000", r->fps);
-    if (!isfinite(r->time0)) return iks_err_set(err, IKS_E_USAGE, "--time: expected a finite number of seconds");
+    /* the lowest rate is the one whose iTimeDelta (1/fps) is still within MAX_ITIME */
+    if (!(r->fps >= 1 / MAX_ITIME && r->fps <= 10000))
+        return iks_err_set(err, IKS_E_USAGE, "--fps '%g': expected a number from 1e-9 to 10000 (iTimeDelta, 1/fps, is "
+                           "at most 1e9 s)", r->fps);
+    if (!(fabs(r->time0) <= MAX_ITIME))
+        return iks_err_set(err, IKS_E_USAGE, "--time '%g': expected a finite number of seconds from -1e9 to 1e9", r->time0);
+    /* iTime only grows from frame to frame and starts within the bound (time0, or a recording's first
+     * iTime, both checked), so the last frame's is the one that can pass it */
+    iks_frame_info last;
+    iks_render_frame_info(r, r->end - 1, &last);
+    if (!(fabs(last.time) <= MAX_ITIME)) {
+        char from[64] = "";
+        if (r->input) snprintf(from, sizeof from, " from the --input recording's iTime");
+        else if (r->time0) snprintf(from, sizeof from, " from --time %g", r->time0);
+        return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld at --fps %g%s: frame %ld's iTime would be %.13g s, beyond "
+                           "1e9 s (--time's limit)", r->first, r->end, r->fps, from, r->end - 1, last.time);
+    }
     if (!r->ssaa) r->ssaa = 1;
     if (r->ssaa < 1 || r->ssaa > 8) return iks_err_set(err, IKS_E_USAGE, "--ssaa '%d': expected a whole number from 1 to 8", r->ssaa);
     if (!r->jobs) {
