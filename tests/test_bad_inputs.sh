@@ -140,6 +140,10 @@ bad 2 "no command given" "$bin"
 bad 2 "no command 'frobnicate'" "$bin" frobnicate
 bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate
 
+# a name holding a newline is shown as \n: the message stays one line
+bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
+bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png
+
 # shaders whose macros expand to millions of tokens: the GL compiler crashed (a 512 MiB stack
 # overflowed at 2^21 terms) or expanded for ever (gigabytes); they are measured and refused first, in
 # every way of being given (a file, a JSON pass, --each), while a macro-heavy real toy still renders

@@ -10,22 +10,28 @@
 #include <string.h>
 #include <time.h>
 
-void iks_put_text(FILE *f, const char *s)
+/* one_line: a newline is shown as \n too */
+static void put_text(FILE *f, const char *s, bool one_line)
 {
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         /* names in a toy's JSON reach messages: its control characters must not drive the terminal */
         if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) fprintf(f, "\\x%02x", ch);
+        else if (ch == '\n' && one_line) fputs("\\n", f);
         else fputc(ch, f);
     }
 }
+
+void iks_put_text(FILE *f, const char *s) { put_text(f, s, false); }
 
 static void vmsg(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
     char *m = NULL;
     if (vasprintf(&m, fmt, ap) < 0) m = NULL;
     fprintf(stderr, "ikshade%s%s: %s", cmd ? " " : "", cmd ? cmd : "", kind);
-    iks_put_text(stderr, m ? m : "(out of memory formatting a message)");
+    /* one message, one line, whatever a name in it holds (a file may be called "a\nb.frag"): the
+     * multi-line reports (compiler logs) are printed with iks_put_text */
+    put_text(stderr, m ? m : "(out of memory formatting a message)", true);
     fputc('\n', stderr);
     free(m);
 }
