@@ -67,7 +67,7 @@ const char HELP_RENDER[] =
     "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
-    "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
+    "  --allow-media-outside  let a JSON or directory toy read media and #includes outside its own directory\n"
     "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
     "  --shard K/N          render part K (0..N-1) of N contiguous parts of the --frames range; the parts\n"
     "                       together give the same files as one run (a part is empty when N > frames)\n"

@@ -39,7 +39,7 @@ const char HELP_VIEW[] =
     "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
     "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
     "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
-    "  --allow-media-outside  let a JSON or directory toy read media outside its own directory\n"
+    "  --allow-media-outside  let a JSON or directory toy read media and #includes outside its own directory\n"
     "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"
     "  --no-es-check        no warnings for what shadertoy.com's GLSL ES 3.00 would reject\n"
     "\n"
@@ -111,8 +111,9 @@ static int parse_args(int argc, char **argv, vopts *o)
             o->record_input = v;
         } else if (OPT("--record-fps")) {
             NEED("--record-fps", "frames per second");
-            if (!iks_parse_finite(v, &o->record_fps) || o->record_fps <= 0 || o->record_fps > 1000)
-                return iks_usage("view", "--record-fps '%s': expected a number above 0 and at most 1000", v);
+            /* render's lowest rate (1/fps within 1e9 s): below it a GIF's delay overflowed */
+            if (!iks_parse_finite(v, &o->record_fps) || !(o->record_fps >= 1e-9 && o->record_fps <= 1000))
+                return iks_usage("view", "--record-fps '%s': expected a number from 1e-9 to 1000", v);
         } else if (strcmp(a, "--paused") == 0) o->paused = true;
         else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
         else if (strcmp(a, "--no-hud") == 0) o->hud = false;
