@@ -141,6 +141,21 @@ bad 2 "no command given" "$bin"
 bad 2 "no command 'frobnicate'" "$bin" frobnicate
 bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate
 
+# a failed render takes back the directories it made for its output (bad() checks nothing is left)
+bad 1 "--checkpoint $fx/ok.frag: not a directory" "$bin" render "$trails" -o 'o/a/%d.png' \
+  --size 8x8 --frames 2:3 --checkpoint "$fx/ok.frag"
+if command -v ffmpeg >/dev/null; then
+  bad 1 "v/w/x.mp4: ffmpeg failed \(exit 1\): Unknown encoder 'nosuch'" "$bin" render "$fx/ok.frag" -o v/w/x.mp4 \
+    --ffmpeg-args '-c:v nosuch' --size 8x8 --frames 2
+  mkdir -p "$w/mine"
+  (cd "$w" && "$bin" render "$fx/ok.frag" -o mine/new/x.mp4 --ffmpeg-args '-c:v nosuch' --size 8x8 --frames 2 2>/dev/null)
+  check "... but not a directory that was there before" [ -d "$w/mine" ]
+  check "... only the one it made inside it" [ ! -e "$w/mine/new" ]
+  rmdir "$w/mine"
+else
+  check "ffmpeg is installed (scripts/deps.sh installs it)" false
+fi
+
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png

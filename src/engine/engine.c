@@ -96,6 +96,42 @@ bool iks_make_parent_dirs(const char *path)
     return ok;
 }
 
+char *iks_missing_parent(const char *path)
+{
+    char *d = strdup(path);
+    if (!d) return NULL;
+    char *slash = strrchr(d, '/');
+    char *found = NULL;
+    if (slash && slash != d) {
+        *slash = '\0';
+        for (char *p = d + 1;; p++) {
+            if (*p != '/' && *p) continue;
+            char c = *p;
+            *p = '\0';
+            struct stat st;
+            bool there = stat(d, &st) == 0;
+            if (!there) found = strdup(d);
+            *p = c;
+            if (!there || !c) break;
+        }
+    }
+    free(d);
+    return found;
+}
+
+void iks_remove_made_dirs(const char *path, const char *top)
+{
+    if (!top) return;
+    char *d = strdup(path);
+    if (!d) return;
+    size_t nt = strlen(top);
+    for (char *slash = strrchr(d, '/'); slash && slash != d; slash = strrchr(d, '/')) {
+        *slash = '\0';
+        if (strlen(d) < nt || rmdir(d) != 0 || strlen(d) == nt) break;
+    }
+    free(d);
+}
+
 /* ---- the shaders directory --------------------------------------------------------------------- */
 
 static bool is_dir_with_ik(const char *d)

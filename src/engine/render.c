@@ -483,13 +483,32 @@ static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
 
 /* ---- the render -------------------------------------------------------------------------------- */
 
+static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_stats *st);
+
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
 {
     iks_render_stats st_local;
     iks_render_stats *st = stats ? stats : &st_local;
     memset(st, 0, sizeof *st);
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
-    if (d && is_wav(d->output)) return render_wav(t, d, st);
+    /* the directories a render makes for its output and checkpoints are taken back when it fails, where
+     * they are empty (a video that ffmpeg refused, a refused checkpoint): a failed render leaves
+     * nothing, an empty directory included; frames it did write keep theirs */
+    char *top_out = d && d->output ? iks_missing_parent(d->output) : NULL, *ck = NULL, *top_ck = NULL;
+    if (d && d->checkpoint_dir && asprintf(&ck, "%s/x", d->checkpoint_dir) >= 0) top_ck = iks_missing_parent(ck);
+    iks_code c = d && is_wav(d->output) ? render_wav(t, d, st) : render_frames(t, d, st);
+    if (c != IKS_OK) {
+        if (ck) iks_remove_made_dirs(ck, top_ck);
+        iks_remove_made_dirs(d->output, top_out);
+    }
+    free(top_out);
+    free(top_ck);
+    free(ck);
+    return c;
+}
+
+static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
+{
     iks_err err = IKS_ERR_INIT;
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
