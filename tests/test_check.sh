@@ -45,6 +45,42 @@ err=$("$bin" check --cases 10 --solver "$tmp/broken.glsl" 2>&1 >/dev/null); rc=$
 check "broken solver exits 1" [ $rc -eq 1 ]
 check "broken solver error names its file:line" grep -q "^$tmp/broken.glsl:1:" <<<"$err"
 
+# a signal stops check promptly (signals.c's standard): exit 128 + the signal, one "interrupted" line,
+# no verdict. Sent to ikshade itself: timeout --foreground passes it on once, and only kills at 60 s.
+interrupt() { # SIG SECONDS CMD...: runs CMD, sends SIG after SECONDS; irc: its exit status
+  local sig=$1 after=$2 p; shift 2
+  timeout --foreground -s KILL 60 "$@" >"$tmp/int.out" 2>"$tmp/int.err" & p=$!
+  sleep "$after"
+  kill -"$sig" $p; wait $p; irc=$?
+}
+expect_interrupted() { # WHAT CODE: the run above ended by the interruption, not by the 5 s grace alarm
+  check "$1: exit $2" [ "$irc" -eq "$2" ]
+  check "$1: exactly one line on stderr" [ "$(grep -c . "$tmp/int.err")" -eq 1 ]
+  check "$1: it says it was interrupted, and how far it got" \
+    grep -qE '^ikshade check: interrupted after [0-9]+ of [0-9]+ solves compared: no verdict$' "$tmp/int.err"
+  check "$1: no verdict on stdout" [ ! -s "$tmp/int.out" ]
+}
+# the reviewer's case: 30 million cases (about 10 s here), Ctrl-C after 1 s
+interrupt INT 1 "$bin" check --cases 30000000
+expect_interrupted "check --cases 30000000, SIGINT" 130
+# the GPU's batch: a solver 40 times slower (each case solved 40 times over), so that the probe's draws
+# of 10 million cases take seconds on llvmpipe; it must stop between bands of them
+python3 - "$shaders/ik.glsl" "$tmp/slow.glsl" <<'PY'
+import sys
+t = open(sys.argv[1]).read()
+sig = 'int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften, out vec2 x, out vec2 end)'
+once = sig.replace('ikSolve2(', 'ikSolve2_once(')
+assert t.count(sig) == 1
+t = t.replace(sig, once + ';\n' + sig + '\n{\n    int st = 0;\n    for (int i = 0; i < 40; i++) {\n'
+              '        st = ikSolve2_once(p, r1, r2, bend, stretch, soften, x, end);\n        p += x * 1e-30;\n    }\n'
+              '    return st;\n}\n' + once)
+open(sys.argv[2], 'w').write(t)
+PY
+interrupt INT 2 "$bin" check --cases 10000000 --solver "$tmp/slow.glsl"
+expect_interrupted "check with a slow solver, SIGINT during the GPU's batch" 130
+interrupt TERM 2 "$bin" check --cases 10000000 --solver "$tmp/slow.glsl" --json
+expect_interrupted "check --json with a slow solver, SIGTERM" 143
+
 expect_fail "missing solver file" 1 "--solver /nonexistent.glsl: No such file" "$bin" check --solver /nonexistent.glsl
 expect_fail "bad --cases" 2 "--cases 'lots'" "$bin" check --cases lots
 expect_fail "negative --cases" 2 "--cases '-5'" "$bin" check --cases -5

@@ -74,6 +74,42 @@ check "-o - writes w*h*4 bytes a frame" [ "$(stat -c %s raw.bin)" -eq $((8 * 4 *
 "$bin" bench render --frames 3 --size 320x180 > bench.txt
 check "bench render prints (a) to (e) and the ratios" bash -c 'for k in "3 frames of 320x180" "(a) draw only" "(d) whole render" "(d) / (b) = " "(d) / best" "<- render"; do grep -qF "$k" bench.txt || exit 1; done; [ "$(grep -c " ms " bench.txt)" -eq 8 ]'
 
+# a signal stops a benchmark promptly (signals.c's standard): exit 128 + the signal, one "interrupted"
+# line, no figure that was not measured. Sent to ikshade itself: timeout --foreground passes it on once,
+# and only kills at 60 s. (bench solver's other tests are in test_cli_solve.sh.)
+interrupt() { # SIG READY CMD...: runs CMD, sends SIG once `eval READY` succeeds; irc: its exit status
+  local sig=$1 ready=$2 p; shift 2
+  timeout --foreground -s KILL 60 "$@" >int.out 2>int.err & p=$!
+  for _ in $(seq 400); do eval "$ready" && break; sleep 0.05; done
+  kill -"$sig" $p; wait $p; irc=$?
+}
+expect_interrupted() { # WHAT CODE PATTERN: the run above ended by the interruption, not the 5 s grace alarm
+  check "$1: exit $2" [ "$irc" -eq "$2" ]
+  check "$1: exactly one line on stderr" [ "$(grep -c . int.err)" -eq 1 ]
+  check "$1: it says it was interrupted" grep -qE -- "$3" int.err
+}
+for sig in INT:130 TERM:143; do
+  # solver: --reps 10 runs for about 10 s; the rows printed are the ones the line counts as measured
+  interrupt "${sig%:*}" "sleep 1" "$bin" bench solver --reps 10
+  expect_interrupted "bench solver, SIG${sig%:*}" "${sig#*:}" '^ikshade bench: solver: interrupted after (0|7) of 14 rows$'
+  rows=$(grep -cE '^ +[0-9]+  ' int.out)
+  check_eq "bench solver, SIG${sig%:*}: as many rows printed as the line says were measured" \
+    "$(grep -oE 'after [0-9]+' int.err | grep -oE '[0-9]+')" "$rows"
+  check "bench solver, SIG${sig%:*}: no note after an interrupted table" bash -c '! grep -q "note:" int.out'
+  # render: 1 s in, wherever that is (compiling, (a) to (d))
+  interrupt "${sig%:*}" "sleep 1" "$bin" bench render --frames 200 --size 640x360
+  expect_interrupted "bench render, SIG${sig%:*}" "${sig#*:}" '^ikshade bench: render: interrupted; no figures printed$'
+  check "bench render, SIG${sig%:*}: no figures on stdout" [ ! -s int.out ]
+done
+# ... and in (e), the PNG encoders: once (d), the whole render, has written its 12 PNGs into the
+# benchmark's temporary directory (they stay there until the end)
+mkdir -p btmp
+interrupt INT '[ "$(ls btmp/ikshade-bench-*/ 2>/dev/null | grep -c "png$")" -eq 12 ]' \
+  env TMPDIR="$PWD/btmp" "$bin" bench render --frames 12 --reps 1
+expect_interrupted "bench render, SIGINT during (e)" 130 '^ikshade bench: render: interrupted; no figures printed$'
+check "bench render, SIGINT during (e): no figures on stdout" [ ! -s int.out ]
+check "bench render, SIGINT during (e): its temporary directory is gone" [ -z "$(ls -A btmp)" ]
+
 # bad inputs: the matrix is tests/test_bad_inputs.sh; here, the ones that need more set-up
 printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > broken.frag
 # a compile error: the driver's errors, one compiler-style line each, in the user's file and line

@@ -1,5 +1,11 @@
 /* cmd_bench.c: `ikshade bench WHAT`. Every benchmark measures its own baseline in the same run and
- * prints ratios, since these machines are noisy; each figure is the best of several repetitions. */
+ * prints ratios, since these machines are noisy; each figure is the best of several repetitions.
+ *
+ * Stopping. A stop signal (signals.c) is looked at between units of work: between the rows of a
+ * repetition (solver: about 20 ms each) and the slices of a pass over 1e7 cases (SLICE), between
+ * repetitions (gpu), and by the engine between frames (render); one atomic load against milliseconds
+ * of work, so no figure moves. Rows are printed only once measured in full; after a stop the command
+ * prints one line, "interrupted after N of M rows", and nothing more: no row it did not measure. */
 #include "bench_article.h"
 #include "cli.h"
 #include "ikshade/ik.h"
@@ -55,7 +61,8 @@ typedef struct {
     float *px, *py, *pz, *r1, *r2, *hx, *hy, *hz, *x, *y, *z;
 } bench_set;
 
-static bool set_alloc(bench_set *b, size_t n)
+/* false when out of memory, or with *stopped set when a stop signal came while the cases were made */
+static bool set_alloc(bench_set *b, size_t n, bool *stopped)
 {
     memset(b, 0, sizeof *b);
     b->n = n;
@@ -66,6 +73,7 @@ static bool set_alloc(bench_set *b, size_t n)
     }
     uint64_t s = 0x9e3779b97f4a7c15ull;
     for (size_t i = 0; i < n; i++) {
+        if (i % 65536 == 0 && iks_signals_stopped()) return !(*stopped = true);
         double r1 = 0.2 + rnd(&s), r2 = 0.2 + rnd(&s), ang = 6.283185307 * rnd(&s);
         double d = (r1 + r2) * 1.3 * rnd(&s); /* a mix of reached, too far and too near */
         double zt = 2 * rnd(&s) - 1;
@@ -152,20 +160,43 @@ static __attribute__((noinline)) void batch3(bench_set *b)
                     NULL);
 }
 
-/* Passes of fn over b that last about 20 ms (at least one). */
+/* A pass over more cases than SLICE goes in slices of SLICE, a stop signal looked at between them: one
+ * pass of ik_solve3 over 1e7 cases takes 0.4 s, and one atomic load per millisecond or more of work
+ * (1 << 20 cases of the fastest row) moves no figure. Slices start 4 MiB apart: aligned as the whole. */
+#define SLICE ((size_t)1 << 20)
+
+/* One pass of fn over b; false when a stop signal came (the pass unfinished) */
+static bool pass(void (*fn)(bench_set *), bench_set *b)
+{
+    if (b->n <= SLICE) {
+        fn(b);
+        return true;
+    }
+    for (size_t i = 0; i < b->n; i += SLICE) {
+        if (iks_signals_stopped()) return false;
+        bench_set s = { .n = b->n - i < SLICE ? b->n - i : SLICE, .px = b->px + i, .py = b->py + i, .pz = b->pz + i,
+                        .r1 = b->r1 + i, .r2 = b->r2 + i, .hx = b->hx + i, .hy = b->hy + i, .hz = b->hz + i,
+                        .x = b->x + i, .y = b->y + i, .z = b->z + i };
+        fn(&s);
+    }
+    return true;
+}
+
+/* Passes of fn over b that last about 20 ms (at least one); 0 when a stop signal came. */
 static int passes_for(void (*fn)(bench_set *), bench_set *b)
 {
     double t0 = iks_cli_now();
-    fn(b);
+    if (!pass(fn, b)) return 0;
     double once = iks_cli_now() - t0;
     return once < 0.02 ? (int)(0.02 / (once > 1e-9 ? once : 1e-9)) + 1 : 1;
 }
 
-/* ns per case of one repetition: `passes` passes of fn over b. */
+/* ns per case of one repetition: `passes` passes of fn over b; negative when a stop signal came. */
 static double rep_ns(void (*fn)(bench_set *), bench_set *b, int passes)
 {
     double t0 = iks_cli_now();
-    for (int p = 0; p < passes; p++) fn(b);
+    for (int p = 0; p < passes; p++)
+        if (!pass(fn, b)) return -1;
     return (iks_cli_now() - t0) / passes * 1e9 / (double)b->n;
 }
 
@@ -211,6 +242,14 @@ static void load_note(load_mark a, load_mark b)
                "skewed by them; run it again on an idle machine to compare\n", 100 * share, cores);
 }
 
+/* The one line a stop signal leaves: what was measured in full of what was asked; exits 128 + the
+ * signal (main: iks_signals_exit_status) */
+static int bench_interrupted(const char *what, long done, long total, const char *unit)
+{
+    iks_fail("bench", "%s: interrupted after %ld of %ld %s", what, done, total, unit);
+    return EXIT_FAIL;
+}
+
 static int bench_solver(int reps)
 {
     static const size_t SIZES[] = { 1000, 10000000 };
@@ -233,32 +272,42 @@ static int bench_solver(int reps)
            "time to only read the inputs and write the outputs (2D: 16 B in, 8 B out; 3D with a pole per\n"
            "case: 32 B in, 12 B out)\n", reps);
     printf("%10s  %-20s %10s %10s %10s\n", "n", "what", "ns/solve", "x article", "x stream");
-    for (size_t k = 0; k < sizeof SIZES / sizeof SIZES[0]; k++) {
+    enum { NSIZES = sizeof SIZES / sizeof SIZES[0], NROWS = sizeof ROWS / sizeof ROWS[0] };
+    for (size_t k = 0; k < NSIZES; k++) {
         bench_set b;
-        if (!set_alloc(&b, SIZES[k])) {
+        bool stopped = false;
+        if (!set_alloc(&b, SIZES[k], &stopped)) {
             set_free(&b);
+            if (stopped) return bench_interrupted("solver", (long)(k * NROWS), NSIZES * NROWS, "rows");
             return iks_fail("bench", "solver: out of memory for %zu cases", SIZES[k]);
         }
-        enum { NROWS = sizeof ROWS / sizeof ROWS[0] };
         double t[NROWS];
         int passes[NROWS];
-        for (size_t r = 0; r < NROWS; r++) {
+        for (size_t r = 0; r < NROWS && !stopped; r++) {
             passes[r] = passes_for(ROWS[r].fn, &b);
             t[r] = 1e30;
+            stopped = passes[r] == 0 || iks_signals_stopped();
         }
         /* the rows take turns within each repetition, so that a change in the machine's load between
-         * repetitions falls on every row alike, and the ratios hold better than the times */
-        for (int rep = 0; rep < reps; rep++)
-            for (size_t r = 0; r < NROWS; r++) {
+         * repetitions falls on every row alike, and the ratios hold better than the times; a stop is
+         * looked at between rows, outside the timed passes */
+        for (int rep = 0; rep < reps && !stopped; rep++)
+            for (size_t r = 0; r < NROWS && !stopped; r++) {
                 double v = rep_ns(ROWS[r].fn, &b, passes[r]);
-                if (v < t[r]) t[r] = v;
+                if (v >= 0 && v < t[r]) t[r] = v;
+                stopped = v < 0 || iks_signals_stopped();
             }
+        if (stopped) {
+            set_free(&b);
+            return bench_interrupted("solver", (long)(k * NROWS), NSIZES * NROWS, "rows");
+        }
         double ts[2] = { t[3], t[6] };
         for (size_t r = 0; r < sizeof ROWS / sizeof ROWS[0]; r++)
             printf("%10zu  %-20s %10.3f %10.2f %10.2f\n", b.n, ROWS[r].name, t[r], t[r] / t[0],
                    t[r] / ts[ROWS[r].stream]);
         set_free(&b);
     }
+    if (iks_signals_stopped()) return bench_interrupted("solver", NSIZES * NROWS, NSIZES * NROWS, "rows");
     load_note(m0, load_now());
     return EXIT_OK;
 }
@@ -316,15 +365,18 @@ static int bench_gpu(int argc, char **argv)
         }
         random_cases(cases, n, 7);
         /* the first run is a warm-up: some drivers compile the shader lazily, at its first draw */
-        if (iks_probe_create(e, NULL, cases, n, &p) != IKS_OK || iks_probe_run(p, &dflt, out) != IKS_OK) {
-            rc = iks_print_last_error("bench");
+        if (iks_signals_stopped() || iks_probe_create(e, NULL, cases, n, &p) != IKS_OK ||
+            iks_probe_run(p, &dflt, out) != IKS_OK) {
+            /* a stop signal: the probe's IKS_E_INTERRUPTED, or a failure it caused */
+            rc = iks_signals_stopped() ? bench_interrupted("gpu", (long)k, sizeof SIZES / sizeof SIZES[0], "rows")
+                                       : iks_print_last_error("bench");
             iks_probe_destroy(p);
             free(cases); free(out); free(soa);
             iks_engine_destroy(e);
             return rc;
         }
         double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
-        for (int r = 0; r < reps; r++) {
+        for (int r = 0; r < reps && !iks_signals_stopped(); r++) {
             double t0 = iks_cli_now();
             iks_probe_run(p, &dflt, NULL);
             iks_engine_finish(e);
@@ -338,11 +390,17 @@ static int bench_gpu(int argc, char **argv)
         for (long i = 0; i < n; i++) {
             px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
         }
-        for (int r = 0; r < reps; r++) {
+        for (int r = 0; r < reps && !iks_signals_stopped(); r++) {
             double t0 = iks_cli_now();
             ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
             double t = iks_cli_now() - t0;
             if (t < best_cpu) best_cpu = t;
+        }
+        if (iks_signals_stopped()) {
+            iks_probe_destroy(p);
+            free(cases); free(out); free(soa);
+            iks_engine_destroy(e);
+            return bench_interrupted("gpu", (long)k, sizeof SIZES / sizeof SIZES[0], "rows");
         }
         printf("%10ld %14.3g %14.3g %14.3g %10.2f\n", n, n / best_draw, n / best_rt, n / best_cpu, best_cpu / best_rt);
         iks_probe_destroy(p);
@@ -394,9 +452,13 @@ static int bench_render(int argc, char **argv)
     /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
     iks_render_desc d = { .end = frames, .width = w, .height = h };
     load_mark m0 = load_now();
-    if (e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
-              iks_bench_render(t, &d, (int)reps, &res) != IKS_OK))
-        rc = iks_print_last_error("bench");
+    bool failed = e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
+                        iks_bench_render(t, &d, (int)reps, &res) != IKS_OK);
+    /* A stop signal, whatever the engine made of it: IKS_E_INTERRUPTED from (a) to (d), the whole
+     * render's own "N of M frames written" (of files the benchmark removes), or a failure of (e).
+     * Nothing of the figures is printed, nor after a stop that came once they were done. */
+    if (e && iks_signals_stopped()) rc = iks_fail("bench", "render: interrupted; no figures printed");
+    else if (failed) rc = iks_print_last_error("bench");
     else if (e) rc = EXIT_OK;
     load_mark m1 = load_now();
     iks_toy_destroy(t);

@@ -10,7 +10,12 @@
  * 4 + 2.5 + 2*3 = 12.5 c, and the two answers differ by at most about 16 c: BOUND_MAX. Roundings are
  * not all worst-case at once, so almost every case lands far lower; a systematic error (a constant
  * off by one part in a million moves x by 8.4 eps * |x|) shows in the bulk, which the 99.9th
- * percentile bound BOUND_P999 = 4 catches while an honest GPU stays under it. */
+ * percentile bound BOUND_P999 = 4 catches while an honest GPU stays under it.
+ *
+ * Stopping. A signal (signals.c) is looked at every STOP_EVERY cases while cases are made and
+ * compared, between option sets, in each pass of the percentile's selection, and inside the GPU's
+ * batch (iks_probe_run: IKS_E_INTERRUPTED); the command then prints one line, "interrupted after N of
+ * M solves", and no verdict. */
 #include "cli.h"
 #include "ikshade/ik.h"
 #include "session.h"
@@ -27,6 +32,7 @@
 #define BOUND_MAX 16.0
 #define BOUND_P999 4.0
 #define MAX_CASES 30000000L
+#define STOP_EVERY 65536L /* cases between looks at a stop signal: about 2 ms of compare() */
 
 const char HELP_CHECK[] =
     "usage: ikshade check [--cases N] [--seed S] [--solver FILE] [--json]\n"
@@ -82,14 +88,17 @@ static long edge_cases(float *c)
     return n;
 }
 
-static void random_cases(float *c, long from, long n, uint64_t seed)
+/* false when a stop signal came first */
+static bool random_cases(float *c, long from, long n, uint64_t seed)
 {
     rng_state = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
     for (long i = 0; i < n; i++) {
+        if (i % STOP_EVERY == 0 && iks_signals_stopped()) return false;
         double px, py, r1, r2;
         xs_ik_case(&rng_state, &px, &py, &r1, &r2);
         put(c, from + i, px, py, r1, r2);
     }
+    return true;
 }
 
 /* ---- comparison -------------------------------------------------------------------------------- */
@@ -103,20 +112,52 @@ typedef struct {
     int wst_gpu, wst_c;
 } result;
 
-static int cmp_double(const void *a, const void *b)
+static void swap_d(double *a, double *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* The k-th smallest of a[0 .. n-1] (k < n), as a[k] after sorting a: a quickselect (median of three,
+ * Hoare's partition, which splits runs of equal errors evenly), a[] reordered. The errors hold no NaN
+ * (compare() makes it infinity), so < orders them totally. Looks at a stop signal before each pass (the
+ * first, over every solve, takes about 0.1 s per 1e8): false when one came. */
+static bool select_kth(double *a, long n, long k, double *out)
+{
+    long lo = 0, hi = n - 1;
+    while (lo < hi) {
+        if (iks_signals_stopped()) return false;
+        long mid = lo + (hi - lo) / 2;
+        if (a[mid] < a[lo]) swap_d(&a[mid], &a[lo]);
+        if (a[hi] < a[lo]) swap_d(&a[hi], &a[lo]);
+        if (a[hi] < a[mid]) swap_d(&a[hi], &a[mid]);
+        double pivot = a[mid];
+        long i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (pivot < a[j]) j--;
+            if (i <= j) swap_d(&a[i++], &a[j--]);
+        }
+        /* a[lo .. j] <= pivot, a[i .. hi] >= pivot, and anything between equals it */
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else break;
+    }
+    *out = a[k];
+    return true;
 }
 
 static const ik_opts SETS[] = { { .bend = 1 }, { .bend = -1 }, { .stretch = 1 }, { .soften = 0.25f } };
 static const char *const SET_NAMES[] = { "bend +1", "bend -1", "stretch", "soften 0.25" };
 #define NSETS 4
 
-static void compare(const float *cases, long n, const float *gpu, int set, double *errs, result *r)
+/* Returns how many cases it compared: n, or fewer when a stop signal came. */
+static long compare(const float *cases, long n, const float *gpu, int set, double *errs, result *r)
 {
     const ik_opts *o = &SETS[set];
     for (long i = 0; i < n; i++) {
+        if (i % STOP_EVERY == 0 && i > 0 && iks_signals_stopped()) return i;
         const float *c = cases + 4 * i;
         ik_vec2 x, e;
         ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], o, &x, &e);
@@ -148,7 +189,7 @@ static void compare(const float *cases, long n, const float *gpu, int set, doubl
                 nerr = INFINITY;
             }
         }
-        errs[i] = nerr;
+        errs[i] = isnan(nerr) ? INFINITY : nerr; /* no agreement, and a total order for select_kth */
         if (nerr > r->max_err || r->worst_i < 0) {
             r->max_err = nerr;
             r->worst_i = i;
@@ -157,6 +198,15 @@ static void compare(const float *cases, long n, const float *gpu, int set, doubl
             r->wst_gpu = gst; r->wst_c = (int)st;
         }
     }
+    return n;
+}
+
+/* The one line a stop signal leaves, after `done` solves of `total` were compared; exits 128 + the
+ * signal (main: iks_signals_exit_status) */
+static int interrupted(long done, long total)
+{
+    iks_fail("check", "interrupted after %ld of %ld solves compared: no verdict", done, total);
+    return EXIT_FAIL;
 }
 
 static void json_str(const char *s)
@@ -205,32 +255,46 @@ int cmd_check(int argc, char **argv)
         return iks_fail("check", "out of memory for %ld cases", n);
     }
     edge_cases(cases);
-    random_cases(cases, nedge, ncases, (uint64_t)seed);
+    if (!random_cases(cases, nedge, ncases, (uint64_t)seed)) {
+        free(cases); free(gpu); free(errs);
+        return interrupted(0, n * NSETS);
+    }
 
     iks_cli_log log = { "check", false };
     iks_engine *e = iks_cli_engine(&log, NULL);
     iks_probe *p = NULL;
     if (!e || iks_probe_create(e, solver, cases, n, &p) != IKS_OK) {
-        int rc = e ? iks_print_last_error("check") : EXIT_FAIL;
+        /* a stop signal during either is that, whatever the failure it caused */
+        int rc = iks_signals_stopped() ? interrupted(0, n * NSETS) : e ? iks_print_last_error("check") : EXIT_FAIL;
         iks_engine_destroy(e);
         free(cases); free(gpu); free(errs);
         return rc;
     }
     result r = { .cases = n, .worst_i = -1 };
-    for (int s = 0; s < NSETS; s++) {
-        if (iks_probe_run(p, &SETS[s], gpu) != IKS_OK) {
-            int rc = iks_print_last_error("check");
-            iks_probe_destroy(p);
-            iks_engine_destroy(e);
-            free(cases); free(gpu); free(errs);
-            return rc == EXIT_USAGE ? EXIT_FAIL : rc;
+    long done = 0; /* solves compared */
+    int rc = EXIT_OK;
+    for (int s = 0; s < NSETS && rc == EXIT_OK; s++) {
+        if (iks_signals_stopped()) rc = interrupted(done, n * NSETS);
+        else if (iks_probe_run(p, &SETS[s], gpu) != IKS_OK) {
+            /* IKS_E_INTERRUPTED: the probe stopped within its batch */
+            rc = iks_signals_stopped() ? interrupted(done, n * NSETS) : iks_print_last_error("check");
+            if (rc == EXIT_USAGE) rc = EXIT_FAIL;
+        } else {
+            long c = compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
+            done += c;
+            if (c < n) rc = interrupted(done, n * NSETS);
         }
-        compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
+    }
+    r.solves = n * NSETS;
+    if (rc == EXIT_OK && !select_kth(errs, r.solves, (long)((double)(r.solves - 1) * 0.999), &r.p999))
+        rc = interrupted(done, r.solves);
+    if (rc != EXIT_OK) {
+        iks_probe_destroy(p);
+        iks_engine_destroy(e);
+        free(cases); free(gpu); free(errs);
+        return rc;
     }
     const char *glerr = NULL; /* a GL error fails iks_probe_run itself */
-    r.solves = n * NSETS;
-    qsort(errs, (size_t)r.solves, sizeof *errs, cmp_double);
-    r.p999 = errs[(size_t)((double)(r.solves - 1) * 0.999)];
     bool pass = !glerr && r.status_mismatch == 0 && r.max_err <= BOUND_MAX && r.p999 <= BOUND_P999;
     const float *wc = cases + 4 * (r.worst_i < 0 ? 0 : r.worst_i);
     if (json) {

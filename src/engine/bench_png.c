@@ -1,8 +1,10 @@
 /* bench_png.c: the PNG encoders we chose between, measured on the same rendered frames: stb_image_write
  * as shipped (its own zlib, five filters tried per row), libpng at level 1, and our own container
  * (pngio.c: the fused Up filter) with libdeflate's and ISA-L's levels. Only iks_bench_render calls
- * this; the alternatives live here so that the render path links them nowhere else. */
+ * this; the alternatives live here so that the render path links them nowhere else. iks_interrupt
+ * stops it between frames (false, r untouched). */
 #include "engine.h"
+#include "outfile.h"
 #include "pngio.h"
 
 #include <png.h>
@@ -147,7 +149,8 @@ bool iks_bench_encoders(const uint8_t *frames, size_t frame_bytes, long count, i
             size_t total = 0;
             double t = iks_now();
             for (long i = 0; i < count; i++) {
-                size_t n = encode(e, frames + frame_bytes * (size_t)i, w, h);
+                /* one atomic load a frame, against milliseconds of encoding: no figure moves */
+                size_t n = iks_stop_requested() ? 0 : encode(e, frames + frame_bytes * (size_t)i, w, h);
                 if (n == 0) {
                     iks_png_thread_done();
                     return false;
