@@ -452,7 +452,8 @@ typedef struct iks_probe iks_probe;
 IKS_API iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n,
                                   iks_probe **out);
 /* Solves every case with opts (bend, stretch, soften); out (n x 4 floats: x, y, status, 0) may be NULL
- * to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set. */
+ * to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set; IKS_E_INTERRUPTED when
+ * iks_interrupt stopped a big batch (drawn in bands of about 50 ms), out then unwritten. */
 IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out);
 IKS_API void iks_probe_destroy(iks_probe *p);
 

@@ -780,7 +780,8 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     bool enc_ok = iks_bench_encoders(all, fb, frames < 12 ? frames : 12, r->width, r->height, p.level, p.png_fast, res);
     free(all);
     if (!enc_ok) {
-        iks_err_set(&err, IKS_E_NOMEM, "render: an encoder failed (out of memory?)");
+        if (iks_stop_requested()) iks_err_set(&err, IKS_E_INTERRUPTED, "render: interrupted while timing the encoders");
+        else iks_err_set(&err, IKS_E_NOMEM, "render: an encoder failed (out of memory?)");
         return iks_publish(&err);
     }
     return IKS_OK;
