@@ -193,6 +193,14 @@ printf '\xef\xbb\xbf#include "bominc.glsl"\nvoid mainImage(out vec4 c, in vec2 f
 R bom.frag -o bom.png --size 2x2
 check "a file and its include starting with a BOM compile" [ "$(png pixel bom.png 0 0)" = "128 128 128" ]
 
+# ---- GLSL is ASCII: another byte outside a comment is named where it is (Mesa said the file "lacks main")
+printf 'void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(0.5);\xff\n}\n' > stray.frag
+expect_fail "a stray byte: its file, line, column and value" 1 "stray.frag:2:17: byte 0xff outside a comment: a shader is ASCII text" \
+  "$bin" render stray.frag -o x.png --size 2x2
+printf '// caf\xc3\xa9\n#define AUTHOR J\xc3\xa9r\xc3\xb4me\n/* \xff\n \xff */ void mainImage(out vec4 c, in vec2 f) { c = vec4(0.5); }\n#if 0\n\xff\n#endif\n' > utf8.frag
+R utf8.frag -o utf8.png --size 2x2
+check "... while comments, an unused #define and a dead group may hold any byte" [ "$(png pixel utf8.png 0 0)" = "128 128 128" ]
+
 # ---- missing media ---------------------------------------------------------------------------------------
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel2, vec2(0.5)).rgb + 0.2, 1.0); }" \
   '{"id": 17, "src": "/media/a/0123abcd.png", "ctype": "texture", "channel": 2}')" > media.json

@@ -29,7 +29,7 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "render --input of another file" 1 "bad_input_$$.txt:1: not an ikshade input recording" \
     "$bin" render --input /tmp/bad_input_$$.txt -o x.png
   rm -f /tmp/bad_input_$$.txt x.png
-  expect_fail "--record-fps 0" 2 "--record-fps '0': expected a number above 0" "$bin" view --record r.mp4 --record-fps 0
+  expect_fail "--record-fps 0" 2 "--record-fps '0': expected a number from 1e-9 to 1000" "$bin" view --record r.mp4 --record-fps 0
   echo "part 1: $pass passed, $fail failed"
   [ "$fail" -eq 0 ] || exit 1
   IKS_IN_XVFB=1 xvfb_exec bash "$0" "$@"; exit $?

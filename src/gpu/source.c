@@ -423,6 +423,26 @@ static bool comment_after(const char *s, size_t n, bool open)
     return open;
 }
 
+/* The 1-based column of the first byte outside ASCII that is not in a comment (open: the line starts
+ * inside a block comment), 0 when none: GLSL is ASCII, and compilers meet such a byte with an error that
+ * points elsewhere (Mesa: the file "lacks main", or an "unexpected end of file" after it) */
+static size_t stray_byte(const char *s, size_t n, bool open)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (open) {
+            if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') open = false, i++;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+            return 0;
+        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+            open = true;
+            i++;
+        } else if ((unsigned char)s[i] >= 0x80) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
 static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
 
 /* Appends one line (without its newline) to the body and records where it came from. */
@@ -537,7 +557,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
 
     int lineno = 0;
     cond_stack cs = { 0 };
-    bool in_comment = false;
+    bool in_comment = false, continued = false;
     /* a UTF-8 byte order mark, which editors on Windows write: no compiler takes it (Mesa said the file
      * "lacks main"), and it is no character of the text */
     bool bom = (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF;
@@ -547,7 +567,14 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         lineno++;
         char name[512];
         bool malformed;
+        size_t col;
         bool directive = !in_comment; /* a # line inside a block comment is comment */
+        /* a preprocessor line (and its continuations) may hold any byte: Mesa takes an unused
+         * `#define AUTHOR Jérôme`, and a #pragma's text is the driver's business */
+        const char *first = ln;
+        while (first < ln + n && (*first == ' ' || *first == '\t')) first++;
+        bool pp_line = continued || (directive && first < ln + n && *first == '#');
+        continued = pp_line && n > 0 && ln[n - 1 - (n > 1 && ln[n - 1] == '\r')] == '\\';
         in_comment = comment_after(ln, n, in_comment);
         if (directive && !cond_line(c, &cs, ln, n)) {
             ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
@@ -593,6 +620,10 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             ok = include_file(c, found, NULL);
             free(found);
+        } else if (cond_here(&cs) == LIVE && !pp_line && (col = stray_byte(ln, n, !directive)) > 0) {
+            ok = fail(c, IKS_E_FORMAT, "%s:%d:%zu: byte 0x%02x outside a comment: a shader is ASCII text (other "
+                      "characters may stand only in comments)", path, lineno, col, (unsigned char)ln[col - 1]);
+            break;
         } else if (!emit_line(c, ln, n, fidx, lineno, cond_here(&cs) == DEAD)) {
             ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
         }
