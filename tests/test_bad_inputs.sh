@@ -131,6 +131,7 @@ bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAN
 bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 2 "--record-fps '1e-300': expected a number from 1e-9 to 1000" "$bin" view --record-fps 1e-300
+bad 2 "^ikshade view: --record 'x.jpg': expected a .png or .exr name" "$bin" view --record x.jpg
 bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
 bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
 bad 2 "^ikshade view: --channel1 'gone.png': No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest

@@ -59,4 +59,12 @@ kill $y1 $y2; wait $y1 $y2 2>/dev/null
 check "bench solver beside two busy loops notes the other programs' share" \
   grep -qE '^  note: other programs used [0-9]+% of the machine' <<<"$bo"
 
+# Ctrl-C while solve waits for its input: a stop, said in one line, not "stdin: read error"
+errf=$(mktemp)
+"$bin" solve < <(sleep 10) > /dev/null 2> "$errf" & p=$!
+sleep 1; kill -INT $p; wait $p; rc=$?
+check_eq "solve waiting on stdin, SIGINT: exit 130" 130 "$rc"
+check_eq "... one line saying so" "ikshade solve: interrupted after 0 lines of stdin" "$(cat "$errf")"
+rm -f "$errf"
+
 finish

@@ -125,7 +125,10 @@ int cmd_solve(int argc, char **argv)
             printf("%.9g %.9g %s\n", x.x, x.y, ik_status_name(st));
         }
     }
-    if (ferror(stdin)) rc = iks_fail("solve", "stdin: read error");
+    /* a signal interrupts the read (no SA_RESTART): that is a stop, not a broken input */
+    if (ferror(stdin) && iks_signals_stopped())
+        rc = iks_fail("solve", "interrupted after %ld line%s of stdin", lineno, lineno == 1 ? "" : "s");
+    else if (ferror(stdin)) rc = iks_fail("solve", "stdin: read error: %s", strerror(errno));
 out:
     free(line);
     if (fflush(stdout) != 0 && rc == EXIT_OK) rc = iks_fail("solve", "stdout: write error");

@@ -104,7 +104,15 @@ static int parse_args(int argc, char **argv, vopts *o)
             NEED("--record", "an output: out/%05d.png or a video name");
             iks_render_desc probe = { .output = v, .end = 2 };
             if (strcmp(v, "-") == 0) return iks_usage("view", "--record -: raw frames need a fixed size; record a video or PNGs");
-            if (iks_render_check(&probe) != IKS_OK) return iks_print_last_error("view");
+            if (iks_render_check(&probe) != IKS_OK) {
+                /* render's check speaks of its -o: here the name came from --record */
+                const char *m;
+                iks_code c = iks_last_error(&m);
+                if (!m || strncmp(m, "-o ", 3) != 0) return iks_print_last_error("view");
+                char named[1024];
+                snprintf(named, sizeof named, "--record %s", m + 3);
+                return iks_print_error("view", c, named);
+            }
             o->record = v;
         } else if (OPT("--record-input")) {
             NEED("--record-input", "a file for the session's inputs");
