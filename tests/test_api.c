@@ -853,6 +853,11 @@ static void test_render(iks_engine *e)
     CHECK_CODE("iks_render_check: end before first",
                iks_render_check(&(iks_render_desc){ .output = pattern, .first = 5, .end = 2 }), IKS_E_USAGE);
     CHECK_CODE("iks_render_check: no output", iks_render_check(&(iks_render_desc){ 0 }), IKS_E_USAGE);
+    CHECK_CODE("iks_render_check: a mouse no float can hold once scaled by --ssaa",
+               iks_render_check(&(iks_render_desc){ .output = pattern, .end = 1, .have_mouse = true, .ssaa = 8,
+                                                    .mouse = { 1e37f, 0, 0, 0 } }), IKS_E_USAGE);
+    CHECK_CODE("iks_render_check: fps 1e-300 (iTimeDelta Inf)",
+               iks_render_check(&(iks_render_desc){ .output = pattern, .end = 1, .fps = 1e-300 }), IKS_E_USAGE);
     CHECK_CODE("iks_render with two frame numbers fails the same way",
                iks_render(t, &(iks_render_desc){ .output = "x/%d_%d.png", .end = 2 }, NULL), IKS_E_USAGE);
     write_file(tmp_path("afile"), "x");

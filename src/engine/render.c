@@ -86,6 +86,10 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     }
     if (!r->ssaa) r->ssaa = 1;
     if (r->ssaa < 1 || r->ssaa > 8) return iks_err_set(err, IKS_E_USAGE, "--ssaa '%d': expected a whole number from 1 to 8", r->ssaa);
+    /* the command line's bound for API callers too: scaled by --ssaa, a larger float could reach Inf */
+    for (int k = 0; r->have_mouse && k < 4; k++)
+        if (!(fabsf(r->mouse[k]) <= 1e6f))
+            return iks_err_set(err, IKS_E_USAGE, "--mouse: %g is not a pixel within a million of the frame", (double)r->mouse[k]);
     if (!r->jobs) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         r->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 2;
