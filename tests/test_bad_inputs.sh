@@ -157,6 +157,9 @@ else
   check "ffmpeg is installed (scripts/deps.sh installs it)" false
 fi
 
+mkdir "$fx/nultoy" && cp "$fx/ok.frag" "$fx/nultoy/image.glsl" && printf 'image.iChannel0 = a\0.png\n' > "$fx/nultoy/manifest.txt"
+bad 1 "nultoy/manifest.txt: binary file \(contains NUL bytes\), not a manifest" "$bin" render "$fx/nultoy" -o x.png
+
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png

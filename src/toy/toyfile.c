@@ -633,7 +633,8 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     char *text = iks_read_text(man, 1u << 20, &len);
     if (!text) {
         int err = errno;
-        return iks_err_set(e, read_code(err), "%s: %s", man, iks_userfile_strerror(err));
+        return iks_err_set(e, read_code(err), "%s: %s", man,
+                           err == EILSEQ ? "binary file (contains NUL bytes), not a manifest" : iks_userfile_strerror(err));
     }
     bool ok = iks_toyfile_parse_manifest(tf, dir, man, text, flags, e, log);
     free(text);
