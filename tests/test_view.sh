@@ -17,7 +17,7 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "bad --size" 2 "--size '0x1'" "$bin" view --size 0x1
   expect_fail "unknown option" 2 "unknown option '--nope'" "$bin" view --nope
   expect_fail "missing shader" 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
-  expect_fail "--record to no known output" 2 "-o 'x.txt': expected a .png or .exr name" "$bin" view --record x.txt
+  expect_fail "--record to no known output" 2 "--record 'x.txt': expected a .png or .exr name" "$bin" view --record x.txt
   expect_fail "--record -" 2 "--record -: raw frames need a fixed size" "$bin" view --record -
   printf 'ikshade-input 1\nf 0 0 640 360 1 2 3 4\nf 0.1 0.1 640 0 1 2 3 4\n' > /tmp/bad_input_$$.txt
   expect_fail "render --input with a bad size line" 1 "bad_input_$$.txt:3: size 640x0: expected whole numbers" \
