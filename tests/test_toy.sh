@@ -183,6 +183,17 @@ check "--allow-media-outside lets it" [ "$(png pixel up.png 0 0)" = "128 128 128
 printf '#include "../inc/secret/s.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }\n' > inc/single.frag
 R inc/single.frag -o single.png --size 2x2
 check "a single file is the user's own: its includes may go anywhere" [ "$(png pixel single.png 0 0)" = "128 128 128" ]
+# by where the file is, not how it was found: through ikshade's shaders directory and out again
+shaders=$(cd "$tests/../shaders" && pwd)
+up=$(python3 -c 'import os, sys; print(os.path.relpath(sys.argv[1], sys.argv[2]))' "$tmp/inc/secret/s.glsl" "$shaders")
+printf '#include "../shaders/%s"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(SECRET); }\n' "$up" > inc/dtoy/image.glsl
+expect_fail "... nor through the shaders directory and out again" 1 "dtoy/image.glsl:1: #include .* lies outside the toy's directory" \
+  "$bin" render inc/dtoy -o x.png --size 2x2
+# a library under -I whose files include their neighbours is open to a toy
+mkdir -p inc/lib/sub && printf '#include "b.glsl"\n' > inc/lib/sub/a.glsl && printf '#define LIB 0.5\n' > inc/lib/sub/b.glsl
+printf '#include "sub/a.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(LIB); }\n' > inc/dtoy/image.glsl
+R inc/dtoy -o lib.png --size 2x2 -I inc/lib
+check "a -I library's files include their neighbours, from a directory toy" [ "$(png pixel lib.png 0 0)" = "128 128 128" ]
 printf '#include "ik.glsl"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(0.5); }\n' > inc/dtoy/image.glsl
 R inc/dtoy -o dik.png --size 2x2
 check "a toy may include ikshade's own shaders (ik.glsl)" [ "$(png pixel dik.png 0 0)" = "128 128 128" ]

@@ -50,6 +50,15 @@ int iks_reap(pid_t pid)
 {
     int st;
     while (waitpid(pid, &st, 0) < 0) {
+        /* ECHILD: an embedding program that ignores SIGCHLD has the kernel reap its children, and
+         * their status is lost once they end (the wait above blocked until then): the callers judge
+         * the child by what it left (ffmpeg's log, the file), as they did before this helper */
+        if (errno == ECHILD) {
+            struct sigaction sa;
+            bool auto_reaped = sigaction(SIGCHLD, NULL, &sa) == 0 &&
+                               (sa.sa_handler == SIG_IGN || (sa.sa_flags & SA_NOCLDWAIT));
+            return auto_reaped ? 0 : -1;
+        }
         if (errno != EINTR) return -1;
     }
     return st;

@@ -23,7 +23,8 @@ int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_gr
 void iks_wait_exit(pid_t pid);
 
 /* Waits for the child through interruptions: its wait status (WIFEXITED...), -1 when it cannot be
- * waited for. */
+ * waited for. Where the program ignores SIGCHLD (the kernel then reaps children itself and keeps no
+ * status) it waits for the end and says 0, a clean exit. */
 int iks_reap(pid_t pid);
 
 #endif

@@ -98,6 +98,14 @@ bool iks_make_parent_dirs(const char *path)
 
 char *iks_missing_parent(const char *path)
 {
+    /* with a . or .. in the way, the path's prefixes are not the directories it goes through
+     * (new/../keep/x goes through keep): nothing is taken back then */
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return NULL;
+        p += n;
+        while (*p == '/') p++;
+    }
     char *d = strdup(path);
     if (!d) return NULL;
     char *slash = strrchr(d, '/');

@@ -59,7 +59,8 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);
 /* The outermost directory on the way to path's that is not there yet (malloc'd), or NULL when they all
- * are: what iks_make_parent_dirs(path) would make, for iks_remove_made_dirs to take back. */
+ * are (or the path holds a . or .. component): what iks_make_parent_dirs(path) would make, for
+ * iks_remove_made_dirs to take back. */
 char *iks_missing_parent(const char *path);
 /* After a failure that wrote nothing: removes path's directory and those above it up to top (from
  * iks_missing_parent), each only if empty. Safe with top NULL (nothing to remove). */

@@ -503,7 +503,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_code c = d && is_wav(d->output) ? render_wav(t, d, st) : render_frames(t, d, st);
     if (c != IKS_OK) {
         if (ck) iks_remove_made_dirs(ck, top_ck);
-        iks_remove_made_dirs(d->output, top_out);
+        if (top_out) iks_remove_made_dirs(d->output, top_out);
     }
     free(top_out);
     free(top_ck);

@@ -443,6 +443,19 @@ static size_t stray_byte(const char *s, size_t n, bool open)
     return 0;
 }
 
+/* Whether a toy confined to its directory may read found: by where the file is (links resolved), not
+ * by how it was found (`../shaders/../../x` is found through the shaders directory and lies outside
+ * it). Its own directory, the include directories (the user's -I and ikshade's shaders, where a
+ * library's files include their neighbours) and the --solver file are open to it. */
+static bool include_allowed(const iks_source_opts *o, const char *found)
+{
+    if (!o->confine_dir || iks_path_inside(o->confine_dir, found)) return true;
+    if (o->override_path && strcmp(found, o->override_path) == 0) return true;
+    for (int i = 0; i < o->n_include_dirs; i++)
+        if (iks_path_inside(o->include_dirs[i], found)) return true;
+    return false;
+}
+
 static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
 
 /* Appends one line (without its newline) to the body and records where it came from. */
@@ -469,10 +482,9 @@ static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, b
 }
 
 /* from_dir NULL: the including text names no file (held in memory), so only the include dirs */
-static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found, bool *own)
+static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **found)
 {
     *found = NULL;
-    *own = false;
     const iks_source_opts *o = c->opts;
     if (o->override_name && strcmp(name, o->override_name) == 0) {
         *found = strdup(o->override_path);
@@ -481,11 +493,9 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
     char *p = from_dir ? join(from_dir, name) : NULL;
     if (p && exists(p)) {
         *found = p;
-        *own = true;
         return true;
     }
     free(p);
-    *own = name[0] == '/'; /* an absolute name is the toy's own choice wherever it is found */
     for (int i = 0; i < o->n_include_dirs; i++) {
         p = join(o->include_dirs[i], name);
         if (p && exists(p)) {
@@ -589,8 +599,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                 break;
             }
             char *found;
-            bool own;
-            if (!resolve(c, dir, name, &found, &own)) {
+            if (!resolve(c, dir, name, &found)) {
                 /* every place it was looked for: a file created there later is the fix */
                 for (int i = -1; c->opts->touched && i < c->opts->n_include_dirs; i++) {
                     char *cand = i < 0 ? (dir ? join(dir, name) : NULL) : join(c->opts->include_dirs[i], name);
@@ -612,7 +621,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                 free(dirs.s);
                 break;
             }
-            if (own && c->opts->confine_dir && !iks_path_inside(c->opts->confine_dir, found)) {
+            if (!include_allowed(c->opts, found)) {
                 ok = fail(c, IKS_E_FORMAT, "%s:%d: #include \"%s\" lies outside the toy's directory %s (a toy may read "
                           "only its own files; --allow-media-outside lets it)", path, lineno, name, c->opts->confine_dir);
                 free(found);
