@@ -9,6 +9,8 @@
 
 #define HUGE_SIZE 1e30 /* "without measure": far above any limit, and never inf (inf * 0 is NaN) */
 #define MAX_NEST 1000  /* macros measured inside macros; deeper is no shader but a bomb */
+#define MAX_STEPS 100000000ULL /* tokens looked at, in all: a text that needs more (unclosed calls
+                                  rescanned, recursion that defeats the memo) is no shader either */
 
 typedef struct {
     uint32_t off, len;
@@ -20,9 +22,10 @@ typedef struct {
     bool func;            /* function-like */
     int np;               /* parameters (function-like) */
     uint32_t p0, b0, b1;  /* token index of the first parameter; the body is [b0, b1) */
-    unsigned gen;         /* the definitions' generation its measure is of (0: none yet) */
+    unsigned gen;         /* the definitions' generation its measure is of (0: none valid) */
     bool busy;            /* being measured: a use inside its own expansion is not expanded */
-    bool gone;            /* #undef'd */
+    int level;            /* while busy: how many macros were busy before it */
+    int prev;             /* the previous definition of the same name, -1 for none */
     double c0, *coef;     /* its size: c0 + sum coef[k] * size(argument k) */
 } macro;
 
@@ -35,7 +38,10 @@ typedef struct {
     int *slot; /* open addressing: index into m + 1, 0 empty */
     uint32_t nslot;
     unsigned gen;
-    bool oom;
+    int level;            /* macros busy now */
+    int min_hit;          /* the lowest level of a busy macro met since measure() last reset it */
+    unsigned long long steps;
+    bool oom, too_long;
 } pp;
 
 static double add(double a, double b) { return a + b < HUGE_SIZE ? a + b : HUGE_SIZE; }
@@ -53,11 +59,8 @@ static uint32_t lex(const char *s, tok *out)
     bool bol = true;
     const char *p = s;
     while (*p) {
-        if (p[0] == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))) {
-            p += p[1] == '\n' ? 2 : 3; /* a continued line is one logical line */
-            continue;
-        }
-        if (*p == '\n') {
+
+        if (*p == '\n' || (*p == '\r' && p[1] != '\n')) { /* a lone CR ends a line too, as Mesa reads it */
             bol = true;
             p++;
             continue;
@@ -124,7 +127,7 @@ static macro *lookup(const pp *x, uint32_t i)
 {
     if (!x->nslot) return NULL;
     int k = x->slot[slot_of(x, i)];
-    return k > 0 && !x->m[k - 1].gone ? &x->m[k - 1] : NULL;
+    return k > 0 ? &x->m[k - 1] : NULL;
 }
 
 static void set_slot(pp *x, uint32_t name, int v)
@@ -138,7 +141,7 @@ static void define(pp *x, uint32_t d, uint32_t end)
 {
     uint32_t name = d + 2;
     if (name >= end || !x->t[name].ident) return;
-    macro mc = { .name = name };
+    macro mc = { .name = name, .prev = -1 };
     const tok *nt = &x->t[name];
     uint32_t i = name + 1;
     if (i < end && is(x, i, "(") && x->t[i].off == nt->off + nt->len) {
@@ -178,18 +181,11 @@ static void define(pp *x, uint32_t d, uint32_t end)
             if (old[s]) set_slot(x, x->m[old[s] - 1].name, old[s]);
         free(old);
     }
+    int old = x->slot[slot_of(x, name)];
+    mc.prev = old > 0 ? old - 1 : -1;
     x->m[x->nm++] = mc;
     set_slot(x, name, x->nm);
     x->gen++;
-}
-
-static void undef(pp *x, uint32_t d, uint32_t end)
-{
-    macro *m = d + 2 < end && x->t[d + 2].ident ? lookup(x, d + 2) : NULL;
-    if (m) {
-        m->gone = true; /* its slot stays, so that the probe chains of others stay whole */
-        x->gen++;
-    }
 }
 
 /* the parameter of m that token i names, or -1 */
@@ -205,12 +201,36 @@ static int param(const pp *x, const macro *m, uint32_t i)
     return -1;
 }
 
-static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, double *coef, int depth);
+static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, macro *const *bind, double *coef,
+                            int depth);
 
-/* m's c0 and coef, for the definitions in force */
+/* A busy macro met at token i: counted as the one token it stays, and remembered, for a measure that
+ * depends on it is true only inside that macro's expansion */
+static void met_busy(pp *x, const macro *m)
+{
+    if (m->level < x->min_hit) x->min_hit = m->level;
+}
+
+/* m's body measured with m busy: c0 returned, coef (m->np) filled; bind: macros its parameters stand for */
+static double measure_body(pp *x, macro *m, macro *const *bind, double *coef, int depth)
+{
+    m->busy = true;
+    m->level = x->level++;
+    double c0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, m->b0, m->b1, m, bind, coef, depth + 1);
+    x->level--;
+    m->busy = false;
+    return c0;
+}
+
+/* m's c0 and coef for the definitions in force: remembered (per generation) unless they depended on a
+ * macro busy outside m (B inside A is one token only while A expands) */
 static void measure(pp *x, macro *m, int depth)
 {
     if (m->gen == x->gen && m->gen != 0) return;
+    if (depth > MAX_NEST) { /* macros within macros (or redefinitions of one name) past any shader's */
+        x->too_long = true;
+        return;
+    }
     double *coef = m->np ? calloc((size_t)m->np, sizeof *coef) : NULL;
     if (m->np && !coef) {
         x->oom = true;
@@ -219,69 +239,151 @@ static void measure(pp *x, macro *m, int depth)
     }
     free(m->coef);
     m->coef = coef;
-    m->busy = true;
-    m->c0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, m->b0, m->b1, m, coef, depth + 1);
-    m->busy = false;
-    m->gen = x->gen;
+    int saved = x->min_hit;
+    x->min_hit = x->level + 1;
+    int mine = x->level;
+    m->c0 = measure_body(x, m, NULL, coef, depth);
+    /* an earlier definition of the name may be the one in force (a #define or #undef in a group the
+     * preprocessor skips is not seen as skipped here): the larger of the two counts */
+    if (m->prev >= 0) {
+        macro *p = &x->m[m->prev];
+        if (!p->busy) {
+            measure(x, p, depth + 1);
+            if (p->c0 > m->c0) m->c0 = p->c0;
+            for (int k = 0; k < m->np && k < p->np; k++)
+                if (p->coef && p->coef[k] > m->coef[k]) m->coef[k] = p->coef[k];
+        }
+    }
+    m->gen = x->min_hit < mine ? 0 : x->gen;
+    if (saved < x->min_hit) x->min_hit = saved;
+}
+
+/* The function-like macro that an object-like one ends with (its last token names it, maybe through
+ * more object-like ones): `#define I D` then `I(x)` calls D. NULL when none. */
+static macro *tail_func(pp *x, macro *m, int depth)
+{
+    for (; m && !m->func && m->b1 > m->b0 && depth < 64; depth++) {
+        macro *t = x->t[m->b1 - 1].ident ? lookup(x, m->b1 - 1) : NULL;
+        if (!t || t->busy) return NULL;
+        m = t;
+    }
+    return m && m->func ? m : NULL;
+}
+
+/* What an argument [s, q) stands for when it is one name: a function-like macro (directly, through an
+ * object-like one, or through the bound parameter of the macro whose body this is) */
+static macro *named_func(pp *x, uint32_t s, uint32_t q, const macro *in, macro *const *bind)
+{
+    if (q != s + 1 || !x->t[s].ident) return NULL;
+    int k = param(x, in, s);
+    if (k >= 0) return bind ? bind[k] : NULL;
+    macro *m = lookup(x, s);
+    return m && !m->busy ? tail_func(x, m, 0) : NULL;
+}
+
+/* f called at token i with '(' at i + 1, within [.., b): its size added to *c0 and coef (in's
+ * parameters); the token after its ')', or 0 when there is none */
+static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in, macro *const *bind, double *coef,
+                       int depth, double *c0)
+{
+    uint32_t j = i + 2, open = 1;
+    while (j < b && open) {
+        if (is(x, j, "(")) open++;
+        else if (is(x, j, ")")) open--;
+        j++;
+    }
+    x->steps += j - i;
+    if (open) return 0;
+    int np = in ? in->np : 0;
+    /* its arguments: split at the commas outside inner parentheses */
+    int na = 0;
+    uint32_t as[64], ae[64];
+    uint32_t s = i + 2, level = 0;
+    for (uint32_t q = i + 2; q < j; q++) {
+        bool last = q == j - 1;
+        if (is(x, q, "(")) level++;
+        else if (is(x, q, ")") && !last) level--;
+        if (last || (level == 0 && is(x, q, ","))) {
+            if (na < 64) as[na] = s, ae[na] = q;
+            na++;
+            s = q + 1;
+        }
+    }
+    /* a macro given as an argument may be called in the body (`#define A(f, x) f(f(x))`): the body is
+     * then measured for these arguments, not remembered */
+    macro *fb[64] = { 0 };
+    bool bound = false;
+    for (int k = 0; k < f->np && k < na && k < 64; k++) bound |= (fb[k] = named_func(x, as[k], ae[k], in, bind)) != NULL;
+    double fc0, *fcoef;
+    double *own = NULL;
+    if (bound && !f->busy) {
+        own = f->np ? calloc((size_t)f->np, sizeof *own) : NULL;
+        if (f->np && !own) {
+            x->oom = true;
+            return j;
+        }
+        fc0 = measure_body(x, f, fb, own, depth);
+        fcoef = own;
+    } else {
+        measure(x, f, depth);
+        fc0 = f->c0;
+        fcoef = f->coef;
+    }
+    double size = fc0;
+    double *ac = np ? calloc((size_t)np, sizeof *ac) : NULL;
+    if (np && !ac) x->oom = true;
+    for (int k = 0; k < na && k < f->np && k < 64 && !x->oom; k++) {
+        if (np) memset(ac, 0, (size_t)np * sizeof *ac);
+        double argc0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, as[k], ae[k], in, bind, ac, depth + 1);
+        double w = fcoef ? fcoef[k] : 0;
+        size = add(size, mul(w, argc0));
+        for (int p = 0; p < np; p++) coef[p] = add(coef[p], mul(w, ac[p]));
+    }
+    free(ac);
+    free(own);
+    *c0 = add(*c0, size);
+    return j;
 }
 
 /* The size of tokens [a, b) as c0 + sum coef[k] * size(parameter k of in), in is the macro whose
- * body this is (NULL at the top level); adds to coef, returns c0. */
-static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, double *coef, int depth)
+ * body this is (NULL at the top level) and bind what its parameters stand for when they are called;
+ * adds to coef, returns c0. */
+static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, macro *const *bind, double *coef,
+                            int depth)
 {
     double c0 = 0;
-    int np = in ? in->np : 0;
     for (uint32_t i = a; i < b && !x->oom;) {
+        if (++x->steps > MAX_STEPS) {
+            x->too_long = true;
+            return HUGE_SIZE;
+        }
+        bool call = i + 1 < b && is(x, i + 1, "(");
         int k = param(x, in, i);
         if (k >= 0) {
+            uint32_t next = call && bind && bind[k] ? invoke(x, bind[k], i, b, in, bind, coef, depth, &c0) : 0;
+            if (next) {
+                i = next;
+                continue;
+            }
             coef[k] = add(coef[k], 1);
             i++;
             continue;
         }
         macro *m = x->t[i].ident ? lookup(x, i) : NULL;
+        if (m && m->busy) met_busy(x, m);
         if (m && !m->busy && !m->func) {
             measure(x, m, depth);
-            c0 = add(c0, m->c0);
-            i++;
+            macro *f = call ? tail_func(x, m, 0) : NULL;
+            uint32_t next = f ? invoke(x, f, i, b, in, bind, coef, depth, &c0) : 0;
+            /* called through its last name: the expansion less that name, then the call */
+            c0 = add(c0, next ? m->c0 - 1 : m->c0);
+            i = next ? next : i + 1;
             continue;
         }
-        if (m && !m->busy && m->func && i + 1 < b && is(x, i + 1, "(")) {
-            /* its arguments: balanced parentheses, split at the commas outside inner ones */
-            uint32_t j = i + 2, open = 1;
-            while (j < b && open) {
-                if (is(x, j, "(")) open++;
-                else if (is(x, j, ")")) open--;
-                j++;
-            }
-            if (!open) {
-                measure(x, m, depth);
-                double size = m->c0;
-                double *ac = np ? calloc((size_t)np, sizeof *ac) : NULL;
-                if (np && !ac) {
-                    x->oom = true;
-                    break;
-                }
-                uint32_t s = i + 2, level = 0;
-                int arg = 0;
-                for (uint32_t q = i + 2; q < j; q++) {
-                    bool last = q == j - 1;
-                    if (is(x, q, "(")) level++;
-                    else if (is(x, q, ")") && !last) level--;
-                    if (last || (level == 0 && is(x, q, ","))) {
-                        if (arg < m->np) {
-                            if (np) memset(ac, 0, (size_t)np * sizeof *ac);
-                            double argc0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, s, q, in, ac, depth + 1);
-                            double w = m->coef ? m->coef[arg] : 0;
-                            size = add(size, mul(w, argc0));
-                            for (int p = 0; p < np; p++) coef[p] = add(coef[p], mul(w, ac[p]));
-                        }
-                        arg++;
-                        s = q + 1;
-                    }
-                }
-                free(ac);
-                c0 = add(c0, size);
-                i = j;
+        if (m && !m->busy && m->func && call) {
+            uint32_t next = invoke(x, m, i, b, in, bind, coef, depth, &c0);
+            if (next) {
+                i = next;
                 continue;
             }
         }
@@ -291,32 +393,61 @@ static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, doub
     return c0;
 }
 
+/* text without its line splices (a backslash before a line's end), which may fall inside a token:
+ * `#define D\<newline>(x)` is D(x) to the compiler. malloc'd. */
+static char *unsplice(const char *text)
+{
+    size_t n = strlen(text);
+    char *o = malloc(n + 1), *q = o;
+    if (!o) return NULL;
+    for (const char *p = text; *p;) {
+        if (p[0] == '\\' && (p[1] == '\n' || p[1] == '\r')) {
+            p += 2 + (p[1] == '\r' && p[2] == '\n');
+            continue;
+        }
+        *q++ = *p++;
+    }
+    *q = '\0';
+    return o;
+}
+
 double iks_pp_tokens(const char *text, double limit)
 {
-    uint32_t n = lex(text, NULL);
-    if ((double)n > limit) return (double)n; /* over already, macros or not: nothing stored */
-    pp x = { .text = text, .t = malloc((size_t)(n ? n : 1) * sizeof(tok)), .nt = n };
-    if (!x.t) return HUGE_SIZE;
-    lex(text, x.t);
+    char *flat = unsplice(text);
+    if (!flat) return HUGE_SIZE;
+    uint32_t n = lex(flat, NULL);
+    if ((double)n > limit) { /* over already, macros or not: nothing stored */
+        free(flat);
+        return (double)n;
+    }
+    pp x = { .text = flat, .t = malloc((size_t)(n ? n : 1) * sizeof(tok)), .nt = n };
+    if (!x.t) {
+        free(flat);
+        return HUGE_SIZE;
+    }
+    lex(flat, x.t);
     double total = 0;
-    for (uint32_t i = 0; i < n && !x.oom && total <= limit;) {
+    for (uint32_t i = 0; i < n && !x.oom && !x.too_long && total <= limit;) {
         uint32_t end = i + 1;
         while (end < n && !x.t[end].bol) end++;
         if (x.t[i].bol && is(&x, i, "#")) {
+            /* #undef is not followed: one in a group the preprocessor skips would hide a definition
+             * still in force, and counting a macro that is gone errs only high */
             if (is(&x, i + 1, "define")) define(&x, i, end);
-            else if (is(&x, i + 1, "undef")) undef(&x, i, end);
             i = end;
             continue;
         }
         /* the text up to the next directive: a macro's arguments may span lines */
         while (end < n && !(x.t[end].bol && is(&x, end, "#"))) end++;
         double coef_none = 0;
-        total = add(total, measure_range(&x, i, end, NULL, &coef_none, 0));
+        x.min_hit = 0;
+        total = add(total, measure_range(&x, i, end, NULL, NULL, &coef_none, 0));
         i = end;
     }
     for (int k = 0; k < x.nm; k++) free(x.m[k].coef);
     free(x.m);
     free(x.slot);
     free(x.t);
-    return x.oom ? HUGE_SIZE : total;
+    free(flat);
+    return x.oom || x.too_long ? HUGE_SIZE : total;
 }

@@ -7,8 +7,14 @@
  * is an affine function of the sizes of its arguments, so each macro is measured once, as a constant
  * and a coefficient per parameter, and a text of any expansion is measured in time linear in it.
  *
- * An estimate, on the side of more: both branches of an #if are counted, `#` and `##` count as their
- * operands do, and an operator of two characters as two tokens. Text only, no GL: fuzzed on its own. */
+ * Rescanning is followed where it makes calls: a function-like macro reached through an object-like
+ * name, or passed as an argument and called in the body. Splices and lone-CR line ends are read as the
+ * compiler reads them. A measure taken while another macro was busy is not reused outside it.
+ *
+ * An estimate, on the side of more: both branches of an #if are counted, #undef is not followed and a
+ * redefined name counts as the larger of its definitions (either may stand in a skipped group), `#`
+ * and `##` count as their operands do, and an operator of two characters as two tokens. A text that
+ * needs more than 1e8 steps to measure counts as without measure. Text only, no GL. */
 #ifndef IKS_PPSIZE_H
 #define IKS_PPSIZE_H
 
