@@ -407,9 +407,13 @@ static bool cond_line(asm_ctx *c, cond_stack *cs, const char *ln, size_t n)
     return true;
 }
 
-/* Whether a block comment is still open at the end of the line, given whether one was at its start */
-static bool comment_after(const char *s, size_t n, bool open)
+/* Whether a block comment is still open at the end of the line, given whether one was at its start;
+ * *stray: the 1-based column of the first byte outside ASCII that is not in a comment, 0 when none
+ * (GLSL is ASCII, and compilers meet such a byte with an error that points elsewhere: Mesa says the
+ * file "lacks main", or "unexpected end of file" after it) */
+static bool comment_after(const char *s, size_t n, bool open, size_t *stray)
 {
+    *stray = 0;
     for (size_t i = 0; i < n; i++) {
         if (open) {
             if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') open = false, i++;
@@ -418,29 +422,11 @@ static bool comment_after(const char *s, size_t n, bool open)
         } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
             open = true;
             i++;
+        } else if ((unsigned char)s[i] >= 0x80 && !*stray) {
+            *stray = i + 1;
         }
     }
     return open;
-}
-
-/* The 1-based column of the first byte outside ASCII that is not in a comment (open: the line starts
- * inside a block comment), 0 when none: GLSL is ASCII, and compilers meet such a byte with an error that
- * points elsewhere (Mesa: the file "lacks main", or an "unexpected end of file" after it) */
-static size_t stray_byte(const char *s, size_t n, bool open)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (open) {
-            if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') open = false, i++;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-            return 0;
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-            open = true;
-            i++;
-        } else if ((unsigned char)s[i] >= 0x80) {
-            return i + 1;
-        }
-    }
-    return 0;
 }
 
 /* Whether a toy confined to its directory may read found: by where the file is (links resolved), not
@@ -577,7 +563,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         lineno++;
         char name[512];
         bool malformed;
-        size_t col;
+        size_t col; /* of a stray byte, see comment_after */
         bool directive = !in_comment; /* a # line inside a block comment is comment */
         /* a preprocessor line (and its continuations) may hold any byte: Mesa takes an unused
          * `#define AUTHOR Jérôme`, and a #pragma's text is the driver's business */
@@ -585,7 +571,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         while (first < ln + n && (*first == ' ' || *first == '\t')) first++;
         bool pp_line = continued || (directive && first < ln + n && *first == '#');
         continued = pp_line && n > 0 && ln[n - 1 - (n > 1 && ln[n - 1] == '\r')] == '\\';
-        in_comment = comment_after(ln, n, in_comment);
+        in_comment = comment_after(ln, n, in_comment, &col);
         if (directive && !cond_line(c, &cs, ln, n)) {
             ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
             break;
@@ -629,7 +615,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             ok = include_file(c, found, NULL);
             free(found);
-        } else if (cond_here(&cs) == LIVE && !pp_line && (col = stray_byte(ln, n, !directive)) > 0) {
+        } else if (cond_here(&cs) == LIVE && !pp_line && col > 0) {
             ok = fail(c, IKS_E_FORMAT, "%s:%d:%zu: byte 0x%02x outside a comment: a shader is ASCII text (other "
                       "characters may stand only in comments)", path, lineno, col, (unsigned char)ln[col - 1]);
             break;
