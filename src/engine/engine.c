@@ -300,9 +300,7 @@ static const struct {
     { "iSampleOffset", "for the sound pass, from --time" },
 };
 
-/* iks_setting_parse, and what it lets through that no frame could honour: a value a float cannot hold
- * (the shader would see Inf) and a built-in uniform */
-static bool setting_parse(const char *arg, iks_setting *s, iks_err *err)
+bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
 {
     if (!iks_setting_parse(arg, s, err)) return false;
     for (size_t i = 0; i < sizeof BUILTINS / sizeof BUILTINS[0]; i++)
@@ -324,7 +322,7 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
     iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
     if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     for (int i = 0; i < d->nsets; i++)
-        if (!setting_parse(d->sets[i], &s[i], err)) {
+        if (!iks_setting_check(d->sets[i], &s[i], err)) {
             free(s);
             return false;
         }
@@ -433,7 +431,7 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
     if (!t || !setting) return iks_fail_usage("iks_toy_set: toy and setting must not be NULL");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    if (!setting_parse(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
+    if (!iks_setting_check(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
         return iks_publish(&err);
     return IKS_OK;
 }
@@ -521,7 +519,7 @@ iks_code iks_check_setting(const char *setting)
     if (!setting) return iks_fail_usage("--set: no value");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    return setting_parse(setting, &s, &err) ? IKS_OK : iks_publish(&err);
+    return iks_setting_check(setting, &s, &err) ? IKS_OK : iks_publish(&err);
 }
 
 iks_code iks_check_channel(const char *spec)

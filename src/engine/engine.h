@@ -56,6 +56,10 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
 /* what drawing a sound shader alone is told */
 #define IKS_NO_PICTURE "a sound shader (mainSound and no mainImage) has no picture: render it to a .wav"
 
+/* iks_setting_parse, and what it lets through that no frame could honour: a value a float cannot hold
+ * (the shader would see Inf) and a built-in uniform (set by ikshade before every draw) */
+bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err);
+
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);
 /* The outermost directory on the way to path's that is not there yet (malloc'd), or NULL when they all

@@ -142,9 +142,11 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
             }
             /* what needs no shader is checked here, where the line is known (a float's range, a
              * built-in's name); whether the shader declares NAME, only its load can say */
-            const char *why;
-            if (iks_check_setting(s) != IKS_OK && iks_last_error(&why) != IKS_OK) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, why);
+            iks_setting st;
+            iks_err why = IKS_ERR_INIT;
+            if (!iks_setting_check(s, &st, &why)) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, iks_err_msg(&why));
+                iks_err_clear(&why);
                 break;
             }
             continue;
