@@ -57,8 +57,10 @@ fakessh=$tmp/fakessh
 # (and "." when it cannot tell where it is). Which of these a run took depended on the home the suite
 # ran under, and a stand-in that guessed wrong put the frames elsewhere (CI's did, twice), so each run
 # below starts in a fresh home of its own, where all three name the same directory.
-# The stand-in logs where it started, so a failure says where the frames went.
-printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, from $HOME as sshd does\nshift; [ "$1" = -- ] && shift\ncd "$HOME" || exit 255\necho "ssh started in $(pwd)" >>"%s"\nexec sh -c "$*"\n' "$tmp/fakessh.log" >"$fakessh"
+# sshd also sets SHELL (the login shell), which parallel's remote side runs the job with: CI runs the
+# suite with SHELL unset, where the job silently did nothing and parallel still exited 0, so the
+# stand-in sets it as sshd would. It logs where it started, so a failure says where the frames went.
+printf '#!/bin/sh\n# ssh HOST -- COMMAND...: run it here, from $HOME and with SHELL set, as sshd does\nshift; [ "$1" = -- ] && shift\ncd "$HOME" || exit 255\nexport SHELL=/bin/sh\necho "ssh started in $(pwd)" >>"%s"\nexec sh -c "$*"\n' "$tmp/fakessh.log" >"$fakessh"
 chmod +x "$fakessh"
 # where_to: on a failure, say where the stand-in started and where frames were written
 where_to() { sort -u "$tmp/fakessh.log" | sed 's/^/  /' >&2; find "$tmp" -name '*.png' -newer "$fakessh" -printf '  wrote %h\n' | sort -u >&2; }
