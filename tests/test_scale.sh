@@ -82,6 +82,13 @@ HOME=$tmp/h2 PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$tr
   SIZE=96x54 "$root/examples/scale-out/render-parallel.sh" 3
 cd "$tmp"
 check "render-parallel.sh, 3 parts over two ssh hosts: one run" same one5 "h2/p ssh" || where_to
+# a host whose jobs never start (the stand-in drops them, exit 0, as ssh without SHELL did): parallel
+# reports success, the script counts the frames and does not
+printf '#!/bin/sh\nexit 0\n' >"$tmp/deadssh" && chmod +x "$tmp/deadssh"
+PARALLEL_SSH=$tmp/deadssh HOSTS=1/hostA IKSHADE=$bin SHADER=$trails OUT=dead FRAMES=2:9 SIZE=96x54 \
+  "$root/examples/scale-out/render-parallel.sh" 3 2>dead.err; rc=$?
+check "render-parallel.sh: jobs that did nothing fail the script (exit 1)" [ "$rc" -eq 1 ]
+check "... with one line counting the missing frames" grep -qx 'render-parallel.sh: 7 of 7 frames missing in dead/; run the same line again to draw them' dead.err
 
 # the Kubernetes Indexed Job's own command, run here once per index as its pods would (at a smaller
 # size and frame range): the manifest's shard count matches its completions, and the parts make one run

@@ -21,6 +21,17 @@ CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-600}
 # -N0: the arguments 1..PARTS only count the jobs; -q: the command's words reach it as they are
 opts=(--will-cite -q -N0 --retries 2)
 if [ -n "${HOSTS:-}" ]; then opts+=(-S "$HOSTS" --workdir .); else opts+=(--jobs "${JOBS:-100%}"); fi
-exec parallel "${opts[@]}" "$IKSHADE" render "$SHADER" -o "$OUT/%05d.png" --frames "$FRAMES" --size "$SIZE" \
+status=0
+parallel "${opts[@]}" "$IKSHADE" render "$SHADER" -o "$OUT/%05d.png" --frames "$FRAMES" --size "$SIZE" \
     --fps "$FPS" --shard auto --shard-count "$parts" --resume --checkpoint "$OUT.checkpoints" \
-    --checkpoint-every "$CHECKPOINT_EVERY" --quiet ::: $(seq "$parts")
+    --checkpoint-every "$CHECKPOINT_EVERY" --quiet ::: $(seq "$parts") || status=$?
+# parallel's exit status counts failed jobs, but a remote job that never started (a host whose ssh
+# session lacks SHELL, a directory the host does not share) can still count as done: count the files
+case $FRAMES in *:*) first=${FRAMES%%:*} end=${FRAMES#*:} ;; *) first=0 end=$FRAMES ;; esac
+missing=0
+for ((f = first; f < end; f++)); do printf -v name '%s/%05d.png' "$OUT" "$f"; [ -s "$name" ] || missing=$((missing + 1)); done
+if [ "$missing" -gt 0 ]; then
+  echo "render-parallel.sh: $missing of $((end - first)) frames missing in $OUT/; run the same line again to draw them" >&2
+  [ "$status" -ne 0 ] || status=1
+fi
+exit "$status"
