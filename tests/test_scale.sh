@@ -33,6 +33,16 @@ check "each part renders its own frames only" [ "$(grep -c '1 frame of' s9.log)"
 check "--shard splits the --frames range: part 1/2 of 3:9 is 6:9" grep -q 'shard 1/2: frames 6:9' sr.log
 check "... and only those files" [ "$(ls sr | tr '\n' ' ')" = "006.png 007.png 008.png " ]
 
+# a part refuses what one run of the whole range refuses, though its own range would pass: one file for
+# several frames (every part would overwrite it), a last frame's iTime past the bound
+"$bin" "${R[@]}" -o still.png --frames 3 --shard 0/3 2>still.err; rc=$?
+check "--shard 0/3 of 3 frames into one PNG: a usage error, as one run's" [ "$rc" -eq 2 ]
+check "... naming the whole range" grep -q "3 frames need a frame number" still.err
+check "... and writing no file" [ ! -e still.png ]
+"$bin" "${R[@]}" -o far/%d.png --fps 1e-9 --frames 3 --shard 0/3 2>far.err; rc=$?
+check "--shard 0/3 whose own frame is within iTime's bound, the whole range's last not: usage error" [ "$rc" -eq 2 ]
+check "... naming the whole range's last frame" grep -q "frame 2's iTime" far.err
+
 # --shard auto from each scheduler's environment: Slurm (--array=3-9:2 is tasks 3 5 7 9: K 0..3)
 for id in 3 5 7 9; do
   SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_COUNT=4 SLURM_ARRAY_TASK_MIN=3 SLURM_ARRAY_TASK_MAX=9 SLURM_ARRAY_TASK_STEP=2 \

@@ -412,6 +412,9 @@ static int parse_args(int argc, char **argv, ropts *o)
     r->end += o->warmup;
     if (o->shard_count && !o->shard) return iks_usage("render", "--shard-count goes with --shard auto");
     if (o->shard) {
+        /* what one run of the whole range refuses, every part refuses: a part's own range can pass
+         * where the whole one cannot (its last iTime; one file named for several frames) */
+        if (iks_render_check(r) != IKS_OK) return iks_print_last_error("render");
         int rc = apply_shard(o);
         if (rc >= 0) return rc;
     }
