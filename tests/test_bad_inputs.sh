@@ -163,6 +163,9 @@ bad 1 "nultoy/manifest.txt: binary file \(contains NUL bytes\), not a manifest" 
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png
+# ... and so it is in a compile error's lines, one report a line
+mkdir "$fx/$(printf 'n\nl')" && printf 'void mainImage(out vec4 o, in vec2 u) { o = vec4(1.0); nosuch(); }\n' >"$fx/$(printf 'n\nl')/e.frag"
+bad 1 "n\\\\nl/e.frag:1:[0-9]+: error: no function with name 'nosuch'" "$bin" render "$fx/$(printf 'n\nl')/e.frag" -o x.png --size 8x8
 
 # shaders whose macros expand to millions of tokens: the GL compiler crashed (a 512 MiB stack
 # overflowed at 2^21 terms) or expanded for ever (gigabytes); they are measured and refused first, in

@@ -1112,10 +1112,30 @@ bool iks_log_parse(const char *line, iks_log_line *out)
     return false;
 }
 
+/* a file's name for a log line: a newline in it (a file may be called "a\nb.frag") is shown as \n, so
+ * that each line of the log stays one report; NULL stays NULL, and so does a name when memory runs out */
+static char *log_name(const char *name)
+{
+    if (!name || !strpbrk(name, "\n\r")) return name ? strdup(name) : NULL;
+    size_t n = 0;
+    for (const char *s = name; *s; s++) n += *s == '\n' || *s == '\r' ? 2 : 1;
+    char *out = malloc(n + 1), *o = out;
+    if (!out) return NULL;
+    for (const char *s = name; *s; s++) {
+        if (*s == '\n' || *s == '\r') {
+            *o++ = '\\';
+            *o++ = *s == '\n' ? 'n' : 'r';
+        } else *o++ = *s;
+    }
+    *o = '\0';
+    return out;
+}
+
 char *iks_log_map(const char *log, const iks_source *src)
 {
     sbuf b = { 0 };
-    const char *main_path = src->main_file > 0 && src->main_file < src->nfiles ? src->files[src->main_file] : "shader";
+    char *main_path = log_name(src->main_file > 0 && src->main_file < src->nfiles ? src->files[src->main_file] : "shader");
+    if (!main_path) return NULL;
     bool unseen_said = false;
     for (const char *ln = log; ln && *ln;) {
         const char *nl = strchr(ln, '\n');
@@ -1129,11 +1149,18 @@ char *iks_log_map(const char *log, const iks_source *src)
                 /* skip blank lines */
             } else if (iks_log_parse(line, &L)) {
                 /* the driver's line is a line of the assembled text: the map says whose it is */
-                const char *path;
+                const char *where;
                 int fl;
-                if (!iks_source_where(src, L.line, &path, &fl)) {
-                    path = main_path;
+                if (!iks_source_where(src, L.line, &where, &fl)) {
+                    where = main_path;
                     fl = L.line;
+                }
+                char *path = where ? log_name(where) : NULL;
+                if (where && !path) {
+                    free(line);
+                    free(main_path);
+                    free(b.s);
+                    return NULL;
                 }
                 if (!path && src->image_unseen && strstr(L.msg, entry_name(src->entry))) {
                     if (!unseen_said)
@@ -1145,6 +1172,7 @@ char *iks_log_map(const char *log, const iks_source *src)
                            entry_signature(src->entry));
                 else if (L.col > 0) sb_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);
                 else sb_fmt(&b, "%s:%d: %s: %s\n", path, fl, L.sev, L.msg);
+                free(path);
             } else {
                 const char *m = line;
                 while (*m == ' ' || *m == '\t') m++;
@@ -1154,6 +1182,7 @@ char *iks_log_map(const char *log, const iks_source *src)
         }
         ln = nl ? nl + 1 : ln + n;
     }
+    free(main_path);
     if (!b.s) sb_add(&b, "", 0);
     return b.s;
 }
