@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -123,6 +124,55 @@ int main(void)
     CHECK(st == 0, "SIGCHLD ignored: status %d", st);
     CHECK(kill(pid, 0) != 0, "SIGCHLD ignored: the wait returned before the child ended");
     signal(SIGCHLD, SIG_DFL);
+
+    /* iks_find_program finds what posix_spawnp starts, so "not installed" is said exactly when the
+     * spawn would fail: PATH unset is glibc's /bin:/usr/bin, an empty entry the working directory;
+     * a directory or a file without x on the way is passed over */
+    char dir[] = "/tmp/ikshade-findXXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp: %s", strerror(errno));
+    char cwd[4096];
+    CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    CHECK(chdir(dir) == 0, "chdir %s", dir);
+    CHECK(mkdir("d", 0755) == 0 && mkdir("d/prog", 0755) == 0 && mkdir("e", 0755) == 0, "mkdir");
+    int pf = open("e/prog", O_WRONLY | O_CREAT, 0644);
+    CHECK(pf >= 0, "e/prog");
+    close(pf);
+    pf = open("prog", O_WRONLY | O_CREAT, 0755);
+    CHECK(pf >= 0 && write(pf, "#!/bin/sh\nexit 5\n", 18) == 18, "./prog");
+    close(pf);
+    char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    const struct { const char *path, *name, *want; } F[] = {
+        { NULL, "sh", "/bin/sh" },           /* unset: /bin first */
+        { "d:e:", "prog", "./prog" },        /* a directory, a file without x, then "" is here */
+        { "d::e", "prog", "./prog" },
+        { "", "prog", "./prog" },            /* one empty entry */
+        { "d:e", "prog", NULL },
+        { "/nonexistent", "sh", NULL },
+        { "/nonexistent", "./prog", "./prog" }, /* a '/' skips the search */
+        { "/nonexistent", "e/prog", NULL },
+        { "/nonexistent", "", NULL },
+    };
+    for (size_t i = 0; i < sizeof F / sizeof F[0]; i++) {
+        if (F[i].path) setenv("PATH", F[i].path, 1);
+        else unsetenv("PATH");
+        char *got = iks_find_program(F[i].name);
+        CHECK(F[i].want ? got && strcmp(got, F[i].want) == 0 : got == NULL, "PATH=%s, %s: got %s, want %s",
+              F[i].path ? F[i].path : "(unset)", F[i].name, got ? got : "NULL", F[i].want ? F[i].want : "NULL");
+        /* and the spawn agrees: it starts the same file, or fails with ENOENT/EACCES */
+        char *av[] = { (char *)F[i].name, NULL };
+        if (*F[i].name && strcmp(F[i].name, "sh") != 0) {
+            rc = iks_spawn(&pid, av, NULL, 0, false);
+            st = rc == 0 ? iks_reap(pid) : -1;
+            CHECK(F[i].want ? rc == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 5 : rc != 0,
+                  "PATH=%s, spawn %s: rc %d, status %d", F[i].path ? F[i].path : "(unset)", F[i].name, rc, st);
+        }
+        free(got);
+    }
+    if (old_path) setenv("PATH", old_path, 1);
+    free(old_path);
+    CHECK(unlink("prog") == 0 && unlink("e/prog") == 0 && rmdir("e") == 0 && rmdir("d/prog") == 0 && rmdir("d") == 0,
+          "cleanup");
+    CHECK(chdir(cwd) == 0 && rmdir(dir) == 0, "rmdir %s", dir);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -92,6 +92,13 @@ check "odd size: the summary says so" grep -q "padded to 322x182" <<<"$out"
 p=$(psnr odd.mp4 0 odd.png 321 181)
 check "odd size: the picture is the PNG's ($p dB >= 30)" ge "$p" 30
 
+# PATH unset: the search that starts ffmpeg (glibc's /bin:/usr/bin) is the one that looks for it first
+if [ -x /usr/bin/ffmpeg ] || [ -x /bin/ffmpeg ]; then
+  out=$(env -u PATH "$bin" render t.frag -o nopath.mp4 --frames 2 --size 64x36 --quiet 2>&1); rc=$?
+  check "PATH unset: the video is written (rc $rc: $out)" [ $rc -eq 0 ]
+  check_eq "... every frame" 2 "$(nframes nopath.mp4)"
+fi
+
 # the user's own ffmpeg arguments, and an extension of theirs
 out=$("$bin" render t.frag -o own.mov --frames 5 --size ${W}x$H --ffmpeg-args '-c:v mpeg4 -q:v 2' 2>&1); rc=$?
 check "--ffmpeg-args with .mov (rc $rc: $out)" [ $rc -eq 0 ]

@@ -5,7 +5,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -38,6 +42,36 @@ int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_gr
     posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     return rc;
+}
+
+static bool runnable(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+char *iks_find_program(const char *name)
+{
+    if (!name || !*name) return NULL;
+    if (strchr(name, '/')) return runnable(name) ? strdup(name) : NULL;
+    /* glibc's default search path for the exec*p family when PATH is unset */
+    const char *path = getenv("PATH");
+    if (!path) path = "/bin:/usr/bin";
+    size_t nlen = strlen(name);
+    for (const char *p = path;; p++) {
+        size_t n = strcspn(p, ":");
+        const char *dir = n ? p : ".";
+        size_t dlen = n ? n : 1;
+        char *cand = malloc(dlen + nlen + 2);
+        if (!cand) return NULL;
+        memcpy(cand, dir, dlen);
+        cand[dlen] = '/';
+        memcpy(cand + dlen + 1, name, nlen + 1);
+        if (runnable(cand)) return cand;
+        free(cand);
+        p += n;
+        if (!*p) return NULL;
+    }
 }
 
 void iks_wait_exit(pid_t pid)

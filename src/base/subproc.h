@@ -18,6 +18,11 @@
  * of its own, out of reach of the SIGINT a terminal sends to ours. 0 and *pid, or an errno value. */
 int iks_spawn(pid_t *pid, char *const argv[], const int *fds, int n, bool own_group);
 
+/* The file iks_spawn would start for name (posix_spawnp's search: PATH, or /bin:/usr/bin where PATH
+ * is unset, an empty entry meaning the working directory), malloc'd; NULL when none is there or memory
+ * ran out. A name with a '/' is itself. The callers ask first to say "not installed" in one line. */
+char *iks_find_program(const char *name);
+
 /* Waits for the child to end without reaping it (its pid stays taken, so a signal handler that may
  * still kill it cannot hit another process), through interruptions. */
 void iks_wait_exit(pid_t pid);

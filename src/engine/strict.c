@@ -54,24 +54,12 @@ static bool has_uniform_default(const iks_source *src)
     return false;
 }
 
-/* glslangValidator's path: $IKSHADE_GLSLANG ("" or "none": use none), else the first on PATH. */
+/* glslangValidator's path: $IKSHADE_GLSLANG ("" or "none": use none), else the one iks_spawn finds */
 static char *find_glslang(void)
 {
     const char *env = getenv("IKSHADE_GLSLANG");
     if (env) return *env && strcmp(env, "none") ? strdup(env) : NULL;
-    const char *path = getenv("PATH");
-    if (!path || !*path) path = "/usr/bin:/bin";
-    for (const char *p = path; *p;) {
-        size_t n = strcspn(p, ":");
-        char cand[4096];
-        if (n > 0 && n + 18 < sizeof cand) {
-            snprintf(cand, sizeof cand, "%.*s/glslangValidator", (int)n, p);
-            if (access(cand, X_OK) == 0) return strdup(cand);
-        }
-        p += n;
-        if (*p == ':') p++;
-    }
-    return NULL;
+    return iks_find_program("glslangValidator");
 }
 
 /* Runs `prog --stdin -S frag` on text; its report (stdout and stderr) malloc'd, or NULL when it could not

@@ -47,21 +47,6 @@ int iks_gif_delay_cs(double fps)
     return cs < 2 ? 2 : cs > 65535 ? 65535 : (int)cs;
 }
 
-static bool find_in_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path) return false;
-    char *copy = strdup(path), *save = NULL;
-    bool found = false;
-    for (char *d = copy ? strtok_r(copy, ":", &save) : NULL; d && !found; d = strtok_r(NULL, ":", &save)) {
-        char p[PATH_MAX];
-        snprintf(p, sizeof p, "%.3800s/%s", *d ? d : ".", prog);
-        found = access(p, X_OK) == 0;
-    }
-    free(copy);
-    return found;
-}
-
 /* ---- the argument list ------------------------------------------------------------------------- */
 
 typedef struct {
@@ -156,7 +141,10 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     memset(v, 0, sizeof *v);
     v->fd = v->err_fd = -1;
     const char *out = d->output;
-    if (!find_in_path("ffmpeg"))
+    char *ffmpeg = iks_find_program("ffmpeg");
+    bool have_ffmpeg = ffmpeg != NULL;
+    free(ffmpeg);
+    if (!have_ffmpeg)
         return iks_err_set(err, IKS_E_UNSUPPORTED, "-o %s: a video needs ffmpeg, which is not installed (apt-get install "
                            "ffmpeg); or render PNGs with -o out/%%04d.png", out);
     char **user = NULL;
