@@ -232,6 +232,13 @@ bad 2 "--set 'iMouse=1,2,3,4': iMouse is set by ikshade for every frame, from --
   "${R[@]}" "$fx/set.frag" --set iMouse=1,2,3,4 -o x.png
 bad 2 "view: --set 'iResolution=1,2,3': iResolution is set by ikshade for every frame, from --size" \
   "$bin" view "$fx/set.frag" --set iResolution=1,2,3
+# every uniform of ikshade's preludes (image, cube, sound), read from the source, is refused: one that
+# gains a uniform cannot let --set write to it unnoticed
+pre=$(grep -oE '("|\\n)uniform [A-Za-z0-9]+ [A-Za-z_][A-Za-z0-9_]*[;[]' "$(dirname "$0")/../src/gpu/source.c" | awk '{print $3}' | tr -d ';[' | sort -u)
+check "the preludes' uniforms are found in source.c" [ "$(wc -w <<<"$pre")" -ge 17 ]
+for u in $pre; do
+  bad 2 "--set '$u=1': $u is set by ikshade for every frame" "${R[@]}" "$fx/set.frag" --set "$u=1" -o x.png
+done
 out=$(cd "$w" && "${R[@]}" "$fx/set.frag" --set uf=3.4e38 --set v2=0,-3.4e38 -o s.png 2>&1); rc=$?
 check "--set at a float's largest magnitude is taken (rc $rc: $out)" [ "$rc" -eq 0 ]
 check_eq "... and is finite in the shader" "0 0 0" "$("$py" "$(dirname "$0")/png.py" pixel "$w/s.png" 16 16)"

@@ -307,6 +307,9 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
         if (strcmp(s->name, BUILTINS[i].name) == 0)
             return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame, %s", arg, s->name,
                                BUILTINS[i].from);
+    /* the preludes are the truth: a name they gain without a line above is still refused */
+    if (iks_prelude_declares(s->name))
+        return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame", arg, s->name);
     for (int i = 0; i < s->n; i++)
         if (fabs(s->v[i]) > FLT_MAX)
             return iks_err_set(err, IKS_E_USAGE, "--set '%s': value %d (%g) is beyond a float's range (at most %g "

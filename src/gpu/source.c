@@ -1187,6 +1187,25 @@ char *iks_log_map(const char *log, const iks_source *src)
     return b.s;
 }
 
+/* name as a whole word after "uniform TYPE " on a line of text */
+static bool declares(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *ln = text; *ln; ln = strchr(ln, '\n') ? strchr(ln, '\n') + 1 : ln + strlen(ln)) {
+        if (strncmp(ln, "uniform ", 8) != 0) continue;
+        const char *p = ln + 8;
+        while (is_ident(*p)) p++;
+        if (*p++ == ' ' && strncmp(p, name, n) == 0 && !is_ident(p[n])) return true;
+    }
+    return false;
+}
+
+bool iks_prelude_declares(const char *name)
+{
+    if (!name || !*name) return false;
+    return declares(PRELUDE, name) || declares(CUBE_PRELUDE, name) || declares(SOUND_PRELUDE, name);
+}
+
 /* ---- uniform declarations ---------------------------------------------------------------------- */
 
 static void classify(iks_udecl *u)

@@ -116,6 +116,10 @@ bool iks_log_parse(const char *line, iks_log_line *out);
  * lines we cannot parse are kept, prefixed with the main file's path. Returns malloc'd text. */
 char *iks_log_map(const char *log, const iks_source *src);
 
+/* Whether the text ikshade adds around a pass (every prelude: image, cube, sound) declares a uniform
+ * called name: ikshade sets those itself before every draw. */
+bool iks_prelude_declares(const char *name);
+
 /* Uniform declarations found in the assembled fragment source (comments skipped). */
 typedef enum { IKS_U_FLOAT, IKS_U_INT, IKS_U_UINT, IKS_U_BOOL, IKS_U_OTHER } iks_ubase;
 typedef struct {
