@@ -1026,6 +1026,49 @@ static void test_get_proc(iks_engine *first)
     dlclose(egl);
 }
 
+/* one engine's pixels: the centre of a 4x4 draw */
+static void centre(iks_toy *t, const char *what, const unsigned char want[3])
+{
+    unsigned char px[4 * 4 * 4];
+    memset(px, 0x77, sizeof px);
+    CHECK_CODE(what, iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+    const unsigned char *c = px + (2 * 4 + 2) * 4;
+    char w[32];
+    snprintf(w, sizeof w, "%d %d %d", want[0], want[1], want[2]);
+    CHECK(c[0] == want[0] && c[1] == want[1] && c[2] == want[2], what, w, "%d %d %d", c[0], c[1], c[2]);
+}
+
+/* Two engines on one thread: each call draws with its own engine's context, whichever was used last,
+ * and destroying one leaves the other working (it drew the other's picture with IKS_OK, then failed) */
+static void test_two_engines(void)
+{
+    static const unsigned char red[3] = { 255, 0, 0 }, green[3] = { 0, 255, 0 };
+    iks_engine *a = NULL, *b = NULL;
+    iks_toy *ta = NULL, *tb = NULL;
+    CHECK_CODE("engine A", iks_engine_create(NULL, &a), IKS_OK);
+    if (a) CHECK_CODE("A's red toy", load_src(a, "a.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(1, 0, 0, 1); }", 4, 4, &ta), IKS_OK);
+    CHECK_CODE("engine B", iks_engine_create(NULL, &b), IKS_OK);
+    if (b) CHECK_CODE("B's green toy", load_src(b, "b.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(0, 1, 0, 1); }", 4, 4, &tb), IKS_OK);
+    if (!ta || !tb) goto out;
+    centre(ta, "A draws after B was made: red", red);
+    centre(tb, "B draws: green", green);
+    centre(ta, "A again: red", red);
+    CHECK_CODE("A takes a setting while B's context was current", iks_toy_set(ta, "nosuch=1"), IKS_E_USAGE);
+    centre(tb, "B again: green", green);
+    iks_toy_destroy(tb); /* its GL objects go from B's context, not A's */
+    tb = NULL;
+    centre(ta, "A after B's toy went: red", red);
+    iks_engine_destroy(b);
+    b = NULL;
+    centre(ta, "A after B's engine went: red", red);
+    CHECK(iks_engine_live_objects(a, 4096) > 0, "A's context still holds A's objects", "> 0", "%d", iks_engine_live_objects(a, 4096));
+out:
+    iks_toy_destroy(ta);
+    iks_toy_destroy(tb);
+    iks_engine_destroy(b);
+    iks_engine_destroy(a);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1038,6 +1081,7 @@ int main(int argc, char **argv)
 
     test_codes();
     test_shards();
+    test_two_engines();
 
     logbook lb = { 0 };
     iks_engine *e = NULL;

@@ -9,7 +9,12 @@
  *   code and a message made where the error happened (`iks_last_error`). The library never prints and
  *   never exits: warnings go to the engine's logger callback.
  * - One engine owns one GL context (headless EGL, or the caller's); use it, and everything made from it,
- *   from the thread that created it.
+ *   from the thread that created it. A thread may hold several engines: each call makes its engine's
+ *   context current first (an engine made from a get_proc loader cannot: its caller keeps its own
+ *   context current for its calls).
+ * - The GL compiler recurses into a shader's expressions: a very long one (tens of thousands of terms
+ *   in one statement) needs more stack than a default 8 MiB thread has. The ikshade command runs on a
+ *   512 MiB thread; a program loading untrusted shaders should load them on a thread as large.
  * - Pixels handed to the caller are top row first (image order, as PNGs store them).
  *
  * The solver alone, without GL, is <ikshade/ik.h> (libik).

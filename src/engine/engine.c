@@ -240,6 +240,20 @@ fail:
     return iks_publish(&err);
 }
 
+bool iks_engine_bind(const iks_engine *e, iks_err *err)
+{
+    if (!e || !e->plat || !e->plat->make_current || e->plat->make_current(e->plat)) return true;
+    return iks_err_set(err, IKS_E_GL, "%s: cannot make its GL context current", e->plat->name ? e->plat->name : "window");
+}
+
+/* for calls that cannot report an error: on failure their GL work goes to whatever is current, as it
+ * did before; the next call that can fail says why */
+static void bind_quietly(const iks_engine *e)
+{
+    iks_err ignored = IKS_ERR_INIT;
+    (void)iks_engine_bind(e, &ignored);
+}
+
 void iks_engine_destroy(iks_engine *e)
 {
     if (!e) return;
@@ -248,15 +262,22 @@ void iks_engine_destroy(iks_engine *e)
     free(e);
 }
 
-const char *iks_engine_renderer(const iks_engine *e) { return e ? iks_gpu_renderer() : ""; }
-const char *iks_engine_gl_version(const iks_engine *e) { return e ? iks_gpu_version() : ""; }
-int iks_engine_max_size(const iks_engine *e) { return e ? iks_gpu_max_size() : 0; }
+const char *iks_engine_renderer(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_renderer()) : ""; }
+const char *iks_engine_gl_version(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_version()) : ""; }
+int iks_engine_max_size(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_max_size()) : 0; }
 const char *iks_engine_shader_dir(const iks_engine *e) { return e ? e->shader_dir : NULL; }
 void iks_engine_finish(iks_engine *e)
 {
-    if (e) iks_gpu_finish();
+    if (!e) return;
+    bind_quietly(e);
+    iks_gpu_finish();
 }
-int iks_engine_live_objects(iks_engine *e, unsigned max_name) { return e ? iks_gpu_live_objects(max_name) : 0; }
+int iks_engine_live_objects(iks_engine *e, unsigned max_name)
+{
+    if (!e) return 0;
+    bind_quietly(e);
+    return iks_gpu_live_objects(max_name);
+}
 
 /* ---- windows ----------------------------------------------------------------------------------- */
 
@@ -347,6 +368,7 @@ const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err)
 {
     *out = NULL;
+    if (!iks_engine_bind(e, err)) return false;
     iks_toy *t = calloc(1, sizeof *t);
     if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     t->e = e;
@@ -406,6 +428,7 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
 void iks_toy_destroy(iks_toy *t)
 {
     if (!t) return;
+    bind_quietly(t->e); /* its GL objects are names in its engine's context */
     iks_target_destroy(&t->out8);
     iks_target_destroy(&t->outf);
     iks_gltoy_destroy(&t->gl);
@@ -423,7 +446,7 @@ iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
 {
     if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
     iks_err err = IKS_ERR_INIT;
-    if (!iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
+    if (!iks_engine_bind(t->e, &err) || !iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
     return IKS_OK;
 }
 bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
@@ -434,14 +457,17 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
     if (!t || !setting) return iks_fail_usage("iks_toy_set: toy and setting must not be NULL");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    if (!iks_setting_check(setting, &s, &err) || !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
+    if (!iks_setting_check(setting, &s, &err) || !iks_engine_bind(t->e, &err) ||
+        !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
         return iks_publish(&err);
     return IKS_OK;
 }
 
 void iks_toy_key(iks_toy *t, int keycode, bool down)
 {
-    if (t && keycode >= 0 && keycode < 256) iks_gltoy_key(&t->gl, keycode, down);
+    if (!t || keycode < 0 || keycode >= 256) return;
+    bind_quietly(t->e);
+    iks_gltoy_key(&t->gl, keycode, down);
 }
 
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
@@ -482,6 +508,7 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
     if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_bind(t->e, &err)) return iks_publish(&err);
     if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     iks_target *tg = rgbaf ? &t->outf : &t->out8;
     if (!target_at(tg, w, h, rgbaf ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);

@@ -50,6 +50,11 @@ const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *
 /* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);
 
+/* Makes e's context current on this thread before its GL work: a thread may hold several engines, and
+ * each call must draw with its own context (one engine's call left another's current). false with err
+ * set when the window system refuses; an engine on a caller's get_proc context has nothing to do. */
+bool iks_engine_bind(const iks_engine *e, iks_err *err);
+
 /* The uniforms of a frame from the public description. */
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
 

@@ -557,6 +557,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
     iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_bind(e, &err)) return iks_publish(&err);
     live l = { .e = e, .d = d };
     if (!iks_toy_desc_sets(&d->toy, &l.sets, &err)) return iks_publish(&err);
     l.nsets = l.sets ? d->toy.nsets : 0;

@@ -33,6 +33,8 @@ struct iks_probe {
 void iks_probe_destroy(iks_probe *p)
 {
     if (!p) return;
+    iks_err ignored = IKS_ERR_INIT;
+    (void)iks_engine_bind(p->e, &ignored); /* its GL objects are names in its engine's context */
     iks_texture_destroy(p->tex);
     iks_target_destroy(&p->target);
     iks_program_destroy(&p->prog);
@@ -43,9 +45,12 @@ void iks_probe_destroy(iks_probe *p)
 
 iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n, iks_probe **out)
 {
-    if (!e || !out || (n > 0 && !cases) || n < 0) return iks_fail_usage("iks_probe_create: engine, cases and out");
+    if (!e || !out || (n > 0 && !cases) || n < 0)
+        return iks_fail_usage("iks_probe_create: engine and out must not be NULL, n must be 0 or more, and cases "
+                              "may be NULL only when n is 0 (got n %ld)", n);
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_bind(e, &err)) return iks_publish(&err);
     if (!e->shader_dir) {
         iks_err_set(&err, IKS_E_IO, "cannot find the shaders directory (ik.glsl); set IKSHADE_SHADERS");
         return iks_publish(&err);
@@ -96,6 +101,7 @@ iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out)
     iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
                          { "uSoften", { o->soften }, 1 } };
     iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_bind(p->e, &err)) return iks_publish(&err);
     if (!iks_program_apply(&p->prog, s, 3, &err, NULL)) {
         iks_err_prefix(&err, "the probe's option uniforms: ");
         return iks_publish(&err);

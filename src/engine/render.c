@@ -495,6 +495,8 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     iks_render_stats *st = stats ? stats : &st_local;
     memset(st, 0, sizeof *st);
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
+    iks_err bind_err = IKS_ERR_INIT;
+    if (!iks_engine_bind(t->e, &bind_err)) return iks_publish(&bind_err);
     /* the directories a render makes for its output and checkpoints are taken back when it fails, where
      * they are empty (a video that ffmpeg refused, a refused checkpoint): a failed render leaves
      * nothing, an empty directory included; frames it did write keep theirs */
@@ -655,6 +657,8 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
 iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
 {
     if (!t || !res || !d) return iks_fail_usage("iks_bench_render: toy, desc and result must not be NULL");
+    iks_err bind_err = IKS_ERR_INIT;
+    if (!iks_engine_bind(t->e, &bind_err)) return iks_publish(&bind_err);
     if (d->output) return bench_render(t, d, reps, res);
     /* no output named: PNGs into a temporary directory of our own, removed after, also on a signal */
     const char *tmpdir = getenv("TMPDIR");

@@ -89,6 +89,8 @@ static iks_glproc egl_proc(const char *name) { return (iks_glproc)eglGetProcAddr
 static bool egl_make_current(iks_platform *p)
 {
     egl_impl *e = p->impl;
+    /* every engine call binds its context: the common case, already current, costs no driver call */
+    if (eglGetCurrentContext() == e->ctx && eglGetCurrentSurface(EGL_DRAW) == e->surf) return true;
     return eglMakeCurrent(e->dpy, e->surf, e->surf, e->ctx) == EGL_TRUE;
 }
 

@@ -145,8 +145,8 @@ static iks_glproc get_proc(const char *name) { return (iks_glproc)glfwGetProcAdd
 static bool make_current(iks_platform *p)
 {
     glfw_impl *g = p->impl;
-    glfwMakeContextCurrent(g->win);
-    return true;
+    if (glfwGetCurrentContext() != g->win) glfwMakeContextCurrent(g->win);
+    return glfwGetCurrentContext() == g->win;
 }
 
 static void fb_size(iks_platform *p, int *w, int *h)
