@@ -1026,6 +1026,32 @@ static void test_get_proc(iks_engine *first)
     dlclose(egl);
 }
 
+/* The ES strictness check (es_check): the same text says the same thing from a file, from memory
+ * under a name, and from memory with no name (it said nothing there: "<memory>" was taken for ikshade's
+ * own lines) */
+static void test_es_check(iks_engine *e, logbook *lb)
+{
+    static const char text[] = "void mainImage(out vec4 o, in vec2 f) { float x = 1; o = vec4(x); }\n";
+    char *path = tmp_path("es.frag");
+    write_file(path, text);
+    const struct { const char *what, *path, *source, *name; } C[] = {
+        { "es_check from a file", path, NULL, "es.frag:1" },
+        { "es_check from memory under a name", "mem.frag", text, "mem.frag:1" },
+        { "es_check from memory, no name", NULL, text, "<memory>:1" },
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        iks_toy *t = NULL;
+        int before = lb->warnings + lb->infos; /* the ES notes are diagnostics, as compile warnings are */
+        lb->last[0] = '\0';
+        CHECK_CODE(C[i].what, iks_toy_load(e, &(iks_toy_desc){ .path = C[i].path, .source = C[i].source, .width = 8,
+                                                                .height = 8, .es_check = true }, &t), IKS_OK);
+        CHECK_INT(C[i].what, t ? iks_toy_es_issues(t) : -99, 1);
+        CHECK(lb->warnings + lb->infos == before + 1 && strstr(lb->last, C[i].name), C[i].what, C[i].name,
+              "%d message(s), last '%s'", lb->warnings + lb->infos - before, lb->last);
+        iks_toy_destroy(t);
+    }
+}
+
 /* one engine's pixels: the centre of a 4x4 draw */
 static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
@@ -1106,6 +1132,7 @@ int main(int argc, char **argv)
     test_rgbaf(e);
     test_uniforms(e);
     test_sets(e, &lb);
+    test_es_check(e, &lb);
     test_errors(e);
     test_render(e);
     test_write_png("after iks_render");

@@ -37,7 +37,7 @@ static bool has_uniform_default(const iks_source *src)
         size_t n = e ? (size_t)(e - p) : strlen(p);
         const char *path;
         int fl;
-        if (iks_source_where(src, line, &path, &fl) && path && path[0] != '<') {
+        if (iks_source_where(src, line, &path, &fl) && path && strcmp(path, IKS_PRELUDE_NAME) != 0) {
             const char *c = p, *end = p + n;
             for (const char *q = p; q + 1 < end; q++)
                 if (q[0] == '/' && (q[1] == '/' || q[1] == '*')) { end = q; break; }
@@ -153,7 +153,7 @@ static int report_errors(const char *report, const iks_source *src, const char *
         const char *path;
         int fl;
         /* lines of our own (the prelude, main()) are not the user's to fix */
-        if (!iks_source_where(src, L.line, &path, &fl) || !path || path[0] == '<') continue;
+        if (!iks_source_where(src, L.line, &path, &fl) || !path || strcmp(path, IKS_PRELUDE_NAME) == 0) continue;
         n++;
         if (shown >= MAX_LINES_PER_PASS) continue;
         shown++;

@@ -843,7 +843,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     static const iks_source_opts none = { 0 };
     memset(src, 0, sizeof *src);
     asm_ctx c = { .opts = opts ? opts : &none, .src = src };
-    bool ok = add_file(&c, "<prelude>") == 0;
+    bool ok = add_file(&c, IKS_PRELUDE_NAME) == 0;
     /* the prelude's own macros (see PRELUDE) */
     static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE", "packed", "row_major" };
     for (size_t i = 0; ok && i < sizeof predefined / sizeof predefined[0]; i++)

@@ -64,7 +64,7 @@ typedef struct {
 typedef struct {
     char *fragment;  /* the assembled fragment shader */
     char *vertex;    /* a full-screen triangle, same #version */
-    char **files;    /* every file read: files[0] is "<prelude>", files[1] the main file */
+    char **files;    /* every file read: files[0] is IKS_PRELUDE_NAME, files[1] the main file */
     int nfiles;
     int *map_file;   /* per line of fragment: index into files, or IKS_WRAPPER */
     int *map_line;   /* per line of fragment: the line in that file */
@@ -87,6 +87,10 @@ typedef struct {
  * The result is owned by src: release with iks_source_free (safe on a zeroed or failed src). */
 bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e);
 void iks_source_free(iks_source *src);
+
+/* The name of the lines ikshade adds (its prelude) in a source's file list: never the user's, whatever
+ * the user's own files are called ("<memory>" for text in memory is theirs) */
+#define IKS_PRELUDE_NAME "<prelude>"
 
 /* WebGL's zero-initialisation as source text (zeroinit.c): the text with an initialiser of zero for each
  * declared variable that has none and each `out` parameter, without adding lines. NULL when out of memory. */
