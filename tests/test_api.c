@@ -698,6 +698,8 @@ static void test_errors(iks_engine *e)
     }
     CHECK(form && line2, "compile error message: `broken.frag:LINE:COL: error: ...` lines, first on line 2",
           "broken.frag:2:COL: error: ...", "'%s' (%d lines)", m, nlines);
+    CHECK(m[0] && m[strlen(m) - 1] != '\n', "... with no newline after the last line, as every other message",
+          "no trailing newline", "'%s'", m);
     CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
 
     /* a compile error from source without a path still names something */
@@ -742,7 +744,59 @@ static void test_errors(iks_engine *e)
     CHECK_CODE("a malformed JSON", iks_toy_load(e, &(iks_toy_desc){ .path = tmp_path("bad.json") }, &t),
                IKS_E_FORMAT);
     check_one_line("bad json");
+
+    /* a description's fields a program can get wrong: refused in one line, never a crash or a guess */
+    static const char ok_src[] = "void mainImage(out vec4 c, in vec2 f) { c = vec4(1); }\n";
+    const char *null_set[] = { "a=1", NULL };
+    const char *null_dir[] = { NULL };
+    const struct { const char *what; iks_toy_desc d; } B[] = {
+        { "a NULL entry in sets[]", { .source = ok_src, .sets = null_set, .nsets = 2 } },
+        { "nsets -1", { .source = ok_src, .sets = null_set, .nsets = -1 } },
+        { "a NULL entry in include_dirs[]", { .source = ok_src, .include_dirs = null_dir, .n_include_dirs = 1 } },
+        { "n_include_dirs with include_dirs NULL", { .source = ok_src, .n_include_dirs = 2 } },
+        { "glsl 7", { .source = ok_src, .glsl = (iks_glsl)7 } },
+        { "override_path alone", { .source = ok_src, .override_path = "x.glsl" } },
+        { "a negative size", { .source = ok_src, .width = -4, .height = 4 } },
+        { "a size past 65536", { .source = ok_src, .width = 100000, .height = 4 } },
+    };
+    for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
+        t = NULL;
+        CHECK_CODE(B[i].what, iks_toy_load(e, &B[i].d, &t), IKS_E_USAGE);
+        check_one_line(B[i].what);
+        CHECK(t == NULL, B[i].what, "no toy", "%p", (void *)t);
+    }
     iks_toy_destroy(t);
+
+    /* the render description's edges: a first frame with no frame after it; the stored PNG level is -1,
+     * nothing below; a descriptor that is not open */
+    CHECK_CODE("iks_render_check: first frame LONG_MAX", iks_render_check(&(iks_render_desc){ .output = "x.png", .first = LONG_MAX }),
+               IKS_E_USAGE);
+    check_one_line("first LONG_MAX");
+    CHECK_CODE("iks_render_check: png_level -1 (stored)", iks_render_check(&(iks_render_desc){ .output = "x.png", .png_level = -1 }),
+               IKS_OK);
+    CHECK_CODE("iks_render_check: png_level -5", iks_render_check(&(iks_render_desc){ .output = "x.png", .png_level = -5 }),
+               IKS_E_USAGE);
+    iks_frame_info fi = { .time = 7 };
+    iks_render_frame_info(NULL, 3, &fi); /* the defaults: 60 fps */
+    CHECK(fi.frame == 3 && fi.time > 0.049 && fi.time < 0.051, "iks_render_frame_info(NULL, 3): the defaults", "frame 3 at 0.05 s",
+          "frame %ld at %g s", (long)fi.frame, fi.time);
+    iks_render_frame_info(NULL, 3, NULL); /* nothing to fill: no crash */
+    if (load_src(e, "raw.frag", ok_src, 4, 4, &t) == IKS_OK) {
+        CHECK_CODE("iks_render to a raw_fd that is not open",
+                   iks_render(t, &(iks_render_desc){ .output = "-", .raw_fd = 987, .width = 4, .height = 4 }, NULL), IKS_E_USAGE);
+        const char *rm = NULL;
+        iks_last_error(&rm);
+        CHECK(rm && strstr(rm, "raw_fd 987"), "... named as raw_fd 987", "raw_fd 987: ...", "'%s'", rm ? rm : "(null)");
+        CHECK_CODE("iks_toy_sound with a negative count", iks_toy_sound(t, 0, -4, NULL), IKS_E_USAGE);
+        iks_toy_destroy(t);
+        t = NULL;
+    }
+    iks_window nogl = { .name = "my window" };
+    iks_engine *e3 = NULL;
+    CHECK_CODE("an engine on a window with no get_proc_address", iks_engine_create(&(iks_engine_desc){ .window = &nogl }, &e3),
+               IKS_E_USAGE);
+    check_one_line("window without get_proc_address");
+    iks_engine_destroy(e3);
 }
 
 typedef struct {

@@ -217,6 +217,11 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     } else e->shader_dir = iks_find_shader_dir();
     iks_gl_proc (*get_proc)(const char *) = d->get_proc;
     if (d->window) {
+        if (!d->window->get_proc_address) {
+            iks_err_set(&err, IKS_E_USAGE, "iks_engine_desc.window: %s has no get_proc_address",
+                        d->window->name ? d->window->name : "the window");
+            goto fail;
+        }
         e->plat = d->window;
         get_proc = d->window->get_proc_address;
         if (d->window->make_current && !d->window->make_current(d->window)) {
@@ -338,11 +343,35 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
     return true;
 }
 
+/* A description's fields that no command line can get wrong but a program can: refused, never guessed */
+static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
+{
+    if (d->nsets < 0) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: nsets %d: expected 0 or more", d->nsets);
+    if (d->n_include_dirs < 0 || (d->n_include_dirs > 0 && !d->include_dirs))
+        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: n_include_dirs %d with include_dirs %s", d->n_include_dirs,
+                           d->include_dirs ? "given" : "NULL");
+    for (int i = 0; i < d->n_include_dirs; i++)
+        if (!d->include_dirs[i] || !*d->include_dirs[i])
+            return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: include_dirs[%d] is %s", i, d->include_dirs[i] ? "empty" : "NULL");
+    if (d->glsl != IKS_GLSL_AUTO && d->glsl != IKS_GLSL_ES && d->glsl != IKS_GLSL_330)
+        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: glsl %d: expected IKS_GLSL_AUTO, _ES or _330", (int)d->glsl);
+    if (!d->override_include != !d->override_path)
+        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: override_include and override_path go together (got %s)",
+                           d->override_include ? "override_include alone" : "override_path alone");
+    if (d->width < 0 || d->height < 0 || d->width > 65536 || d->height > 65536)
+        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: size %dx%d: expected 0 (the default) or 1 to 65536 a side",
+                           d->width, d->height);
+    return true;
+}
+
 bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
 {
     *out = NULL;
-    if (d->nsets <= 0) return true;
+    if (!toy_desc_check(d, err)) return false;
+    if (d->nsets <= 0) return true; /* negative: refused above */
     if (!d->sets) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: nsets %d with sets NULL", d->nsets);
+    for (int i = 0; i < d->nsets; i++)
+        if (!d->sets[i]) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: sets[%d] is NULL", i);
     iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
     if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     for (int i = 0; i < d->nsets; i++)
@@ -445,6 +474,7 @@ bool iks_toy_has_image(const iks_toy *t) { return t && !t->gl.image_less; }
 iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
 {
     if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
+    if (n < 0) return iks_fail_usage("iks_toy_sound: n %ld: expected a count of samples, 0 or more", n);
     iks_err err = IKS_ERR_INIT;
     if (!iks_engine_bind(t->e, &err) || !iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
     return IKS_OK;

@@ -63,6 +63,8 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->width < 1 || r->height < 1 || r->width > 65536 || r->height > 65536)
         return iks_err_set(err, IKS_E_USAGE, "--size '%dx%d': expected WxH with whole numbers from 1, e.g. 1280x720",
                            r->width, r->height);
+    if (r->first == LONG_MAX)
+        return iks_err_set(err, IKS_E_USAGE, "--frames: first frame %ld: expected a range A:B with 0 <= A < B", r->first);
     if (!r->end) r->end = r->first + 1;
     if (r->first < 0 || r->end <= r->first)
         return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld: expected a range A:B with 0 <= A < B", r->first, r->end);
@@ -99,7 +101,8 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     /* 0 (the default) and 1: the fast path (ISA-L level 1); 2..12 libdeflate's levels; -1 stored */
     p->png_fast = r->png_level == 0 || r->png_level == 1;
     p->level = p->png_fast ? 1 : r->png_level < 0 ? 0 : r->png_level;
-    if (p->level > 12) return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12", r->png_level);
+    if (r->png_level < -1 || r->png_level > 12)
+        return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12 (-1: stored)", r->png_level);
     if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err))
         return false;
     /* bits per channel: 8 everywhere, 16 for PNG, an EXR's half (16, its default) or float (32) */
@@ -298,6 +301,9 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
 
 void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
 {
+    static const iks_render_desc dflt;
+    if (!fi) return;
+    if (!d) d = &dflt;
     /* the defaults make_plan fills in, so that a desc straight from the caller gives the same frames */
     double fps = d->fps > 0 ? d->fps : 60;
     float k = d->ssaa > 1 ? (float)d->ssaa : 1.0f;

@@ -9,6 +9,7 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,6 +220,16 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
             return iks_err_set(err, IKS_E_NOMEM, "out of memory for a %dx%d frame", d->width, d->height);
         }
         w->fd = d->raw_fd > 0 ? d->raw_fd : STDOUT_FILENO;
+        /* a caller's descriptor that is not open (or not for writing) is its mistake, said before any
+         * frame is drawn, not as an I/O error at the first frame */
+        int fl = w->kind == IKS_OUT_RAW ? fcntl(w->fd, F_GETFL) : O_WRONLY;
+        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
+            int fd = w->fd;
+            free(w->seq);
+            free(w);
+            if (fd == STDOUT_FILENO) return iks_err_set(err, IKS_E_IO, "-o -: standard output is %s", fl < 0 ? "closed" : "not open for writing");
+            return iks_err_set(err, IKS_E_USAGE, "raw_fd %d: %s", fd, fl < 0 ? "not an open descriptor" : "not open for writing");
+        }
         if (w->kind == IKS_OUT_VIDEO) {
             if (!iks_video_start(&w->vid, &w->d, err)) {
                 free(w->seq);
@@ -247,7 +258,9 @@ bool iks_writer_submit(iks_writer *w, int slot, long frame)
     }
     if (w->err.code != IKS_OK) return false;
     if (!write_raw(w->fd, w->seq, w->d.width, w->d.height)) {
-        const char *where = w->kind == IKS_OUT_RAW ? "stdout" : w->d.output;
+        char fdname[32];
+        snprintf(fdname, sizeof fdname, "raw_fd %d", w->fd);
+        const char *where = w->kind != IKS_OUT_RAW ? w->d.output : w->fd == STDOUT_FILENO ? "stdout" : fdname;
         /* a reader that stopped reading, and a signal that asked us to stop: stopped, not failed */
         if (errno == EINTR && iks_stop_requested())
             return iks_err_set(&w->err, IKS_E_INTERRUPTED, "interrupted while writing frame %ld to %s", frame, where);

@@ -187,7 +187,11 @@ static bool build_failed(iks_program *p, const iks_source *src, build_log *log, 
             iks_err_set(e, IKS_E_NOT_SHADER, "%.*s", (int)strcspn(ns, "\n"), ns);
         } else {
             e->code = IKS_E_COMPILE;
-            e->msg = log->s; /* handed over as made: the compiler-style lines are the message */
+            /* handed over as made (the compiler-style lines are the message), but for the last line's
+             * newline: no other message ends with one, and a caller's exception text should not */
+            size_t n = strlen(log->s);
+            while (n && log->s[n - 1] == '\n') log->s[--n] = '\0';
+            e->msg = log->s;
             log->s = NULL;
         }
     }
