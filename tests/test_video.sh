@@ -165,6 +165,31 @@ sleep 0.5 # ffmpeg, in its own group, sees its input close and ends
 check "a second Ctrl-C: no temporary left" [ -z "$(ls -A | grep '^\.')" ]
 check "... and no partial int2.mp4" [ ! -e int2.mp4 ]
 
+# `timeout` sends its SIGTERM to the render and again to its process group: one request, not two (the
+# copy was taken as a second signal, which drops the file at once: half the time)
+for i in 1 2 3; do
+  timeout 2 "$bin" render t.frag -o "to$i.mp4" --frames 100000 --size 64x36 --quiet 2>"to$i.err"; rc=$?
+  check "timeout's SIGTERM, try $i: timeout says it timed out (124; rc $rc: $(cat "to$i.err"))" [ "$rc" -eq 124 ]
+  check "... and the video is kept, closed, decodable" [ "$(nframes "to$i.mp4")" -gt 0 ]
+done
+# a video whose ffmpeg takes longer than the stop's 5 s grace to write its end (a GIF's palette pass
+# over every frame does; here an ffmpeg that sleeps 7 s after its input ends): waited for, said, kept
+mkdir -p slowbin && cat > slowbin/ffmpeg <<'SH'
+#!/bin/sh
+for a; do out=$a; done
+cat >/dev/null
+sleep 7
+printf 'GIF89a' >"$out"
+exit 0
+SH
+chmod +x slowbin/ffmpeg
+env PATH="$PWD/slowbin:$PATH" "$bin" render t.frag -o slowend.gif --frames 100000 --size 64x36 --quiet 2>slowend.err & p=$!
+sleep 1; kill -TERM $p; wait $p; rc=$?
+check_eq "SIGTERM while ffmpeg takes 7 s to finish: exit 143" 143 "$rc"
+check "... the file is kept" [ -s slowend.gif ]
+check "... and the wait was said ($(tr '\n' '|' <slowend.err))" grep -q "ffmpeg is still finishing the video; a second signal drops it" slowend.err
+check "... no temporary left" [ -z "$(ls -A | grep '^\.')" ]
+
 # Ctrl-C on PNGs: the message says how to continue
 "$bin" render t.frag -o seq/%06d.png --frames 100000 --size 64x36 2> seq.err & p=$!
 sleep 2; kill -INT $p; wait $p

@@ -260,6 +260,10 @@ IKS_API void iks_interrupt_reset(void);
 /* Async-signal-safe: removes the temporary files of outputs still being written (hidden names beside
  * the outputs), for a handler that then ends the process at once. */
 IKS_API void iks_remove_temporaries(void);
+/* Async-signal-safe: whether an output has had its last frame and its encoder is still writing the
+ * file's end (ffmpeg finishing a video; a GIF's palette pass can take many seconds), so that a handler
+ * with a deadline can wait for a file that is nearly done rather than drop it. */
+IKS_API bool iks_outputs_finishing(void);
 
 /* ---- rendering to files ------------------------------------------------------------------------ */
 

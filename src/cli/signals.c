@@ -5,9 +5,15 @@
  *   removing the temporaries of files in flight (iks_remove_temporaries is async-signal-safe). So
  *   does the end of a grace period after the first (GRACE_SECONDS): a driver busy compiling a huge
  *   shader or drawing a frame that takes a minute cannot be asked to stop, and `timeout` sends its
- *   SIGTERM only once.
+ *   SIGTERM only once. The grace is extended (up to FINISH_SECONDS) while a video that has had its
+ *   last frame is being finished by ffmpeg, and the end of the grace is said in one line.
  * - SIGPIPE is ignored: a closed pipe is an EPIPE error where it matters (raw frames to stdout) and
  *   nothing at all on stderr, instead of death by signal.
+ * - One signal sent twice at once is one request: `timeout` sends its SIGTERM to the command and then
+ *   to the command's process group, which holds the command again, and a stop that counted the copy
+ *   as the second signal died at once, losing a recording half the time. A copy is the same signal
+ *   from the same sending process (si_pid; never the terminal's, whose si_pid is 0) within
+ *   DUPLICATE_NS of the first.
  * Handlers are installed without SA_RESTART, and a signal taken by another thread (the main thread
  * waiting for the command, a driver's worker) is passed on to the command's thread, so that a write
  * blocked there returns. */
@@ -18,11 +24,16 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define GRACE_SECONDS 5
+#define FINISH_SECONDS 300 /* a video's end: minutes of 1080p GIF frames are still a few minutes' work */
+#define DUPLICATE_NS 100000000L /* 0.1 s: far above a sender's two kill(2) calls, below a person's two */
 
 static atomic_int first_signal;
+static atomic_int first_sender;     /* si_pid of the first, when a process sent it (SI_USER) */
+static atomic_llong first_ns;       /* CLOCK_MONOTONIC when it came */
 static pthread_t command_thread;
 static atomic_bool have_command_thread;
 
@@ -41,20 +52,47 @@ static void die_now(int sig)
     raise(sig);
 }
 
-/* the grace period after the first signal is over */
+static void say(const char *s) { ssize_t r = write(STDERR_FILENO, s, strlen(s)); (void)r; }
+
+/* the grace period after the first signal is over: a video whose encoder is writing its end (a GIF's
+ * palette pass over every frame takes longer than the grace) is waited for, up to FINISH_SECONDS;
+ * anything else ends now, saying so */
 static void on_alarm(int sig)
 {
     (void)sig;
+    static int waited; /* only this handler touches it, and SIGALRM is blocked while it runs */
+    if (iks_outputs_finishing() && waited < FINISH_SECONDS) {
+        if (waited == 0) say("ikshade: stopping: ffmpeg is still finishing the video; a second signal drops it\n");
+        waited += GRACE_SECONDS;
+        alarm(GRACE_SECONDS);
+        return;
+    }
+    say(waited ? "ikshade: ffmpeg did not finish the video in time: stopped, the unfinished file removed\n"
+               : "ikshade: the command did not stop within 5 s of the signal: ended, unfinished files removed\n");
     die_now(atomic_load(&first_signal));
 }
 
-static void on_stop(int sig)
+static long long now_ns(void)
 {
+    struct timespec t; /* clock_gettime is async-signal-safe */
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void on_stop(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    int sender = info && info->si_code == SI_USER ? (int)info->si_pid : 0;
     int expect = 0;
     if (!atomic_compare_exchange_strong(&first_signal, &expect, sig)) {
+        if (expect == sig && sender != 0 && sender == atomic_load(&first_sender) &&
+            now_ns() - atomic_load(&first_ns) < DUPLICATE_NS)
+            return; /* the same request again (see the top) */
         die_now(expect); /* the second: now, with the first one's status */
         return;
     }
+    atomic_store(&first_sender, sender);
+    atomic_store(&first_ns, now_ns());
     alarm(GRACE_SECONDS);
     iks_interrupt();
     if (atomic_load(&have_command_thread) && !pthread_equal(pthread_self(), command_thread))
@@ -66,10 +104,12 @@ void iks_signals_install(void)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_stop; /* no SA_RESTART: blocking calls return EINTR */
+    sa.sa_sigaction = on_stop; /* no SA_RESTART: blocking calls return EINTR */
+    sa.sa_flags = SA_SIGINFO;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
+    sa.sa_flags = 0;
     sa.sa_handler = on_poke;
     sigaction(SIGURG, &sa, NULL);
     sa.sa_handler = on_alarm;
@@ -89,5 +129,7 @@ int iks_signals_stopped(void) { return atomic_load(&first_signal); }
 int iks_signals_exit_status(int status)
 {
     int sig = atomic_load(&first_signal);
-    return sig && status != EXIT_OK && status != EXIT_USAGE ? 128 + sig : status;
+    /* also when the command then ended well (a viewer closes on Ctrl-C; a render had its last frame in
+     * flight): it was stopped, and a script must be able to tell */
+    return sig && status != EXIT_USAGE ? 128 + sig : status;
 }

@@ -27,6 +27,7 @@ const char *iks_version(void) { return IKSHADE_VERSION; }
 void iks_interrupt(void) { iks_stop_request(); }
 void iks_interrupt_reset(void) { iks_stop_reset(); }
 void iks_remove_temporaries(void) { iks_outfile_remove_temporaries(); }
+bool iks_outputs_finishing(void) { return iks_outfile_finishing(); }
 
 /* ---- errors ------------------------------------------------------------------------------------ */
 

@@ -338,6 +338,7 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
     /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
     if (v->fd >= 0) close(v->fd);
     v->fd = -1;
+    if (keep) iks_outfile_tmp_finishing(v->tmp);
     int status = 0;
     if (v->pid > 0) {
         /* its number stays ours until reaped: the registry lets go of it in between */

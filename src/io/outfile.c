@@ -73,6 +73,7 @@ typedef struct tnode {
     struct tnode *next;
     atomic_int state; /* 0 free, 1 being filled, 2 a live temporary, 3 a temporary directory */
     atomic_int writer; /* the child process writing it (a video's ffmpeg), 0 when none */
+    atomic_int finishing; /* its writer has had its last input and is writing the file's end */
     char path[PATH_MAX];
 } tnode;
 
@@ -86,6 +87,7 @@ static int reg(const char *path, int kind)
         if (atomic_compare_exchange_strong(&n->state, &expect, 1)) {
             strcpy(n->path, path);
             atomic_store(&n->writer, 0);
+            atomic_store(&n->finishing, 0);
             atomic_store(&n->state, kind);
             return 0;
         }
@@ -95,6 +97,7 @@ static int reg(const char *path, int kind)
     strcpy(n->path, path);
     atomic_init(&n->state, kind);
     atomic_init(&n->writer, 0);
+    atomic_init(&n->finishing, 0);
     n->next = atomic_load(&temps);
     while (!atomic_compare_exchange_weak(&temps, &n->next, n)) {}
     return 0;
@@ -115,6 +118,21 @@ void iks_outfile_tmp_writer(const char *tmp, pid_t pid)
 {
     tnode *n = find_tmp(tmp);
     if (n) atomic_store(&n->writer, (int)pid);
+}
+
+void iks_outfile_tmp_finishing(const char *tmp)
+{
+    tnode *n = find_tmp(tmp);
+    if (n) atomic_store(&n->finishing, 1);
+}
+
+bool iks_outfile_finishing(void)
+{
+    for (tnode *n = atomic_load(&temps); n; n = n->next) {
+        pid_t pid = (pid_t)atomic_load(&n->writer);
+        if (atomic_load(&n->state) == 2 && atomic_load(&n->finishing) && pid > 0 && kill(pid, 0) == 0) return true;
+    }
+    return false;
 }
 
 void iks_outfile_tmp_done(const char *tmp)

@@ -54,6 +54,11 @@ int iks_outfile_tmp_register(const char *path);
  * cleared before the child is reaped (its number could be reused afterwards): wait for its end with
  * WNOWAIT, clear, then reap. */
 void iks_outfile_tmp_writer(const char *tmp, pid_t pid);
+/* tmp's writer has had all its input and is writing the file's end (a GIF's palette pass can take
+ * longer than a stop's grace period); iks_outfile_finishing, async-signal-safe, says whether any such
+ * writer still runs, so a stop can wait for a file that is nearly done instead of dropping it. */
+void iks_outfile_tmp_finishing(const char *tmp);
+bool iks_outfile_finishing(void);
 
 /* Registers a temporary directory of files (no subdirectories), removed whole on a signal. */
 int iks_outfile_tmp_register_dir(const char *path);
