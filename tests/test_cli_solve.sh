@@ -67,4 +67,20 @@ check_eq "solve waiting on stdin, SIGINT: exit 130" 130 "$rc"
 check_eq "... one line saying so" "ikshade solve: interrupted after 0 lines of stdin" "$(cat "$errf")"
 rm -f "$errf"
 
+# stdout that takes no more: endless input must not keep solve running. Each under `timeout`, so that a
+# solve that only looks at stdout at its final flush (it never comes) fails here instead of hanging.
+errf=$(mktemp); rcf=$(mktemp); outf=$(mktemp)
+# a reader that goes away (head): a pipeline stage's quiet end, exit 1 (SIGPIPE is ignored by design)
+{ yes '1.6 0 1 1' 2>/dev/null | timeout 20 "$bin" solve 2>"$errf"; echo $? >"$rcf"; } | head -n 1 >"$outf"
+check_eq "solve | head -1, endless input: exit 1, not killed by timeout" 1 "$(cat "$rcf")"
+check_eq "... nothing on stderr" "" "$(cat "$errf")"
+check_eq "... head got the first answer" "0.800000012 0.599999964 reached" "$(cat "$outf")"
+expect_fail "solve > /dev/full, endless input: stops with the write's error" 1 \
+  '^ikshade solve: stdout: No space left on device$' \
+  sh -c "yes '1.6 0 1 1' 2>/dev/null | timeout 20 '$bin' solve > /dev/full"
+expect_fail "solve > /dev/full, one line: the final flush's error" 1 \
+  '^ikshade solve: stdout: No space left on device$' sh -c "echo '1.6 0 1 1' | '$bin' solve > /dev/full"
+
+rm -f "$errf" "$rcf" "$outf"
+
 finish

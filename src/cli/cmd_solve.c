@@ -19,7 +19,8 @@ const char HELP_SOLVE[] =
     "bend < 0 picks the mirrored solution. status is one of: reached too-far too-near degenerate.\n"
     "Numbers are printed with %.9g, so they round-trip a float exactly. Blank lines and lines\n"
     "starting with # are skipped. A malformed line stops the run with an error naming the line and\n"
-    "field (exit 1), as does NaN or Inf; the answers before it are already written.\n"
+    "field (exit 1), as does NaN or Inf; the answers before it are already written. When stdout's\n"
+    "reader goes away (| head), solve stops quietly with exit 1.\n"
     "\n"
     "options:\n"
     "  --3d         read 3D cases\n"
@@ -69,6 +70,23 @@ int iks_solve_parse_line(char *line, bool three, float f[9], int *n, char *err, 
     return 1;
 }
 
+static int interrupted(long lineno)
+{
+    return iks_fail("solve", "interrupted after %ld line%s of stdin", lineno, lineno == 1 ? "" : "s");
+}
+
+/* stdout took no more (e: the write's errno). A reader that went away (EPIPE: `solve | head`) is how a
+ * pipeline stage is told to stop, so no message. Exit 1, not the 141 of a death by SIGPIPE: the
+ * program ignores SIGPIPE on purpose (signals.c) so that a closed pipe is an error, not a signal, and
+ * `render -o -` exits 1 when its reader goes; 128 + N is kept for the signals a user sends. */
+static int write_failed(int e, long lineno)
+{
+    if (e == EPIPE) return EXIT_FAIL;
+    /* a write blocked on a slow reader returns EINTR when a stop signal comes */
+    if (iks_signals_stopped()) return interrupted(lineno);
+    return iks_fail("solve", "stdout: %s", strerror(e ? e : EIO));
+}
+
 int cmd_solve(int argc, char **argv)
 {
     ik_opts opts = { 0 };
@@ -114,23 +132,31 @@ int cmd_solve(int argc, char **argv)
             goto out;
         }
         opts.bend = n > need ? f[need] : 1.0f;
+        int w;
+        errno = 0;
         if (three) {
             ik_vec3 x;
             ik_status st = ik_solve3((ik_vec3){ f[0], f[1], f[2] }, f[3], f[4],
                                      (ik_vec3){ f[5], f[6], f[7] }, &opts, &x, NULL);
-            printf("%.9g %.9g %.9g %s\n", x.x, x.y, x.z, ik_status_name(st));
+            w = printf("%.9g %.9g %.9g %s\n", x.x, x.y, x.z, ik_status_name(st));
         } else {
             ik_vec2 x;
             ik_status st = ik_solve2((ik_vec2){ f[0], f[1] }, f[2], f[3], &opts, &x, NULL);
-            printf("%.9g %.9g %s\n", x.x, x.y, ik_status_name(st));
+            w = printf("%.9g %.9g %s\n", x.x, x.y, ik_status_name(st));
+        }
+        /* looked at every line: with endless input the final flush never comes, and a reader that
+         * went away would leave us solving into the void */
+        if (w < 0 || ferror(stdout)) {
+            rc = write_failed(errno, lineno);
+            goto out;
         }
     }
     /* a signal interrupts the read (no SA_RESTART): that is a stop, not a broken input */
-    if (ferror(stdin) && iks_signals_stopped())
-        rc = iks_fail("solve", "interrupted after %ld line%s of stdin", lineno, lineno == 1 ? "" : "s");
+    if (ferror(stdin) && iks_signals_stopped()) rc = interrupted(lineno);
     else if (ferror(stdin)) rc = iks_fail("solve", "stdin: read error: %s", strerror(errno));
 out:
     free(line);
-    if (fflush(stdout) != 0 && rc == EXIT_OK) rc = iks_fail("solve", "stdout: write error");
+    errno = 0;
+    if (fflush(stdout) != 0 && rc == EXIT_OK) rc = write_failed(errno, lineno);
     return rc;
 }
