@@ -19,8 +19,8 @@ const char HELP_SOLVE[] =
     "bend < 0 picks the mirrored solution. status is one of: reached too-far too-near degenerate.\n"
     "Numbers are printed with %.9g, so they round-trip a float exactly. Blank lines and lines\n"
     "starting with # are skipped. A malformed line stops the run with an error naming the line and\n"
-    "field (exit 1), as does NaN or Inf; the answers before it are already written. When stdout's\n"
-    "reader goes away (| head), solve stops quietly with exit 1.\n"
+    "field (exit 1), as does NaN or Inf or a line longer than 1 MiB; the answers before it are already\n"
+    "written. When stdout's reader goes away (| head), solve stops quietly with exit 1.\n"
     "\n"
     "options:\n"
     "  --3d         read 3D cases\n"
@@ -70,6 +70,42 @@ int iks_solve_parse_line(char *line, bool three, float f[9], int *n, char *err, 
     return 1;
 }
 
+/* A solve line is a few numbers. A line of a megabyte is no case but a runaway input (/dev/zero, a
+ * binary file): refused once it passes this, so that no input can make us hold more than it. */
+#define LINE_MAX_BYTES ((size_t)1 << 20)
+#define LINE_MAX_TEXT "1 MiB"
+
+enum { LINE_END = -1, LINE_LONG = -2, LINE_NOMEM = -3 };
+
+/* The next line of in in *buf (grown as needed, to at most LINE_MAX_BYTES + 2), with its newline
+ * when it has one, NUL-terminated: its length, or LINE_END at the end of input or a read error
+ * (ferror(in), errno), LINE_LONG past LINE_MAX_BYTES, LINE_NOMEM. getline has no cap, and its
+ * ENOMEM looked like the end of input. */
+static long read_line(FILE *in, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    for (;;) {
+        int c = getc_unlocked(in);
+        if (c == EOF) {
+            if (n == 0 || ferror(in)) return LINE_END;
+            break;
+        }
+        if (c != '\n' && n == LINE_MAX_BYTES) return LINE_LONG;
+        if (n + 2 > *cap) {
+            size_t ncap = *cap ? *cap * 2 : 256;
+            if (ncap > LINE_MAX_BYTES + 2) ncap = LINE_MAX_BYTES + 2;
+            char *nb = realloc(*buf, ncap);
+            if (!nb) return LINE_NOMEM;
+            *buf = nb;
+            *cap = ncap;
+        }
+        (*buf)[n++] = (char)c;
+        if (c == '\n') break;
+    }
+    (*buf)[n] = '\0';
+    return (long)n;
+}
+
 static int interrupted(long lineno)
 {
     return iks_fail("solve", "interrupted after %ld line%s of stdin", lineno, lineno == 1 ? "" : "s");
@@ -110,9 +146,15 @@ int cmd_solve(int argc, char **argv)
     size_t cap = 0;
     long lineno = 0;
     int rc = EXIT_OK;
-    ssize_t len;
-    while ((len = getline(&line, &cap, stdin)) >= 0) {
+    long len;
+    while ((len = read_line(stdin, &line, &cap)) != LINE_END) {
         lineno++;
+        if (len == LINE_LONG || len == LINE_NOMEM) {
+            fflush(stdout);
+            rc = len == LINE_LONG ? iks_fail("solve", "stdin:%ld: line longer than %s", lineno, LINE_MAX_TEXT)
+                                  : iks_fail("solve", "stdin:%ld: out of memory reading the line", lineno);
+            goto out;
+        }
         /* a NUL would end the line for the parser and drop the rest unseen */
         if (memchr(line, '\0', (size_t)len)) {
             fflush(stdout);
