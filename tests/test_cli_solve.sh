@@ -106,6 +106,13 @@ if (ulimit -v 600000; "$bin" --version) >/dev/null 2>&1; then
 else echo "note: the ulimit -v row needs a binary that starts under ulimit -v 600000 (not ASan)" >&2
 fi
 
+# a stop signal while input keeps coming (no read ever blocks): stopped at once with the one line,
+# not by the 5 s grace alarm with nothing said
+# (timeout --foreground passes the signal on to solve once, and kills it only if it is lost)
+yes '1.6 0 1 1' 2>/dev/null | timeout --foreground -s KILL 30 "$bin" solve >/dev/null 2>"$errf" & sp=$!
+sleep 1; kill -INT "$sp"; wait "$sp"; echo $? >"$rcf"
+check_eq "solve with endless input, SIGINT: exit 130" 130 "$(cat "$rcf")"
+check "... one line saying so" grep -qxE 'ikshade solve: interrupted after [0-9]+ lines of stdin' "$errf"
 rm -f "$errf" "$rcf" "$outf"
 
 finish

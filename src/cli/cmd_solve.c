@@ -147,7 +147,7 @@ int cmd_solve(int argc, char **argv)
     long lineno = 0;
     int rc = EXIT_OK;
     long len;
-    while ((len = read_line(stdin, &line, &cap)) != LINE_END) {
+    while (!iks_signals_stopped() && (len = read_line(stdin, &line, &cap)) != LINE_END) {
         lineno++;
         if (len == LINE_LONG || len == LINE_NOMEM) {
             fflush(stdout);
@@ -193,8 +193,9 @@ int cmd_solve(int argc, char **argv)
             goto out;
         }
     }
-    /* a signal interrupts the read (no SA_RESTART): that is a stop, not a broken input */
-    if (ferror(stdin) && iks_signals_stopped()) rc = interrupted(lineno);
+    /* a signal interrupts the read (no SA_RESTART), or comes between lines while input keeps
+     * coming: either way a stop, not a broken input */
+    if (iks_signals_stopped()) rc = interrupted(lineno);
     else if (ferror(stdin)) rc = iks_fail("solve", "stdin: read error: %s", strerror(errno));
 out:
     free(line);
