@@ -82,6 +82,15 @@ interrupt TERM 2 "$bin" check --cases 10000000 --solver "$tmp/slow.glsl" --json
 expect_interrupted "check --json with a slow solver, SIGTERM" 143
 
 expect_fail "missing solver file" 1 "--solver /nonexistent.glsl: No such file" "$bin" check --solver /nonexistent.glsl
+# a --solver that is no regular file: refused at once, naming the option (an fopen of a FIFO waited
+# for a writer forever; `timeout` makes that a failure here instead of a hang)
+mkfifo "$tmp/fifo.glsl"; mkdir "$tmp/dir.glsl"
+expect_fail "a FIFO as --solver" 1 "^ikshade check: --solver $tmp/fifo.glsl: a FIFO \(named pipe\), not a regular file\$" \
+  timeout 20 "$bin" check --cases 10 --solver "$tmp/fifo.glsl"
+expect_fail "a directory as --solver" 1 "^ikshade check: --solver $tmp/dir.glsl: a directory, not a file\$" \
+  timeout 60 "$bin" check --cases 10 --solver "$tmp/dir.glsl"
+expect_fail "a device as --solver" 1 "^ikshade check: --solver /dev/zero: a device, not a regular file\$" \
+  timeout 60 "$bin" check --cases 10 --solver /dev/zero
 expect_fail "bad --cases" 2 "--cases 'lots'" "$bin" check --cases lots
 expect_fail "negative --cases" 2 "--cases '-5'" "$bin" check --cases -5
 expect_fail "unknown option" 2 "unknown option '--fast'" "$bin" check --fast
