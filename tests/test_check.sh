@@ -91,6 +91,9 @@ expect_fail "a directory as --solver" 1 "^ikshade check: --solver $tmp/dir.glsl:
   timeout 60 "$bin" check --cases 10 --solver "$tmp/dir.glsl"
 expect_fail "a device as --solver" 1 "^ikshade check: --solver /dev/zero: a device, not a regular file\$" \
   timeout 60 "$bin" check --cases 10 --solver /dev/zero
+# a verdict that cannot be written is no pass
+expect_fail "check > /dev/full: the write's error, exit 1" 1 "^ikshade check: stdout: No space left on device\$" \
+  sh -c "timeout 60 '$bin' check --cases 1000 > /dev/full"
 expect_fail "bad --cases" 2 "--cases 'lots'" "$bin" check --cases lots
 expect_fail "negative --cases" 2 "--cases '-5'" "$bin" check --cases -5
 expect_fail "unknown option" 2 "unknown option '--fast'" "$bin" check --fast
