@@ -159,6 +159,13 @@ expect_fail "a file that is not audio: ffmpeg's reason in one line" 1 "junk.ogg:
 cp junk.ogg junk.mp4
 expect_fail "a file that is not video" 1 "junk.mp4: " "$bin" render vid.frag --channel0 junk.mp4 -o x.png --quiet
 ffmpeg -nostdin -v error -f lavfi -i anullsrc=r=8000:cl=mono -t 610 long.flac
+# a stream that is there but no texture or frame clock can take: said as such, not "no video stream"
+ffmpeg -nostdin -v error -f lavfi -i color=red:size=20000x16:rate=5:duration=0.4 -c:v mjpeg wide.mkv
+ffmpeg -nostdin -v error -f lavfi -i color=red:size=16x16:rate=5000:duration=0.01 -c:v mpeg4 fast.mp4
+expect_fail "a video wider than 16384: its size named" 1 "wide.mkv: a 20000x16 video: at most 16384 pixels a side" \
+  "$bin" render vid.frag --channel0 wide.mkv -o x.png --quiet
+expect_fail "a video at 5000 fps: its rate named" 1 "fast.mp4: a video at 5000 frames per second: at most 1000" \
+  "$bin" render vid.frag --channel0 fast.mp4 -o x.png --quiet
 expect_fail "a track over 10 minutes: refused in one line, not 300 MB of memory" 1 "long.flac: longer than 10 minutes" \
   "$bin" render spec.frag --channel0 long.flac -o x.png --quiet
 expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet

@@ -233,8 +233,20 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
         else if (!strcmp(line, "duration")) dur = strtod(eq, NULL);
     }
     v->fps = avg > 0 ? avg : r;
-    if (st != 0 || v->w <= 0 || v->h <= 0 || v->w > 16384 || v->h > 16384 || !(v->fps > 0) || v->fps > 1000) {
+    if (st != 0 || v->w <= 0 || v->h <= 0) {
         iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, st != 0 && why[0] ? why : "no video stream in it");
+        iks_video_close(v);
+        return false;
+    }
+    /* a stream there, but not one a texture (at most 16384 a side, as the site's GPUs) or a frame clock
+     * can take: said as such, not as "no video" */
+    if (v->w > 16384 || v->h > 16384 || !(v->fps > 0) || v->fps > 1000) {
+        if (v->w > 16384 || v->h > 16384)
+            iks_err_set(e, IKS_E_FORMAT, "%s: a %dx%d video: at most 16384 pixels a side", path, v->w, v->h);
+        else if (!(v->fps > 0))
+            iks_err_set(e, IKS_E_FORMAT, "%s: its video stream has no frame rate", path);
+        else
+            iks_err_set(e, IKS_E_FORMAT, "%s: a video at %g frames per second: at most 1000", path, v->fps);
         iks_video_close(v);
         return false;
     }
