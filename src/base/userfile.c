@@ -43,6 +43,13 @@ int iks_userfile_open(const char *path, unsigned flags)
         errno = e;
         return -1;
     }
+    /* of character devices, a stream is a terminal (text typed in, ended by Ctrl-D): /dev/zero or
+     * /dev/urandom would only be read to the size limit and refused as "too large" */
+    if (S_ISCHR(now.st_mode) && !isatty(fd)) {
+        close(fd);
+        errno = IKS_EDEV;
+        return -1;
+    }
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
     return fd;

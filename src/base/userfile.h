@@ -16,7 +16,8 @@
 #define IKS_EDEV ENODEV   /* a character or block device */
 
 enum {
-    IKS_UF_STREAM_OK = 1, /* a pipe, FIFO or terminal is read once, as it comes (no size known ahead) */
+    IKS_UF_STREAM_OK = 1, /* a pipe, FIFO or terminal is read once, as it comes (no size known ahead);
+                             other devices are still refused */
 };
 
 /* Opens path for reading: a regular file (or, with IKS_UF_STREAM_OK, a stream). The open never blocks.
