@@ -110,17 +110,30 @@ bad 1 "/api/v1/shaders/tstOne: HTTP 404 \\(not the shadertoy.com API here" "${I[
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 bad 1 "http://127.0.0.1:$dead/api/v1/shaders/tstOne: .*(Couldn't connect|Failed to connect).*\\(no network, or the server is down\\?\\)" \
   "${I[@]}" tstOne -o d --key testkey --base-url "http://127.0.0.1:$dead"
-# a server that does not answer: --timeout ends it
-bad 1 "/api/v1/shaders/tstSlow: (Operation too slow|Operation timed out).*\\(the network or the server is too slow\\)" \
-  "${I[@]}" tstSlow -o d --key testkey --timeout 1
-# two textures with one file name cannot both lie beside the JSON
-python3 - "$tmp/root/api" <<'P'
+# variant ID PYTHON: serves tstOne's answer as ID, changed by PYTHON (d: the JSON; ins: the inputs of
+# the pass that reads the texture, ins[0] the texture)
+variant() {
+  python3 - "$tmp/root/api" "$1" "$2" <<'P'
 import json, sys
-d = json.loads(open(sys.argv[1] + '/tstOne.http').read().split('\n', 1)[1])
+api, new, change = sys.argv[1:]
+d = json.loads(open(api + '/tstOne.http').read().split('\n', 1)[1])
 ins = d['Shader']['renderpass'][1]['inputs']
-ins.append(dict(ins[0], channel=3, filepath=ins[0]['filepath'].replace('/media/a/', '/media/b/')))
-open(sys.argv[1] + '/tstTwo.http', 'w').write('200 application/json\n' + json.dumps(d))
+exec(change)
+open('%s/%s.http' % (api, new), 'w').write('200 application/json\n' + json.dumps(d))
 P
+}
+# a server that does not answer: --timeout ends it
+bad 1 "/api/v1/shaders/tstSlow: timed out after [0-9.]+ s: no answer in 1 s \\(the network or the server is too slow\\)" \
+  "${I[@]}" tstSlow -o d --key testkey --timeout 1
+# a server that answers two bytes a second, for ever, is as slow: it ends too, the API's answer or a
+# texture (TIMEOUT 10: a regression fails its row as a hang, rather than holding the test)
+TIMEOUT=10 bad 1 "/api/v1/shaders/tstDrip: timed out after [0-9.]+ s: less than 1 KiB/s for 1 s" \
+  "${I[@]}" tstDrip -o d --key testkey --timeout 1
+variant tstDrm 'ins[0]["filepath"] = "/media/drip/x.png"'
+TIMEOUT=10 bad 1 "/media/drip/x\\.png: timed out after [0-9.]+ s: less than 1 KiB/s for 1 s" \
+  "${I[@]}" tstDrm -o d --key testkey --timeout 1
+# two textures with one file name cannot both lie beside the JSON
+variant tstTwo 'ins.append(dict(ins[0], channel=3, filepath=ins[0]["filepath"].replace("/media/a/", "/media/b/")))'
 mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
 bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
 # Ctrl-C while waiting for the server: exit 130 at once, nothing left

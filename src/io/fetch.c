@@ -4,9 +4,18 @@
 #include "outfile.h"
 
 #include <curl/curl.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Under this pace for the timeout's seconds a transfer ends: curl's own guard counts a single byte a
+ * second as progress, and a server sending two a second held an import for ever */
+#define SLOW_BYTES_PER_S 1024L
+/* The whole transfer's deadline grows with what it may hold: a server above the slow pace but far
+ * below any real network's still ends, and the largest answer allowed arrives at a pace of 64 KiB/s */
+#define DEADLINE_BYTES_PER_S ((double)(64 << 10))
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc = CURLE_FAILED_INIT;
@@ -65,7 +74,8 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
     if (!c) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
     char why[CURL_ERROR_SIZE] = "";
     sink s = { .b = b, .max = max_bytes };
-    long connect = timeout > 0 ? (long)(timeout * 1000) : 20000;
+    double connect = timeout > 0 ? timeout : 20, slow = timeout > 0 ? timeout : 30;
+    double deadline = slow + (double)max_bytes / DEADLINE_BYTES_PER_S;
     curl_easy_setopt(c, CURLOPT_URL, url);
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, why);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -74,10 +84,10 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "ikshade/" IKSHADE_VERSION " (libcurl)");
     curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, ""); /* whatever this libcurl can decode */
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect);
-    /* a stalled server: less than 1 byte/s for 30 s (or the timeout given) ends the transfer */
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, timeout > 0 ? (long)(timeout + 0.999) : 30L);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)(connect * 1000));
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, SLOW_BYTES_PER_S);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)ceil(slow));
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)(deadline * 1000));
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* threads: no SIGALRM for DNS timeouts */
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &s);
@@ -85,6 +95,9 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     CURLcode rc = curl_easy_perform(c);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &b->status);
+    curl_off_t took = 0, connected = 0;
+    curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &took);
+    curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
     curl_easy_cleanup(c);
     if (rc == CURLE_OK && !b->data) { /* an empty body */
         if (!(b->data = calloc(1, 1))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
@@ -95,12 +108,23 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
     if (s.nomem) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
     else if (s.too_big) iks_err_set(e, IKS_E_FORMAT, "%s: the answer is larger than %zu MiB", shown, max_bytes >> 20);
     else if (rc == CURLE_ABORTED_BY_CALLBACK) iks_err_set(e, IKS_E_INTERRUPTED, "%s: interrupted", shown);
-    else {
+    else if (rc == CURLE_OPERATION_TIMEDOUT) {
+        /* curl's words for its three limits ("Operation too slow. Less than 1024 bytes/sec transferred
+         * the last 1 seconds") do not say which limit or how long it waited: the caller sees both */
+        double t = (double)took / 1e6;
+        char what[160], got[48] = "";
+        if (b->status) snprintf(got, sizeof got, "%zu bytes received; ", b->len);
+        if (!connected) snprintf(what, sizeof what, "no connection in %g s", connect);
+        else if (!b->status) snprintf(what, sizeof what, "no answer in %g s", slow);
+        else if (t >= deadline - 0.5) snprintf(what, sizeof what, "not finished in the %g s a request may take", deadline);
+        else snprintf(what, sizeof what, "less than 1 KiB/s for %g s", slow);
+        iks_err_set(e, IKS_E_IO, "%s: timed out after %.*f s: %s (%sthe network or the server is too slow)", shown,
+                    t < 10 ? 1 : 0, t, what, got);
+    } else {
         /* curl's own words ("Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server")
          * name the host and say what happened; a hint where the cause is usual */
         const char *hint = rc == CURLE_COULDNT_RESOLVE_HOST ? " (no network, or a wrong host name?)"
                            : rc == CURLE_COULDNT_CONNECT   ? " (no network, or the server is down?)"
-                           : rc == CURLE_OPERATION_TIMEDOUT ? " (the network or the server is too slow)"
                            : rc == CURLE_PEER_FAILED_VERIFICATION ? " (its TLS certificate is not trusted here)"
                                                                    : "";
         iks_err_set(e, IKS_E_IO, "%s: %s%s", shown, why[0] ? why : curl_easy_strerror(rc), hint);

@@ -16,9 +16,11 @@ typedef struct {
 } iks_http_body;
 
 /* GETs url (http or https only, up to 5 redirects) into b. shown is the URL as messages name it (the
- * query's secrets left out). A body larger than max_bytes is IKS_E_FORMAT. timeout: seconds for
- * connecting and for 30 s without progress; 0 for the defaults. A network failure is IKS_E_IO; a stop
- * requested (iks_stop_request) IKS_E_INTERRUPTED. Any HTTP status is returned (the caller judges it). */
+ * query's secrets left out). A body larger than max_bytes is IKS_E_FORMAT. timeout: seconds to
+ * connect, and of less than 1 KiB/s (0: 20 and 30); whatever the pace, a transfer also ends after
+ * that plus 1 s per 64 KiB of max_bytes, so that a server trickling bytes cannot hold it for ever.
+ * A network failure or a timeout ("timed out after N s: ...") is IKS_E_IO; a stop requested
+ * (iks_stop_request) IKS_E_INTERRUPTED. Any HTTP status is returned (the caller judges it). */
 bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double timeout, iks_http_body *b, iks_err *e);
 void iks_http_body_free(iks_http_body *b);
 

@@ -4,8 +4,10 @@
 GET /api/v1/shaders/ID?key=KEY answers ROOT/api/ID.http: a first line "STATUS CONTENT-TYPE", then the
 body as the site sent it; an ID without a file gets the API's {"Error":"Shader not found"}, and a key
 other than "testkey" its {"Error":"Invalid key"} (both with status 200, as the API does). GET
-/media/... serves ROOT/media/... (404 when absent). The ID tstSlow waits 20 s before answering. Prints the port it listens on, then serves until
-killed; each request's path (the key left out) goes to LOG, one a line.
+/media/... serves ROOT/media/... (404 when absent). The ID tstSlow waits 20 s before answering; the ID
+tstDrip, and any path under /media/drip/, send a long answer two bytes a second, for ever. Prints the
+port it listens on, then serves until killed; each request's path (the key left out) goes to LOG, one
+a line.
 """
 import http.server
 import os
@@ -24,6 +26,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def drip(self, ctype):
+        """a server that never stalls outright, so that only an overall limit ends the transfer"""
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", "100000000")
+        self.end_headers()
+        try:
+            while True:
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.5)
+        except OSError:  # the client gave up
+            return
+
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
         q = urllib.parse.parse_qs(url.query)
@@ -35,6 +51,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.send(200, "application/json", b'{"Error":"Invalid key"}')
             if parts[4] == "tstSlow":  # a server that never answers in time
                 time.sleep(20)
+            if parts[4] == "tstDrip":
+                return self.drip("application/json")
             rec = os.path.join(ROOT, "api", parts[4] + ".http")
             if not parts[4].isalnum() or not os.path.isfile(rec):
                 return self.send(200, "application/json", b'{"Error":"Shader not found"}')
@@ -42,6 +60,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 head, _, body = f.read().partition(b"\n")
             status, ctype = head.decode().split(" ", 1)
             return self.send(int(status), ctype, body)
+        if url.path.startswith("/media/drip/"):
+            return self.drip("image/png")
         if url.path.startswith("/media/") and ".." not in parts:
             p = os.path.join(ROOT, url.path.lstrip("/"))
             if os.path.isfile(p):
