@@ -36,6 +36,18 @@ check "the test server started (port '$port')" test -n "$port"
 base=http://127.0.0.1:$port
 export IKSHADE_SHADERTOY_URL=$base
 body() { tail -n +2 "root/api/$1.http"; } # what the server sends for ID
+# variant ID PYTHON: serves tstOne's answer as ID, changed by PYTHON (d: the JSON; ins: the inputs of
+# the pass that reads the texture, ins[0] the texture)
+variant() {
+  python3 - "$tmp/root/api" "$1" "$2" <<'P'
+import json, sys
+api, new, change = sys.argv[1:]
+d = json.loads(open(api + '/tstOne.http').read().split('\n', 1)[1])
+ins = d['Shader']['renderpass'][1]['inputs']
+exec(change)
+open('%s/%s.http' % (api, new), 'w').write('200 application/json\n' + json.dumps(d))
+P
+}
 
 # ---- a multipass shader with a texture: JSON and texture byte for byte, then rendered ----
 out=$("$bin" import tstOne -o toys --key testkey 2>err.txt); rc=$?
@@ -81,6 +93,14 @@ check "the user's other file is untouched" grep -qx mine keep/notes.txt
 check "an older tstOne.json is replaced" cmp keep/tstOne.json <(body tstOne)
 check_eq "no temporary left in keep/" "$TEX notes.txt tstOne.json" "$(ls -A keep | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- a name holding a newline (and an escape): the summary stays one line ----
+variant tstNln 'd["Shader"]["info"]["name"] = "Two\nlines\x1b[31m"'
+out=$("$bin" import tstNln -o nln --key testkey 2>err.txt); rc=$?
+check_eq "a name with a newline: exit 0" "0" "$rc$( [ $rc = 0 ] || cat err.txt)"
+check_eq "... the summary is one line" "1" "$(printf '%s\n' "$out" | wc -l)"
+check "... the newline shown as \\n, the escape as \\x1b" \
+  grep -qF 'nln/tstNln.json ("Two\nlines\x1b[31m"): 1 media file' <<<"$out"
+
 # ---- failures: one line, the exit code, the output directory as it was ----
 w=$tmp/w; mkdir -p "$w"; TIMEOUT=30
 I=("$bin" import)
@@ -110,18 +130,6 @@ bad 1 "/api/v1/shaders/tstOne: HTTP 404 \\(not the shadertoy.com API here" "${I[
 dead=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 bad 1 "http://127.0.0.1:$dead/api/v1/shaders/tstOne: .*(Couldn't connect|Failed to connect).*\\(no network, or the server is down\\?\\)" \
   "${I[@]}" tstOne -o d --key testkey --base-url "http://127.0.0.1:$dead"
-# variant ID PYTHON: serves tstOne's answer as ID, changed by PYTHON (d: the JSON; ins: the inputs of
-# the pass that reads the texture, ins[0] the texture)
-variant() {
-  python3 - "$tmp/root/api" "$1" "$2" <<'P'
-import json, sys
-api, new, change = sys.argv[1:]
-d = json.loads(open(api + '/tstOne.http').read().split('\n', 1)[1])
-ins = d['Shader']['renderpass'][1]['inputs']
-exec(change)
-open('%s/%s.http' % (api, new), 'w').write('200 application/json\n' + json.dumps(d))
-P
-}
 # a server that does not answer: --timeout ends it
 bad 1 "/api/v1/shaders/tstSlow: timed out after [0-9.]+ s: no answer in 1 s \\(the network or the server is too slow\\)" \
   "${I[@]}" tstSlow -o d --key testkey --timeout 1

@@ -44,6 +44,17 @@ static void import_log(void *user, iks_log_level level, const char *message)
     }
 }
 
+/* iks_put_text keeps a newline (compiler logs are many lines); the summary is one line, as the
+ * messages are, whatever the shader's name holds */
+static void put_one_line(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        char one[2] = { *s, '\0' };
+        if (*s == '\n') fputs("\\n", f);
+        else iks_put_text(f, one);
+    }
+}
+
 int cmd_import(int argc, char **argv)
 {
     const char *shader = NULL, *out = NULL, *key = getenv("SHADERTOY_KEY");
@@ -95,7 +106,7 @@ int cmd_import(int argc, char **argv)
         printf("%.*s/%s.json", (int)n, out, st.id);
         if (st.name[0]) {
             fputs(" (\"", stdout);
-            iks_put_text(stdout, st.name);
+            put_one_line(stdout, st.name);
             fputs("\")", stdout);
         }
         printf(": %d media file%s, %lld bytes; run it: ikshade view %.*s/%s.json\n", st.media,
