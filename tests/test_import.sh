@@ -144,6 +144,15 @@ TIMEOUT=10 bad 1 "/media/drip/x\\.png: timed out after [0-9.]+ s: less than 1 Ki
 variant tstTwo 'ins.append(dict(ins[0], channel=3, filepath=ins[0]["filepath"].replace("/media/a/", "/media/b/")))'
 mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
 bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
+# a '..' after a directory not there yet: refused before anything is made (new/ stayed behind)
+bad 1 "new/\\.\\.: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/.. --key testkey
+bad 1 "new/\\.\\./x: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/../x --key testkey
+# new/. is new, as mkdir -p takes it (the gathered directory renamed onto new/. was EBUSY)
+(cd "$w" && "$bin" import tstOne -o new/. --key testkey --quiet 2>&1); rc=$?
+check_eq "-o new/.: exit 0" "0" "$rc"
+check_eq "... new/ made, nothing beside it" "new" "$(ls -A "$w")"
+check_eq "... new/ holds the JSON and its texture" "$TEX tstOne.json" "$(ls -A "$w/new" | tr '\n' ' ' | sed 's/ $//')"
+rm -rf "${w:?}"/*
 # Ctrl-C while waiting for the server: exit 130 at once, nothing left
 "$bin" import tstSlow -o slow --key testkey 2>err.txt & pid=$!
 sleep 1; kill -INT $pid; t0=$SECONDS; wait $pid; rc=$?

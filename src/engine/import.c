@@ -140,6 +140,12 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
         goto nomem;
     for (size_t n = strlen(base); n > 1 && base[n - 1] == '/';) base[--n] = '\0';
     for (size_t n = strlen(out); n > 1 && out[n - 1] == '/';) out[--n] = '\0';
+    /* "new/." is new, as mkdir -p takes it: the gathered directory renamed onto "new/." was EBUSY, with
+     * new/ made and left behind */
+    for (size_t n = strlen(out); n >= 2 && out[n - 1] == '.' && out[n - 2] == '/';) {
+        out[--n] = '\0';
+        while (n > 1 && out[n - 1] == '/') out[--n] = '\0';
+    }
     if (asprintf(&url, "%s/api/v1/shaders/%s?key=%s", base, st->id, key) < 0) url = NULL;
     if (asprintf(&shown, "%s/api/v1/shaders/%s", base, st->id) < 0) shown = NULL;
     if (asprintf(&jname, "%s.json", st->id) < 0) jname = NULL;
@@ -155,6 +161,17 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     if (!exists && errno != ENOENT) {
         iks_err_errno(&err, IKS_E_IO, errno, out);
         goto done;
+    }
+    /* a ".." after a directory not there yet names nothing until that directory is made, and made as
+     * a parent it would stay, outside DIR, after a failure and a success alike */
+    for (const char *p = out; !exists && (p = strstr(p, "..")); p += 2) {
+        if (p == out || p[-1] != '/' || (p[2] && p[2] != '/') || p - out == 1) continue;
+        char *before = strndup(out, (size_t)(p - out - 1));
+        if (!before) goto nomem;
+        bool there = stat(before, &sb) == 0;
+        if (!there) iks_err_set(&err, IKS_E_IO, "%s: '%s' does not exist, so '..' after it names no directory", out, before);
+        free(before);
+        if (!there) goto done;
     }
 
     /* the shader */
