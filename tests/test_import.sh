@@ -144,6 +144,26 @@ TIMEOUT=10 bad 1 "/media/drip/x\\.png: timed out after [0-9.]+ s: less than 1 Ki
 variant tstTwo 'ins.append(dict(ins[0], channel=3, filepath=ins[0]["filepath"].replace("/media/a/", "/media/b/")))'
 mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
 bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
+# media named as the JSON, or as each other where letter case does not count, or hidden as the
+# import's temporaries are: each would be one file with another, refused before anything is fetched
+variant tstJsn 'ins[0]["filepath"] = "/media/a/tstJsn.json"'
+variant tstCas 'ins[0]["filepath"] = "/media/a/TSTCAS.JSON"'
+variant tstTwc 'ins.append(dict(ins[0], channel=3, filepath="/media/b/" + ins[0]["filepath"].split("/")[-1].upper()))'
+variant tstDot 'ins[0]["filepath"] = "/media/a/.ikshade-import-AAAAAA"'
+for f in tstJsn.json TSTCAS.JSON .ikshade-import-AAAAAA; do cp "root/media/a/$TEX" "root/media/a/$f"; done
+cp "root/media/a/$TEX" "root/media/b/${TEX^^}"
+bad 1 "tstJsn.json: media file /media/a/tstJsn\\.json would have the JSON's own name: they cannot both lie in d\$" \
+  "${I[@]}" tstJsn -o d --key testkey
+bad 1 "tstCas.json: media file /media/a/TSTCAS\\.JSON would have the JSON's own name \\(letter case aside\\)" \
+  "${I[@]}" tstCas -o d --key testkey
+bad 1 "tstTwc.json: two media files named $TEX and ${TEX^^}, one name where letter case does not count" \
+  "${I[@]}" tstTwc -o d --key testkey
+bad 1 "tstDot.json: media file /media/a/\\.ikshade-import-AAAAAA has a hidden name" "${I[@]}" tstDot -o d --key testkey
+mkdir -p keep3 && echo mine > keep3/notes.txt
+expect_fail "a texture named as the JSON, into an existing directory" 1 "would have the JSON's own name" \
+  "$bin" import tstJsn -o keep3 --key testkey
+check_eq "... keep3/ as it was" "notes.txt" "$(ls -A keep3)"
+check "... the texture was not even fetched" bash -c '! grep -q "^/media/a/tstJsn.json " "$1"' _ requests.log
 # a '..' after a directory not there yet: refused before anything is made (new/ stayed behind)
 bad 1 "new/\\.\\.: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/.. --key testkey
 bad 1 "new/\\.\\./x: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/../x --key testkey

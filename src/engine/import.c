@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,6 +87,14 @@ static bool answer_error(const char *shown, const char *id, const iks_http_body 
                        root ? "JSON without a \"Shader\": not a shader" :
                        b->len && b->data[strspn(b->data, " \t\r\n")] == '<' ? "an HTML page, not the API's JSON" :
                        "not JSON");
+}
+
+/* Whether a file is at path already: in the gathered directory, one more name there that the file
+ * system takes for it */
+static bool taken(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
 }
 
 /* Moves the gathered files into out_dir: all targets are checked first, then renamed media first and
@@ -204,6 +213,36 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
                   "files (--missing-media=black runs the toy without them)", jname, media.skipped,
                   media.skipped == 1 ? "" : "s");
 
+    /* The loader finds media beside the JSON by file name, so every name must be one file of its own:
+     * a medium named as the JSON was overwritten by it, and two names one file system folds together
+     * (letter case, on macOS's and Windows' disks, where an imported directory may be copied) are one
+     * file. The site names its media by lowercase hashes: refusing loses no real shader, while
+     * storing one under another name would need the JSON rewritten, and it is kept as the API sent it. */
+    for (int i = 0; i < media.n; i++) {
+        const char *file = strrchr(media.path[i], '/') + 1;
+        if (file[0] == '.') {
+            iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s has a hidden name: the site's media have none, and "
+                        "the import's own temporaries are named so", jname, media.path[i]);
+            goto done;
+        }
+        if (!strcasecmp(file, jname)) {
+            iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s would have the JSON's own name%s: they cannot both "
+                        "lie in %s", jname, media.path[i], strcmp(file, jname) ? " (letter case aside)" : "", out);
+            goto done;
+        }
+        for (int k = 0; k < i; k++) {
+            const char *other = strrchr(media.path[k], '/') + 1;
+            if (strcasecmp(other, file)) continue;
+            if (!strcmp(other, file))
+                iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it", jname,
+                            file);
+            else
+                iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s and %s, one name where letter case "
+                            "does not count: they cannot both lie beside it", jname, other, file);
+            goto done;
+        }
+    }
+
     /* gathered in a temporary directory: inside out_dir when it exists, else beside it */
     if (exists) {
         if (asprintf(&tmp, "%s/.ikshade-import-XXXXXX", out) < 0) tmp = NULL;
@@ -237,20 +276,16 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
 
     for (int i = 0; i < media.n; i++) {
         const char *path = media.path[i], *file = strrchr(path, '/') + 1;
-        /* the loader finds media beside the JSON by file name: two paths with one name would be one file */
-        bool twice = false;
-        for (int k = 0; k < nnames && !twice; k++) twice = !strcmp(names[k], file);
-        if (twice) {
-            iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it", jname, file);
-            goto done;
-        }
         char *murl = NULL, *dest = NULL;
         if (asprintf(&murl, "%s%s", base, path) < 0 || !(dest = join(tmp, file))) {
             free(murl);
             goto nomem;
         }
         iks_http_body m = { 0 };
-        bool got = iks_http_get(murl, murl, MEDIA_MAX, d->timeout, &m, &err);
+        /* the names differ as the file system here compares them too: nothing is replaced */
+        bool got = !taken(dest) || iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s is one file with another here: "
+                                                  "they cannot both lie beside it", jname, path);
+        got = got && iks_http_get(murl, murl, MEDIA_MAX, d->timeout, &m, &err);
         if (got && m.status != 200)
             got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a texture %s names)", murl, m.status, jname);
         if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(&err, IKS_E_IO, errno, dest);
@@ -267,8 +302,9 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     }
     char *jdest = join(tmp, jname);
     if (!jdest) goto nomem;
-    bool wrote = iks_write_atomic(jdest, b.data, b.len);
-    if (!wrote) iks_err_errno(&err, IKS_E_IO, errno, jdest);
+    bool wrote = !taken(jdest) || iks_err_set(&err, IKS_E_FORMAT, "%s: a media file is one file with the JSON here: "
+                                                 "they cannot both lie in %s", jname, out);
+    if (wrote && !(wrote = iks_write_atomic(jdest, b.data, b.len))) iks_err_errno(&err, IKS_E_IO, errno, jdest);
     free(jdest);
     if (!wrote) goto done;
     names[nnames++] = jname;
