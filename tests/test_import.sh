@@ -164,6 +164,27 @@ expect_fail "a texture named as the JSON, into an existing directory" 1 "would h
   "$bin" import tstJsn -o keep3 --key testkey
 check_eq "... keep3/ as it was" "notes.txt" "$(ls -A keep3)"
 check "... the texture was not even fetched" bash -c '! grep -q "^/media/a/tstJsn.json " "$1"' _ requests.log
+# media that are not what the JSON reads them as: an empty file, an HTML page served with 200 (as a
+# texture, as music), a volume whose header does not fit its bytes; a real volume passes
+variant tstEmp 'ins[0]["filepath"] = "/media/a/empty.png"'
+variant tstHtl 'ins[0]["filepath"] = "/media/html/x.png"'
+variant tstMht 'ins[0].update(type="music", filepath="/media/html/x.mp3")'
+variant tstVbd 'ins[0].update(type="volume", filepath="/media/a/bad.bin")'
+variant tstVok 'ins[0].update(type="volume", filepath="/media/a/ok.bin")'
+: > root/media/a/empty.png
+printf 'BIN\0\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' > root/media/a/bad.bin
+# 2x2x2, 1 channel of bytes: the 20-byte header, then 8 texels
+printf 'BIN\0\2\0\0\0\2\0\0\0\2\0\0\0\1\0\0\0ABCDEFGH' > root/media/a/ok.bin
+bad 1 "/media/a/empty\\.png: empty \\(0 bytes\\), not a PNG or JPEG image \\(a texture tstEmp\\.json names\\)" \
+  "${I[@]}" tstEmp -o d --key testkey
+bad 1 "/media/html/x\\.png: an HTML page, not a PNG or JPEG image \\(a texture tstHtl\\.json names\\)" \
+  "${I[@]}" tstHtl -o d --key testkey
+bad 1 "/media/html/x\\.mp3: an HTML page, not audio .* \\(a music file tstMht\\.json names\\)" \
+  "${I[@]}" tstMht -o d --key testkey
+bad 1 "/media/a/bad\\.bin: not a volume: its header gives 255 channels in format 65535" \
+  "${I[@]}" tstVbd -o d --key testkey
+check "a volume as the site makes them is taken" "$bin" import tstVok -o vok --key testkey --quiet
+check "... byte for byte" cmp vok/ok.bin root/media/a/ok.bin
 # a '..' after a directory not there yet: refused before anything is made (new/ stayed behind)
 bad 1 "new/\\.\\.: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/.. --key testkey
 bad 1 "new/\\.\\./x: 'new' does not exist, so '\\.\\.' after it names no directory" "${I[@]}" tstOne -o new/../x --key testkey

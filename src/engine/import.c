@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,118 @@ static bool answer_error(const char *shown, const char *id, const iks_http_body 
                        "not JSON");
 }
 
+/* ---- what a media file's bytes must be --------------------------------------------------------- */
+
+/* what the JSON's inputs read a file as */
+enum { READ_IMAGE = 1, READ_VOLUME = 2, READ_MUSIC = 4, READ_VIDEO = 8 };
+
+static const char *str_of(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, a);
+    if (!cJSON_IsString(v)) v = cJSON_GetObjectItemCaseSensitive(o, b);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* How the inputs of shader that name path (a cubemap by any of its six faces) read it */
+static unsigned read_as(const cJSON *shader, const char *path)
+{
+    unsigned as = 0;
+    const cJSON *pass, *in;
+    cJSON_ArrayForEach(pass, cJSON_GetObjectItemCaseSensitive(shader, "renderpass"))
+    {
+        cJSON_ArrayForEach(in, cJSON_GetObjectItemCaseSensitive(pass, "inputs"))
+        {
+            const char *type = str_of(in, "type", "ctype"), *media = str_of(in, "filepath", "src");
+            if (!type || !media) continue;
+            if (!strcmp(type, "cubemap")) {
+                for (int face = 0; face < 6; face++) {
+                    char *p = iks_cube_face_path(media, face);
+                    if (p && !strcmp(p, path)) as |= READ_IMAGE;
+                    free(p);
+                }
+            } else if (!strcmp(media, path)) {
+                as |= !strcmp(type, "texture") ? READ_IMAGE : !strcmp(type, "volume") ? READ_VOLUME
+                      : !strcmp(type, "music") ? READ_MUSIC : !strcmp(type, "video") ? READ_VIDEO : 0;
+            }
+        }
+    }
+    return as;
+}
+
+/* what a message calls a file read as as (the first of them, when more) */
+static const char *media_noun(unsigned as)
+{
+    return as & READ_IMAGE ? "texture" : as & READ_VOLUME ? "volume" : as & READ_MUSIC ? "music file"
+           : as & READ_VIDEO ? "video" : "media file";
+}
+
+/* the formats the texture loader decodes (stb_image, built with PNG and JPEG only) */
+static bool is_image(const unsigned char *p, size_t n)
+{
+    return (n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8)) || (n >= 3 && !memcmp(p, "\xff\xd8\xff", 3));
+}
+
+/* what ffmpeg is given for music and video: the containers the site serves (MP3, Ogg, WebM, MP4) and
+ * the usual others, by their first bytes */
+static bool is_audio_video(const unsigned char *p, size_t n)
+{
+    if (n < 12) return false;
+    return !memcmp(p, "ID3", 3) || (p[0] == 0xff && (p[1] & 0xe0) == 0xe0) /* an MPEG audio frame */ ||
+           !memcmp(p, "OggS", 4) || !memcmp(p, "\x1a\x45\xdf\xa3", 4) /* Matroska, WebM */ ||
+           !memcmp(p + 4, "ftyp", 4) /* MP4, QuickTime */ || !memcmp(p, "RIFF", 4) || !memcmp(p, "fLaC", 4);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The volume loader's own checks (src/gpu/toy.c) but the GL's size limit: false with what is wrong */
+static bool is_volume(const unsigned char *p, size_t n, char *why, size_t cap)
+{
+    if (n < 20) return snprintf(why, cap, "%zu bytes, shorter than a volume's 20-byte header", n), false;
+    uint32_t dim[3] = { le32(p + 4), le32(p + 8), le32(p + 12) };
+    unsigned ch = p[16], fmt = p[18] | (unsigned)p[19] << 8;
+    if (ch < 1 || ch > 4 || (fmt != 0 && fmt != 10))
+        return snprintf(why, cap, "its header gives %u channels in format %u, not 1-4 in format 0 or 10", ch, fmt),
+               false;
+    size_t need = ch * (fmt == 10 ? 4u : 1u);
+    bool fits = true;
+    for (int i = 0; i < 3; i++) {
+        fits = fits && dim[i] >= 1 && dim[i] <= (n - 20) / need;
+        if (fits) need *= dim[i];
+    }
+    if (!fits || need != n - 20)
+        return snprintf(why, cap, "its header gives %ux%ux%u texels of %u channel%s, and %zu bytes follow it that are "
+                        "not those", dim[0], dim[1], dim[2], ch, ch > 1 ? "s" : "", n - 20), false;
+    return true;
+}
+
+/* Whether a fetched file m is what the inputs read it as: an empty answer never is, nor an error page
+ * served as if it were the file (with status 200), which the loader would fail on at the first render
+ * and not name the site in its message */
+static bool media_fits(unsigned as, const char *murl, const char *jname, const iks_http_body *m, iks_err *e)
+{
+    const unsigned char *p = (const unsigned char *)m->data;
+    size_t n = m->len;
+    char why[200] = "";
+    const char *want = NULL;
+    if ((as & READ_IMAGE) && !is_image(p, n)) want = "a PNG or JPEG image", as = READ_IMAGE;
+    else if ((as & READ_VOLUME) && !is_volume(p, n, why, sizeof why)) want = "a volume", as = READ_VOLUME;
+    else if ((as & READ_MUSIC) && !is_audio_video(p, n))
+        want = "audio in MP3, Ogg, WebM, MP4, WAV or FLAC", as = READ_MUSIC;
+    else if ((as & READ_VIDEO) && !is_audio_video(p, n)) want = "a video in WebM, MP4 or Ogg", as = READ_VIDEO;
+    else if (n == 0) want = "a file";
+    if (!want) return true;
+    const char *noun = media_noun(as);
+    bool html = !strcmp(m->type, "text/html") || (n && m->data[strspn(m->data, " \t\r\n")] == '<');
+    if (n == 0)
+        return iks_err_set(e, IKS_E_FORMAT, "%s: empty (0 bytes), not %s (a %s %s names)", murl, want, noun, jname);
+    if (html) return iks_err_set(e, IKS_E_FORMAT, "%s: an HTML page, not %s (a %s %s names)", murl, want, noun, jname);
+    if (why[0]) return iks_err_set(e, IKS_E_FORMAT, "%s: not %s: %s (a %s %s names)", murl, want, why, noun, jname);
+    return iks_err_set(e, IKS_E_FORMAT, "%s: not %s (a %s %s names)", murl, want, noun, jname);
+}
+
 /* Whether a file is at path already: in the gathered directory, one more name there that the file
  * system takes for it */
 static bool taken(const char *path)
@@ -139,6 +252,7 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_http_body b = { 0 };
     iks_media_list media = { 0 };
     iks_toyfile tf = { 0 };
+    cJSON *root = NULL; /* the answer, parsed: what each medium is read as */
     char *base = NULL, *key = NULL, *url = NULL, *shown = NULL, *jname = NULL, *out = NULL, *tmp = NULL;
     char **names = NULL; /* the files gathered in tmp, the JSON last */
     int nnames = 0;
@@ -178,7 +292,8 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
         char *before = strndup(out, (size_t)(p - out - 1));
         if (!before) goto nomem;
         bool there = stat(before, &sb) == 0;
-        if (!there) iks_err_set(&err, IKS_E_IO, "%s: '%s' does not exist, so '..' after it names no directory", out, before);
+        if (!there)
+            iks_err_set(&err, IKS_E_IO, "%s: '%s' does not exist, so '..' after it names no directory", out, before);
         free(before);
         if (!there) goto done;
     }
@@ -187,17 +302,15 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_logf(&log, IKS_LOG_INFO, "fetching %s", shown);
     if (!iks_http_get(url, shown, JSON_MAX, d->timeout, &b, &err)) goto done;
     st->bytes += (long long)b.len;
-    cJSON *root = cJSON_ParseWithOpts(b.data, NULL, true);
+    root = cJSON_ParseWithOpts(b.data, NULL, true);
     const cJSON *shader = root ? cJSON_GetObjectItemCaseSensitive(root, "Shader") : NULL;
     if (b.status != 200 || !cJSON_IsObject(shader)) {
         answer_error(shown, st->id, &b, root, &err);
-        cJSON_Delete(root);
         goto done;
     }
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
     const cJSON *nm = info ? cJSON_GetObjectItemCaseSensitive(info, "name") : NULL;
     if (cJSON_IsString(nm)) snprintf(st->name, sizeof st->name, "%s", nm->valuestring);
-    cJSON_Delete(root);
     /* the loader's rules: a JSON it cannot read is not saved; one using what ikshade does not run yet
      * (a cubemap pass) is, with a warning */
     if (!iks_toyfile_parse_json(&tf, jname, b.data, IKS_TF_MISSING_BLACK | IKS_TF_MEDIA_OUTSIDE, &err, NULL)) {
@@ -286,8 +399,10 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
         bool got = !taken(dest) || iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s is one file with another here: "
                                                   "they cannot both lie beside it", jname, path);
         got = got && iks_http_get(murl, murl, MEDIA_MAX, d->timeout, &m, &err);
+        unsigned as = read_as(shader, path);
         if (got && m.status != 200)
-            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a texture %s names)", murl, m.status, jname);
+            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a %s %s names)", murl, m.status, media_noun(as), jname);
+        if (got) got = media_fits(as, murl, jname, &m, &err);
         if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(&err, IKS_E_IO, errno, dest);
         if (got) {
             st->bytes += (long long)m.len;
@@ -318,6 +433,7 @@ done:
     if (registered) iks_outfile_tmp_done(tmp);
     iks_toyfile_free(&tf);
     iks_media_list_free(&media);
+    cJSON_Delete(root);
     iks_http_body_free(&b);
     free(names);
     free(base), free(key), free(url), free(shown), free(jname), free(out), free(tmp);

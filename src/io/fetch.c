@@ -3,6 +3,7 @@
 
 #include "outfile.h"
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <math.h>
 #include <pthread.h>
@@ -95,6 +96,13 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
     CURLcode rc = curl_easy_perform(c);
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &b->status);
+    const char *type = NULL;
+    if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &type) == CURLE_OK && type) {
+        size_t i = 0;
+        for (; type[i] && type[i] != ';' && !isspace((unsigned char)type[i]) && i + 1 < sizeof b->type; i++)
+            b->type[i] = (char)tolower((unsigned char)type[i]);
+        b->type[i] = '\0';
+    }
     curl_off_t took = 0, connected = 0;
     curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &took);
     curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
@@ -116,7 +124,8 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
         if (b->status) snprintf(got, sizeof got, "%zu bytes received; ", b->len);
         if (!connected) snprintf(what, sizeof what, "no connection in %g s", connect);
         else if (!b->status) snprintf(what, sizeof what, "no answer in %g s", slow);
-        else if (t >= deadline - 0.5) snprintf(what, sizeof what, "not finished in the %g s a request may take", deadline);
+        else if (t >= deadline - 0.5)
+            snprintf(what, sizeof what, "not finished in the %g s a request may take", deadline);
         else snprintf(what, sizeof what, "less than 1 KiB/s for %g s", slow);
         iks_err_set(e, IKS_E_IO, "%s: timed out after %.*f s: %s (%sthe network or the server is too slow)", shown,
                     t < 10 ? 1 : 0, t, what, got);

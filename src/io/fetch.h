@@ -13,6 +13,7 @@ typedef struct {
     char *data;   /* NUL-terminated (the NUL not counted in len); malloc'd */
     size_t len;
     long status;  /* the HTTP status of the last response (after redirects) */
+    char type[64]; /* its Content-Type without parameters, lowercased ("image/png"); "" when none */
 } iks_http_body;
 
 /* GETs url (http or https only, up to 5 redirects) into b. shown is the URL as messages name it (the

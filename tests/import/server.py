@@ -5,9 +5,10 @@ GET /api/v1/shaders/ID?key=KEY answers ROOT/api/ID.http: a first line "STATUS CO
 body as the site sent it; an ID without a file gets the API's {"Error":"Shader not found"}, and a key
 other than "testkey" its {"Error":"Invalid key"} (both with status 200, as the API does). GET
 /media/... serves ROOT/media/... (404 when absent). The ID tstSlow waits 20 s before answering; the ID
-tstDrip, and any path under /media/drip/, send a long answer two bytes a second, for ever. Prints the
-port it listens on, then serves until killed; each request's path (the key left out) goes to LOG, one
-a line.
+tstDrip, and any path under /media/drip/, send a long answer two bytes a second, for ever; a path
+under /media/html/ is answered 200 with an HTML page, as a site's error page can be. Prints the port
+it listens on, then serves until killed; each request's path (the key left out) goes to LOG, one a
+line.
 """
 import http.server
 import os
@@ -62,6 +63,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(int(status), ctype, body)
         if url.path.startswith("/media/drip/"):
             return self.drip("image/png")
+        if url.path.startswith("/media/html/"):
+            return self.send(200, "text/html", b"<!DOCTYPE html><html><body>Not here, sorry</body></html>")
         if url.path.startswith("/media/") and ".." not in parts:
             p = os.path.join(ROOT, url.path.lstrip("/"))
             if os.path.isfile(p):
