@@ -480,7 +480,8 @@ typedef struct {
     const char *key;      /* the API key */
     const char *out_dir;
     const char *base_url; /* NULL: https://www.shadertoy.com; a mirror, or a local server for tests */
-    double timeout;       /* seconds to connect, and of no progress, per request; 0: 20 and 30 */
+    double timeout;       /* seconds to connect, and of less than 1 KiB/s, per request (0: 20 and 30);
+                             a request also ends after that plus 1 s per 64 KiB it may hold */
     /* notes on what is fetched (INFO) and on inputs not fetched (WARN); may be NULL */
     iks_log_fn log;
     void *log_user;
