@@ -58,6 +58,24 @@ check "EXR float renders (rc $rc: $out)" [ $rc -eq 0 ]
 check "exrheader: four float channels" [ "$(exrheader f.exr | grep -c '32-bit floating-point')" -eq 4 ]
 # full floats: the GPU's own float, read back exactly (the ramp is one division)
 check_eq "EXR float: the values as the shader wrote them" ok "$(exr_check f.exr 96 64 0.000001)"
+
+# a NaN in a pixel is 0 in an EXR as in every output; +inf (1.0/0.0) stays inf, as HDR can hold it
+cat > nan.frag <<'G'
+uniform float zero;
+void mainImage(out vec4 c, in vec2 f) {
+    float inf = 1.0 / zero, nan = zero / zero;
+    c = f.x < iResolution.x * 0.5 ? vec4(nan, nan, 0.5, 1.0) : vec4(inf, 0.25, nan, 1.0);
+}
+G
+for d in 16 32; do
+  "$bin" render nan.frag -o "nan$d.exr" --size 8x4 --depth $d --set zero=0 --quiet
+  ffmpeg -v error -i "nan$d.exr" -f rawvideo -pix_fmt gbrapf32le - > px.raw
+  got=$("$py" -c "
+import numpy as np
+g, b, r, a = np.fromfile('px.raw', '<f4').reshape(4, 4, 8)
+print(int(np.isnan(np.stack([g, b, r, a])).sum()), r[1, 1], g[1, 1], b[1, 1], r[1, 6], g[1, 6], b[1, 6])")
+  check_eq "EXR --depth $d: no NaN, NaN as 0, +inf kept" "0 0.0 0.0 0.5 inf 0.25 0.0" "$got"
+done
 out=$("$bin" render hdr.frag -o s.exr --size 96x64 --depth 32 --ssaa 2 2>&1); rc=$?
 check "EXR with --ssaa 2 (rc $rc: $out)" [ $rc -eq 0 ]
 # the box filter averages flat regions to themselves, and the ramp's 2x2 cells to its value

@@ -62,6 +62,10 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
         return false;
     }
     for (int y = 0; y < h; y++) memcpy(top + row * (size_t)y, rgba + row * (size_t)(h - 1 - y), row * sizeof *top);
+    /* a NaN in a pixel is 0, as in every other output (and on the site): compositors spread a NaN
+     * through every filter it meets. Infinities stay: 1.0/0.0 is +inf in both, and HDR can hold it */
+    for (size_t i = 0; i < row * (size_t)h; i++)
+        if (isnan(top[i])) top[i] = 0.0f;
 
     exr_context_t ctxt = NULL;
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
