@@ -340,6 +340,18 @@ check_eq "recording a video: the window's size, at --record-fps" "320,180,30/1" 
   "$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,r_frame_rate -of csv=p=0 rec.mp4)"
 check "recording a video: reported" grep -q '^recorded: rec.mp4 (25 frames)' r.out
 
+# a bounded run (--frames, a script's) that never had anything to show fails as a render would, with
+# its error said once; a good one ends well
+printf 'void mainImage(out vec4 o, in vec2 f) { o = nope; }\n' > never.frag
+"$bin" view never.frag --size 64x36 --frames 3 > nv.out 2> nv.err; rc=$?
+check_eq "view --frames 3 of a shader that never compiled: exit 1" 1 "$rc"
+check "... its error said once ($(tr '\n' '|' <nv.err))" [ "$(grep -c "never.frag:1:[0-9]*: error" nv.err)" -eq 1 ]
+echo junk > junk.png
+"$bin" view limb.frag --size 64x36 --frames 3 --channel0 junk.png > nv.out 2> nv.err; rc=$?
+check_eq "view --frames 3 with a texture that is no image: exit 1" 1 "$rc"
+"$bin" view limb.frag --size 64x36 --frames 3 > nv.out 2> nv.err; rc=$?
+check_eq "view --frames 3 of a good shader: exit 0 ($(tr '\n' '|' <nv.err))" 0 "$rc"
+
 # ---- live reload where it used to stop for good ------------------------------------------------------
 # the shader's directory deleted and made again (a checkout, a sync tool)
 mkdir -p gone

@@ -65,14 +65,16 @@ typedef struct {
     char *attempted;     /* what the last attempt read (see signature): saves that change nothing */
     size_t attempted_len;
     char *error;         /* the current error (mapped compiler lines), NULL when none */
+    iks_code error_code; /* its code */
     iks_watch *watch;
     int w, h;            /* the framebuffer, which buffers follow */
 } live;
 
-static void set_error(live *l, const char *msg)
+static void set_error(live *l, const char *msg, iks_code code)
 {
     free(l->error);
     l->error = msg ? strdup(msg) : NULL;
+    l->error_code = msg ? code : IKS_OK;
 }
 
 static void report(live *l, iks_code code, const char *msg)
@@ -232,7 +234,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
         *code = IKS_E_IO;
         if (!repeat) {
             report(l, IKS_E_IO, msg);
-            set_error(l, msg);
+            set_error(l, msg, IKS_E_IO);
         }
         free(l->attempted);
         l->attempted = NULL;
@@ -266,7 +268,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     if (!ok) {
         *code = err.code;
         report(l, err.code, iks_err_msg(&err));
-        set_error(l, err.msg ? err.msg : "cannot build the shader");
+        set_error(l, err.msg ? err.msg : "cannot build the shader", err.code);
         iks_err_clear(&err);
         iks_toy_destroy(nt);
         return RL_FAILED;
@@ -278,7 +280,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     }
     iks_toy_destroy(l->toy);
     l->toy = nt;
-    set_error(l, NULL);
+    set_error(l, NULL, IKS_OK);
     if (nt->gl.image_less)
         iks_warnf(&l->e->log, "%s: a sound shader alone (mainSound, no mainImage): no picture, %s",
                   l->path ? l->path : "the shader", l->d->mute ? "and --mute silences it" : "its sound plays");
@@ -825,6 +827,12 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
+    /* a run of --frames N (a script's) that never had anything to show failed, as a render would */
+    if (d->frames && !l.toy && l.error) {
+        iks_err_set(&err, l.error_code != IKS_OK ? l.error_code : IKS_E_COMPILE, "%s", l.error);
+        live_free(&l);
+        return iks_publish(&err);
+    }
     live_free(&l);
     return IKS_OK;
 }
