@@ -414,7 +414,8 @@ typedef struct {
     iks_toy_desc toy;   /* what to load, and load again on every save of any file it read */
     double time0;       /* iTime at the start and after R */
     bool paused, hide_hud, no_vsync_cap;
-    long frames;        /* quit after this many frames; 0: until the window closes */
+    long frames;        /* quit after this many frames (then the error, if nothing ever loaded); 0: until
+                           the window closes */
     bool measure;       /* time each reload's first draw and latency for on_reload (adds a glFinish), and
                            say what ended the session (a diagnostics line) */
     const char *screenshot_dir; /* S saves ikshade-NNNN.png here; NULL: the current directory */
