@@ -681,6 +681,57 @@ static void test_tiny_target(void)
     printf("tiny targets: %d cases, |p| from 1e-45 r1 to 1e-5 r1 with r1 = r2: the joint at r1, across p\n", n);
 }
 
+/* The effector of a target reached without softening is p itself, bit for bit (ik.h), and p with
+ * stretch whatever the target: in 2D through the fast path and, scaled by powers of two far outside
+ * its range, through the general one; with soften when the target lies before the soft zone; in 3D.
+ * Before the fix it was E u with u = p / |p|, a rounding off p in about 4 reached cases in 10. */
+static int same_bits(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
+static void test_end_on_target(long n)
+{
+    const float SH[] = { 1.0f, 0x1p-40f, 0x1p40f, 0x1p-100f, 0x1p90f };
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 }, { .soften = 0.3f },
+                             { .stretch = 1, .soften = 0.3f } };
+    long tried = 0, reached = 0, off2 = 0, off3 = 0;
+    for (long i = 0; i < n; i++) {
+        kase k = gen();
+        float f = SH[i % (sizeof SH / sizeof SH[0])];
+        const ik_opts *o = &OPTS[(i / 5) % (sizeof OPTS / sizeof OPTS[0])];
+        ik_vec2 p = { k.px * f, k.py * f }, x, e;
+        float r1 = k.r1 * f, r2 = k.r2 * f;
+        ik_status st = ik_solve2(p, r1, r2, o, &x, &e);
+        /* before the soft zone by a margin: (1 - S) L - d well above the roundings of d and L */
+        double d = hypot(p.x, p.y), L = (double)r1 + r2;
+        int unsoftened = o->soften == 0 || d < (1 - o->soften) * L * (1 - 1e-5);
+        int want = st != IK_DEGENERATE && (o->stretch || (st == IK_REACHED && unsoftened));
+        if (!want) continue;
+        tried++;
+        reached += st == IK_REACHED;
+        if (!same_bits(e.x, p.x) || !same_bits(e.y, p.y)) {
+            if (off2++ < 5)
+                fprintf(stderr, "end != p: p=(%a, %a) r1=%a r2=%a opts %ld: %s, end (%a, %a)\n", p.x, p.y, r1,
+                        r2, (i / 5) % 5, ik_status_name(st), e.x, e.y);
+        }
+        /* 3D: the same case in a tilted plane, a pole off p */
+        ik_vec3 p3 = { p.x, p.y * 0.6f, p.y * 0.8f }, x3, e3;
+        ik_status s3 = ik_solve3(p3, r1, r2, (ik_vec3){ -p.y, p.x, 0.25f * f }, o, &x3, &e3);
+        if ((o->stretch || (s3 == IK_REACHED && unsoftened)) && s3 != IK_DEGENERATE &&
+            (!same_bits(e3.x, p3.x) || !same_bits(e3.y, p3.y) || !same_bits(e3.z, p3.z))) {
+            if (off3++ < 5)
+                fprintf(stderr, "3D end != p: p=(%a, %a, %a) r1=%a r2=%a: %s, end (%a, %a, %a)\n", p3.x, p3.y,
+                        p3.z, r1, r2, ik_status_name(s3), e3.x, e3.y, e3.z);
+        }
+    }
+    CHECK(off2 == 0, "2D: end differs from p in %ld of %ld cases reached unsoftened or stretched", off2, tried);
+    CHECK(off3 == 0, "3D: end differs from p in %ld cases reached unsoftened or stretched", off3);
+    CHECK(reached > n / 10, "only %ld reached cases of %ld: the test would test little", reached, n);
+    /* the client's case, and the documented too-far effector beside it */
+    ik_vec2 x, e;
+    ik_solve2((ik_vec2){ 1, 1 }, 1, 1, NULL, &x, &e);
+    CHECK(e.x == 1 && e.y == 1, "p=(1,1) r1=r2=1: end (%.9g, %.9g)", e.x, e.y);
+    printf("end on target: %ld cases reached unsoftened or stretched (%ld reached), 2D and 3D, over 2^-100..2^90 "
+           "scales: end == p bit for bit\n", tried, reached);
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -693,6 +744,7 @@ int main(int argc, char **argv)
     test_properties(n / 4);
     test_nonfinite_sweep();
     test_tiny_target();
+    test_end_on_target(n / 4);
     test_soft();
     test_batch(n / 4 + 3);
     test_fast_edges(n / 4);

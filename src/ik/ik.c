@@ -134,14 +134,15 @@ static inline bool ik_finite(float v) { return v - v == 0.0f; }
 /* In the scaled frame: d = |p| (> 0 unless degenerate), R1, R2 the lengths; and p in its own frame,
  * where |p|^2 = hp and 1/|p| = invp, ratio taking that frame to this one (1/ratio = rinv). Gives the joint's
  * coordinates along u = p/d (A) and along the bend side (B, before the bend sign), the effector's
- * distance along u (E; equal to d when the target is reached unsoftened), and the status of
+ * distance along u (E), at_p where the effector is the target itself (reached unsoftened, or
+ * stretching: the caller then gives p's own bits, as ik.h promises), and the status of
  * the target as a float (the enum's value) so that every select has one lane width. `ok` false means
  * degenerate inputs: then the outputs are the documented ones. The twin has no soft_on: every caller
  * passes soften > 0 for it, which ik.glsl tests itself; here it is a separate flag so that it can be a
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
 ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, bool ok, bool stretch,
-        bool soft_on, float soften, bool lanes, float *A, float *B, float *E)
+        bool soft_on, float soften, bool lanes, float *A, float *B, float *E, bool *at_p)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -162,6 +163,7 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
     /* soft IK: pull the effective target distance dt in, Spine's quadratic. soft_on is a constant in
      * each caller's loop, so the common case pays none of this. */
     float dt = d, inv = inv_d;
+    bool softened = false;
     if (soft_on) {
         float s = soften * L;
         float sd = d - (L - s);
@@ -175,6 +177,7 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
         F = sel(lanes, soft, L * L - ht, F);
         G = sel(lanes, soft, ht - D * D, G);
         invp = sel(lanes, soft, inv, invp);
+        softened = soft;
     }
 
     /* geometry on the effective distance */
@@ -195,6 +198,8 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
     *B = sel(lanes, ok, b_out, 0.0f);
     /* the effector: on the target when stretching, else where the chain can get, D <= E <= L */
     *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
+    /* where the effector is the target itself: the caller gives p's own bits (E u is a rounding off) */
+    *at_p = ok & (stretch | !(softened | far | near));
     return sel(lanes, ok, status, (float)IK_DEGENERATE);
 }
 
@@ -251,14 +256,16 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
     /* a negative r2 answers x = 0, as non-finite input does */
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
-    float st = ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E);
+    bool at_p;
+    float st =
+        ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E, &at_p);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
     *ox = ik_sat(x * us);
     *oy = ik_sat(y * us);
-    /* degenerate: the effector is reported at the joint */
-    *ex = ik_sat(sel(lanes, ok, E * ux, x) * us);
-    *ey = ik_sat(sel(lanes, ok, E * uy, y) * us);
+    /* the effector: p itself where the chain gets there; degenerate: at the joint */
+    *ex = sel(lanes, at_p, px, ik_sat(sel(lanes, ok, E * ux, x) * us));
+    *ey = sel(lanes, at_p, py, ik_sat(sel(lanes, ok, E * uy, y) * us));
     return sel(lanes, fin, st, (float)IK_DEGENERATE);
 }
 
@@ -444,8 +451,12 @@ solve2_sse(ik_vec2 p, float r1, float r2, opts_n o, bool vex, ik_vec2 *x, ik_vec
     }
     _mm_storel_pi((__m64 *)(void *)x, X);
     if (end) {
-        __m128 E = o.stretch ? dp : _mm_max_ss(_mm_min_ss(dp, L), D);
-        _mm_storel_pi((__m64 *)(void *)end, _mm_mul_ps(lane0(E), U));
+        /* p itself (V's low half) where reached or stretching, bit for bit as ikSolve2 gives it; out of
+         * reach the nearest point of the reach along u: L u too far, D u too near */
+        __m128 e = V;
+        if (!o.stretch)
+            e = pick(vex, lane0(_mm_or_ps(far, near)), _mm_mul_ps(lane0(_mm_max_ss(_mm_min_ss(dp, L), D)), U), V);
+        _mm_storel_pi((__m64 *)(void *)end, e);
     }
     /* far and near never both hold (D^2 <= L^2), so far | near << 1 is the select ik_core makes */
     _Static_assert(IK_TOO_FAR == 1 && IK_TOO_NEAR == 2, "the status is the two masks' sign bits");
@@ -504,13 +515,15 @@ ik_status ik_solve2(ik_vec2 p, float r1, float r2, const ik_opts *opts, ik_vec2 
     float heron = (far | near) ? 0.0f : (L2 - h) * (h - D2); /* as in the SSE version */
     float a = 0.5f * (dp + (r1 - r2) * L * inv);
     float B = sqrtf(heron) * (0.5f * o.bend * inv);
-    float A = a, E = dp;
+    float A = a;
+    ik_vec2 e = p; /* reached or stretching: p itself, as ikSolve2 gives it */
     if (!o.stretch) {
         A = far ? r1 : near ? (r2 < r1 ? r1 : -r1) : A;
-        E = max_f(min_f(dp, L), D);
+        float E = max_f(min_f(dp, L), D);
+        if (far | near) e = (ik_vec2){ E * ux, E * uy };
     }
     *x = (ik_vec2){ A * ux - B * uy, A * uy + B * ux };
-    if (end) *end = (ik_vec2){ E * ux, E * uy };
+    if (end) *end = e;
     return far ? IK_TOO_FAR : near ? IK_TOO_NEAR : IK_REACHED;
 }
 #endif
@@ -692,14 +705,15 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
 
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float A, B, E;
+    bool at_p;
     float st = ik_core(d, 1.0f / sel(lanes, origin, 1.0f, dp), rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on,
-                       o.soften, lanes, &A, &B, &E);
+                       o.soften, lanes, &A, &B, &E, &at_p);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
     *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
-    *ex = sel(lanes, ok, ik_sat(E * ux * us), *ox);
-    *ey = sel(lanes, ok, ik_sat(E * uy * us), *oy);
-    *ez = sel(lanes, ok, ik_sat(E * uz * us), *oz);
+    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(E * ux * us), *ox));
+    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(E * uy * us), *oy));
+    *ez = sel(lanes, at_p, pz, sel(lanes, ok, ik_sat(E * uz * us), *oz));
     return st;
 }
 
