@@ -732,6 +732,176 @@ static void test_end_on_target(long n)
            "scales: end == p bit for bit\n", tried, reached);
 }
 
+/* ---- the whole float range ------------------------------------------------------------------------ */
+
+/* One case anywhere in float's range, 2D and 3D, against what ik.h documents, each measured on the
+ * scale of what it is about:
+ * - an answer along u (out of reach without stretch; with soften, fully extended at d >= L + s): the
+ *   bones keep their lengths, x = +-r1 u and end = L u or D u, to 4 eps of r1 (of L, D), whatever |p|
+ *   (a length 1e-20 beside a target at 1 or a bone of 1e30 must not vanish in the other's frame);
+ * - a joint in reach (of p, or of the softened target dt): |x| = r1 and |x - end| = r2 to 4 eps of
+ *   max(dt, r1, r2); unsoftened, the oracle's bound K (1 + 1/sin gamma) eps max(|p|, r1, r2) too;
+ * - the status of p itself (either one within rounding of an edge of reach).
+ * Results may be subnormal: SLACK is two roundings there. Returns the largest error seen, in those
+ * units, through *worst_along and *worst_geom. */
+static const long double SLACK = 0x1p-148L;
+typedef struct { long along, geom, soft_part, soft_full; double worst_along, worst_geom; } range_stats;
+
+static void range_case(float px, float py, float r1, float r2, const ik_opts *o, range_stats *rs)
+{
+    const long double eps = FLT_EPSILON;
+    ik_vec2 x, e;
+    ik_status st = ik_solve2((ik_vec2){ px, py }, r1, r2, o, &x, &e);
+    ik_vec3 x3, e3;
+    ik_status s3 = ik_solve3((ik_vec3){ px, 0, py }, r1, r2, (ik_vec3){ -py, 0.5f, px }, o, &x3, &e3);
+    CHECK(finite2(x) && finite2(e) && isfinite(x3.x) && isfinite(x3.y) && isfinite(x3.z) && isfinite(e3.x) &&
+              isfinite(e3.y) && isfinite(e3.z),
+          "non-finite output at p=(%a, %a) r1=%a r2=%a", px, py, r1, r2);
+    long double X = px, Y = py, d = hypotl(X, Y), R1 = r1, R2 = r2, L = R1 + R2, D = fabsl(R1 - R2);
+    if (d == 0 || !(r1 > 0) || !(r2 > 0)) return; /* degenerate: test_range_degenerate */
+    long double ux = X / d, uy = Y / d;
+    ik_status want = d > L ? IK_TOO_FAR : d < D ? IK_TOO_NEAR : IK_REACHED;
+    long double scale = fmaxl(d, fmaxl(R1, R2));
+    int edge = fminl(fabsl(d - L), fabsl(d - D)) <= 4 * eps * scale;
+    CHECK((st == want && s3 == want) || edge, "p=(%a, %a) r1=%a r2=%a: %s (3D %s), want %s", px, py, r1, r2,
+          ik_status_name(st), ik_status_name(s3), ik_status_name(want));
+    if (o->stretch || edge) return; /* the article's stretch: tested on its own scale in test_oracle */
+    /* the softened distance, in long double */
+    long double S = o->soften > 1 ? 1 : o->soften > 0 ? o->soften : 0, sz = S * L, dt = d;
+    int soft = sz > 0 && d > L - sz, full = 0;
+    if (soft) {
+        long double t = (d - L + sz) / (2 * sz);
+        if (t >= 1) { t = 1; full = 1; }
+        dt = L - sz * (1 - t) * (1 - t);
+    }
+    if (soft && !full && fminl(fabsl(dt - L), fabsl(dt - D)) <= 4 * eps * fmaxl(dt, fmaxl(R1, R2))) return;
+    rs->soft_part += soft && !full;
+    rs->soft_full += full;
+    if (full || dt > L || dt < D) {
+        /* along u: x = +-r1 u, end = L u or D u, on the scale of r1 (L, D) alone */
+        long double a = (!full && dt < D && R1 < R2) ? -R1 : R1, E = (full || dt > L) ? L : D;
+        long double ex = a * ux, ey = a * uy;
+        double err = (double)(hypotl(x.x - ex, x.y - ey) / (eps * R1 + SLACK));
+        double err3 = (double)(sqrtl(powl(x3.x - ex, 2) + powl(x3.y, 2) + powl(x3.z - ey, 2)) / (eps * R1 + SLACK));
+        long double E2 = E > FLT_MAX ? FLT_MAX : E; /* saturated (ik.h) */
+        double eerr = (double)(hypotl(e.x - E * ux, e.y - E * uy) / (eps * E + SLACK));
+        double eerr3 = (double)(sqrtl(powl(e3.x - E * ux, 2) + powl(e3.y, 2) + powl(e3.z - E * uy, 2)) / (eps * E + SLACK));
+        if (E > FLT_MAX) {
+            /* saturated: each component at most FLT_MAX, on u's side */
+            eerr = eerr3 = (fabsl(e.x) <= E2 && fabsl(e.y) <= E2 && e.x * ux >= 0 && e.y * uy >= 0) ? 0 : 1e9;
+        }
+        rs->along++;
+        if (err > rs->worst_along) rs->worst_along = err;
+        if (err3 > rs->worst_along) rs->worst_along = err3;
+        CHECK(err <= 4 && err3 <= 4, "p=(%a, %a) r1=%a r2=%a soften %g: x=(%a, %a) (3D %a, %a, %a), want %s r1 u: "
+              "off by %.3g (3D %.3g) eps r1", px, py, r1, r2, (double)S, x.x, x.y, x3.x, x3.y, x3.z,
+              a < 0 ? "-" : "", err, err3);
+        CHECK(eerr <= 4 && eerr3 <= 4, "p=(%a, %a) r1=%a r2=%a soften %g: end=(%a, %a) (3D %a, %a, %a), want %s u: "
+              "off by %.3g (3D %.3g) eps", px, py, r1, r2, (double)S, e.x, e.y, e3.x, e3.y, e3.z,
+              E == L ? "L" : "D", eerr, eerr3);
+        return;
+    }
+    /* a joint in reach of dt */
+    long double sc = fmaxl(dt, fmaxl(R1, R2)), unit = eps * sc + SLACK;
+    double l1 = (double)(fabsl(hypotl(x.x, x.y) - R1) / unit);
+    double l2 = (double)(fabsl(hypotl(x.x - e.x, x.y - e.y) - R2) / unit);
+    double l13 = (double)(fabsl(sqrtl(powl(x3.x, 2) + powl(x3.y, 2) + powl(x3.z, 2)) - R1) / unit);
+    double l23 = (double)(fabsl(sqrtl(powl(x3.x - e3.x, 2) + powl(x3.y - e3.y, 2) + powl(x3.z - e3.z, 2)) - R2) / unit);
+    double w = fmax(fmax(l1, l2), fmax(l13, l23));
+    rs->geom++;
+    if (w > rs->worst_geom) rs->worst_geom = w;
+    CHECK(w <= 4, "p=(%a, %a) r1=%a r2=%a soften %g: | |x| - r1 |, | |x - end| - r2 | = %.3g, %.3g (3D %.3g, "
+          "%.3g) eps max(dt, r1, r2)", px, py, r1, r2, (double)S, l1, l2, l13, l23);
+    if (!soft) {
+        oracle or = solve_oracle(px, py, r1, r2, o->bend < 0 ? -1 : 1, 0);
+        double cond = 1 + 1 / (double)fmaxl(or.sin_gamma, 1e-30L);
+        double err = (double)(hypotl(x.x - or.x, x.y - or.y) / unit) / cond;
+        CHECK(err <= K, "p=(%a, %a) r1=%a r2=%a: err %.3g eps scale (1 + 1/sin gamma) > %g", px, py, r1, r2, err, K);
+    }
+}
+
+/* log-uniform over every float exponent, subnormals included */
+static float any_float(void) { return (float)ldexp(1 + urand(), (int)(urand() * 277) - 150); }
+
+static void test_whole_range(long n)
+{
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 } };
+    const int no = sizeof OPTS / sizeof OPTS[0];
+    range_stats rs = { 0 };
+    /* a grid of magnitudes from the smallest subnormal to FLT_MAX for r1, r2 and |p| */
+    const float V[] = { 0x1p-149f, 1e-40f, FLT_MIN, 1e-30f, 1e-20f, 1e-7f, 0.75f, 1.0f, 3.0f, 1e7f, 1e20f,
+                        1e30f, 0x1p126f, FLT_MAX };
+    const int nv = sizeof V / sizeof V[0];
+    for (int a = 0; a < nv; a++)
+        for (int b = 0; b < nv; b++)
+            for (int c = 0; c < nv; c++)
+                for (int ang = 0; ang < 3; ang++) {
+                    double th = 0.3 + 2.1 * ang;
+                    float px = (float)(V[c] * cos(th) * 0.7), py = (float)(V[c] * sin(th) * 0.7);
+                    if (ang == 2) { px = 0; py = V[c]; } /* on an axis */
+                    for (int k = 0; k < no; k++) range_case(px, py, V[a], V[b], &OPTS[k], &rs);
+                }
+    /* random cases: lengths anywhere, targets anywhere or at the edges of reach and of the soft zone */
+    for (long i = 0; i < n; i++) {
+        float r1 = any_float(), r2 = any_float();
+        double L = (double)r1 + r2, D = fabs((double)r1 - r2), u = urand(), d;
+        double rel = ldexp(urand(), -(int)(urand() * 24));
+        if (urand() < 0.5) rel = -rel;
+        if (u < 0.4) d = any_float();
+        else if (u < 0.6) d = L * (1 + rel);
+        else if (u < 0.8) d = D * (1 + rel);
+        else d = L * (1.2 + rel); /* (the soft zone's end for soften 0.2) */
+        d = fmin(d, FLT_MAX);
+        double th = 2 * M_PI * urand();
+        float px = (float)(d * cos(th)), py = (float)(d * sin(th));
+        range_case(px, py, r1, r2, &OPTS[i % no], &rs);
+    }
+    printf("whole range: %d grid cases and %ld random ones, r1, r2, |p| from 2^-149 to FLT_MAX: %ld answers along "
+           "u within %.3f eps r1 (bound 4), %ld joints in reach with lengths within %.3f eps scale (bound 4)\n",
+           nv * nv * nv * 3 * no, n, rs.along, rs.worst_along, rs.geom, rs.worst_geom);
+}
+
+/* The degenerate answers of ik.h over the whole range: p at the origin -> x = (r1, 0) exactly;
+ * r2 = 0 -> r1 towards p; r1 = 0 -> 0. */
+static void test_range_degenerate(void)
+{
+    const float V[] = { 0x1p-149f, 1e-40f, FLT_MIN, 1e-30f, 1e-7f, 1.0f, 1e7f, 1e30f, FLT_MAX };
+    const int nv = sizeof V / sizeof V[0];
+    const ik_opts OPTS[] = { { 0 }, { .stretch = 1 }, { .soften = 0.5f } };
+    long n = 0;
+    for (int a = 0; a < nv; a++)
+        for (int b = 0; b < nv; b++)
+            for (size_t k = 0; k < sizeof OPTS / sizeof OPTS[0]; k++) {
+                ik_vec2 x, e;
+                ik_vec3 x3;
+                ik_status st = ik_solve2((ik_vec2){ 0, 0 }, V[a], V[b], &OPTS[k], &x, &e);
+                ik_status s3 = ik_solve3((ik_vec3){ 0, 0, 0 }, V[a], V[b], (ik_vec3){ 0, 1, 0 }, &OPTS[k], &x3, NULL);
+                CHECK(st == IK_DEGENERATE && x.x == V[a] && x.y == 0 && e.x == x.x && e.y == x.y,
+                      "p=0 r1=%a r2=%a: x=(%a, %a), want (r1, 0)", V[a], V[b], x.x, x.y);
+                CHECK(s3 == IK_DEGENERATE && x3.x == V[a] && x3.y == 0 && x3.z == 0,
+                      "3D p=0 r1=%a r2=%a: x=(%a, %a, %a), want (r1, 0, 0)", V[a], V[b], x3.x, x3.y, x3.z);
+                /* r2 = 0: r1 towards p, p of any size */
+                float px = V[b] * 0.6f, py = V[b] * 0.8f;
+                if (px == 0 && py == 0) py = V[b];
+                ik_solve2((ik_vec2){ px, py }, V[a], 0, &OPTS[k], &x, NULL);
+                long double d = hypotl(px, py), ex = V[a] * (px / d), ey = V[a] * (py / d);
+                double err = (double)(hypotl(x.x - ex, x.y - ey) / (FLT_EPSILON * (long double)V[a] + SLACK));
+                CHECK(err <= 4, "r2=0 p=(%a, %a) r1=%a: x=(%a, %a), off r1 u by %.3g eps r1", px, py, V[a], x.x, x.y,
+                      err);
+                ik_solve2((ik_vec2){ px, py }, 0, V[a], &OPTS[k], &x, NULL);
+                CHECK(x.x == 0 && x.y == 0, "r1=0: x=(%a, %a)", x.x, x.y);
+                n += 3;
+            }
+    /* the client's two cases */
+    ik_vec2 x;
+    ik_solve2((ik_vec2){ 0, 0 }, 1e-7f, FLT_MAX, NULL, &x, NULL);
+    CHECK(x.x == 1e-7f && x.y == 0, "p=0 r1=1e-7 r2=FLT_MAX: x=(%.9g, %.9g), want (1e-7, 0)", x.x, x.y);
+    ik_status st = ik_solve2((ik_vec2){ 0, 1 }, 1e-20f, 1e30f, NULL, &x, NULL);
+    CHECK(st == IK_TOO_NEAR && x.x == 0 && x.y == -1e-20f, "p=(0,1) r1=1e-20 r2=1e30: %s x=(%.9g, %.9g), want "
+          "too-near (0, -1e-20)", ik_status_name(st), x.x, x.y);
+    printf("degenerate over the whole range: %ld cases, x = (r1, 0) at the origin, r1 u when r2 = 0, 0 when r1 = 0\n", n);
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -745,6 +915,8 @@ int main(int argc, char **argv)
     test_nonfinite_sweep();
     test_tiny_target();
     test_end_on_target(n / 4);
+    test_whole_range(n / 4);
+    test_range_degenerate();
     test_soft();
     test_batch(n / 4 + 3);
     test_fast_edges(n / 4);

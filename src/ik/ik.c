@@ -132,17 +132,21 @@ static inline int ik_tiny_shift(float m) { return m < FLT_MIN ? 24 : 0; }
 static inline bool ik_finite(float v) { return v - v == 0.0f; }
 
 /* In the scaled frame: d = |p| (> 0 unless degenerate), R1, R2 the lengths; and p in its own frame,
- * where |p|^2 = hp and 1/|p| = invp, ratio taking that frame to this one (1/ratio = rinv). Gives the joint's
- * coordinates along u = p/d (A) and along the bend side (B, before the bend sign), the effector's
- * distance along u (E), at_p where the effector is the target itself (reached unsoftened, or
- * stretching: the caller then gives p's own bits, as ik.h promises), and the status of
+ * where |p|^2 = hp and 1/|p| = invp, ratio taking that frame to this one (1/ratio = rinv); us undoes
+ * the scaled frame, and r1u is r1 itself (0 where the answer is x = 0). Gives the joint's
+ * coordinates along u = p/d (A) and along the bend side (B, before the bend sign) in units of U (the
+ * joint is (A u + B v) U), the effector's distance along u in the scaled frame (E), and where the
+ * effector is the target itself (at_p: reached unsoftened, or stretching; the caller then gives p's
+ * own bits, as ik.h promises) or the nearest point of the reach, L u or D u (along; inner for D),
+ * which the caller takes in the lengths' own frame; and the status of
  * the target as a float (the enum's value) so that every select has one lane width. `ok` false means
  * degenerate inputs: then the outputs are the documented ones. The twin has no soft_on: every caller
  * passes soften > 0 for it, which ik.glsl tests itself; here it is a separate flag so that it can be a
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
-ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, bool ok, bool stretch,
-        bool soft_on, float soften, bool lanes, float *A, float *B, float *E, bool *at_p)
+ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, float r1u, float us, bool ok,
+        bool stretch, bool soft_on, float soften, bool lanes, float *A, float *B, float *U, float *E, bool *at_p,
+        bool *along, bool *inner)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -189,15 +193,21 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
     /* 2^64 in the scaled frame is far past anything meaningful; keeps the stretch answer finite.
      * (ik.glsl writes it in decimal: GLSL has no hex float literals.) */
     float a_str = min_f(max_f(a, -0x1p64f), 0x1p64f);
-    float fold = sel(lanes, R1 > R2, R1, -R1);
-    float a_out = sel(lanes, near, sel(lanes, stretch, a_str, fold), a);
-    a_out = sel(lanes, far, sel(lanes, stretch, a_str, R1), a_out);
-    float b_out = sel(lanes, far | near, 0.0f, b);
-
-    *A = sel(lanes, ok, a_out, max_f(R1, 0.0f));
-    *B = sel(lanes, ok, b_out, 0.0f);
-    /* the effector: on the target when stretching, else where the chain can get, D <= E <= L */
+    /* The bones' own answers, out of reach without stretch (r1 towards p; too near, folded: towards p
+     * when r1 > r2, else away) and degenerate (r1 >= 0 along u = +x or towards p): +-r1 u, taken on r1
+     * itself, U = 1, not from R1 in this frame, where a length far below |p| or the other length
+     * (p=(0,1), r1=1e-20, r2=1e30; p=0, r1=1e-7, r2=FLT_MAX) is subnormal or 0. R1 > R2 is exact
+     * here: too near, the longer bone is in [1/2, 4). Elsewhere A and B are in this frame, U = us. */
+    bool len = (!ok) | ((far | near) & !stretch);
+    float r_len = sel(lanes, ok & near & !far & !(R1 > R2), -r1u, r1u);
+    *A = sel(lanes, len, r_len, sel(lanes, far | near, a_str, a));
+    *B = sel(lanes, len | far | near, 0.0f, b);
+    *U = sel(lanes, len, 1.0f, us);
+    /* the effector: on the target when stretching, else where the chain can get, D <= E <= L; out of
+     * reach L or D, which the caller takes from the lengths' frame for the same reason as r1 above */
     *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
+    *along = ok & (far | near) & !stretch;
+    *inner = near & !far;
     /* where the effector is the target itself: the caller gives p's own bits (E u is a rounding off) */
     *at_p = ok & (stretch | !(softened | far | near));
     return sel(lanes, ok, status, (float)IK_DEGENERATE);
@@ -255,17 +265,23 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
     bool ok = (r1 > 0.0f) & (r2 > 0.0f) & !origin; /* non-finite input was zeroed above */
     /* a negative r2 answers x = 0, as non-finite input does */
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
-    float A, B, E;
-    bool at_p;
-    float st =
-        ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on, o.soften, lanes, &A, &B, &E, &at_p);
+    float r1u = max_f(sel(lanes, r2 >= 0.0f, r1, 0.0f), 0.0f);
+    float A, B, U, E;
+    bool at_p, along, inner;
+    float st = ik_core(d, invd, rinv, hp, ratio, R1, R2, r1u, us, ok, o.stretch, soft_on, o.soften, lanes, &A, &B,
+                       &U, &E, &at_p, &along, &inner);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
-    *ox = ik_sat(x * us);
-    *oy = ik_sat(y * us);
-    /* the effector: p itself where the chain gets there; degenerate: at the joint */
-    *ex = sel(lanes, at_p, px, ik_sat(sel(lanes, ok, E * ux, x) * us));
-    *ey = sel(lanes, at_p, py, ik_sat(sel(lanes, ok, E * uy, y) * us));
+    *ox = ik_sat(x * U);
+    *oy = ik_sat(y * U);
+    /* the effector: p itself where the chain gets there; out of reach L u or D u, in the lengths' own
+     * frame (the largest in [1, 4)); degenerate: at the joint. (Only ik_solve2 reads it: the batch
+     * loop's compiler drops all this.) */
+    float sl = ik_scale_for(max_f(abs_f(r1), abs_f(r2))), ul = ik_unscale_for(sl);
+    float R1l = r1 * sl, R2l = r2 * sl;
+    float El = sel(lanes, inner, abs_f(R1l - R2l), R1l + R2l);
+    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(sel(lanes, along, El * ux * ul, E * ux * us)), *ox));
+    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(sel(lanes, along, El * uy * ul, E * uy * us)), *oy));
     return sel(lanes, fin, st, (float)IK_DEGENERATE);
 }
 
@@ -282,7 +298,9 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
  * and its selects for non-finite, degenerate or softened input pass the values through); each value
  * it computes is the value computed
  * here times 2^(k * its degree in lengths) (2^j for p's own frame; heron, a product of a factor in
- * each frame, 2^(2k + 2j), and b, sqrt(heron) times 1/|p| in p's frame, 2^k again). Rounding commutes with a power of
+ * each frame, 2^(2k + 2j), and b, sqrt(heron) times 1/|p| in p's frame, 2^k again; out of reach its
+ * joint is +-r1 u on r1 itself, as here, and its effector L u or D u in the lengths' frame, 2^k' for
+ * |k'| <= E likewise; reached, the effector is p itself in both). Rounding commutes with a power of
  * two, fl(2^n v) = 2^n fl(v), and a square root with an even one, whenever the exact results in both
  * frames are zero or normal floats (no underflow to subnormals, no overflow). So it is enough that
  * every nonzero intermediate v of degree g here has 2^-126 * 2^(E|g|) <= |v| <= 2^127 * 2^-(E|g|).
@@ -320,9 +338,11 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
 static IK_NOINLINE ik_status solve2_general(ik_vec2 p, float r1, float r2, opts_n o, ik_vec2 *x, ik_vec2 *end)
 {
     ik_vec2 e;
-    ik_status st =
-        (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, o.soften > 0.0f, false, &x->x, &x->y, &e.x, &e.y);
-    if (end) *end = e;
+    bool soft_on = o.soften > 0.0f;
+    /* two copies, as in ik_solve3 */
+    if (!end) return (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, soft_on, false, &x->x, &x->y, &e.x, &e.y);
+    ik_status st = (ik_status)(int)ikSolve2(p.x, p.y, r1, r2, o, soft_on, false, &x->x, &x->y, &e.x, &e.y);
+    *end = e;
     return st;
 }
 
@@ -704,16 +724,21 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
     vx *= iv; vy *= iv; vz *= iv;
 
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
-    float A, B, E;
-    bool at_p;
-    float st = ik_core(d, 1.0f / sel(lanes, origin, 1.0f, dp), rinv, hp, ratio, R1, R2, ok, o.stretch, soft_on,
-                       o.soften, lanes, &A, &B, &E, &at_p);
+    float r1u = max_f(sel(lanes, r2 >= 0.0f, r1, 0.0f), 0.0f);
+    float A, B, U, E;
+    bool at_p, along, inner;
+    float st = ik_core(d, 1.0f / sel(lanes, origin, 1.0f, dp), rinv, hp, ratio, R1, R2, r1u, us, ok, o.stretch,
+                       soft_on, o.soften, lanes, &A, &B, &U, &E, &at_p, &along, &inner);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
-    *ox = ik_sat(jx * us); *oy = ik_sat(jy * us); *oz = ik_sat(jz * us);
-    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(E * ux * us), *ox));
-    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(E * uy * us), *oy));
-    *ez = sel(lanes, at_p, pz, sel(lanes, ok, ik_sat(E * uz * us), *oz));
+    *ox = ik_sat(jx * U); *oy = ik_sat(jy * U); *oz = ik_sat(jz * U);
+    /* the effector, as in ikSolve2 */
+    float sl = ik_scale_for(max_f(abs_f(r1), abs_f(r2))), ul = ik_unscale_for(sl);
+    float R1l = r1 * sl, R2l = r2 * sl;
+    float El = sel(lanes, inner, abs_f(R1l - R2l), R1l + R2l);
+    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(sel(lanes, along, El * ux * ul, E * ux * us)), *ox));
+    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(sel(lanes, along, El * uy * ul, E * uy * us)), *oy));
+    *ez = sel(lanes, at_p, pz, sel(lanes, ok, ik_sat(sel(lanes, along, El * uz * ul, E * uz * us)), *oz));
     return st;
 }
 
@@ -723,9 +748,14 @@ ik_status ik_solve3(ik_vec3 p, float r1, float r2, ik_vec3 pole, const ik_opts *
 {
     ik_vec3 e;
     opts_n o = normalise(opts);
-    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o,
-                                          o.soften > 0.0f, false, &x->x, &x->y, &x->z, &e.x, &e.y, &e.z);
-    if (end) *end = e;
+    bool soft_on = o.soften > 0.0f;
+    /* two copies, so that the call without end does not work it out (the compiler drops it there) */
+    if (!end)
+        return (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o, soft_on, false, &x->x,
+                                      &x->y, &x->z, &e.x, &e.y, &e.z);
+    ik_status st = (ik_status)(int)solve3(p.x, p.y, p.z, r1, r2, pole.x, pole.y, pole.z, o, soft_on, false, &x->x,
+                                          &x->y, &x->z, &e.x, &e.y, &e.z);
+    *end = e;
     return st;
 }
 
