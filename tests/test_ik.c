@@ -745,7 +745,7 @@ static void test_end_on_target(long n)
  * Results may be subnormal: SLACK is two roundings there. Returns the largest error seen, in those
  * units, through *worst_along and *worst_geom. */
 static const long double SLACK = 0x1p-148L;
-typedef struct { long along, geom, soft_part, soft_full; double worst_along, worst_geom; } range_stats;
+typedef struct { long along, geom, soft_part, soft_full; double worst_along, worst_geom, worst_soft; } range_stats;
 
 static void range_case(float px, float py, float r1, float r2, const ik_opts *o, range_stats *rs)
 {
@@ -774,7 +774,10 @@ static void range_case(float px, float py, float r1, float r2, const ik_opts *o,
         if (t >= 1) { t = 1; full = 1; }
         dt = L - sz * (1 - t) * (1 - t);
     }
+    /* within rounding of an edge of reach of dt, or of the zone's end (fully extended or not), either
+     * answer is right */
     if (soft && !full && fminl(fabsl(dt - L), fabsl(dt - D)) <= 4 * eps * fmaxl(dt, fmaxl(R1, R2))) return;
+    if (soft && fabsl(d - (L + sz)) <= 4 * eps * scale) return;
     rs->soft_part += soft && !full;
     rs->soft_full += full;
     if (full || dt > L || dt < D) {
@@ -817,6 +820,18 @@ static void range_case(float px, float py, float r1, float r2, const ik_opts *o,
         double cond = 1 + 1 / (double)fmaxl(or.sin_gamma, 1e-30L);
         double err = (double)(hypotl(x.x - or.x, x.y - or.y) / unit) / cond;
         CHECK(err <= K, "p=(%a, %a) r1=%a r2=%a: err %.3g eps scale (1 + 1/sin gamma) > %g", px, py, r1, r2, err, K);
+    } else {
+        /* the triangle (r1, r2, dt) along u, in long double; dt itself is a few roundings off, which
+         * moves the joint by as many eps dt / sin gamma: the same form of bound */
+        long double a = (dt * dt + R1 * R1 - R2 * R2) / (2 * dt), b = sqrtl(fmaxl(R1 * R1 - a * a, 0));
+        if (o->bend < 0) b = -b;
+        long double ox = a * ux - b * uy, oy = a * uy + b * ux;
+        double cond = 1 + 1 / (double)fmaxl(dt * fabsl(b) / (R1 * R2), 1e-30L); /* sin gamma = dt |b| / (r1 r2) */
+        double err = (double)(hypotl(x.x - ox, x.y - oy) / unit) / cond;
+        double eerr = (double)(hypotl(e.x - dt * ux, e.y - dt * uy) / unit);
+        if (err > rs->worst_soft) rs->worst_soft = err;
+        CHECK(err <= K && eerr <= 4, "p=(%a, %a) r1=%a r2=%a soften %g: err %.3g eps scale (1 + 1/sin gamma) > %g, "
+              "or end off dt u by %.3g eps scale", px, py, r1, r2, (double)S, err, K, eerr);
     }
 }
 
@@ -825,7 +840,8 @@ static float any_float(void) { return (float)ldexp(1 + urand(), (int)(urand() * 
 
 static void test_whole_range(long n)
 {
-    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 } };
+    const ik_opts OPTS[] = { { 0 }, { .bend = -1 }, { .stretch = 1 }, { .soften = 0.2f }, { .soften = 1 },
+                             { .soften = 1e-3f, .bend = -1 } };
     const int no = sizeof OPTS / sizeof OPTS[0];
     range_stats rs = { 0 };
     /* a grid of magnitudes from the smallest subnormal to FLT_MAX for r1, r2 and |p| */
@@ -844,21 +860,26 @@ static void test_whole_range(long n)
     /* random cases: lengths anywhere, targets anywhere or at the edges of reach and of the soft zone */
     for (long i = 0; i < n; i++) {
         float r1 = any_float(), r2 = any_float();
+        if (urand() < 0.4) r2 = (float)ldexp(r1 * (1 + urand()), (int)(urand() * 7) - 4); /* comparable */
         double L = (double)r1 + r2, D = fabs((double)r1 - r2), u = urand(), d;
         double rel = ldexp(urand(), -(int)(urand() * 24));
         if (urand() < 0.5) rel = -rel;
         if (u < 0.4) d = any_float();
         else if (u < 0.6) d = L * (1 + rel);
         else if (u < 0.8) d = D * (1 + rel);
-        else d = L * (1.2 + rel); /* (the soft zone's end for soften 0.2) */
+        else d = L * (1.2 + rel); /* the soft zone's end for soften 0.2 */
         d = fmin(d, FLT_MAX);
         double th = 2 * M_PI * urand();
         float px = (float)(d * cos(th)), py = (float)(d * sin(th));
         range_case(px, py, r1, r2, &OPTS[i % no], &rs);
     }
     printf("whole range: %d grid cases and %ld random ones, r1, r2, |p| from 2^-149 to FLT_MAX: %ld answers along "
-           "u within %.3f eps r1 (bound 4), %ld joints in reach with lengths within %.3f eps scale (bound 4)\n",
-           nv * nv * nv * 3 * no, n, rs.along, rs.worst_along, rs.geom, rs.worst_geom);
+           "u within %.3f eps r1 (bound 4), %ld joints in reach with lengths within %.3f eps scale (bound 4); "
+           "%ld in the soft zone (max err %.3f eps scale (1 + 1/sin gamma), bound %g), %ld fully extended by it\n",
+           nv * nv * nv * 3 * no, n, rs.along, rs.worst_along, rs.geom, rs.worst_geom, rs.soft_part, rs.worst_soft, K,
+           rs.soft_full);
+    CHECK(rs.soft_part > n / 50 && rs.soft_full > n / 50, "soft zone: %ld cases in it, %ld past it: too few to test",
+          rs.soft_part, rs.soft_full);
 }
 
 /* The degenerate answers of ik.h over the whole range: p at the origin -> x = (r1, 0) exactly;
@@ -902,6 +923,62 @@ static void test_range_degenerate(void)
     printf("degenerate over the whole range: %ld cases, x = (r1, 0) at the origin, r1 u when r2 = 0, 0 when r1 = 0\n", n);
 }
 
+/* Soft IK far from the lengths' scale (ik.h: soften keeps every guarantee): the client's cases, a
+ * target far beyond the reach is fully extended (x = r1 u, end = L u), and soften 1, whose zone starts
+ * at 0, on targets far below equal bones: softened to dt = d (1 - d / 4L) ~ d, the joint still at r1,
+ * across p (its component along p is dt / 2). Softened distances were taken in the frame of the
+ * largest input, where L^2 underflowed (p=(0,1e25), r1=1, r2=0.5 gave x=(0, 0.75)). */
+static void test_soft_range(void)
+{
+    ik_vec2 x, e;
+    ik_status st = ik_solve2((ik_vec2){ 0, 1e25f }, 1, 0.5f, &(ik_opts){ .soften = 0.2f }, &x, &e);
+    CHECK(st == IK_TOO_FAR && x.x == 0 && x.y == 1 && e.x == 0 && e.y == 1.5f,
+          "p=(0,1e25) r1=1 r2=0.5 soften 0.2: %s x=(%.9g, %.9g) end=(%.9g, %.9g), want too-far (0,1) (0,1.5)",
+          ik_status_name(st), x.x, x.y, e.x, e.y);
+    st = ik_solve2((ik_vec2){ 1, 0 }, 1e-22f, 5e-23f, &(ik_opts){ .soften = 0.2f }, &x, &e);
+    CHECK(st == IK_TOO_FAR && x.x == 1e-22f && x.y == 0 && fabsf(e.x - 1.5e-22f) <= 1.5e-22f * FLT_EPSILON,
+          "p=(1,0) r1=1e-22 r2=5e-23 soften 0.2: %s x=(%.9g, %.9g) end %.9g, want (1e-22, 0), 1.5e-22",
+          ik_status_name(st), x.x, x.y, e.x);
+    int n = 0;
+    /* every binade of a target beyond bones 0.7 2^k, 0.5 2^k */
+    for (int k = -140; k <= 120; k += 20)
+        for (int j = k + 1; j <= 127; j++) {
+            float r1 = ldexpf(0.7f, k), r2 = ldexpf(0.5f, k), px = ldexpf(0.6f, j), py = ldexpf(-0.8f, j);
+            double d = hypot(px, py), L = (double)r1 + r2;
+            if (d < L * 1.21) continue; /* past the zone's end for soften 0.2 */
+            ik_vec3 x3, e3;
+            ik_solve2((ik_vec2){ px, py }, r1, r2, &(ik_opts){ .soften = 0.2f }, &x, &e);
+            ik_solve3((ik_vec3){ px, py, 0 }, r1, r2, (ik_vec3){ 0, 0, 1 }, &(ik_opts){ .soften = 0.2f }, &x3, &e3);
+            double ex = r1 * (px / d), ey = r1 * (py / d), u = FLT_EPSILON * r1 + 0x1p-148;
+            double err = hypot(x.x - ex, x.y - ey) / u, err3 = sqrt(pow(x3.x - ex, 2) + pow(x3.y - ey, 2) + pow(x3.z, 2)) / u;
+            double eerr = hypot(e.x - L / r1 * ex, e.y - L / r1 * ey) / (FLT_EPSILON * L + 0x1p-148);
+            CHECK(err <= 4 && err3 <= 4 && eerr <= 4, "soften 0.2, p=(%a, %a) r1=%a r2=%a: x=(%a, %a) (3D %a, %a, %a) "
+                  "end=(%a, %a): want r1 u and L u", px, py, r1, r2, x.x, x.y, x3.x, x3.y, x3.z, e.x, e.y);
+            n++;
+        }
+    /* soften 1 on targets far below equal bones */
+    const float R[] = { 1e-30f, 1.0f, 1e30f };
+    for (size_t a = 0; a < sizeof R / sizeof R[0]; a++)
+        for (int j = 1; j <= 140; j += 3) {
+            float r = R[a], px = r * ldexpf(0.6f, -j), py = r * ldexpf(0.8f, -j);
+            if (px == 0 && py == 0) continue;
+            ik_vec3 x3;
+            st = ik_solve2((ik_vec2){ px, py }, r, r, &(ik_opts){ .soften = 1 }, &x, &e);
+            ik_status s3 = ik_solve3((ik_vec3){ px, py, 0 }, r, r, (ik_vec3){ -py, px, 0 }, &(ik_opts){ .soften = 1 },
+                                     &x3, NULL);
+            double d = hypot(px, py), dt = d * (1 - d / (8.0 * r)), along = ((double)x.x * px + (double)x.y * py) / d;
+            double len = hypot(x.x, x.y), len3 = sqrt((double)x3.x * x3.x + (double)x3.y * x3.y + (double)x3.z * x3.z);
+            double unit = FLT_EPSILON * r;
+            CHECK(st == IK_REACHED && s3 == IK_REACHED && fabs(len - r) <= 4 * unit && fabs(len3 - r) <= 4 * unit &&
+                      fabs(along - dt / 2) <= 4 * unit && fabs(hypot(e.x, e.y) - dt) <= 4 * FLT_EPSILON * dt + 0x1p-148,
+                  "soften 1, p=(%a, %a) r1=r2=%a: %s, |x| = %.9g (3D %.9g), along p %.9g, |end| %.9g (want r1, "
+                  "dt/2 = %.9g, dt)", px, py, r, ik_status_name(st), len, len3, along, hypot(e.x, e.y), dt / 2);
+            n++;
+        }
+    printf("soft range: %d cases, targets far beyond the reach fully extended at r1 u, L u; soften 1 on targets "
+           "down to 2^-140 of the bones, the joint at r1 across p\n", n);
+}
+
 int main(int argc, char **argv)
 {
     long n = argc > 1 ? atol(argv[1]) : 1000000;
@@ -917,6 +994,7 @@ int main(int argc, char **argv)
     test_end_on_target(n / 4);
     test_whole_range(n / 4);
     test_range_degenerate();
+    test_soft_range();
     test_soft();
     test_batch(n / 4 + 3);
     test_fast_edges(n / 4);

@@ -8,7 +8,12 @@
  * marked by a comment starting "C only:" here, "GLSL only:" there, which covers the definitions up to
  * the next blank line between functions; one whose twin has another name (the public entry points,
  * in each language's style) by "GLSL twin: NAME". tests/test_twins.sh holds the two to this, and to
- * one set of status numbers.
+ * one set of status numbers. Not yet in ik.glsl (the test holds names and order, not bodies): the
+ * answers along u and the effector taken on the lengths themselves, the effector as p's own bits,
+ * the soft zone's distance as d - sd t / 2 in p's frame (see ik_core). There they still come from the
+ * frame of the largest input, and dt from L - s q^2: the same to rounding where no length is far
+ * below |p| or the other length and no target far inside the reach is softened (soften 1), which
+ * covers `ikshade check`'s cases; lost to underflow or cancellation beyond.
  *
  * Accuracy. Everything is computed in float, in a frame scaled by a power of two so that the largest
  * input is in [1, 4): squares never overflow or underflow, and scaling back is exact. The offset of x
@@ -19,6 +24,11 @@
  * problem's own conditioning (it grows as 1/sin of the knee angle). It is the article's 4 r1^2 h - w^2
  * factored: that form loses up to a further factor r1/r2 (or r2/r1) to cancellation there. The
  * target is out of reach exactly when a factor is negative, so the status and the square root agree.
+ * In that frame a length far below the largest input is subnormal or 0; so the answers that are
+ * r1 along u (out of reach, degenerate, fully softened) take r1 itself, the effector's L u and D u
+ * come from the lengths' own frame, and the soft zone's distance is taken in p's: each output is
+ * then exact to a few roundings of its own size from 2^-149 to FLT_MAX (tests/test_ik.c:
+ * test_whole_range). A joint in reach stays within the bound on the scale of the largest input.
  *
  * Speed. ik_core(), ikSolve2() and the 3D body are branch-free (selects only) so that the batch loops
  * vectorise; build with -fno-math-errno (sqrtf must not set errno), -fno-trapping-math (a float
@@ -135,18 +145,18 @@ static inline bool ik_finite(float v) { return v - v == 0.0f; }
  * where |p|^2 = hp and 1/|p| = invp, ratio taking that frame to this one (1/ratio = rinv); us undoes
  * the scaled frame, and r1u is r1 itself (0 where the answer is x = 0). Gives the joint's
  * coordinates along u = p/d (A) and along the bend side (B, before the bend sign) in units of U (the
- * joint is (A u + B v) U), the effector's distance along u in the scaled frame (E), and where the
- * effector is the target itself (at_p: reached unsoftened, or stretching; the caller then gives p's
- * own bits, as ik.h promises) or the nearest point of the reach, L u or D u (along; inner for D),
- * which the caller takes in the lengths' own frame; and the status of
+ * joint is (A u + B v) U); the effector, either the nearest point of the reach, L u or D u (along;
+ * inner for D), which the caller takes in the lengths' own frame, or else p k: k = 1 where the
+ * effector is the target itself (reached unsoftened, or stretching: p's own bits, as ik.h promises),
+ * dt / d in the soft zone; and the status of
  * the target as a float (the enum's value) so that every select has one lane width. `ok` false means
  * degenerate inputs: then the outputs are the documented ones. The twin has no soft_on: every caller
  * passes soften > 0 for it, which ik.glsl tests itself; here it is a separate flag so that it can be a
  * constant in each batch variant. */
 static inline __attribute__((always_inline)) float
 ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, float r1u, float us, bool ok,
-        bool stretch, bool soft_on, float soften, bool lanes, float *A, float *B, float *U, float *E, bool *at_p,
-        bool *along, bool *inner)
+        bool stretch, bool soft_on, float soften, bool lanes, float *A, float *B, float *U, float *k, bool *along,
+        bool *inner)
 {
     float L = R1 + R2;
     float D = abs_f(R1 - R2);
@@ -165,23 +175,36 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
     status = sel(lanes, F < 0.0f, (float)IK_TOO_FAR, status);
 
     /* soft IK: pull the effective target distance dt in, Spine's quadratic. soft_on is a constant in
-     * each caller's loop, so the common case pays none of this. */
-    float dt = d, inv = inv_d;
-    bool softened = false;
+     * each caller's loop, so the common case pays none of this. The zone starts at z = L - s; t is
+     * the way through it, from 0 to 1 at L + s, and dt = L - s (1 - t)^2, written as d - sd t / 2
+     * (sd = d - z): the same number without L - s q^2's cancellation, which gave dt = 0 for soften 1
+     * (z = 0) and d < 2^-25 L. Past the zone's end (t = 1: `full`) dt = L, the chain straight at
+     * the target: the caller's answer along u on r1 itself, as too far, since |p| may be any number
+     * of binades above L, whose square then underflows in this frame (p=(0,1e25), r1=1, r2=0.5 gave
+     * x=(0,0.75)). In the zone (t < 1), d/2 <= dt <= d: dt is taken in p's own frame, as d is, and
+     * the geometry below is that of an unsoftened target at dt, its factors in the same frames (soften
+     * 1 puts targets far below equal bones in the zone, where dt^2 underflows in this frame). */
+    float dt = d, inv = inv_d, kt = 1.0f;
+    bool full = false;
     if (soft_on) {
         float s = soften * L;
-        float sd = d - (L - s);
+        float z = L - s;
+        float sd = d - z;
         bool soft = (s > 0.0f) & (sd > 0.0f);
         float t = min_f(sd / sel(lanes, soft, 2.0f * s, 1.0f), 1.0f);
-        float q = 1.0f - t;
-        dt = sel(lanes, soft, L - s * q * q, d);
-        inv = sel(lanes, soft, 1.0f / sel(lanes, dt > 0.0f, dt, 1.0f), inv_d);
-        /* the softened distance has no frame of its own: this one */
-        float ht = dt * dt;
-        F = sel(lanes, soft, L * L - ht, F);
-        G = sel(lanes, soft, ht - D * D, G);
-        invp = sel(lanes, soft, inv, invp);
-        softened = soft;
+        full = soft & (sd >= 2.0f * s); /* (t >= 1 here stops GCC 12 vectorising the loops) */
+        bool part = soft & !full;
+        /* in p's frame: dp = d rinv exactly (d is a normal float, ratio a power of two); z rinv
+         * overflows only outside the zone, where the selects drop it */
+        float dp = d * rinv;
+        float dtp = sel(lanes, part, dp - (dp - z * rinv) * (0.5f * t), dp);
+        float it = 1.0f / dtp, ht = dtp * dtp;
+        kt = sel(lanes, part, dtp * invp, 1.0f);
+        dt = sel(lanes, part, dtp * ratio, d);
+        inv = sel(lanes, part, it * rinv, inv_d);
+        F = sel(lanes, part, L * L - ht * ratio * ratio, F);
+        G = sel(lanes, part, ht - Dp * Dp, G);
+        invp = sel(lanes, part, it, invp);
     }
 
     /* geometry on the effective distance */
@@ -198,18 +221,17 @@ ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float 
      * itself, U = 1, not from R1 in this frame, where a length far below |p| or the other length
      * (p=(0,1), r1=1e-20, r2=1e30; p=0, r1=1e-7, r2=FLT_MAX) is subnormal or 0. R1 > R2 is exact
      * here: too near, the longer bone is in [1/2, 4). Elsewhere A and B are in this frame, U = us. */
-    bool len = (!ok) | ((far | near) & !stretch);
-    float r_len = sel(lanes, ok & near & !far & !(R1 > R2), -r1u, r1u);
+    bool len = (!ok) | full | ((far | near) & !stretch);
+    float r_len = sel(lanes, ok & near & !far & !full & !(R1 > R2), -r1u, r1u);
     *A = sel(lanes, len, r_len, sel(lanes, far | near, a_str, a));
     *B = sel(lanes, len | far | near, 0.0f, b);
     *U = sel(lanes, len, 1.0f, us);
-    /* the effector: on the target when stretching, else where the chain can get, D <= E <= L; out of
-     * reach L or D, which the caller takes from the lengths' frame for the same reason as r1 above */
-    *E = sel(lanes, stretch, d, max_f(min_f(dt, L), D));
-    *along = ok & (far | near) & !stretch;
-    *inner = near & !far;
-    /* where the effector is the target itself: the caller gives p's own bits (E u is a rounding off) */
-    *at_p = ok & (stretch | !(softened | far | near));
+    /* the effector: on the target when stretching, else where the chain can get: p, or dt u in the
+     * soft zone, or out of reach of dt L u or D u, which the caller takes from the lengths' frame for
+     * the same reason as r1 above */
+    *along = ok & (far | near | full) & !stretch;
+    *inner = near & !far & !full;
+    *k = sel(lanes, stretch, 1.0f, kt);
     return sel(lanes, ok, status, (float)IK_DEGENERATE);
 }
 
@@ -266,22 +288,22 @@ ikSolve2(float px, float py, float r1, float r2, opts_n o, bool soft_on, bool la
     /* a negative r2 answers x = 0, as non-finite input does */
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float r1u = max_f(sel(lanes, r2 >= 0.0f, r1, 0.0f), 0.0f);
-    float A, B, U, E;
-    bool at_p, along, inner;
+    float A, B, U, ke;
+    bool along, inner;
     float st = ik_core(d, invd, rinv, hp, ratio, R1, R2, r1u, us, ok, o.stretch, soft_on, o.soften, lanes, &A, &B,
-                       &U, &E, &at_p, &along, &inner);
+                       &U, &ke, &along, &inner);
     B *= o.bend;
     float x = A * ux - B * uy, y = A * uy + B * ux;
     *ox = ik_sat(x * U);
     *oy = ik_sat(y * U);
-    /* the effector: p itself where the chain gets there; out of reach L u or D u, in the lengths' own
-     * frame (the largest in [1, 4)); degenerate: at the joint. (Only ik_solve2 reads it: the batch
-     * loop's compiler drops all this.) */
+    /* the effector: p itself where the chain gets there (ke = 1), p ke in the soft zone; out of reach
+     * L u or D u, in the lengths' own frame (the largest in [1, 4)); degenerate: at the joint. (Only
+     * ik_solve2 with an end reads it: elsewhere the compiler drops all this.) */
     float sl = ik_scale_for(max_f(abs_f(r1), abs_f(r2))), ul = ik_unscale_for(sl);
     float R1l = r1 * sl, R2l = r2 * sl;
     float El = sel(lanes, inner, abs_f(R1l - R2l), R1l + R2l);
-    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(sel(lanes, along, El * ux * ul, E * ux * us)), *ox));
-    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(sel(lanes, along, El * uy * ul, E * uy * us)), *oy));
+    *ex = sel(lanes, ok, sel(lanes, along, ik_sat(El * ux * ul), px * ke), *ox);
+    *ey = sel(lanes, ok, sel(lanes, along, ik_sat(El * uy * ul), py * ke), *oy);
     return sel(lanes, fin, st, (float)IK_DEGENERATE);
 }
 
@@ -725,10 +747,10 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
 
     R1 = sel(lanes, r2 >= 0.0f, R1, 0.0f);
     float r1u = max_f(sel(lanes, r2 >= 0.0f, r1, 0.0f), 0.0f);
-    float A, B, U, E;
-    bool at_p, along, inner;
+    float A, B, U, ke;
+    bool along, inner;
     float st = ik_core(d, 1.0f / sel(lanes, origin, 1.0f, dp), rinv, hp, ratio, R1, R2, r1u, us, ok, o.stretch,
-                       soft_on, o.soften, lanes, &A, &B, &U, &E, &at_p, &along, &inner);
+                       soft_on, o.soften, lanes, &A, &B, &U, &ke, &along, &inner);
     B *= o.bend;
     float jx = A * ux + B * vx, jy = A * uy + B * vy, jz = A * uz + B * vz;
     *ox = ik_sat(jx * U); *oy = ik_sat(jy * U); *oz = ik_sat(jz * U);
@@ -736,9 +758,9 @@ solve3(float px, float py, float pz, float r1, float r2, float hx, float hy, flo
     float sl = ik_scale_for(max_f(abs_f(r1), abs_f(r2))), ul = ik_unscale_for(sl);
     float R1l = r1 * sl, R2l = r2 * sl;
     float El = sel(lanes, inner, abs_f(R1l - R2l), R1l + R2l);
-    *ex = sel(lanes, at_p, px, sel(lanes, ok, ik_sat(sel(lanes, along, El * ux * ul, E * ux * us)), *ox));
-    *ey = sel(lanes, at_p, py, sel(lanes, ok, ik_sat(sel(lanes, along, El * uy * ul, E * uy * us)), *oy));
-    *ez = sel(lanes, at_p, pz, sel(lanes, ok, ik_sat(sel(lanes, along, El * uz * ul, E * uz * us)), *oz));
+    *ex = sel(lanes, ok, sel(lanes, along, ik_sat(El * ux * ul), px * ke), *ox);
+    *ey = sel(lanes, ok, sel(lanes, along, ik_sat(El * uy * ul), py * ke), *oy);
+    *ez = sel(lanes, ok, sel(lanes, along, ik_sat(El * uz * ul), pz * ke), *oz);
     return st;
 }
 
