@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C and GLSL solvers as twins: shaders/ik.glsl's status #defines carry the numbers of
 # IK_STATUS_LIST (include/ikshade/ik.h), and src/ik/ik.c defines ik.glsl's functions under the same
-# names in the same order. Usage: test_twins.sh SOURCE-DIR
+# names in the same order; and ik.h's IK_VERSION is the project's. Usage: test_twins.sh SOURCE-DIR
 #
 # Conventions, as the top of ik.c states them:
 # - A comment line starting "C only:" (in ik.c) or "GLSL only:" (in ik.glsl) marks the functions
@@ -44,6 +44,15 @@ while read -r name num; do
   check "$name is $num in ik.glsl as in ik.h" \
     same "ik.h ik.glsl" "$name $num" "$(grep -E "^$name " <<<"$g_status" || echo "$name (none)")"
 done <<<"$c_status"
+
+# ---- the version ----------------------------------------------------------------------------------
+# ik.h's IK_VERSION is the project's version, which CMakeLists.txt sets (project(... VERSION x.y.z))
+# and gives libik's soname and ik.pc; a header of its own kept it at 0.1.0 after 0.2.0
+cm=$src/CMakeLists.txt
+p_ver=$(sed -nE 's/^project\([A-Za-z0-9_]+ +VERSION +([0-9]+\.[0-9]+\.[0-9]+)[ )].*/\1/p' "$cm" 2>/dev/null)
+h_ver=$(sed -nE 's/^#define IK_VERSION "([^"]*)"$/\1/p' "$h")
+check "CMakeLists.txt: the project's version found" [ -n "$p_ver" ]
+check_eq "ik.h's IK_VERSION is the project's version (CMakeLists.txt)" "$p_ver" "$h_ver"
 
 # ---- functions ------------------------------------------------------------------------------------
 # defs FILE ONLY-TAG: "D NAME" per function with a twin (NAME its GLSL name), "X NAME" per one
