@@ -78,21 +78,28 @@ int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, fl
     int status = G < 0.0 ? IK_TOO_NEAR : IK_REACHED;
     status = F < 0.0 ? IK_TOO_FAR : status;
 
-    // soft IK: pull the effective target distance dt in, Spine's quadratic
+    // soft IK: pull the effective target distance dt in, Spine's quadratic. The zone starts at
+    // z = L - s; t goes from 0 to 1 at L + s, and dt = L - s (1 - t)^2 is written d - sd t / 2 (no
+    // cancellation: soften 1 gave dt = 0 far inside the reach) and taken in p's frame. Past the zone's
+    // end (`full`) the chain is straight at the target: the joint r1 along u, as ik.c's (see there).
     float dt = d, inv = inv_d;
+    bool full = false;
     if (soften > 0.0) {
         float s = soften * L;
-        float sd = d - (L - s);
+        float z = L - s;
+        float sd = d - z;
         bool soft = s > 0.0 && sd > 0.0;
         float t = min(sd / (soft ? 2.0 * s : 1.0), 1.0);
-        float q = 1.0 - t;
-        dt = soft ? L - s * q * q : d;
-        inv = soft ? 1.0 / (dt > 0.0 ? dt : 1.0) : inv_d;
-        // the softened distance has no frame of its own: this one
-        float ht = dt * dt;
-        F = soft ? L * L - ht : F;
-        G = soft ? ht - D * D : G;
-        invp = soft ? inv : invp;
+        full = soft && sd >= 2.0 * s;
+        bool part = soft && !full;
+        float dp = d * rinv;
+        float dtp = part ? dp - (dp - z * rinv) * (0.5 * t) : dp;
+        float it = 1.0 / dtp, ht = dtp * dtp;
+        dt = part ? dtp * ratio : (full ? L : d);
+        inv = part ? it * rinv : inv_d;
+        F = part ? L * L - ht * ratio * ratio : F;
+        G = part ? ht - Dp * Dp : G;
+        invp = part ? it : invp;
     }
 
     // geometry on the effective distance
@@ -107,7 +114,8 @@ int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, fl
     float fold = R1 > R2 ? R1 : -R1;
     float a_out = near ? (stretch ? a_str : fold) : a;
     a_out = far ? (stretch ? a_str : R1) : a_out;
-    float b_out = (far || near) ? 0.0 : b;
+    a_out = full ? R1 : a_out;
+    float b_out = (far || near || full) ? 0.0 : b;
 
     A = ok ? a_out : max(R1, 0.0);
     B = ok ? b_out : 0.0;

@@ -8,12 +8,12 @@
  * marked by a comment starting "C only:" here, "GLSL only:" there, which covers the definitions up to
  * the next blank line between functions; one whose twin has another name (the public entry points,
  * in each language's style) by "GLSL twin: NAME". tests/test_twins.sh holds the two to this, and to
- * one set of status numbers. Not yet in ik.glsl (the test holds names and order, not bodies): the
- * answers along u and the effector taken on the lengths themselves, the effector as p's own bits,
- * the soft zone's distance as d - sd t / 2 in p's frame (see ik_core). There they still come from the
- * frame of the largest input, and dt from L - s q^2: the same to rounding where no length is far
- * below |p| or the other length and no target far inside the reach is softened (soften 1), which
- * covers `ikshade check`'s cases; lost to underflow or cancellation beyond.
+ * one set of status numbers. The soft zone (dt = d - sd t / 2 in p's frame, the joint r1 along u past
+ * its end) is in ik.glsl too: `ikshade check` finds every joint identical. Not yet there (the test
+ * holds names and order, not bodies): the answers along u and the effector taken on the lengths
+ * themselves and the effector as p's own bits; there they come from the frame of the largest input,
+ * the same to rounding where no length is far below |p| or the other length (check's cases), lost
+ * to underflow beyond.
  *
  * Accuracy. Everything is computed in float, in a frame scaled by a power of two so that the largest
  * input is in [1, 4): squares never overflow or underflow, and scaling back is exact. The offset of x
