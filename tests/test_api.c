@@ -1126,15 +1126,20 @@ static void test_two_engines(void)
     iks_engine *a = NULL, *b = NULL;
     iks_toy *ta = NULL, *tb = NULL;
     CHECK_CODE("engine A", iks_engine_create(NULL, &a), IKS_OK);
-    if (a) CHECK_CODE("A's red toy", load_src(a, "a.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(1, 0, 0, 1); }", 4, 4, &ta), IKS_OK);
+    if (a) CHECK_CODE("A's red toy", load_src(a, "a.frag", "uniform float k = 1.0;\n"
+                                             "void mainImage(out vec4 o, in vec2 f) { o = vec4(k, 0, 0, 1); }", 4, 4, &ta), IKS_OK);
     CHECK_CODE("engine B", iks_engine_create(NULL, &b), IKS_OK);
     if (b) CHECK_CODE("B's green toy", load_src(b, "b.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(0, 1, 0, 1); }", 4, 4, &tb), IKS_OK);
     if (!ta || !tb) goto out;
     centre(ta, "A draws after B was made: red", red);
     centre(tb, "B draws: green", green);
     centre(ta, "A again: red", red);
-    CHECK_CODE("A takes a setting while B's context was current", iks_toy_set(ta, "nosuch=1"), IKS_E_USAGE);
     centre(tb, "B again: green", green);
+    /* a uniform set while B's context is current goes to A's program, not to a name in B's */
+    CHECK_CODE("A takes a setting while B's context was current", iks_toy_set(ta, "k=0.5"), IKS_OK);
+    centre(ta, "... and draws with it", (const unsigned char[3]){ 128, 0, 0 });
+    CHECK_CODE("A's setting back", iks_toy_set(ta, "k=1"), IKS_OK);
+    centre(tb, "B: green", green);
     iks_toy_destroy(tb); /* its GL objects go from B's context, not A's */
     tb = NULL;
     centre(ta, "A after B's toy went: red", red);

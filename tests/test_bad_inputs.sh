@@ -160,6 +160,11 @@ fi
 mkdir "$fx/nultoy" && cp "$fx/ok.frag" "$fx/nultoy/image.glsl" && printf 'image.iChannel0 = a\0.png\n' > "$fx/nultoy/manifest.txt"
 bad 1 "nultoy/manifest.txt: binary file \(contains NUL bytes\), not a manifest" "$bin" render "$fx/nultoy" -o x.png
 
+# a device as the shader (or a link to one): named a device, not read to the size limit
+ln -s /dev/zero "$fx/zero.frag"
+bad 1 "zero.frag: a device, not a regular file" "$bin" render "$fx/zero.frag" -o x.png
+bad 1 "/dev/urandom: a device, not a regular file" "$bin" render /dev/urandom -o x.png
+
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png

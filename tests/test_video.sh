@@ -168,23 +168,27 @@ check "... and no partial int2.mp4" [ ! -e int2.mp4 ]
 # `timeout` sends its SIGTERM to the render and again to its process group: one request, not two (the
 # copy was taken as a second signal, which drops the file at once: half the time)
 for i in 1 2 3; do
-  timeout 2 "$bin" render t.frag -o "to$i.mp4" --frames 100000 --size 64x36 --quiet 2>"to$i.err"; rc=$?
-  check "timeout's SIGTERM, try $i: timeout says it timed out (124; rc $rc: $(cat "to$i.err"))" [ "$rc" -eq 124 ]
-  check "... and the video is kept, closed, decodable" [ "$(nframes "to$i.mp4")" -gt 0 ]
+  timeout 2 "$bin" render t.frag -o "to$i.mp4" --frames 100000 --size 64x36 --quiet 2>"to$i.err"
+  said=$(grep -oE "to$i.mp4 holds the first [0-9]+ of 100000 frames, properly closed" "to$i.err" | grep -oE 'first [0-9]+' | cut -d' ' -f2)
+  check "timeout's SIGTERM, try $i: stopped as one request, the file closed ($(cat "to$i.err"))" [ -n "$said" ]
+  check_eq "... holding the frames it says" "$said" "$(nframes "to$i.mp4")"
 done
 # a video whose ffmpeg takes longer than the stop's 5 s grace to write its end (a GIF's palette pass
 # over every frame does; here an ffmpeg that sleeps 7 s after its input ends): waited for, said, kept
 mkdir -p slowbin && cat > slowbin/ffmpeg <<'SH'
 #!/bin/sh
 for a; do out=$a; done
+head -c 1 >/dev/null && : >"$STARTED"
 cat >/dev/null
 sleep 7
 printf 'GIF89a' >"$out"
 exit 0
 SH
 chmod +x slowbin/ffmpeg
-env PATH="$PWD/slowbin:$PATH" "$bin" render t.frag -o slowend.gif --frames 100000 --size 64x36 --quiet 2>slowend.err & p=$!
-sleep 1; kill -TERM $p; wait $p; rc=$?
+rm -f started
+env PATH="$PWD/slowbin:$PATH" STARTED="$PWD/started" "$bin" render t.frag -o slowend.gif --frames 100000 --size 64x36 --quiet 2>slowend.err & p=$!
+for _ in $(seq 200); do [ -e started ] && break; sleep 0.1; done # frames reach ffmpeg: the stop comes after
+kill -TERM $p; wait $p; rc=$?
 check_eq "SIGTERM while ffmpeg takes 7 s to finish: exit 143" 143 "$rc"
 check "... the file is kept" [ -s slowend.gif ]
 check "... and the wait was said ($(tr '\n' '|' <slowend.err))" grep -q "ffmpeg is still finishing the video; a second signal drops it" slowend.err

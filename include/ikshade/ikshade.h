@@ -10,8 +10,10 @@
  *   never exits: warnings go to the engine's logger callback.
  * - One engine owns one GL context (headless EGL, or the caller's); use it, and everything made from it,
  *   from the thread that created it. A thread may hold several engines: each call makes its engine's
- *   context current first (an engine made from a get_proc loader cannot: its caller keeps its own
- *   context current for its calls).
+ *   context current first, and leaves it current (a program drawing with its own context too binds
+ *   that again after calling ikshade); an engine made from a get_proc loader binds nothing: its
+ *   caller keeps its own context current for its calls. Callbacks (progress, live) may use another
+ *   engine; the log callback, called in the middle of the work, must not.
  * - The GL compiler recurses into a shader's expressions: a very long one (tens of thousands of terms
  *   in one statement) needs more stack than a default 8 MiB thread has. The ikshade command runs on a
  *   512 MiB thread; a program loading untrusted shaders should load them on a thread as large.

@@ -11,9 +11,11 @@
  *   nothing at all on stderr, instead of death by signal.
  * - One signal sent twice at once is one request: `timeout` sends its SIGTERM to the command and then
  *   to the command's process group, which holds the command again, and a stop that counted the copy
- *   as the second signal died at once, losing a recording half the time. A copy is the same signal
- *   from the same sending process (si_pid; never the terminal's, whose si_pid is 0) within
- *   DUPLICATE_NS of the first.
+ *   as the second signal died at once, losing a recording half the time; `timeout --foreground`,
+ *   docker or tini pass on the terminal's Ctrl-C that the command also got, and bash resends the
+ *   SIGHUP of a closed terminal. A copy is the same signal within DUPLICATE_NS of the first, from the
+ *   same sending process, or one from the terminal (si_pid 0) and one from our parent. Two signals a
+ *   script sends on purpose must come further apart; a person's two Ctrl-C always do.
  * Handlers are installed without SA_RESTART, and a signal taken by another thread (the main thread
  * waiting for the command, a driver's worker) is passed on to the command's thread, so that a write
  * blocked there returns. */
@@ -34,6 +36,7 @@
 static atomic_int first_signal;
 static atomic_int first_sender;     /* si_pid of the first, when a process sent it (SI_USER) */
 static atomic_llong first_ns;       /* CLOCK_MONOTONIC when it came */
+_Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2, "handlers use these atomics");
 static pthread_t command_thread;
 static atomic_bool have_command_thread;
 
@@ -61,14 +64,15 @@ static void on_alarm(int sig)
 {
     (void)sig;
     static int waited; /* only this handler touches it, and SIGALRM is blocked while it runs */
-    if (iks_outputs_finishing() && waited < FINISH_SECONDS) {
+    bool finishing = iks_outputs_finishing();
+    if (finishing && waited < FINISH_SECONDS) {
         if (waited == 0) say("ikshade: stopping: ffmpeg is still finishing the video; a second signal drops it\n");
         waited += GRACE_SECONDS;
         alarm(GRACE_SECONDS);
         return;
     }
-    say(waited ? "ikshade: ffmpeg did not finish the video in time: stopped, the unfinished file removed\n"
-               : "ikshade: the command did not stop within 5 s of the signal: ended, unfinished files removed\n");
+    say(finishing ? "ikshade: ffmpeg did not finish the video in time: stopped, the unfinished file removed\n"
+                  : "ikshade: the command did not stop within the grace after the signal: ended, unfinished files removed\n");
     die_now(atomic_load(&first_signal));
 }
 
@@ -79,20 +83,30 @@ static long long now_ns(void)
     return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
+/* Whether a signal from sender is a copy of the first (see the top): first_ns 0 means the first one's
+ * handler, on another thread, has not yet written down when and whence, microseconds ago */
+static bool is_copy(int sig, int first, int sender)
+{
+    if (sig != first) return false;
+    long long t0 = atomic_load(&first_ns);
+    if (t0 == 0) return true; /* microseconds after the first, whoever sent it */
+    if (now_ns() - t0 >= DUPLICATE_NS) return false;
+    int from = atomic_load(&first_sender), parent = (int)getppid();
+    return (sender != 0 && sender == from) || (from == 0 && sender == parent) || (sender == 0 && from == parent);
+}
+
 static void on_stop(int sig, siginfo_t *info, void *ctx)
 {
     (void)ctx;
-    int sender = info && info->si_code == SI_USER ? (int)info->si_pid : 0;
+    int sender = info && info->si_code <= 0 ? (int)info->si_pid : 0; /* kill, sigqueue, tgkill; not the kernel's */
     int expect = 0;
     if (!atomic_compare_exchange_strong(&first_signal, &expect, sig)) {
-        if (expect == sig && sender != 0 && sender == atomic_load(&first_sender) &&
-            now_ns() - atomic_load(&first_ns) < DUPLICATE_NS)
-            return; /* the same request again (see the top) */
+        if (is_copy(sig, expect, sender)) return; /* the same request again */
         die_now(expect); /* the second: now, with the first one's status */
         return;
     }
     atomic_store(&first_sender, sender);
-    atomic_store(&first_ns, now_ns());
+    atomic_store(&first_ns, now_ns()); /* last: its being nonzero says both are written */
     alarm(GRACE_SECONDS);
     iks_interrupt();
     if (atomic_load(&have_command_thread) && !pthread_equal(pthread_self(), command_thread))

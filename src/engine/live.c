@@ -616,7 +616,10 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     iks_audio_out *audio = NULL;
     bool audio_tried = false;    /* the output is opened once, when a toy first has sound */
     char title[PATH_MAX + 64];
+    iks_err bind_err = IKS_ERR_INIT;
     while (!quit && !(d->should_stop && d->should_stop(d->user))) {
+        /* the caller's callbacks (should_stop, on_reload, on_record...) may have used another engine */
+        if (!iks_engine_bind(e, &bind_err)) break;
         p->poll(p);
         iks_event ev;
         int nevents = 0;
@@ -827,6 +830,10 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
+    if (bind_err.code != IKS_OK) {
+        live_free(&l);
+        return iks_publish(&bind_err);
+    }
     /* a run of --frames N (a script's) that never had anything to show failed, as a render would */
     if (d->frames && !l.toy && l.error) {
         iks_err_set(&err, l.error_code != IKS_OK ? l.error_code : IKS_E_COMPILE, "%s", l.error);

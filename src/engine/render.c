@@ -43,6 +43,7 @@ typedef struct {
     bool hdr;           /* frames are drawn and read back as float RGBA (EXR, 16-bit PNG) */
     bool png_fast;      /* the default PNG path (ISA-L), else libdeflate at level */
     int level;
+    const iks_engine *e; /* set by the render: its context is bound again after the caller's callback */
 } plan;
 
 /* iTime's bound, the one --time and a recording's times already have, far inside a float's range: a
@@ -376,7 +377,10 @@ static bool keep_going(const plan *p, long done, long total, double start)
     if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
     if (!p->d.progress) return true;
     iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
-    return p->d.progress(p->d.user, &pr);
+    bool go = p->d.progress(p->d.user, &pr);
+    /* the callback may have drawn with another engine: ours again, or stop (the next GL call fails) */
+    iks_err ignored = IKS_ERR_INIT;
+    return iks_engine_bind(p->e, &ignored) && go;
 }
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
@@ -525,6 +529,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
         return iks_publish(&err);
+    p.e = t->e;
     const iks_render_desc *r = &p.d;
     if (t->gl.image_less)
         return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
@@ -691,6 +696,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     iks_err err = IKS_ERR_INIT;
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    p.e = t->e;
     if (p.kind != IKS_OUT_PNG || p.hdr) return iks_fail_usage("bench render: the output must be 8-bit PNG files");
     if (reps < 1) reps = 3;
     const iks_render_desc *r = &p.d;

@@ -145,7 +145,8 @@ static iks_glproc get_proc(const char *name) { return (iks_glproc)glfwGetProcAdd
 static bool make_current(iks_platform *p)
 {
     glfw_impl *g = p->impl;
-    if (glfwGetCurrentContext() != g->win) glfwMakeContextCurrent(g->win);
+    /* always: GLFW's idea of what is current does not see an EGL engine's eglMakeCurrent beside it */
+    glfwMakeContextCurrent(g->win);
     return glfwGetCurrentContext() == g->win;
 }
 
