@@ -117,13 +117,14 @@ bad 2 "one shader at a time" "${I[@]}" tstOne tstCub -o d --key testkey
 bad 1 "the API says: Invalid key \\(check --key\\)" "${I[@]}" tstOne -o d --key wrong
 bad 1 "shader 'nosuch': not found by the API: no shader has this ID, or it is not published as \"public\\+api\"" \
   "${I[@]}" nosuch -o d --key testkey
-bad 1 "/api/v1/shaders/tst500: HTTP 500 \\(the server failed" "${I[@]}" tst500 -o d --key testkey
-bad 1 "/api/v1/shaders/tstHtm: HTTP 403 \\(the site refuses this client" "${I[@]}" tstHtm -o d --key testkey
-bad 1 "/api/v1/shaders/tstBad: the answer is not JSON" "${I[@]}" tstBad -o d --key testkey
-bad 1 "/media/a/f{64}\\.png: HTTP 404 \\(a texture tstMis.json names\\)" "${I[@]}" tstMis -o d --key testkey
-bad 1 "tstEvl.json: texture path '/media/a/\\.\\./\\.\\./\\.\\./etc/passwd.png' is not one of the site's /media/ paths" \
-  "${I[@]}" tstEvl -o d --key testkey
-bad 1 "tstNoi.json: no pass of type \"image\"" "${I[@]}" tstNoi -o d --key testkey
+# refused ID PATTERN: importing ID into d fails in one line matching PATTERN, leaving nothing
+refused() { bad 1 "$2" "${I[@]}" "$1" -o d --key testkey; }
+refused tst500 "/api/v1/shaders/tst500: HTTP 500 \\(the server failed"
+refused tstHtm "/api/v1/shaders/tstHtm: HTTP 403 \\(the site refuses this client"
+refused tstBad "/api/v1/shaders/tstBad: the answer is not JSON"
+refused tstMis "/media/a/f{64}\\.png: HTTP 404 \\(a texture tstMis.json names\\)"
+refused tstEvl "tstEvl.json: texture path '/media/a/\\.\\./\\.\\./\\.\\./etc/passwd.png' is not one of the site's /media/ paths"
+refused tstNoi "tstNoi.json: no pass of type \"image\""
 bad 1 "/api/v1/shaders/tstOne: HTTP 404 \\(not the shadertoy.com API here" "${I[@]}" tstOne -o d --key testkey \
   --base-url "$base/elsewhere"
 # network down: a port nobody listens on (bound, then closed)
@@ -143,7 +144,7 @@ TIMEOUT=10 bad 1 "/media/drip/x\\.png: timed out after [0-9.]+ s: less than 1 Ki
 # two textures with one file name cannot both lie beside the JSON
 variant tstTwo 'ins.append(dict(ins[0], channel=3, filepath=ins[0]["filepath"].replace("/media/a/", "/media/b/")))'
 mkdir -p root/media/b && cp "root/media/a/$TEX" root/media/b/
-bad 1 "tstTwo.json: two media files named $TEX" "${I[@]}" tstTwo -o d --key testkey
+refused tstTwo "tstTwo.json: two media files named $TEX"
 # media named as the JSON, or as each other where letter case does not count, or hidden as the
 # import's temporaries are: each would be one file with another, refused before anything is fetched
 variant tstJsn 'ins[0]["filepath"] = "/media/a/tstJsn.json"'
@@ -152,13 +153,10 @@ variant tstTwc 'ins.append(dict(ins[0], channel=3, filepath="/media/b/" + ins[0]
 variant tstDot 'ins[0]["filepath"] = "/media/a/.ikshade-import-AAAAAA"'
 for f in tstJsn.json TSTCAS.JSON .ikshade-import-AAAAAA; do cp "root/media/a/$TEX" "root/media/a/$f"; done
 cp "root/media/a/$TEX" "root/media/b/${TEX^^}"
-bad 1 "tstJsn.json: media file /media/a/tstJsn\\.json would have the JSON's own name: they cannot both lie in d\$" \
-  "${I[@]}" tstJsn -o d --key testkey
-bad 1 "tstCas.json: media file /media/a/TSTCAS\\.JSON would have the JSON's own name \\(letter case aside\\)" \
-  "${I[@]}" tstCas -o d --key testkey
-bad 1 "tstTwc.json: two media files named $TEX and ${TEX^^}, one name where letter case does not count" \
-  "${I[@]}" tstTwc -o d --key testkey
-bad 1 "tstDot.json: media file /media/a/\\.ikshade-import-AAAAAA has a hidden name" "${I[@]}" tstDot -o d --key testkey
+refused tstJsn "tstJsn.json: media file /media/a/tstJsn\\.json would have the JSON's own name: they cannot both lie in d\$"
+refused tstCas "tstCas.json: media file /media/a/TSTCAS\\.JSON would have the JSON's own name \\(letter case aside\\)"
+refused tstTwc "tstTwc.json: two media files named $TEX and ${TEX^^}, one name where letter case does not count"
+refused tstDot "tstDot.json: media file /media/a/\\.ikshade-import-AAAAAA has a hidden name"
 mkdir -p keep3 && echo mine > keep3/notes.txt
 expect_fail "a texture named as the JSON, into an existing directory" 1 "would have the JSON's own name" \
   "$bin" import tstJsn -o keep3 --key testkey
@@ -175,14 +173,10 @@ variant tstVok 'ins[0].update(type="volume", filepath="/media/a/ok.bin")'
 printf 'BIN\0\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' > root/media/a/bad.bin
 # 2x2x2, 1 channel of bytes: the 20-byte header, then 8 texels
 printf 'BIN\0\2\0\0\0\2\0\0\0\2\0\0\0\1\0\0\0ABCDEFGH' > root/media/a/ok.bin
-bad 1 "/media/a/empty\\.png: empty \\(0 bytes\\), not a PNG or JPEG image \\(a texture tstEmp\\.json names\\)" \
-  "${I[@]}" tstEmp -o d --key testkey
-bad 1 "/media/html/x\\.png: an HTML page, not a PNG or JPEG image \\(a texture tstHtl\\.json names\\)" \
-  "${I[@]}" tstHtl -o d --key testkey
-bad 1 "/media/html/x\\.mp3: an HTML page, not audio .* \\(a music file tstMht\\.json names\\)" \
-  "${I[@]}" tstMht -o d --key testkey
-bad 1 "/media/a/bad\\.bin: not a volume: its header gives 255 channels in format 65535" \
-  "${I[@]}" tstVbd -o d --key testkey
+refused tstEmp "/media/a/empty\\.png: empty \\(0 bytes\\), not a PNG or JPEG image \\(a texture tstEmp\\.json names\\)"
+refused tstHtl "/media/html/x\\.png: an HTML page, not a PNG or JPEG image \\(a texture tstHtl\\.json names\\)"
+refused tstMht "/media/html/x\\.mp3: an HTML page, not audio .* \\(a music file tstMht\\.json names\\)"
+refused tstVbd "/media/a/bad\\.bin: not a volume: its header gives 255 channels in format 65535"
 check "a volume as the site makes them is taken" "$bin" import tstVok -o vok --key testkey --quiet
 check "... byte for byte" cmp vok/ok.bin root/media/a/ok.bin
 # a '..' after a directory not there yet: refused before anything is made (new/ stayed behind)
