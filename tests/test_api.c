@@ -1106,6 +1106,33 @@ static void test_es_check(iks_engine *e, logbook *lb)
     }
 }
 
+/* A statement of 40,000 terms (80,000 tokens, within the measure's million): the driver's compiler
+ * recurses once a term, which overflowed this program's 8 MiB main thread (SIGSEGV; 30,000 did);
+ * the library compiles on a stack of its own. The deep ES check too. */
+static void test_deep_expression(iks_engine *e)
+{
+    const int terms = 40000;
+    /* not constant (f.x): a constant chain is folded as it is parsed, without the recursion */
+    const char head[] = "void mainImage(out vec4 o, in vec2 f) { float x = f.x * 0.0; o = vec4(0.25", tail[] = ", 0.0, 0.0, 1.0); }\n";
+    size_t n = sizeof head + (size_t)terms * 2 + sizeof tail;
+    char *src = malloc(n), *w = src;
+    if (!src) return;
+    w += sprintf(w, "%s", head);
+    for (int i = 1; i < terms; i++) w += sprintf(w, "+x");
+    sprintf(w, "%s", tail);
+    iks_toy *t = NULL;
+    CHECK_CODE("a 40,000-term statement loads on an 8 MiB thread",
+               iks_toy_load(e, &(iks_toy_desc){ .path = "deep.frag", .source = src, .width = 4, .height = 4,
+                                                .es_check = true }, &t), IKS_OK);
+    if (t) {
+        unsigned char px[4 * 4 * 4];
+        CHECK_CODE("... and draws", iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+        CHECK(px[0] == 64, "... its value", "64 (0.25)", "%d", px[0]);
+    }
+    iks_toy_destroy(t);
+    free(src);
+}
+
 /* one engine's pixels: the centre of a 4x4 draw */
 static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
@@ -1192,6 +1219,7 @@ int main(int argc, char **argv)
     test_uniforms(e);
     test_sets(e, &lb);
     test_es_check(e, &lb);
+    test_deep_expression(e);
     test_errors(e);
     test_render(e);
     test_write_png("after iks_render");

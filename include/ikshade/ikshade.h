@@ -14,9 +14,9 @@
  *   that again after calling ikshade); an engine made from a get_proc loader binds nothing: its
  *   caller keeps its own context current for its calls. Callbacks (progress, live) may use another
  *   engine; the log callback, called in the middle of the work, must not.
- * - The GL compiler recurses into a shader's expressions: a very long one (tens of thousands of terms
- *   in one statement) needs more stack than a default 8 MiB thread has. The ikshade command runs on a
- *   512 MiB thread; a program loading untrusted shaders should load them on a thread as large.
+ * - The GL compiler recurses into a shader's expressions (once a term: a statement of 30,000 overflowed
+ *   a default 8 MiB thread), so the library compiles on a 512 MiB stack of its own, mapped for the
+ *   call and switched to on the calling thread, when the thread's is smaller.
  * - Pixels handed to the caller are top row first (image order, as PNGs store them).
  *
  * The solver alone, without GL, is <ikshade/ik.h> (libik).

@@ -1,6 +1,7 @@
 /* gpu.c: GL objects and draws for the core. Every object made here has one owner: the struct that
  * holds its name, released by the matching *_destroy. */
 #include "gpu.h"
+#include "bigstack.h"
 
 #include <glad/gl.h>
 #include <math.h>
@@ -114,17 +115,31 @@ static char *shader_log(GLuint sh, bool program)
     return s;
 }
 
-char *iks_gpu_compile_only(const char *fragment, bool *ok)
+typedef struct {
+    const char *fragment;
+    bool ok;
+    char *log;
+} compile_only_job;
+
+static void compile_only(void *arg)
 {
+    compile_only_job *j = arg;
     GLuint sh = glCreateShader(GL_FRAGMENT_SHADER);
-    glShaderSource(sh, 1, &fragment, NULL);
+    glShaderSource(sh, 1, &j->fragment, NULL);
     glCompileShader(sh);
     GLint status = 0;
     glGetShaderiv(sh, GL_COMPILE_STATUS, &status);
-    char *log = shader_log(sh, false);
+    j->log = shader_log(sh, false);
     glDeleteShader(sh);
-    *ok = status != 0;
-    return log;
+    j->ok = status != 0;
+}
+
+char *iks_gpu_compile_only(const char *fragment, bool *ok)
+{
+    compile_only_job j = { .fragment = fragment };
+    iks_on_big_stack(compile_only, &j); /* the driver's compiler recurses: see bigstack.h */
+    *ok = j.ok;
+    return j.log;
 }
 
 /* The mapped lines of a build, gathered across its shaders; oom once memory ran out for them. */
@@ -199,7 +214,32 @@ static bool build_failed(iks_program *p, const iks_source *src, build_log *log, 
     return false;
 }
 
+static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log);
+
+typedef struct {
+    iks_program *p;
+    const iks_source *src;
+    iks_err *e;
+    const iks_logger *log;
+    bool ok;
+} build_job;
+
+static void build_on_stack(void *arg)
+{
+    build_job *j = arg;
+    j->ok = program_build(j->p, j->src, j->e, j->log);
+}
+
 bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log)
+{
+    /* the driver's compiler recurses once per term of an expression: a deep one overflowed an 8 MiB
+     * thread of an embedding program (the command runs on a 512 MiB one): see bigstack.h */
+    build_job j = { p, src, e, log, false };
+    iks_on_big_stack(build_on_stack, &j);
+    return j.ok;
+}
+
+static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log)
 {
     memset(p, 0, sizeof *p);
     build_log acc = { 0 };
