@@ -9,10 +9,10 @@
  * per term of an expression, and a statement of 30,000 terms overflowed a default 8 MiB thread. */
 #define IKS_BIG_STACK ((size_t)512 << 20)
 
-/* Calls fn(arg) on this thread: directly when the thread's stack has IKS_BIG_STACK / 2 or more,
- * else on a stack of IKS_BIG_STACK mapped for the call (pages are only backed as they are touched)
- * and switched to with swapcontext, so the thread's GL context stays current. Where the mapping
- * fails (a system that does not overcommit), directly. */
+/* Calls fn(arg) on this thread, on a stack of IKS_BIG_STACK mapped for the call (pages are only backed
+ * as they are touched; the mapping costs microseconds) and switched to with swapcontext, so the
+ * thread's GL context stays current. Directly where the mapping fails (a system that does not
+ * overcommit) and inside such a call. */
 void iks_on_big_stack(void (*fn)(void *), void *arg);
 
 #endif
