@@ -173,7 +173,8 @@ have=$(ls tres | wc -l)
 check "the feedback render was killed with frames on disk" [ "$have" -ge 3 ]
 rm -f tres/002.png # a hole before the others: the frames after it are still kept
 "$bin" "${T[@]}" -o tres/%03d.png --resume 2>tres.log
-check "--resume of a feedback toy after a kill ($have of 40 there) equals one run" same tone tres
+check "--resume of a feedback toy after a kill ($have of 40 there) equals one run" same tone tres ||
+  { diff -rq -x '.*' tone tres | head -5 >&2; sed 's/^/  resume: /' tres.log >&2; ls -A tres | tr '\n' ' ' >&2; echo >&2; }
 check "... keeping the frames there" [ "$(num tres.log 'kept from before')" -eq $((have - 1)) ]
 
 # what counts as complete is this render's kind of PNG: 16-bit ones are kept by a 16-bit render, and
