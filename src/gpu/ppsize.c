@@ -316,9 +316,10 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
     for (int k = 0; k < f->np && k < na && k < 64; k++) bound |= (fb[k] = named_func(x, as[k], ae[k], in, bind)) != NULL;
     double fc0, *fcoef;
     double *own = NULL;
+    int fnp = f->np;
     if (bound && !f->busy) {
-        own = f->np ? calloc((size_t)f->np, sizeof *own) : NULL;
-        if (f->np && !own) {
+        own = fnp ? calloc((size_t)fnp, sizeof *own) : NULL;
+        if (fnp && !own) {
             x->oom = true;
             return j;
         }
@@ -327,12 +328,22 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
     } else {
         measure(x, f, depth);
         fc0 = f->c0;
-        fcoef = f->coef;
+        /* a copy: measuring the arguments below can measure f again, which replaces f->coef (a fuzzed
+         * input read it after it was freed) */
+        if (fnp && f->coef) {
+            own = malloc((size_t)fnp * sizeof *own);
+            if (!own) {
+                x->oom = true;
+                return j;
+            }
+            memcpy(own, f->coef, (size_t)fnp * sizeof *own);
+        }
+        fcoef = own;
     }
     double size = fc0;
     double *ac = np ? calloc((size_t)np, sizeof *ac) : NULL;
     if (np && !ac) x->oom = true;
-    for (int k = 0; k < na && k < f->np && k < 64 && !x->oom; k++) {
+    for (int k = 0; k < na && k < fnp && k < 64 && !x->oom; k++) {
         if (np) memset(ac, 0, (size_t)np * sizeof *ac);
         double argc0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, as[k], ae[k], in, bind, ac, depth + 1);
         double w = fcoef ? fcoef[k] : 0;
