@@ -105,6 +105,16 @@ int main(void)
     strcat(nest, "1");
     for (int i = 0; i < 40; i++) strcat(nest, ")");
     CHECK(tokens(nest) > 1e12, "nested doubling calls: %.3g tokens", tokens(nest));
+    /* a chain of doublings measured inside a macro that its last link names (a fuzzed input): F1 is
+     * one token while it expands, so each link depends on that expansion and was measured again for
+     * each use, 2^40 times; now once per link, and exact: F2(1) is `F1 ( 1 ) + F1 ( 1 )`, 9 tokens, and
+     * each link doubles the one below and adds its + */
+    char busy[2048] = "";
+    for (int i = 2; i <= 40; i++)
+        sprintf(busy + strlen(busy), "#define F%d(x) F%d(x)+F%d(x)\n", i, i - 1, i - 1);
+    strcat(busy, "#define F1 F40(1)\nF1 F1");
+    double want = 2 * (10 * 274877906944.0 - 1); /* 2 * (10 * 2^38 - 1) */
+    CHECK(tokens(busy) == want, "doublings inside the macro they name: %.17g tokens, want %.17g", tokens(busy), want);
     /* over the limit before macros: the count is the text's own */
     CHECK(iks_pp_tokens("a b c d e", 3) > 3, "a text over the limit: %.17g", iks_pp_tokens("a b c d e", 3));
     printf("%d passed, %d failed\n", checks - failures, failures);

@@ -9,8 +9,10 @@
 
 #define HUGE_SIZE 1e30 /* "without measure": far above any limit, and never inf (inf * 0 is NaN) */
 #define MAX_NEST 1000  /* macros measured inside macros; deeper is no shader but a bomb */
-#define MAX_STEPS 100000000ULL /* tokens looked at, in all: a text that needs more (unclosed calls
-                                  rescanned, recursion that defeats the memo) is no shader either */
+#define MAX_STEPS 20000000ULL /* tokens looked at, in all: a text that needs more (unclosed calls
+                                 rescanned, recursion that defeats the memo) is no shader either. 20
+                                 times the compiler's limit; about 4 s in the fuzz build, whose
+                                 runs time out at 10 */
 
 typedef struct {
     uint32_t off, len;
@@ -23,6 +25,9 @@ typedef struct {
     int np;               /* parameters (function-like) */
     uint32_t p0, b0, b1;  /* token index of the first parameter; the body is [b0, b1) */
     unsigned gen;         /* the definitions' generation its measure is of (0: none valid) */
+    unsigned long ctx;    /* 0: its measure holds anywhere; else only inside the expansion numbered so,
+                             for it met a macro busy outside it (one token only while that expands) */
+    int dep;              /* with ctx: the lowest level of a busy macro it met */
     bool busy;            /* being measured: a use inside its own expansion is not expanded */
     int level;            /* while busy: how many macros were busy before it */
     int prev;             /* the previous definition of the same name, -1 for none */
@@ -40,6 +45,7 @@ typedef struct {
     unsigned gen;
     int level;            /* macros busy now */
     int min_hit;          /* the lowest level of a busy macro met since measure() last reset it */
+    unsigned long top, serial; /* the innermost expansion being measured (0: none), the last number given */
     unsigned long long steps;
     bool oom, too_long;
 } pp;
@@ -216,17 +222,25 @@ static double measure_body(pp *x, macro *m, macro *const *bind, double *coef, in
 {
     m->busy = true;
     m->level = x->level++;
+    unsigned long outer = x->top;
+    x->top = ++x->serial; /* a number never given before: the macros busy now are known by it */
     double c0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, m->b0, m->b1, m, bind, coef, depth + 1);
+    x->top = outer;
     x->level--;
     m->busy = false;
     return c0;
 }
 
-/* m's c0 and coef for the definitions in force: remembered (per generation) unless they depended on a
- * macro busy outside m (B inside A is one token only while A expands) */
+/* m's c0 and coef for the definitions in force: remembered per generation, and when they depended on
+ * a macro busy outside m (B inside A is one token only while A expands) only for the expansion they
+ * were measured in: `F2(x) F1(x)+F1(x)` ... `F29(x) F28(x)+F28(x)` measured inside a macro that F1
+ * names is measured once per level, not 2^28 times */
 static void measure(pp *x, macro *m, int depth)
 {
-    if (m->gen == x->gen && m->gen != 0) return;
+    if (m->gen == x->gen && m->gen != 0 && (m->ctx == 0 || m->ctx == x->top)) {
+        if (m->ctx && m->dep < x->min_hit) x->min_hit = m->dep; /* what it met, its users meet */
+        return;
+    }
     if (depth > MAX_NEST) { /* macros within macros (or redefinitions of one name) past any shader's */
         x->too_long = true;
         return;
@@ -242,6 +256,7 @@ static void measure(pp *x, macro *m, int depth)
     int saved = x->min_hit;
     x->min_hit = x->level + 1;
     int mine = x->level;
+    unsigned long ctx = x->top;
     m->c0 = measure_body(x, m, NULL, coef, depth);
     /* an earlier definition of the name may be the one in force (a #define or #undef in a group the
      * preprocessor skips is not seen as skipped here): the larger of the two counts */
@@ -254,7 +269,9 @@ static void measure(pp *x, macro *m, int depth)
                 if (p->coef && p->coef[k] > m->coef[k]) m->coef[k] = p->coef[k];
         }
     }
-    m->gen = x->min_hit < mine ? 0 : x->gen;
+    m->gen = x->gen;
+    m->ctx = x->min_hit < mine ? ctx : 0;
+    m->dep = x->min_hit;
     if (saved < x->min_hit) x->min_hit = saved;
 }
 
