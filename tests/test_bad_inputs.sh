@@ -183,6 +183,9 @@ main = 'void mainImage(out vec4 c, in vec2 f) { c = vec4(a); }\n'
 open(d + '/bomb21.frag', 'w').write(doubling(21, '#define A%d A%d+A%d\n', 'float a = A%d;\n') + main)
 open(d + '/bomb39.frag', 'w').write(doubling(39, '#define A%d (A%d+A%d)\n', 'float a = A%d;\n') + main)
 open(d + '/bombf.frag', 'w').write(doubling(30, '#define F%d(x) F%d(x)+F%d(x)\n', 'float a = F%d(1.0);\n') + main)
+open(d + '/opencalls.frag', 'w').write('#define H(a) a+a\n#define D ' + 'H(' * 24 + 'f.x\n' +
+                                       'void mainImage(out vec4 c, in vec2 f) { c = vec4(D' + ')' * 24 + '); }\n')
+open(d + '/dropped.frag', 'w').write(doubling(30, '#define A%d A%d+A%d\n', '#define E(x) 1.0\nfloat a = E(A%d);\n') + main)
 open(d + '/long.frag', 'w').write('float a = 1.0' + '+1.0' * (1 << 21) + ';\n' + main)
 code = doubling(21, '#define A%d A%d+A%d\n', 'float a = A%d;\n') + main
 json.dump({'renderpass': [{'name': 'Image', 'type': 'image', 'code': code, 'inputs': [], 'outputs': []}]}, open(d + '/bomb.json', 'w'))
@@ -192,6 +195,11 @@ bad 1 "bomb21.frag: 4194[0-9]{3} tokens once its macros are expanded, more than 
 bad 1 "bomb39.frag: 2.2e\+12 tokens once its macros are expanded" "$bin" render "$fx/bomb39.frag" -o x.png --size 8x8
 bad 1 "bombf.frag: [0-9]{10} tokens once its macros" "$bin" render "$fx/bombf.frag" -o x.png --size 8x8
 bad 1 "long.frag: 4194[0-9]{3} tokens" "$bin" render "$fx/long.frag" -o x.png --size 8x8
+# calls a macro opens and the text closes (this crashed the renderer), and a bomb as an argument the
+# body drops (Mesa expands it anyway: 6 GB at 24 levels)
+bad 1 "opencalls.frag: too many tokens once its macros are expanded to count them, more than a GL compiler takes \(at most 1000000\)" \
+  "$bin" render "$fx/opencalls.frag" -o x.png --size 8x8
+bad 1 "dropped.frag: [0-9]{10} tokens once its macros are expanded" "$bin" render "$fx/dropped.frag" -o x.png --size 8x8
 bad 1 "bomb.json\[Image\]: 4194[0-9]{3} tokens once its macros" "$bin" render "$fx/bomb.json" -o x.png --size 8x8
 mkdir "$fx/each" && cp "$fx/bomb39.frag" "$fx/ok.frag" "$fx/each/"
 out=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$bin" render --each "$fx/each" --size 8x8 2>/dev/null); rc=$?

@@ -32,6 +32,8 @@ typedef struct {
     int level;            /* while busy: how many macros were busy before it */
     int prev;             /* the previous definition of the same name, -1 for none */
     double c0, *coef;     /* its size: c0 + sum coef[k] * size(argument k) */
+    bool off;             /* expanding (the second count): its name is not a macro until the end */
+    bool undef;           /* #undef'd since (the second count follows #undef, the measure does not) */
 } macro;
 
 typedef struct {
@@ -48,6 +50,7 @@ typedef struct {
     unsigned long top, serial; /* the innermost expansion being measured (0: none), the last number given */
     unsigned long long steps;
     bool oom, too_long;
+    double xcount, xcap; /* the second count's tokens so far, and where it stops */
 } pp;
 
 static double add(double a, double b) { return a + b < HUGE_SIZE ? a + b : HUGE_SIZE; }
@@ -363,7 +366,8 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
     for (int k = 0; k < na && k < fnp && k < 64 && !x->oom; k++) {
         if (np) memset(ac, 0, (size_t)np * sizeof *ac);
         double argc0 = depth > MAX_NEST ? HUGE_SIZE : measure_range(x, as[k], ae[k], in, bind, ac, depth + 1);
-        double w = fcoef ? fcoef[k] : 0;
+        /* an argument is expanded once even where the body drops it (see the second count) */
+        double w = fcoef && fcoef[k] > 1 ? fcoef[k] : 1;
         size = add(size, mul(w, argc0));
         for (int p = 0; p < np; p++) coef[p] = add(coef[p], mul(w, ac[p]));
     }
@@ -421,6 +425,220 @@ static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, macr
     return c0;
 }
 
+/* ---- the second count: the expansion itself, up to the limit ------------------------------------
+ * The measure above cannot follow a call that a macro's expansion opens and the text after it closes
+ * (`#define D H(H(H(x` then `D)))`: the arguments are partly outside the body), and errs low there;
+ * 24 such levels crashed the compiler. So a text the measure finds within the limit is also expanded,
+ * as the preprocessor does it, counting the tokens that come out and stopping past the limit or the
+ * step budget: cheap for a real shader, never more than the limit for a bomb that got past the measure.
+ * The larger of the two counts is the answer. Tokens are indices into the text's own tokens (every
+ * token of an expansion is one of a body's or an argument's); a macro's name is not expanded while its
+ * expansion is rescanned (an end mark on the stack turns it back on), and a name met then stays as it
+ * is (painted). */
+
+typedef struct {
+    uint32_t tok;
+    int32_t end; /* >= 0: not a token but the end of macro end's expansion */
+    bool painted;
+} xtok;
+
+typedef struct {
+    xtok *v;
+    size_t n, cap;
+} xvec;
+
+/* what the expansion may hold at once: a real shader's expansion is under the limit */
+static bool xpush(pp *x, xvec *s, xtok t, size_t most)
+{
+    if (++x->steps > MAX_STEPS || s->n >= most) {
+        x->too_long = true;
+        return false;
+    }
+    if (s->n == s->cap) {
+        size_t c = s->cap ? s->cap * 2 : 256;
+        xtok *v = realloc(s->v, c * sizeof *v);
+        if (!v) {
+            x->oom = true;
+            return false;
+        }
+        s->v = v;
+        s->cap = c;
+    }
+    s->v[s->n++] = t;
+    return true;
+}
+
+/* the macro a name is for the second count */
+static macro *xlookup(const pp *x, uint32_t i)
+{
+    macro *m = x->t[i].ident ? lookup(x, i) : NULL;
+    return m && !m->undef ? m : NULL;
+}
+
+/* the stack's next token that is not an end mark, from the top: its index, or SIZE_MAX */
+static size_t xpeek(const xvec *s)
+{
+    for (size_t k = s->n; k-- > 0;)
+        if (s->v[k].end < 0) return k;
+    return SIZE_MAX;
+}
+
+/* one token out of the text's expansion, or of an argument that is expanded for nothing */
+static bool xcounted(pp *x)
+{
+    return ++x->xcount <= x->xcap;
+}
+
+/* Expands the stack (the next token on top) to its end: the tokens that come out appended to out, or
+ * counted in x->xcount when out is NULL; stops once that passes x->xcap. false when over a budget or
+ * the cap. */
+static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
+{
+    if (depth > MAX_NEST) { /* arguments within arguments past any shader's */
+        x->too_long = true;
+        return false;
+    }
+    xvec arg = { 0 }, *exp = NULL;
+    size_t *as = NULL, *ae = NULL, nargs = 0;
+    bool ok = true;
+    while (ok && s->n && !x->oom && !x->too_long) {
+        xtok t = s->v[--s->n];
+        if (t.end >= 0) {
+            x->m[t.end].off = false;
+            continue;
+        }
+        macro *m = !t.painted ? xlookup(x, t.tok) : NULL;
+        if (m && m->off) {
+            t.painted = true;
+            m = NULL;
+        }
+        if (m && m->func) {
+            size_t k = xpeek(s);
+            if (k == SIZE_MAX || !is(x, s->v[k].tok, "(")) m = NULL;
+        }
+        if (!m) {
+            ok = out ? xpush(x, out, t, most) : xcounted(x);
+            continue;
+        }
+        int mi = (int)(m - x->m);
+        if (!m->func) {
+            ok = xpush(x, s, (xtok){ 0, mi, false }, most);
+            for (uint32_t b = m->b1; ok && b-- > m->b0;) ok = xpush(x, s, (xtok){ b, -1, false }, most);
+            m->off = true;
+            continue;
+        }
+        /* the arguments, to the matching ')': an end mark passed on the way ends that expansion */
+        arg.n = 0;
+        size_t np = (size_t)m->np, na = 0;
+        free(as);
+        free(ae);
+        as = calloc(np + 1, sizeof *as);
+        ae = calloc(np + 1, sizeof *ae);
+        if (!as || !ae) {
+            x->oom = true;
+            break;
+        }
+        int open = 0;
+        bool closed = false;
+        while (s->n) {
+            xtok a = s->v[--s->n];
+            if (a.end >= 0) {
+                x->m[a.end].off = false;
+                continue;
+            }
+            if (++x->steps > MAX_STEPS) {
+                x->too_long = true;
+                break;
+            }
+            /* a name read while its macro expands stays a name, also once that expansion ends (an
+             * argument that runs past it): without this `#define D H(D` would expand for ever */
+            macro *am = xlookup(x, a.tok);
+            if (am && am->off) a.painted = true;
+            if (is(x, a.tok, "(") && open++ == 0) continue;
+            if (is(x, a.tok, ")") && --open == 0) {
+                closed = true;
+                break;
+            }
+            if (open == 1 && is(x, a.tok, ",")) { /* arguments past the parameters are dropped */
+                if (na < np) ae[na] = arg.n;
+                if (++na < np) as[na] = arg.n;
+                continue;
+            }
+            if (!(ok = xpush(x, &arg, a, most))) break;
+        }
+        if (!ok || x->too_long) break;
+        if (!closed) { /* the text ends inside the call: the name and what followed stay as they were */
+            ok = out ? xpush(x, out, t, most) : xcounted(x);
+            for (size_t k = 0; ok && k < arg.n; k++) ok = out ? xpush(x, out, arg.v[k], most) : xcounted(x);
+            continue;
+        }
+        if (na < np) ae[na] = arg.n;
+        for (size_t k = na + 1; k < np; k++) as[k] = ae[k] = arg.n; /* missing arguments: empty */
+        /* each argument expanded on its own, once; Mesa's preprocessor expands those the body does not
+         * use too (a doubling bomb as an unused argument took it 6 GB at 24 levels): counted as they
+         * come out */
+        if (exp)
+            for (size_t k = 0; k < nargs; k++) free(exp[k].v);
+        free(exp);
+        nargs = np;
+        exp = calloc(np + 1, sizeof *exp);
+        if (!exp) {
+            x->oom = true;
+            break;
+        }
+        bool *used = calloc(np + 1, sizeof *used);
+        if (!used) {
+            x->oom = true;
+            break;
+        }
+        for (uint32_t b = m->b0; b < m->b1; b++) {
+            int k = param(x, m, b);
+            if (k >= 0) used[k] = true;
+        }
+        for (size_t k = 0; ok && k < np; k++) {
+            xvec as_stack = { 0 };
+            for (size_t q = ae[k]; ok && q-- > as[k];) ok = xpush(x, &as_stack, arg.v[q], most);
+            if (ok) ok = xrun(x, &as_stack, used[k] ? &exp[k] : NULL, most, depth + 1);
+            free(as_stack.v);
+        }
+        free(used);
+        if (!ok) break;
+        ok = xpush(x, s, (xtok){ 0, mi, false }, most);
+        for (uint32_t b = m->b1; ok && b-- > m->b0;) {
+            int k = param(x, m, b);
+            if (k < 0) {
+                ok = xpush(x, s, (xtok){ b, -1, false }, most);
+                continue;
+            }
+            for (size_t q = exp[k].n; ok && q-- > 0;) ok = xpush(x, s, exp[k].v[q], most);
+        }
+        m->off = true;
+    }
+    if (exp)
+        for (size_t k = 0; k < nargs; k++) free(exp[k].v);
+    free(exp);
+    free(as);
+    free(ae);
+    free(arg.v);
+    return ok && !x->oom && !x->too_long && x->xcount <= x->xcap;
+}
+
+/* tokens [a, b) expanded and counted, up to cap */
+static double expand_count(pp *x, uint32_t a, uint32_t b, double cap)
+{
+    xvec s = { 0 };
+    size_t most = (size_t)(cap < 1e7 ? cap : 1e7) * 4 + 1024;
+    x->xcount = 0;
+    x->xcap = cap;
+    bool ok = true;
+    for (uint32_t i = b; ok && i-- > a;) ok = xpush(x, &s, (xtok){ i, -1, false }, most);
+    if (ok) ok = xrun(x, &s, NULL, most, 0);
+    free(s.v);
+    for (int k = 0; k < x->nm; k++) x->m[k].off = false;
+    /* past the cap: how far past is not known, only that it is */
+    return ok ? x->xcount : x->xcount > cap ? x->xcount : HUGE_SIZE;
+}
+
 /* text without its line splices (a backslash before a line's end), which may fall inside a token:
  * `#define D\<newline>(x)` is D(x) to the compiler. malloc'd. */
 static char *unsplice(const char *text)
@@ -462,6 +680,8 @@ double iks_pp_tokens(const char *text, double limit)
             /* #undef is not followed: one in a group the preprocessor skips would hide a definition
              * still in force, and counting a macro that is gone errs only high */
             if (is(&x, i + 1, "define")) define(&x, i, end);
+            macro *u = is(&x, i + 1, "undef") && i + 2 < end ? xlookup(&x, i + 2) : NULL;
+            if (u) u->undef = true;
             i = end;
             continue;
         }
@@ -469,7 +689,12 @@ double iks_pp_tokens(const char *text, double limit)
         while (end < n && !(x.t[end].bol && is(&x, end, "#"))) end++;
         double coef_none = 0;
         x.min_hit = 0;
-        total = add(total, measure_range(&x, i, end, NULL, NULL, &coef_none, 0));
+        double measured = measure_range(&x, i, end, NULL, NULL, &coef_none, 0);
+        if (!x.oom && !x.too_long && add(total, measured) <= limit) {
+            double counted = expand_count(&x, i, end, limit - total);
+            if (counted > measured) measured = counted;
+        }
+        total = add(total, measured);
         i = end;
     }
     for (int k = 0; k < x.nm; k++) free(x.m[k].coef);

@@ -1,5 +1,5 @@
 /* ppsize.h: how many tokens the GLSL preprocessor makes of a text, its macros expanded, measured
- * without expanding them.
+ * without expanding them, then (when that is within the limit) counted by expanding them.
  *
  * Why: a few lines whose macros double at each level (`#define A1 A0+A0` ... `A21`) are millions of
  * tokens to the GL compiler, which recurses once per operator and overflowed even a 512 MiB stack
@@ -14,7 +14,13 @@
  * An estimate, on the side of more: both branches of an #if are counted, #undef is not followed and a
  * redefined name counts as the larger of its definitions (either may stand in a skipped group), `#`
  * and `##` count as their operands do, and an operator of two characters as two tokens. A text that
- * needs more than 1e8 steps to measure counts as without measure. Text only, no GL. */
+ * needs more than 2e7 steps to measure counts as without measure.
+ *
+ * The measure cannot follow a call that a macro's expansion opens and the text after it closes
+ * (`#define D H(H(x` then `D))`), so a text it finds within the limit is also expanded, as Mesa's
+ * preprocessor would, and counted up to the limit; the larger count is the answer. That count follows
+ * #undef. Arguments a body does not use count once in both: Mesa expands every argument. Text only,
+ * no GL. */
 #ifndef IKS_PPSIZE_H
 #define IKS_PPSIZE_H
 

@@ -988,6 +988,9 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     double toks = iks_pp_tokens(src->fragment, MAX_TOKENS);
     if (toks > MAX_TOKENS) {
         iks_source_free(src);
+        if (toks >= 1e29) /* counting stopped: the number is no count */
+            return iks_err_set(e, IKS_E_FORMAT, "%s: too many tokens once its macros are expanded to count them, "
+                               "more than a GL compiler takes (at most %d)", path, MAX_TOKENS);
         return iks_err_set(e, IKS_E_FORMAT, "%s: %.*g tokens once its macros are expanded, more than a GL compiler "
                            "takes (at most %d)", path, toks < 1e12 ? 12 : 3, toks, MAX_TOKENS);
     }
