@@ -15,6 +15,25 @@ unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_MIN SLURM_ARRA
       JOB_COMPLETION_INDEX PARALLEL_SEQ
 # same DIR A B: the same visible files with the same bytes
 same() { diff -r -x '.*' "$1" "$2" >/dev/null && [ "$(ls "$1" | wc -l)" -eq "$(ls "$2" | wc -l)" ]; }
+# explain_frames A B: for each frame whose bytes differ, whether its pixels differ too (else only the
+# encoding does), by how much, and which frame of A has B's pixels (a frame drawn or written out of turn)
+explain_frames() {
+  python3 - "$1" "$2" "$root/tests" <<'PY'
+import os, sys
+sys.path.insert(0, sys.argv[3])
+from png import read
+a, b = sys.argv[1], sys.argv[2]
+for f in sorted(os.listdir(a)):
+    pa, pb = os.path.join(a, f), os.path.join(b, f)
+    if not os.path.exists(pb) or open(pa, 'rb').read() == open(pb, 'rb').read():
+        continue
+    ia, ib = read(pa), read(pb)
+    d = [abs(x - y) for ra, rb in zip(ia[3], ib[3]) for x, y in zip(ra, rb)]
+    same = [g for g in sorted(os.listdir(a)) if read(os.path.join(a, g))[3] == ib[3]]
+    print(f'  {f}: {sum(1 for v in d if v)} of {len(d)} channel values differ, max {max(d)}; '
+          f'sizes {os.path.getsize(pa)} and {os.path.getsize(pb)} bytes; {b}/{f} has the pixels of {a}/{same}')
+PY
+}
 # summary FILE WORDS: the number before WORDS in the summary line, 0 when absent
 num() { grep -oE "[0-9]+ $2" "$1" | head -1 | grep -oE '^[0-9]+' || echo 0; }
 
@@ -174,7 +193,8 @@ check "the feedback render was killed with frames on disk" [ "$have" -ge 3 ]
 rm -f tres/002.png # a hole before the others: the frames after it are still kept
 "$bin" "${T[@]}" -o tres/%03d.png --resume 2>tres.log
 check "--resume of a feedback toy after a kill ($have of 40 there) equals one run" same tone tres ||
-  { diff -rq -x '.*' tone tres | head -5 >&2; sed 's/^/  resume: /' tres.log >&2; ls -A tres | tr '\n' ' ' >&2; echo >&2; }
+  { diff -rq -x '.*' tone tres | head -5 >&2; sed 's/^/  resume: /' tres.log >&2; ls -A tres | tr '\n' ' ' >&2; echo >&2
+    explain_frames tone tres >&2; }
 check "... keeping the frames there" [ "$(num tres.log 'kept from before')" -eq $((have - 1)) ]
 
 # what counts as complete is this render's kind of PNG: 16-bit ones are kept by a 16-bit render, and
