@@ -23,8 +23,22 @@ static char *doubling(int n, const char *fmt, const char *use)
     return s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    /* --count: the count of the text on stdin, for tests/ppsize_cpp.py */
+    if (argc > 1 && strcmp(argv[1], "--count") == 0) {
+        size_t cap = 1 << 20, n = 0, r;
+        char *t = malloc(cap);
+        while (t && (r = fread(t + n, 1, cap - 1 - n, stdin)) > 0) {
+            n += r;
+            if (n == cap - 1 && !(t = realloc(t, cap *= 2))) break;
+        }
+        if (!t) return 1;
+        t[n] = '\0';
+        printf("%.17g\n", iks_pp_tokens(t, 1e9));
+        free(t);
+        return 0;
+    }
     EXACT("a b c", 3);
     EXACT("", 0);
     EXACT("float x = 1.0e-3;", 5);
