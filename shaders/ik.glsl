@@ -59,12 +59,16 @@ int ik_tiny_shift(float m) { return m < 1.17549435e-38 ? 24 : 0; }
 // v - v to 0 unless it is `precise`), so here the built-ins whose meaning the compiler must keep.
 bool ik_finite(float v) { return !isnan(v) && !isinf(v); }
 
-// The scaled-frame core: joint along u (A) and towards the bend side (B), effector distance (E);
-// p also in its own frame (|p|^2 = hp, 1/|p| = invp), ratio taking that frame to this one (1/ratio =
-// rinv). ik.c's twin also takes soft_on, which its callers set to soften > 0 (as tested here) so that
-// each batch variant has it as a constant; and it selects with sel() where this writes ?:.
-int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, bool ok, bool stretch,
-            float soften, out float A, out float B, out float E)
+// The scaled-frame core: the joint's coordinates along u (A) and towards the bend side (B) in units
+// of U (the joint is (A u + B v) U); p also in its own frame (|p|^2 = hp, 1/|p| = invp), ratio taking
+// that frame to this one (1/ratio = rinv), us undoing the scaled frame, r1u r1 itself (0 where the
+// answer is x = 0). The effector: the nearest point of the reach (along; inner for D u rather than
+// L u), which the caller takes in the lengths' own frame, or else p k (k = 1: p's own bits). ik.c's
+// twin also takes soft_on, which its callers set to soften > 0 (as tested here) so that each batch
+// variant has it as a constant; and it selects with sel() where this writes ?:.
+int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, float R2, float r1u, float us,
+            bool ok, bool stretch, float soften, out float A, out float B, out float U, out float k,
+            out bool along, out bool inner)
 {
     float L = R1 + R2;
     float D = abs(R1 - R2);
@@ -82,7 +86,7 @@ int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, fl
     // z = L - s; t goes from 0 to 1 at L + s, and dt = L - s (1 - t)^2 is written d - sd t / 2 (no
     // cancellation: soften 1 gave dt = 0 far inside the reach) and taken in p's frame. Past the zone's
     // end (`full`) the chain is straight at the target: the joint r1 along u, as ik.c's (see there).
-    float dt = d, inv = inv_d;
+    float dt = d, inv = inv_d, kt = 1.0;
     bool full = false;
     if (soften > 0.0) {
         float s = soften * L;
@@ -95,7 +99,8 @@ int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, fl
         float dp = d * rinv;
         float dtp = part ? dp - (dp - z * rinv) * (0.5 * t) : dp;
         float it = 1.0 / dtp, ht = dtp * dtp;
-        dt = part ? dtp * ratio : (full ? L : d);
+        kt = part ? dtp * invp : 1.0;
+        dt = part ? dtp * ratio : d;
         inv = part ? it * rinv : inv_d;
         F = part ? L * L - ht * ratio * ratio : F;
         G = part ? ht - Dp * Dp : G;
@@ -111,15 +116,20 @@ int ik_core(float d, float invp, float rinv, float hp, float ratio, float R1, fl
     // 2^64 (ik.c's 0x1p64f: GLSL has no hex float literals), far past anything meaningful in the
     // scaled frame; keeps the stretch answer finite
     float a_str = clamp(a, -1.8446744e19, 1.8446744e19);
-    float fold = R1 > R2 ? R1 : -R1;
-    float a_out = near ? (stretch ? a_str : fold) : a;
-    a_out = far ? (stretch ? a_str : R1) : a_out;
-    a_out = full ? R1 : a_out;
-    float b_out = (far || near || full) ? 0.0 : b;
-
-    A = ok ? a_out : max(R1, 0.0);
-    B = ok ? b_out : 0.0;
-    E = stretch ? d : max(min(dt, L), D);
+    // The bones' own answers, out of reach without stretch (r1 towards p; too near, folded: towards p
+    // when r1 > r2, else away) and degenerate (r1 >= 0 along u): +-r1 u, taken on r1 itself (U = 1),
+    // not from R1 in this frame, where a length far below |p| or the other length is subnormal or 0
+    // (see ik.c). Elsewhere A and B are in this frame, U = us.
+    bool len = !ok || full || ((far || near) && !stretch);
+    float r_len = (ok && near && !far && !full && !(R1 > R2)) ? -r1u : r1u;
+    A = len ? r_len : ((far || near) ? a_str : a);
+    B = (len || far || near) ? 0.0 : b;
+    U = len ? 1.0 : us;
+    // the effector: on the target when stretching, else where the chain can get: p, or dt u in the
+    // soft zone, or out of reach of dt L u or D u, which the caller takes from the lengths' frame
+    along = ok && (far || near || full) && !stretch;
+    inner = near && !far && !full;
+    k = stretch ? 1.0 : kt;
     return ok ? status : IK_DEGENERATE;
 }
 
@@ -161,13 +171,19 @@ int ikSolve2(vec2 p, float r1, float r2, float bend, bool stretch, float soften,
     bool ok = r1 > 0.0 && r2 > 0.0 && !origin;
     // a negative r2 answers x = 0, as non-finite input does
     R1 = r2 >= 0.0 ? R1 : 0.0;
-    float A, B, E;
-    int st = ik_core(d, invd, rinv, hp, ratio, R1, R2, ok, stretch, soften, A, B, E);
+    float r1u = max(r2 >= 0.0 ? r1 : 0.0, 0.0);
+    float A, B, U, ke;
+    bool along, inner;
+    int st = ik_core(d, invd, rinv, hp, ratio, R1, R2, r1u, us, ok, stretch, soften, A, B, U, ke, along, inner);
     B *= bend < 0.0 ? -1.0 : 1.0;
     vec2 j = vec2(A * u.x - B * u.y, A * u.y + B * u.x);
-    x = ik_sat(j * us);
-    // degenerate: the effector is reported at the joint
-    end = ik_sat((ok ? E * u : j) * us);
+    x = ik_sat(j * U);
+    // the effector: p itself where the chain gets there (ke = 1), p ke in the soft zone; out of reach
+    // L u or D u, in the lengths' own frame (the largest in [1, 4)); degenerate: at the joint
+    float sl = ik_scale_for(max(abs(r1), abs(r2))), ul = ik_unscale_for(sl);
+    float R1l = r1 * sl, R2l = r2 * sl;
+    float El = inner ? abs(R1l - R2l) : R1l + R2l;
+    end = ok ? (along ? ik_sat(El * u * ul) : p * ke) : x;
     return fin ? st : IK_DEGENERATE;
 }
 
@@ -230,12 +246,19 @@ int ikSolve3(vec3 p, float r1, float r2, vec3 pole, float bend, bool stretch, fl
     v *= 1.0 / sqrt(vv);
 
     R1 = r2 >= 0.0 ? R1 : 0.0;
-    float A, B, E;
-    int st = ik_core(d, 1.0 / (origin ? 1.0 : dp), rinv, hp, ratio, R1, R2, ok, stretch, soften, A, B, E);
+    float r1u = max(r2 >= 0.0 ? r1 : 0.0, 0.0);
+    float A, B, U, ke;
+    bool along, inner;
+    int st = ik_core(d, 1.0 / (origin ? 1.0 : dp), rinv, hp, ratio, R1, R2, r1u, us, ok, stretch, soften, A, B, U,
+                     ke, along, inner);
     B *= bend < 0.0 ? -1.0 : 1.0;
     vec3 j = A * u + B * v;
-    x = ik_sat(j * us);
-    end = ok ? ik_sat(E * u * us) : x;
+    x = ik_sat(j * U);
+    // the effector, as in ikSolve2
+    float sl = ik_scale_for(max(abs(r1), abs(r2))), ul = ik_unscale_for(sl);
+    float R1l = r1 * sl, R2l = r2 * sl;
+    float El = inner ? abs(R1l - R2l) : R1l + R2l;
+    end = ok ? (along ? ik_sat(El * u * ul) : p * ke) : x;
     return st;
 }
 

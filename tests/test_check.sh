@@ -20,9 +20,18 @@ if [ "$mx" = 0 ]; then
 else
   check "an error above 0: the largest named" grep -q '^largest at case' <<<"$out"
 fi
+# llvmpipe computes in IEEE float as ik.c does, so there the twins agree bit for bit, the edge cases of
+# far-apart magnitudes included (answers taken on the lengths themselves); a real GPU may round
+# divisions and square roots otherwise, so elsewhere only the bounds hold
+check "prints the effector's error against its bound" grep -qE '^effector error, in eps x scale: max .* \(bound 16\)$' <<<"$out"
+ex=$(grep -oE '^effector error.*: max [^ ]+' <<<"$out" | grep -oE '[^ ]+$')
+if grep -q '^GL_RENDERER: llvmpipe' <<<"$out"; then
+  check "on llvmpipe every joint is the C solver's, bit for bit (max $mx)" [ "$mx" = 0 ]
+  check "... and every effector (max $ex)" [ "$ex" = 0 ]
+fi
 
 j=$("$bin" check --cases 1000 --json)
-check "--json is one object with pass:true" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is True and d["cases"] > 1000 and "renderer" in d' "$j"
+check "--json is one object with pass:true" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is True and d["cases"] > 1000 and "renderer" in d and d["max_effector_error"] <= 16' "$j"
 
 mutate() { # NAME SED-EXPRESSION
   sed "$2" "$shaders/ik.glsl" > "$tmp/$1.glsl"
@@ -33,6 +42,13 @@ mutate() { # NAME SED-EXPRESSION
   check "mutant '$1' says FAIL" grep -q '^FAIL' <<<"$o"
   check "mutant '$1' names its largest error" grep -q '^largest at case' <<<"$o"
 }
+# an effector off by 1e-4 of the target's distance: the joints agree, the effectors do not
+sed 's/: p \* ke) : x;/: p * ke * 0.9999) : x;/' "$shaders/ik.glsl" > "$tmp/end.glsl"
+o=$("$bin" check --cases $N --solver "$tmp/end.glsl"); rc=$?
+check "mutant 'end' changed the file" bash -c '! cmp -s "$1" "$2"' _ "$shaders/ik.glsl" "$tmp/end.glsl"
+check "mutant 'end' fails the check (exit 1) on the effector alone" [ $rc -eq 1 ]
+check "mutant 'end' names its largest effector error" grep -q '^largest effector error at case' <<<"$o"
+check "... its joints still agree within the bounds" grep -qE '^error.*: max [0-9.e+-]+ \(bound 16\), 99.9th percentile [0-4](\.[0-9]+)? ' <<<"$o"
 mutate const 's/float a = 0\.5 \* (dt/float a = 0.5000005 * (dt/'
 mutate swap 's/float R1 = r1 \* s, R2 = r2 \* s;/float R1 = r2 * s, R2 = r1 * s;/'
 mutate bend 's/B \*= bend < 0\.0 ? -1\.0 : 1\.0;/B *= 1.0;/'

@@ -467,6 +467,8 @@ IKS_API iks_code iks_probe_create(iks_engine *e, const char *solver, const float
  * to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set; IKS_E_INTERRUPTED when
  * iks_interrupt stopped a big batch (drawn in bands of about 50 ms), out then unwritten. */
 IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out);
+/* The same for the effector: out gets (end.x, end.y, status, 0) per case. */
+IKS_API iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *opts, float *out);
 IKS_API void iks_probe_destroy(iks_probe *p);
 
 /* ---- fetching a shader from shadertoy.com ----------------------------------------------------- */

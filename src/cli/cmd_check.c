@@ -44,8 +44,10 @@ const char HELP_CHECK[] =
     "random cases (targets concentrated at the edges of reach, lengths 1e-3..1e3) plus the edge cases\n"
     "of the solver's own tests, each solved with bend +1, bend -1, stretch and soften 0.25.\n"
     "Prints the GPU, the number of cases, status mismatches, and the maximum and 99.9th-percentile\n"
-    "error in units of float epsilon x the case's scale, divided by the case's conditioning; exits 1\n"
-    "when a status differs or an error exceeds its bound (max 16, 99.9th percentile 4).\n"
+    "error of the joint in units of float epsilon x the case's scale, divided by the case's\n"
+    "conditioning, and the maximum error of the effector (end) in units of float epsilon x the\n"
+    "case's scale; exits 1 when a status differs or an error exceeds its bound (joint: max 16,\n"
+    "99.9th percentile 4; effector: max 16).\n"
     "\n"
     "options:\n"
     "  --cases N      random cases (default 1000000)\n"
@@ -88,6 +90,20 @@ static long edge_cases(float *c)
                 put(c, n++, 0, 0, 0, 0);
             } else n += 3;
         }
+    /* magnitudes far apart, where a length is subnormal or 0 in the frame of the largest input: the
+     * answers along u are taken on the lengths themselves (ik.c), and must be in both solvers. Normal
+     * floats only, and p on an axis, so that a GPU's rounding of 1/|p| cannot move them; and no
+     * intermediate subnormal in the scaled frames, which GPUs flush to 0 (p=(0,2e-38) beside bones of
+     * 1e38 did on llvmpipe). */
+    static const double F[][4] = {
+        { 0, 1, 1e-20, 1e30 }, { 0, 0, 1e-7, FLT_MAX }, { 1, 0, 1e-22, 1 }, { 0, 1e25, 1, 0.5 },
+        { -1e30, 0, 1, 1 }, { 0, -1e-30, 1, 1 }, { 1e20, 0, 1e-20, 1e-20 }, { 0, 4, 1e-25, 1e25 },
+        { 2, 0, 3e38, 1e-30 },
+    };
+    for (size_t k = 0; k < sizeof F / sizeof F[0]; k++) {
+        if (c) put(c, n, F[k][0], F[k][1], F[k][2], F[k][3]);
+        n++;
+    }
     return n;
 }
 
@@ -113,6 +129,11 @@ typedef struct {
     int worst_set;
     float wx_gpu, wy_gpu, wx_c, wy_c;
     int wst_gpu, wst_c;
+    /* the effector's, where the statuses agree (where they do not, the joints' count it) */
+    double max_end_err;
+    long worst_end_i;
+    int worst_end_set;
+    float we_gpu[2], we_c[2];
 } result;
 
 static void swap_d(double *a, double *b)
@@ -199,6 +220,33 @@ static long compare(const float *cases, long n, const float *gpu, int set, doubl
             r->worst_set = set;
             r->wx_gpu = g[0]; r->wy_gpu = g[1]; r->wx_c = x.x; r->wy_c = x.y;
             r->wst_gpu = gst; r->wst_c = (int)st;
+        }
+    }
+    return n;
+}
+
+/* The effectors of cases 0..n-1 against ik_solve2's: the target itself, a point of it scaled, or the
+ * nearest point of the reach, all well-conditioned, so the error is in eps x the case's scale alone.
+ * Returns how many cases it compared, as compare() does. */
+static long compare_end(const float *cases, long n, const float *gpu, int set, result *r)
+{
+    const ik_opts *o = &SETS[set];
+    for (long i = 0; i < n; i++) {
+        if (i % STOP_EVERY == 0 && i > 0 && iks_signals_stopped()) return i;
+        const float *c = cases + 4 * i;
+        ik_vec2 x, e;
+        ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], o, &x, &e);
+        const float *g = gpu + 4 * i;
+        if ((int)lrintf(g[2]) != (int)st) continue;
+        double scale = fmax(fmax(hypot(c[0], c[1]), fabs(c[2])), fabs(c[3]));
+        if (!(scale > 0)) scale = 1;
+        double err = hypot((double)g[0] - e.x, (double)g[1] - e.y) / (FLT_EPSILON * scale);
+        if (!isfinite(g[0]) || !isfinite(g[1]) || isnan(err)) err = INFINITY;
+        if (err > r->max_end_err || r->worst_end_i < 0) {
+            r->max_end_err = err;
+            r->worst_end_i = i;
+            r->worst_end_set = set;
+            r->we_gpu[0] = g[0]; r->we_gpu[1] = g[1]; r->we_c[0] = e.x; r->we_c[1] = e.y;
         }
     }
     return n;
@@ -291,7 +339,7 @@ int cmd_check(int argc, char **argv)
         free(cases); free(gpu); free(errs);
         return rc;
     }
-    result r = { .cases = n, .worst_i = -1 };
+    result r = { .cases = n, .worst_i = -1, .worst_end_i = -1 };
     long done = 0; /* solves compared */
     int rc = EXIT_OK;
     for (int s = 0; s < NSETS && rc == EXIT_OK; s++) {
@@ -305,6 +353,13 @@ int cmd_check(int argc, char **argv)
             done += c;
             if (c < n) rc = interrupted(done, n * NSETS);
         }
+        /* the effectors, drawn into the same buffer once the joints are compared */
+        if (rc != EXIT_OK) break;
+        if (iks_signals_stopped()) rc = interrupted(done, n * NSETS);
+        else if (iks_probe_run_effector(p, &SETS[s], gpu) != IKS_OK) {
+            rc = iks_signals_stopped() ? interrupted(done, n * NSETS) : iks_print_last_error("check");
+            if (rc == EXIT_USAGE) rc = EXIT_FAIL;
+        } else if (compare_end(cases, n, gpu, s, &r) < n) rc = interrupted(done, n * NSETS);
     }
     r.solves = n * NSETS;
     if (rc == EXIT_OK && !select_kth(errs, r.solves, (long)((double)(r.solves - 1) * 0.999), &r.p999))
@@ -316,7 +371,9 @@ int cmd_check(int argc, char **argv)
         return rc;
     }
     const char *glerr = NULL; /* a GL error fails iks_probe_run itself */
-    bool pass = !glerr && r.status_mismatch == 0 && r.max_err <= BOUND_MAX && r.p999 <= BOUND_P999;
+    bool pass = !glerr && r.status_mismatch == 0 && r.max_err <= BOUND_MAX && r.p999 <= BOUND_P999 &&
+                r.max_end_err <= BOUND_MAX;
+    const float *we = cases + 4 * (r.worst_end_i < 0 ? 0 : r.worst_end_i);
     const float *wc = cases + 4 * (r.worst_i < 0 ? 0 : r.worst_i);
     if (json) {
         printf("{\"renderer\": ");
@@ -327,8 +384,9 @@ int cmd_check(int argc, char **argv)
         json_str(solver ? solver : "ik.glsl");
         printf(", \"cases\": %ld, \"option_sets\": %d, \"solves\": %ld, \"status_mismatches\": %ld, "
                "\"edge_status_differences\": %ld, \"max_error\": %.6g, \"p999_error\": %.6g, "
-               "\"bound_max\": %g, \"bound_p999\": %g, \"worst\": {\"set\": ",
-               r.cases, NSETS, r.solves, r.status_mismatch, r.edge, r.max_err, r.p999, BOUND_MAX, BOUND_P999);
+               "\"max_effector_error\": %.6g, \"bound_max\": %g, \"bound_p999\": %g, \"worst\": {\"set\": ",
+               r.cases, NSETS, r.solves, r.status_mismatch, r.edge, r.max_err, r.p999, r.max_end_err, BOUND_MAX,
+               BOUND_P999);
         json_str(SET_NAMES[r.worst_set]);
         printf(", \"p\": [%.9g, %.9g], \"r1\": %.9g, \"r2\": %.9g, \"gpu\": [%.9g, %.9g, %d], "
                "\"c\": [%.9g, %.9g, %d]}, \"pass\": %s}\n",
@@ -349,6 +407,12 @@ int cmd_check(int argc, char **argv)
                    "%.9g) %s\n", r.worst_i, SET_NAMES[r.worst_set], wc[0], wc[1], wc[2], wc[3], r.wx_gpu, r.wy_gpu,
                    ik_status_name((ik_status)r.wst_gpu), r.wx_c, r.wy_c, ik_status_name((ik_status)r.wst_c));
         else printf("every joint identical to the C solver's: no largest error to show\n");
+        printf("effector error, in eps x scale: max %.3g (bound %g)\n", r.max_end_err, BOUND_MAX);
+        if (r.max_end_err > 0)
+            printf("largest effector error at case %ld (%s): p=(%.9g, %.9g) r1=%.9g r2=%.9g: GPU end=(%.9g, %.9g), "
+                   "C end=(%.9g, %.9g)\n", r.worst_end_i, SET_NAMES[r.worst_end_set], we[0], we[1], we[2], we[3],
+                   r.we_gpu[0], r.we_gpu[1], r.we_c[0], r.we_c[1]);
+        else printf("every effector identical to the C solver's\n");
         if (glerr) printf("GL error: %s\n", glerr);
         printf("%s\n", pass ? "PASS: the GLSL solver agrees with the C solver"
                             : "FAIL: the GLSL solver disagrees with the C solver");

@@ -93,16 +93,16 @@ fail:
     return iks_publish(&err);
 }
 
-iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out)
+static iks_code probe_run(iks_probe *p, const ik_opts *o, bool effector, float *out)
 {
     static const ik_opts dflt;
-    if (!p) return iks_fail_usage("iks_probe_run: probe is NULL");
+    if (!p) return iks_fail_usage(effector ? "iks_probe_run_effector: probe is NULL" : "iks_probe_run: probe is NULL");
     if (!o) o = &dflt;
-    iks_setting s[3] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
-                         { "uSoften", { o->soften }, 1 } };
+    iks_setting s[4] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
+                         { "uSoften", { o->soften }, 1 }, { "uEffector", { effector }, 1 } };
     iks_err err = IKS_ERR_INIT;
     if (!iks_engine_bind(p->e, &err)) return iks_publish(&err);
-    if (!iks_program_apply(&p->prog, s, 3, &err, NULL)) {
+    if (!iks_program_apply(&p->prog, s, 4, &err, NULL)) {
         iks_err_prefix(&err, "the probe's option uniforms: ");
         return iks_publish(&err);
     }
@@ -147,3 +147,7 @@ iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out)
     if (ge) return iks_err_set(&err, IKS_E_GL, "GL: %s", ge), iks_publish(&err);
     return IKS_OK;
 }
+
+iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out) { return probe_run(p, o, false, out); }
+
+iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *o, float *out) { return probe_run(p, o, true, out); }

@@ -8,12 +8,9 @@
  * marked by a comment starting "C only:" here, "GLSL only:" there, which covers the definitions up to
  * the next blank line between functions; one whose twin has another name (the public entry points,
  * in each language's style) by "GLSL twin: NAME". tests/test_twins.sh holds the two to this, and to
- * one set of status numbers. The soft zone (dt = d - sd t / 2 in p's frame, the joint r1 along u past
- * its end) is in ik.glsl too: `ikshade check` finds every joint identical. Not yet there (the test
- * holds names and order, not bodies): the answers along u and the effector taken on the lengths
- * themselves and the effector as p's own bits; there they come from the frame of the largest input,
- * the same to rounding where no length is far below |p| or the other length (check's cases), lost
- * to underflow beyond.
+ * one set of status numbers (names and order, not bodies). The bodies are held by `ikshade check`,
+ * which compares joints and effectors: on llvmpipe every one is identical, the soft zone's, the
+ * answers along u taken on the lengths themselves and the effector as p's own bits included.
  *
  * Accuracy. Everything is computed in float, in a frame scaled by a power of two so that the largest
  * input is in [1, 4): squares never overflow or underflow, and scaling back is exact. The offset of x
