@@ -989,6 +989,39 @@ static void test_limb(iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* the solver probe through the API alone: the GPU's joints and effectors are ik.h's (llvmpipe computes as
+ * the C solver does; on any GPU these cases are exact: p on an axis, lengths and targets of few bits) */
+static void test_probe(iks_engine *e)
+{
+    const float cases[] = { 1.6f, 0, 1, 1, /* reached: x = (0.8, 0.6), end = p */
+                            0, 5, 1, 1,    /* too far: x = r1 u, end = L u */
+                            0, 0, 1, 1,    /* degenerate: end at the joint */
+                            0, 1, 1e-20f, 1e30f }; /* too near, r1 far below r2: x = -r1 u on r1 itself */
+    iks_probe *p = NULL;
+    CHECK_CODE("iks_probe_create with 4 cases", iks_probe_create(e, NULL, cases, 4, &p), IKS_OK);
+    if (!p) return;
+    float x[16], end[16];
+    CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x), IKS_OK);
+    CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end), IKS_OK);
+    for (int i = 0; i < 4; i++) {
+        ik_vec2 cx, ce;
+        ik_status st = ik_solve2((ik_vec2){ cases[4 * i], cases[4 * i + 1] }, cases[4 * i + 2], cases[4 * i + 3], NULL,
+                                 &cx, &ce);
+        CHECK(x[4 * i] == cx.x && x[4 * i + 1] == cx.y && (int)x[4 * i + 2] == (int)st, "the probe's joint is ik_solve2's",
+              "equal", "case %d: GPU (%.9g, %.9g) %d, C (%.9g, %.9g) %d", i, x[4 * i], x[4 * i + 1], (int)x[4 * i + 2],
+              cx.x, cx.y, (int)st);
+        CHECK(end[4 * i] == ce.x && end[4 * i + 1] == ce.y && (int)end[4 * i + 2] == (int)st,
+              "the probe's effector is ik_solve2's", "equal", "case %d: GPU (%.9g, %.9g), C (%.9g, %.9g)", i, end[4 * i],
+              end[4 * i + 1], ce.x, ce.y);
+    }
+    CHECK(end[0] == 1.6f && end[1] == 0, "a reached target's effector is the target", "(1.6, 0)", "(%.9g, %.9g)",
+          end[0], end[1]);
+    CHECK(x[12] == 0 && x[13] == -1e-20f, "r1 = 1e-20 beside r2 = 1e30: the joint is -r1 u on r1 itself",
+          "(0, -1e-20)", "(%.9g, %.9g)", x[12], x[13]);
+    iks_probe_destroy(p);
+    CHECK_CODE("iks_probe_run_effector(NULL)", iks_probe_run_effector(NULL, NULL, end), IKS_E_USAGE);
+}
+
 /* load, draw, render and destroy leave as many GL objects alive as before */
 static void test_leaks(iks_engine *e, logbook *lb)
 {
@@ -1224,6 +1257,7 @@ int main(int argc, char **argv)
     test_render(e);
     test_write_png("after iks_render");
     test_limb(e);
+    test_probe(e);
     test_sound(e);
     test_leaks(e, &lb);
     test_get_proc(e);
