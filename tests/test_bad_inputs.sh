@@ -111,6 +111,12 @@ bad 2 "-o 'x.jpg': expected a .png or .exr name" "${R[@]}" -o x.jpg
 bad 1 "/proc/ikshade-no/x.png: " "${R[@]}" -o /proc/ikshade-no/x.png
 bad 1 "afile/x.png: Not a directory" "${R[@]}" -o "$fx/afile/x.png"
 bad 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 > /dev/full"
+# what a command prints to stdout and could not write is an error too, as coreutils' close_stdout has
+# it: help, the version, --each's table (each once printed nothing, exit 0)
+bad 1 "^ikshade: stdout: No space left on device$" sh -c "'$bin' --help > /dev/full"
+bad 1 "^ikshade: stdout: No space left on device$" sh -c "'$bin' --version > /dev/full"
+bad 1 "^ikshade: stdout: " sh -c "'$bin' help render > /dev/full"
+bad 1 "^ikshade render: stdout: " sh -c "'$bin' render --help > /dev/full"
 bad 2 "stdout is a terminal" sh -c "script -qec \"'$bin' render -o -\" /dev/null >&2"
 bad 1 "needs ffmpeg, which is not installed" env PATH=/nonexistent "$bin" render -o movie.mp4
 
@@ -206,6 +212,9 @@ out=$(cd "$w" && timeout -s KILL "$TIMEOUT" "$bin" render --each "$fx/each" --si
 check "--each with a macro bomb: exit 1, not a crash or a hang (rc $rc)" [ "$rc" -eq 1 ]
 check "... the bomb's row says why" grep -qE '^\| bomb39.frag \| load error .*tokens once its macros are expanded' <<<"$out"
 check "... and the good shader's row is ok" grep -qE '^\| ok.frag \| ok ' <<<"$out"
+# --each's table to a full disk: the write's error (the summary line on stderr set aside)
+mkdir "$fx/eachok" && cp "$fx/ok.frag" "$fx/eachok/"
+bad 1 "^ikshade render: stdout: " bash -c "set -o pipefail; '$bin' render --each '$fx/eachok' --size 8x8 2>&1 >/dev/full | grep -v ' shaders: ' >&2"
 printf '#define S(a, b, t) smoothstep(a, b, t)\n#define R(a) mat2(cos(a), -sin(a), sin(a), cos(a))\n#define D(x) (x + x)\nvoid mainImage(out vec4 c, in vec2 f) { vec2 u = R(0.0) * f / iResolution.xy; c = vec4(S(0.0, 1.0, D(D(D(u.x)))) * 0.0 + 0.5); }\n' > "$fx/macros.frag"
 (cd "$w" && "$bin" render "$fx/macros.frag" -o m.png --size 8x8 --quiet); rc=$?
 check "a toy of ordinary macros renders (rc $rc)" [ "$rc" -eq 0 ]

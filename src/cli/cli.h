@@ -32,6 +32,10 @@ int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 int iks_unknown_option(const char *cmd, const char *help, const char *arg);
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
 int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* What a command that ended with rc leaves as its exit status once stdout is flushed: output that could
+ * not be written (`ikshade --help > /dev/full`) fails in one line, as coreutils' close_stdout does; a
+ * reader that went away (EPIPE: `| head`) is a quiet exit 1; a command that failed already said why. */
+int iks_stdout_status(const char *cmd, int rc);
 void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Strict number parsing: the whole string must be the number (no trailing junk, no empty string).

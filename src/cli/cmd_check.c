@@ -421,12 +421,6 @@ int cmd_check(int argc, char **argv)
     iks_engine_destroy(e);
     free(cases); free(gpu); free(errs);
     /* the verdict is the command's whole point: a PASS nobody could read is no pass */
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        int w = errno ? errno : EIO;
-        /* a reader that went away ends it quietly, exit 1, as `solve | head` does (cmd_solve.c) */
-        return w == EPIPE ? EXIT_FAIL : iks_fail("check", "stdout: %s", strerror(w));
-    }
-    return pass ? EXIT_OK : EXIT_FAIL;
+    return iks_stdout_status("check", pass ? EXIT_OK : EXIT_FAIL);
 }
 

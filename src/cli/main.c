@@ -58,7 +58,7 @@ static void *run_command(void *p)
 {
     command_run *r = p;
     iks_signals_command_thread();
-    exit(iks_signals_exit_status(r->c->run(r->argc, r->argv)));
+    exit(iks_signals_exit_status(iks_stdout_status(r->c->name, r->c->run(r->argc, r->argv))));
 }
 
 static int run_on_big_stack(const iks_command *c, int argc, char **argv)
@@ -71,7 +71,7 @@ static int run_on_big_stack(const iks_command *c, int argc, char **argv)
     pthread_attr_destroy(&at);
     if (!started) {
         iks_signals_command_thread();
-        return iks_signals_exit_status(c->run(argc, argv));
+        return iks_signals_exit_status(iks_stdout_status(c->name, c->run(argc, argv)));
     }
     pthread_join(th, NULL); /* never returns: the command's thread exits the process */
     return r.rc;
@@ -83,21 +83,21 @@ int main(int argc, char **argv)
     const char *a = argv[1];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
         usage(stdout);
-        return EXIT_OK;
+        return iks_stdout_status(NULL, EXIT_OK);
     }
     if (strcmp(a, "--version") == 0 || strcmp(a, "version") == 0) {
         printf("ikshade %s\n", iks_version());
-        return EXIT_OK;
+        return iks_stdout_status(NULL, EXIT_OK);
     }
     if (strcmp(a, "help") == 0) {
         if (argc < 3) {
             usage(stdout);
-            return EXIT_OK;
+            return iks_stdout_status(NULL, EXIT_OK);
         }
         const iks_command *c = find(argv[2]);
         if (!c) return iks_usage(NULL, "help: no command '%s' (try ikshade --help)", argv[2]);
         iks_print_help(c);
-        return EXIT_OK;
+        return iks_stdout_status(NULL, EXIT_OK);
     }
     const iks_command *c = find(a);
     if (!c) return iks_usage(NULL, "no command '%s' (try ikshade --help)", a);
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             iks_print_help(c);
-            return EXIT_OK;
+            return iks_stdout_status(c->name, EXIT_OK);
         }
     }
     return run_on_big_stack(c, argc - 1, argv + 1);

@@ -100,6 +100,17 @@ int iks_fail(const char *cmd, const char *fmt, ...)
     return EXIT_FAIL;
 }
 
+int iks_stdout_status(const char *cmd, int rc)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    int e = errno;
+    if (rc != EXIT_OK) return rc;
+    if (e == EPIPE) return EXIT_FAIL;
+    /* the failed write was earlier, its errno since overwritten */
+    return iks_fail(cmd, "stdout: %s", e ? strerror(e) : "a write failed");
+}
+
 void iks_warn(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
