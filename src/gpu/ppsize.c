@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #define HUGE_SIZE 1e30 /* "without measure": far above any limit, and never inf (inf * 0 is NaN) */
@@ -34,6 +35,7 @@ typedef struct {
     double c0, *coef;     /* its size: c0 + sum coef[k] * size(argument k) */
     bool off;             /* expanding (the second count): its name is not a macro until the end */
     bool undef;           /* #undef'd since (the second count follows #undef, the measure does not) */
+    int *pidx;            /* the second count's: each body token's parameter, or -1 (made on first use) */
 } macro;
 
 typedef struct {
@@ -51,7 +53,23 @@ typedef struct {
     unsigned long long steps;
     bool oom, too_long;
     double xcount, xcap; /* the second count's tokens so far, and where it stops */
+    const char *why;     /* set: the text is refused (a construct neither count can follow), and why: */
+    uint32_t why_name;   /* the macro it is about (token index of its name) */
 } pp;
+
+/* A construct whose size neither count can bound: a call that a macro's expansion opens and the text
+ * after it closes, a name a function-like macro's expansion ends in that the text after it calls, a
+ * name defined both with and without parameters, a ## that may make a macro's name. Each can be
+ * combined with a definition in an #if group that the preprocessor skips, which the second count
+ * cannot tell, into a bomb that both count low (24 levels of the first took Mesa 18 GB); no real
+ * shader was seen to need them, so the text is refused, saying which macro and why. */
+static void refuse(pp *x, uint32_t name, const char *why)
+{
+    if (x->why) return;
+    x->why = why;
+    x->why_name = name;
+    x->too_long = true;
+}
 
 static double add(double a, double b) { return a + b < HUGE_SIZE ? a + b : HUGE_SIZE; }
 static double mul(double a, double b) { return a == 0 || b == 0 ? 0 : a * b < HUGE_SIZE ? a * b : HUGE_SIZE; }
@@ -192,6 +210,12 @@ static void define(pp *x, uint32_t d, uint32_t end)
     }
     int old = x->slot[slot_of(x, name)];
     mc.prev = old > 0 ? old - 1 : -1;
+    if (old > 0 && x->m[old - 1].func != mc.func) refuse(x, name, "is defined both with and without parameters");
+    /* ## (two '#' tokens, as lexed here): neither count pastes, and what it pastes may name a macro
+     * (a doubling chain's last link, from CAT(A, 22)); shadertoy.com's GLSL ES has no ## either */
+    for (uint32_t b = mc.b0; b + 1 < mc.b1; b++)
+        if (is(x, b, "#") && is(x, b + 1, "#") && x->t[b].off + 1 == x->t[b + 1].off)
+            refuse(x, name, "pastes tokens (##) into what may be a macro's name");
     x->m[x->nm++] = mc;
     set_slot(x, name, x->nm);
     x->gen++;
@@ -313,7 +337,11 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
         j++;
     }
     x->steps += j - i;
-    if (open) return 0;
+    if (open) {
+        /* the call goes on past the body it is in, into text the measure does not see */
+        if (in) refuse(x, in->name, "opens a call that the text after it closes");
+        return 0;
+    }
     int np = in ? in->np : 0;
     /* its arguments: split at the commas outside inner parentheses */
     int na = 0;
@@ -359,6 +387,16 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
             memcpy(own, f->coef, (size_t)fnp * sizeof *own);
         }
         fcoef = own;
+    }
+    /* the expansion ends in a function-like macro's name (a parameter given one, or its own last name)
+     * and what follows the call, here or after the body this is in, may call it: `ID(H)(x)` */
+    if (f->b1 > f->b0 && (j < b ? is(x, j, "(") : in != NULL)) {
+        uint32_t last = f->b1 - 1;
+        int k = param(x, f, last);
+        macro *t = k >= 0 ? (k < na && k < 64 ? named_func(x, as[k], ae[k], in, bind) : NULL)
+                          : x->t[last].ident ? lookup(x, last) : NULL;
+        if (t && !t->func) t = tail_func(x, t, 0);
+        if (t && t->func && !t->busy) refuse(x, f->name, "ends in a function-like macro's name that the text after it may call");
     }
     double size = fc0;
     double *ac = np ? calloc((size_t)np, sizeof *ac) : NULL;
@@ -466,6 +504,22 @@ static bool xpush(pp *x, xvec *s, xtok t, size_t most)
     }
     s->v[s->n++] = t;
     return true;
+}
+
+/* the parameter body token b of m is, from a table made once per definition: looking it up by name at
+ * every expansion made a call of a macro with 2000 parameters cost 2000 x its body, each time */
+static int body_param(pp *x, macro *m, uint32_t b)
+{
+    if (!m->func || !m->np) return -1;
+    if (!m->pidx) {
+        m->pidx = malloc((size_t)(m->b1 - m->b0 + 1) * sizeof *m->pidx);
+        if (!m->pidx) {
+            x->oom = true;
+            return -1;
+        }
+        for (uint32_t q = m->b0; q < m->b1; q++) m->pidx[q - m->b0] = param(x, m, q);
+    }
+    return m->pidx[b - m->b0];
 }
 
 /* the macro a name is for the second count */
@@ -592,7 +646,7 @@ static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
             break;
         }
         for (uint32_t b = m->b0; b < m->b1; b++) {
-            int k = param(x, m, b);
+            int k = body_param(x, m, b);
             if (k >= 0) used[k] = true;
         }
         for (size_t k = 0; ok && k < np; k++) {
@@ -605,7 +659,7 @@ static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
         if (!ok) break;
         ok = xpush(x, s, (xtok){ 0, mi, false }, most);
         for (uint32_t b = m->b1; ok && b-- > m->b0;) {
-            int k = param(x, m, b);
+            int k = body_param(x, m, b);
             if (k < 0) {
                 ok = xpush(x, s, (xtok){ b, -1, false }, most);
                 continue;
@@ -634,7 +688,9 @@ static double expand_count(pp *x, uint32_t a, uint32_t b, double cap)
     for (uint32_t i = b; ok && i-- > a;) ok = xpush(x, &s, (xtok){ i, -1, false }, most);
     if (ok) ok = xrun(x, &s, NULL, most, 0);
     free(s.v);
-    for (int k = 0; k < x->nm; k++) x->m[k].off = false;
+    /* a run to its end met every end mark; one stopped early left names off */
+    if (!ok)
+        for (int k = 0; k < x->nm; k++) x->m[k].off = false;
     /* past the cap: how far past is not known, only that it is */
     return ok ? x->xcount : x->xcount > cap ? x->xcount : HUGE_SIZE;
 }
@@ -657,8 +713,11 @@ static char *unsplice(const char *text)
     return o;
 }
 
-double iks_pp_tokens(const char *text, double limit)
+double iks_pp_tokens(const char *text, double limit) { return iks_pp_measure(text, limit, NULL, 0); }
+
+double iks_pp_measure(const char *text, double limit, char *why, size_t whyn)
 {
+    if (why && whyn) why[0] = '\0';
     char *flat = unsplice(text);
     if (!flat) return HUGE_SIZE;
     uint32_t n = lex(flat, NULL);
@@ -697,7 +756,14 @@ double iks_pp_tokens(const char *text, double limit)
         total = add(total, measured);
         i = end;
     }
-    for (int k = 0; k < x.nm; k++) free(x.m[k].coef);
+    if (x.why && why && whyn) {
+        const tok *nm = &x.t[x.why_name];
+        snprintf(why, whyn, "#define %.*s %s", nm->len > 64 ? 64 : (int)nm->len, flat + nm->off, x.why);
+    }
+    for (int k = 0; k < x.nm; k++) {
+        free(x.m[k].coef);
+        free(x.m[k].pidx);
+    }
     free(x.m);
     free(x.slot);
     free(x.t);

@@ -985,7 +985,13 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
      * million tokens (two million terms in one sum, or 21 doubling macros), and forty doubling
      * macros expanded for ever; a million tokens compile (in about a second and 800 MB here), and a
      * real toy is some thousands */
-    double toks = iks_pp_tokens(src->fragment, MAX_TOKENS);
+    char why[160];
+    double toks = iks_pp_measure(src->fragment, MAX_TOKENS, why, sizeof why);
+    if (why[0]) {
+        iks_source_free(src);
+        return iks_err_set(e, IKS_E_FORMAT, "%s: %s: ikshade cannot bound the size of its expansion, so it refuses "
+                           "it (a guard against macro bombs)", path, why);
+    }
     if (toks > MAX_TOKENS) {
         iks_source_free(src);
         if (toks >= 1e29) /* counting stopped: the number is no count */
