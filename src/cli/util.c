@@ -3,6 +3,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <poll.h>
+#include <unistd.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -106,8 +108,12 @@ int iks_stdout_status(const char *cmd, int rc)
     if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
     int e = errno;
     if (rc != EXIT_OK) return rc;
+    if (!e) {
+        /* the write failed earlier and its errno is gone: a pipe whose reader left says so (POLLERR) */
+        struct pollfd pf = { .fd = STDOUT_FILENO, .events = POLLOUT };
+        if (poll(&pf, 1, 0) == 1 && (pf.revents & POLLERR)) e = EPIPE;
+    }
     if (e == EPIPE) return EXIT_FAIL;
-    /* the failed write was earlier, its errno since overwritten */
     return iks_fail(cmd, "stdout: %s", e ? strerror(e) : "a write failed");
 }
 
