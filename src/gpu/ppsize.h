@@ -19,8 +19,13 @@
  * The measure cannot follow a call that a macro's expansion opens and the text after it closes
  * (`#define D H(H(x` then `D))`), so a text it finds within the limit is also expanded, as Mesa's
  * preprocessor would, and counted up to the limit; the larger count is the answer. That count follows
- * #undef. Arguments a body does not use count once in both: Mesa expands every argument. Text only,
- * no GL. */
+ * #undef. Arguments a body does not use count once in both: Mesa expands every argument.
+ *
+ * The expansion count follows the newest definition of a name, which a definition in an #if group the
+ * preprocessor skips can fool; so the constructs only it can follow are refused (iks_pp_measure says
+ * which macro and why): a call a macro's expansion opens and the text after it closes, a function-like
+ * macro's expansion ending in a name the text after it calls, a name defined both with and without
+ * parameters, and ## (no shadertoy.com shader has it: GLSL ES has none). Text only, no GL. */
 #ifndef IKS_PPSIZE_H
 #define IKS_PPSIZE_H
 
