@@ -176,6 +176,16 @@ static const ik_opts SETS[] = { { .bend = 1 }, { .bend = -1 }, { .stretch = 1 },
 static const char *const SET_NAMES[] = { "bend +1", "bend -1", "stretch", "soften 0.25" };
 #define NSETS 4
 
+/* Case c solved by the C solver with option set `set`: its status, joint and effector, and the case's
+ * scale (the largest of |p|, r1, r2; 1 when all are 0) */
+static ik_status solve_case(const float *c, int set, ik_vec2 *x, ik_vec2 *e, double *scale)
+{
+    ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], &SETS[set], x, e);
+    *scale = fmax(fmax(hypot(c[0], c[1]), fabs(c[2])), fabs(c[3]));
+    if (!(*scale > 0)) *scale = 1;
+    return st;
+}
+
 /* Returns how many cases it compared: n, or fewer when a stop signal came. */
 static long compare(const float *cases, long n, const float *gpu, int set, double *errs, result *r)
 {
@@ -184,12 +194,11 @@ static long compare(const float *cases, long n, const float *gpu, int set, doubl
         if (i % STOP_EVERY == 0 && i > 0 && iks_signals_stopped()) return i;
         const float *c = cases + 4 * i;
         ik_vec2 x, e;
-        ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], o, &x, &e);
+        double scale;
+        ik_status st = solve_case(c, set, &x, &e, &scale);
         const float *g = gpu + 4 * i;
         int gst = (int)lrintf(g[2]);
         double d = hypot(c[0], c[1]);
-        double scale = fmax(fmax(d, fabs(c[2])), fabs(c[3]));
-        if (!(scale > 0)) scale = 1;
         double err = hypot((double)g[0] - x.x, (double)g[1] - x.y) / (FLT_EPSILON * scale);
         if (!isfinite(g[0]) || !isfinite(g[1])) err = INFINITY;
         double L = (double)c[2] + c[3], D = fabs((double)c[2] - c[3]);
@@ -230,16 +239,13 @@ static long compare(const float *cases, long n, const float *gpu, int set, doubl
  * Returns how many cases it compared, as compare() does. */
 static long compare_end(const float *cases, long n, const float *gpu, int set, result *r)
 {
-    const ik_opts *o = &SETS[set];
     for (long i = 0; i < n; i++) {
         if (i % STOP_EVERY == 0 && i > 0 && iks_signals_stopped()) return i;
-        const float *c = cases + 4 * i;
         ik_vec2 x, e;
-        ik_status st = ik_solve2((ik_vec2){ c[0], c[1] }, c[2], c[3], o, &x, &e);
+        double scale;
+        ik_status st = solve_case(cases + 4 * i, set, &x, &e, &scale);
         const float *g = gpu + 4 * i;
         if ((int)lrintf(g[2]) != (int)st) continue;
-        double scale = fmax(fmax(hypot(c[0], c[1]), fabs(c[2])), fabs(c[3]));
-        if (!(scale > 0)) scale = 1;
         double err = hypot((double)g[0] - e.x, (double)g[1] - e.y) / (FLT_EPSILON * scale);
         if (!isfinite(g[0]) || !isfinite(g[1]) || isnan(err)) err = INFINITY;
         if (err > r->max_end_err || r->worst_end_i < 0) {
