@@ -33,6 +33,11 @@ fi
 j=$("$bin" check --cases 1000 --json)
 check "--json is one object with pass:true" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is True and d["cases"] > 1000 and "renderer" in d and d["max_effector_error"] <= 16' "$j"
 
+# a solver that answers NaN: --json is still JSON (null where there is no number), and fails
+sed '0,/    x = ik_sat(j \* U);/s//    x = vec2(uintBitsToFloat(0x7fc00000u));/' "$shaders/ik.glsl" > "$tmp/nan.glsl"
+j=$("$bin" check --cases 100 --json --solver "$tmp/nan.glsl")
+check "--json of a NaN solver parses, with null for its errors and answers, and pass:false" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["pass"] is False and d["max_error"] is None and d["worst"]["gpu"][:2] == [None, None], d' "$j"
+
 mutate() { # NAME SED-EXPRESSION
   sed "$2" "$shaders/ik.glsl" > "$tmp/$1.glsl"
   if cmp -s "$shaders/ik.glsl" "$tmp/$1.glsl"; then echo "FAIL: mutation $1 changed nothing" >&2; fail=$((fail+1)); return; fi

@@ -266,6 +266,13 @@ static int interrupted(long done, long total)
     return EXIT_FAIL;
 }
 
+/* a number, or null for what JSON has no number for (a broken solver's NaN, an infinite error) */
+static void json_num(const char *before, double v)
+{
+    if (isfinite(v)) printf("%s%.9g", before, v);
+    else printf("%snull", before);
+}
+
 static void json_str(const char *s)
 {
     putchar('"');
@@ -389,15 +396,25 @@ int cmd_check(int argc, char **argv)
         printf(", \"solver\": ");
         json_str(solver ? solver : "ik.glsl");
         printf(", \"cases\": %ld, \"option_sets\": %d, \"solves\": %ld, \"status_mismatches\": %ld, "
-               "\"edge_status_differences\": %ld, \"max_error\": %.6g, \"p999_error\": %.6g, "
-               "\"max_effector_error\": %.6g, \"bound_max\": %g, \"bound_p999\": %g, \"worst\": {\"set\": ",
-               r.cases, NSETS, r.solves, r.status_mismatch, r.edge, r.max_err, r.p999, r.max_end_err, BOUND_MAX,
-               BOUND_P999);
+               "\"edge_status_differences\": %ld", r.cases, NSETS, r.solves, r.status_mismatch, r.edge);
+        json_num(", \"max_error\": ", r.max_err);
+        json_num(", \"p999_error\": ", r.p999);
+        json_num(", \"max_effector_error\": ", r.max_end_err);
+        printf(", \"bound_max\": %g, \"bound_p999\": %g, \"worst\": {\"set\": ", BOUND_MAX, BOUND_P999);
         json_str(SET_NAMES[r.worst_set]);
-        printf(", \"p\": [%.9g, %.9g], \"r1\": %.9g, \"r2\": %.9g, \"gpu\": [%.9g, %.9g, %d], "
-               "\"c\": [%.9g, %.9g, %d]}, \"pass\": %s}\n",
-               wc[0], wc[1], wc[2], wc[3], r.wx_gpu, r.wy_gpu, r.wst_gpu, r.wx_c, r.wy_c, r.wst_c,
-               pass ? "true" : "false");
+        printf(", \"p\": [%.9g, %.9g], \"r1\": %.9g, \"r2\": %.9g", wc[0], wc[1], wc[2], wc[3]);
+        json_num(", \"gpu\": [", r.wx_gpu);
+        json_num(", ", r.wy_gpu);
+        printf(", %d], \"c\": [%.9g, %.9g, %d]}", r.wst_gpu, r.wx_c, r.wy_c, r.wst_c);
+        if (r.worst_end_i >= 0) {
+            printf(", \"worst_effector\": {\"set\": ");
+            json_str(SET_NAMES[r.worst_end_set]);
+            printf(", \"p\": [%.9g, %.9g], \"r1\": %.9g, \"r2\": %.9g", we[0], we[1], we[2], we[3]);
+            json_num(", \"gpu\": [", r.we_gpu[0]);
+            json_num(", ", r.we_gpu[1]);
+            printf("], \"c\": [%.9g, %.9g]}", r.we_c[0], r.we_c[1]);
+        }
+        printf(", \"pass\": %s}\n", pass ? "true" : "false");
     } else {
         printf("GL_RENDERER: %s\nGL_VERSION:  %s\n", iks_engine_renderer(e), iks_engine_gl_version(e));
         printf("solver: %s\n", solver ? solver : "ik.glsl (built in)");
