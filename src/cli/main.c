@@ -3,6 +3,7 @@
 #include "ikshade/ikshade.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -79,6 +80,9 @@ static int run_on_big_stack(const iks_command *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* help and the version too: a reader that goes away (`ikshade --help | true`) is a quiet exit 1
+     * (iks_stdout_status), as for every command (signals.c), not death by SIGPIPE */
+    signal(SIGPIPE, SIG_IGN);
     if (argc < 2) return iks_usage(NULL, "no command given (try ikshade --help)");
     const char *a = argv[1];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
