@@ -115,8 +115,8 @@ bad 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 >
 # it: help, the version, --each's table (each once printed nothing, exit 0)
 bad 1 "^ikshade: stdout: No space left on device$" sh -c "'$bin' --help > /dev/full"
 bad 1 "^ikshade: stdout: No space left on device$" sh -c "'$bin' --version > /dev/full"
-bad 1 "^ikshade: stdout: " sh -c "'$bin' help render > /dev/full"
-bad 1 "^ikshade render: stdout: " sh -c "'$bin' render --help > /dev/full"
+bad 1 "^ikshade: stdout: No space left on device$" sh -c "'$bin' help render > /dev/full"
+bad 1 "^ikshade render: stdout: No space left on device$" sh -c "'$bin' render --help > /dev/full"
 bad 2 "stdout is a terminal" sh -c "script -qec \"'$bin' render -o -\" /dev/null >&2"
 bad 1 "needs ffmpeg, which is not installed" env PATH=/nonexistent "$bin" render -o movie.mp4
 

@@ -78,6 +78,14 @@ static int run_on_big_stack(const iks_command *c, int argc, char **argv)
     return r.rc;
 }
 
+/* Help and the version in one buffer, written at the final flush: a write that fails (a full disk)
+ * then fails there, with its errno, not part-way with the errno lost by the end */
+static void buffer_whole(void)
+{
+    static char buf[1 << 16];
+    setvbuf(stdout, buf, _IOFBF, sizeof buf);
+}
+
 int main(int argc, char **argv)
 {
     /* help and the version too: a reader that goes away (`ikshade --help | true`) is a quiet exit 1
@@ -86,14 +94,17 @@ int main(int argc, char **argv)
     if (argc < 2) return iks_usage(NULL, "no command given (try ikshade --help)");
     const char *a = argv[1];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        buffer_whole();
         usage(stdout);
         return iks_stdout_status(NULL, EXIT_OK);
     }
     if (strcmp(a, "--version") == 0 || strcmp(a, "version") == 0) {
+        buffer_whole();
         printf("ikshade %s\n", iks_version());
         return iks_stdout_status(NULL, EXIT_OK);
     }
     if (strcmp(a, "help") == 0) {
+        buffer_whole();
         if (argc < 3) {
             usage(stdout);
             return iks_stdout_status(NULL, EXIT_OK);
@@ -112,6 +123,7 @@ int main(int argc, char **argv)
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            buffer_whole();
             iks_print_help(c);
             return iks_stdout_status(c->name, EXIT_OK);
         }
