@@ -266,6 +266,18 @@ static int interrupted(long done, long total)
     return EXIT_FAIL;
 }
 
+/* Option set `set` drawn by the probe into gpu: the joints, or the effectors. EXIT_OK, or the exit
+ * status of a stop (before or during the GPU's batch: IKS_E_INTERRUPTED) or of the probe's failure,
+ * said. done of total solves are compared so far. */
+static int probe_pass(iks_probe *p, int set, bool effector, float *gpu, long done, long total)
+{
+    if (iks_signals_stopped()) return interrupted(done, total);
+    iks_code c = effector ? iks_probe_run_effector(p, &SETS[set], gpu) : iks_probe_run(p, &SETS[set], gpu);
+    if (c == IKS_OK) return EXIT_OK;
+    int rc = iks_signals_stopped() ? interrupted(done, total) : iks_print_last_error("check");
+    return rc == EXIT_USAGE ? EXIT_FAIL : rc;
+}
+
 /* a number, or null for what JSON has no number for (a broken solver's NaN, an infinite error) */
 static void json_num(const char *before, double v)
 {
@@ -356,23 +368,15 @@ int cmd_check(int argc, char **argv)
     long done = 0; /* solves compared */
     int rc = EXIT_OK;
     for (int s = 0; s < NSETS && rc == EXIT_OK; s++) {
-        if (iks_signals_stopped()) rc = interrupted(done, n * NSETS);
-        else if (iks_probe_run(p, &SETS[s], gpu) != IKS_OK) {
-            /* IKS_E_INTERRUPTED: the probe stopped within its batch */
-            rc = iks_signals_stopped() ? interrupted(done, n * NSETS) : iks_print_last_error("check");
-            if (rc == EXIT_USAGE) rc = EXIT_FAIL;
-        } else {
+        rc = probe_pass(p, s, false, gpu, done, n * NSETS);
+        if (rc == EXIT_OK) {
             long c = compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
             done += c;
             if (c < n) rc = interrupted(done, n * NSETS);
         }
         /* the effectors, drawn into the same buffer once the joints are compared */
-        if (rc != EXIT_OK) break;
-        if (iks_signals_stopped()) rc = interrupted(done, n * NSETS);
-        else if (iks_probe_run_effector(p, &SETS[s], gpu) != IKS_OK) {
-            rc = iks_signals_stopped() ? interrupted(done, n * NSETS) : iks_print_last_error("check");
-            if (rc == EXIT_USAGE) rc = EXIT_FAIL;
-        } else if (compare_end(cases, n, gpu, s, &r) < n) rc = interrupted(done, n * NSETS);
+        if (rc == EXIT_OK) rc = probe_pass(p, s, true, gpu, done, n * NSETS);
+        if (rc == EXIT_OK && compare_end(cases, n, gpu, s, &r) < n) rc = interrupted(done, n * NSETS);
     }
     r.solves = n * NSETS;
     if (rc == EXIT_OK && !select_kth(errs, r.solves, (long)((double)(r.solves - 1) * 0.999), &r.p999))
