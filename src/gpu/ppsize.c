@@ -35,7 +35,8 @@ typedef struct {
     double c0, *coef;     /* its size: c0 + sum coef[k] * size(argument k) */
     bool off;             /* expanding (the second count): its name is not a macro until the end */
     bool undef;           /* #undef'd since (the second count follows #undef, the measure does not) */
-    int *pidx;            /* the second count's: each body token's parameter, or -1 (made on first use) */
+    int *pidx;            /* the second count's: each body token's parameter or -1, then for each
+                             parameter whether the body uses it (made on first use) */
 } macro;
 
 typedef struct {
@@ -393,8 +394,7 @@ static uint32_t invoke(pp *x, macro *f, uint32_t i, uint32_t b, const macro *in,
     if (f->b1 > f->b0 && (j < b ? is(x, j, "(") : in != NULL)) {
         uint32_t last = f->b1 - 1;
         int k = param(x, f, last);
-        macro *t = k >= 0 ? (k < na && k < 64 ? named_func(x, as[k], ae[k], in, bind) : NULL)
-                          : x->t[last].ident ? lookup(x, last) : NULL;
+        macro *t = k >= 0 ? (k < 64 ? fb[k] : NULL) : x->t[last].ident ? lookup(x, last) : NULL;
         if (t && !t->func) t = tail_func(x, t, 0);
         if (t && t->func && !t->busy) refuse(x, f->name, "ends in a function-like macro's name that the text after it may call");
     }
@@ -464,12 +464,11 @@ static double measure_range(pp *x, uint32_t a, uint32_t b, const macro *in, macr
 }
 
 /* ---- the second count: the expansion itself, up to the limit ------------------------------------
- * The measure above cannot follow a call that a macro's expansion opens and the text after it closes
- * (`#define D H(H(H(x` then `D)))`: the arguments are partly outside the body), and errs low there;
- * 24 such levels crashed the compiler. So a text the measure finds within the limit is also expanded,
- * as the preprocessor does it, counting the tokens that come out and stopping past the limit or the
- * step budget: cheap for a real shader, never more than the limit for a bomb that got past the measure.
- * The larger of the two counts is the answer. Tokens are indices into the text's own tokens (every
+ * The measure above is an estimate, and its gaps are found one at a time (calls a macro opens and
+ * the text after it closes, which 24 levels of crashed the compiler, are now refused). So a text the
+ * measure finds within the limit is also expanded, as the preprocessor does it, counting the tokens
+ * that come out and stopping past the limit or the step budget: cheap for a real shader, never more
+ * than the limit for a bomb that got past the measure. The larger of the two counts is the answer. Tokens are indices into the text's own tokens (every
  * token of an expansion is one of a body's or an argument's); a macro's name is not expanded while its
  * expansion is rescanned (an end mark on the stack turns it back on), and a name met then stays as it
  * is (painted). */
@@ -506,20 +505,36 @@ static bool xpush(pp *x, xvec *s, xtok t, size_t most)
     return true;
 }
 
-/* the parameter body token b of m is, from a table made once per definition: looking it up by name at
- * every expansion made a call of a macro with 2000 parameters cost 2000 x its body, each time */
-static int body_param(pp *x, macro *m, uint32_t b)
+/* one token out of the text's expansion, or of an argument that is expanded for nothing */
+static bool xcounted(pp *x)
 {
-    if (!m->func || !m->np) return -1;
+    return ++x->xcount <= x->xcap;
+}
+
+/* Function-like m's table, made once per definition: each body token's parameter (or -1), then for
+ * each parameter 1 if the body uses it. Looking parameters up by name at every expansion made a call
+ * of a macro with 2000 parameters cost 2000 x its body, each time. NULL when out of memory. */
+static const int *params_of(pp *x, macro *m)
+{
+    if (m->pidx) return m->pidx;
+    size_t nb = m->b1 - m->b0;
+    m->pidx = calloc(nb + (size_t)m->np + 1, sizeof *m->pidx);
     if (!m->pidx) {
-        m->pidx = malloc((size_t)(m->b1 - m->b0 + 1) * sizeof *m->pidx);
-        if (!m->pidx) {
-            x->oom = true;
-            return -1;
-        }
-        for (uint32_t q = m->b0; q < m->b1; q++) m->pidx[q - m->b0] = param(x, m, q);
+        x->oom = true;
+        return NULL;
     }
-    return m->pidx[b - m->b0];
+    for (uint32_t q = m->b0; q < m->b1; q++) {
+        int k = param(x, m, q);
+        m->pidx[q - m->b0] = k;
+        if (k >= 0) m->pidx[nb + (size_t)k] = 1;
+    }
+    return m->pidx;
+}
+
+/* t out of the expansion: onto out, or counted when out is NULL */
+static bool xemit(pp *x, xvec *out, xtok t, size_t most)
+{
+    return out ? xpush(x, out, t, most) : xcounted(x);
 }
 
 /* the macro a name is for the second count */
@@ -535,12 +550,6 @@ static size_t xpeek(const xvec *s)
     for (size_t k = s->n; k-- > 0;)
         if (s->v[k].end < 0) return k;
     return SIZE_MAX;
-}
-
-/* one token out of the text's expansion, or of an argument that is expanded for nothing */
-static bool xcounted(pp *x)
-{
-    return ++x->xcount <= x->xcap;
 }
 
 /* Expands the stack (the next token on top) to its end: the tokens that come out appended to out, or
@@ -571,7 +580,7 @@ static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
             if (k == SIZE_MAX || !is(x, s->v[k].tok, "(")) m = NULL;
         }
         if (!m) {
-            ok = out ? xpush(x, out, t, most) : xcounted(x);
+            ok = xemit(x, out, t, most);
             continue;
         }
         int mi = (int)(m - x->m);
@@ -622,8 +631,8 @@ static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
         }
         if (!ok || x->too_long) break;
         if (!closed) { /* the text ends inside the call: the name and what followed stay as they were */
-            ok = out ? xpush(x, out, t, most) : xcounted(x);
-            for (size_t k = 0; ok && k < arg.n; k++) ok = out ? xpush(x, out, arg.v[k], most) : xcounted(x);
+            ok = xemit(x, out, t, most);
+            for (size_t k = 0; ok && k < arg.n; k++) ok = xemit(x, out, arg.v[k], most);
             continue;
         }
         if (na < np) ae[na] = arg.n;
@@ -640,26 +649,19 @@ static bool xrun(pp *x, xvec *s, xvec *out, size_t most, int depth)
             x->oom = true;
             break;
         }
-        bool *used = calloc(np + 1, sizeof *used);
-        if (!used) {
-            x->oom = true;
-            break;
-        }
-        for (uint32_t b = m->b0; b < m->b1; b++) {
-            int k = body_param(x, m, b);
-            if (k >= 0) used[k] = true;
-        }
+        const int *pi = params_of(x, m);
+        if (!pi) break;
+        const int *used = pi + (m->b1 - m->b0);
         for (size_t k = 0; ok && k < np; k++) {
             xvec as_stack = { 0 };
             for (size_t q = ae[k]; ok && q-- > as[k];) ok = xpush(x, &as_stack, arg.v[q], most);
             if (ok) ok = xrun(x, &as_stack, used[k] ? &exp[k] : NULL, most, depth + 1);
             free(as_stack.v);
         }
-        free(used);
         if (!ok) break;
         ok = xpush(x, s, (xtok){ 0, mi, false }, most);
         for (uint32_t b = m->b1; ok && b-- > m->b0;) {
-            int k = body_param(x, m, b);
+            int k = pi[b - m->b0];
             if (k < 0) {
                 ok = xpush(x, s, (xtok){ b, -1, false }, most);
                 continue;
@@ -736,8 +738,9 @@ double iks_pp_measure(const char *text, double limit, char *why, size_t whyn)
         uint32_t end = i + 1;
         while (end < n && !x.t[end].bol) end++;
         if (x.t[i].bol && is(&x, i, "#")) {
-            /* #undef is not followed: one in a group the preprocessor skips would hide a definition
-             * still in force, and counting a macro that is gone errs only high */
+            /* the measure does not follow #undef: one in a group the preprocessor skips would hide a
+             * definition still in force, and counting a macro that is gone errs only high; the second
+             * count, which follows the newest definition anyway, does */
             if (is(&x, i + 1, "define")) define(&x, i, end);
             macro *u = is(&x, i + 1, "undef") && i + 2 < end ? xlookup(&x, i + 2) : NULL;
             if (u) u->undef = true;
