@@ -154,12 +154,27 @@ static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool al
     s.flush = NO_FLUSH;
     s.next_out = z;
     s.avail_out = 0;
+    /* ISA-L 2.30's level 1-2 body (igzip_icf_body_h1_gr_bt.asm, .write_first_byte; level 0's
+     * igzip_body.asm alike) hashes the stream's third byte from a register that still holds the
+     * stream's address, so one hash entry lands where the stack happens to be: the same pixels gave
+     * other (valid) bytes for one stack address in about 5000 (a frame in 8,000 to 40,000 of a
+     * render, depending on which thread took it). Its finish routine takes the
+     * first byte properly, so the first PRIME bytes go alone, through it, with a sync flush (an empty
+     * stored block: 4 to 10 bytes a PNG); the body then never sees a stream without history. */
+    enum { PRIME = 8 };
+    bool primed = orow * (size_t)h <= PRIME; /* a whole image that small goes through finish anyway */
     for (int y = 0; y < h;) {
         int y1 = (size_t)(h - y) > rows ? y + (int)rows : h;
         filter_up(rgba, w, h, y, y1, alpha, strip);
         s.next_in = strip;
         s.avail_in = (uint32_t)(orow * (size_t)(y1 - y));
-        s.end_of_stream = y1 == h;
+        uint32_t rest = 0;
+        if (!primed) { /* the first call: PRIME bytes, flushed; then the rest of this strip */
+            rest = s.avail_in - PRIME;
+            s.avail_in = PRIME;
+            s.flush = SYNC_FLUSH;
+        }
+        s.end_of_stream = y1 == h && primed;
         for (;;) {
             if (s.avail_out == 0) {
                 /* avail_out is 32 bits: hand out the buffer a gigabyte at a time, grow it when full */
@@ -174,7 +189,17 @@ static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool al
                 errno = EIO;
                 return false;
             }
-            if (s.end_of_stream ? s.internal_state.state == ZSTATE_END : s.avail_in == 0) break;
+            bool done = s.end_of_stream ? s.internal_state.state == ZSTATE_END
+                        : s.flush != NO_FLUSH ? s.avail_in == 0 && s.internal_state.state == ZSTATE_NEW_HDR
+                                              : s.avail_in == 0;
+            if (done && !primed) {
+                primed = true;
+                s.flush = NO_FLUSH;
+                s.avail_in = rest;
+                s.end_of_stream = y1 == h;
+                continue;
+            }
+            if (done) break;
             if (s.avail_out && s.avail_in == in0 && s.avail_out == out0) { /* no progress: never seen */
                 errno = EIO;
                 return false;
