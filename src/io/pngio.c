@@ -132,6 +132,35 @@ PNG_CLONES static void filter_up(const uint8_t *restrict rgba, int w, int h, int
     }
 }
 
+/* Feeds s's input to igzip until it is taken: to the stream's end with end_of_stream, through the
+ * flush with a flush, else until avail_in is 0; tl->z grows as the output needs */
+static bool isal_feed(scratch *tl, struct isal_zstream *s)
+{
+    for (;;) {
+        if (s->avail_out == 0) {
+            /* avail_out is 32 bits: hand out the buffer a gigabyte at a time, grow it when full */
+            size_t used = (size_t)(s->next_out - tl->z.p);
+            if (used == tl->z.cap && !reserve(&tl->z, tl->z.cap + tl->z.cap / 2, true)) return false;
+            size_t room = tl->z.cap - used;
+            s->next_out = tl->z.p + used;
+            s->avail_out = (uint32_t)(room > ((size_t)1 << 30) ? (size_t)1 << 30 : room);
+        }
+        uint32_t in0 = s->avail_in, out0 = s->avail_out;
+        if (isal_deflate(s) != COMP_OK) {
+            errno = EIO;
+            return false;
+        }
+        if (s->end_of_stream ? s->internal_state.state == ZSTATE_END
+            : s->flush != NO_FLUSH ? s->avail_in == 0 && s->internal_state.state == ZSTATE_NEW_HDR
+                                   : s->avail_in == 0)
+            return true;
+        if (s->avail_out && s->avail_in == in0 && s->avail_out == out0) { /* no progress: never seen */
+            errno = EIO;
+            return false;
+        }
+    }
+}
+
 /* igzip at level 0..3 into tl->z, strip by strip; the stream's length in *zn */
 static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool alpha, int level, size_t *zn)
 {
@@ -158,53 +187,26 @@ static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool al
      * igzip_body.asm alike) hashes the stream's third byte from a register that still holds the
      * stream's address, so one hash entry lands where the stack happens to be: the same pixels gave
      * other (valid) bytes for one stack address in about 5000 (a frame in 8,000 to 40,000 of a
-     * render, depending on which thread took it). Its finish routine takes the
-     * first byte properly, so the first PRIME bytes go alone, through it, with a sync flush (an empty
-     * stored block: 4 to 10 bytes a PNG); the body then never sees a stream without history. */
+     * render, depending on which thread took it). Its finish routine takes the first byte properly,
+     * so the first PRIME bytes go alone, through it, with a sync flush (an empty stored block: 4 to
+     * 10 bytes a PNG); the body then never sees a stream without history. An image of PRIME bytes or
+     * fewer goes through finish anyway. The first strip holds the whole image or far more than PRIME. */
     enum { PRIME = 8 };
-    bool primed = orow * (size_t)h <= PRIME; /* a whole image that small goes through finish anyway */
     for (int y = 0; y < h;) {
         int y1 = (size_t)(h - y) > rows ? y + (int)rows : h;
         filter_up(rgba, w, h, y, y1, alpha, strip);
         s.next_in = strip;
         s.avail_in = (uint32_t)(orow * (size_t)(y1 - y));
-        uint32_t rest = 0;
-        if (!primed) { /* the first call: PRIME bytes, flushed; then the rest of this strip */
-            rest = s.avail_in - PRIME;
+        if (y == 0 && raw_n > PRIME) {
+            uint32_t rest = s.avail_in - PRIME;
             s.avail_in = PRIME;
             s.flush = SYNC_FLUSH;
+            if (!isal_feed(tl, &s)) return false;
+            s.flush = NO_FLUSH;
+            s.avail_in = rest; /* next_in is past the PRIME bytes */
         }
-        s.end_of_stream = y1 == h && primed;
-        for (;;) {
-            if (s.avail_out == 0) {
-                /* avail_out is 32 bits: hand out the buffer a gigabyte at a time, grow it when full */
-                size_t used = (size_t)(s.next_out - tl->z.p);
-                if (used == tl->z.cap && !reserve(&tl->z, tl->z.cap + tl->z.cap / 2, true)) return false;
-                size_t room = tl->z.cap - used;
-                s.next_out = tl->z.p + used;
-                s.avail_out = (uint32_t)(room > ((size_t)1 << 30) ? (size_t)1 << 30 : room);
-            }
-            uint32_t in0 = s.avail_in, out0 = s.avail_out;
-            if (isal_deflate(&s) != COMP_OK) {
-                errno = EIO;
-                return false;
-            }
-            bool done = s.end_of_stream ? s.internal_state.state == ZSTATE_END
-                        : s.flush != NO_FLUSH ? s.avail_in == 0 && s.internal_state.state == ZSTATE_NEW_HDR
-                                              : s.avail_in == 0;
-            if (done && !primed) {
-                primed = true;
-                s.flush = NO_FLUSH;
-                s.avail_in = rest;
-                s.end_of_stream = y1 == h;
-                continue;
-            }
-            if (done) break;
-            if (s.avail_out && s.avail_in == in0 && s.avail_out == out0) { /* no progress: never seen */
-                errno = EIO;
-                return false;
-            }
-        }
+        s.end_of_stream = y1 == h;
+        if (!isal_feed(tl, &s)) return false;
         y = y1;
     }
     *zn = (size_t)(s.next_out - tl->z.p);
