@@ -4,12 +4,12 @@
  * and message (an iks_err) and each warning (through a logger). Writes
  * its shader files into a fresh temporary directory. */
 #include "check.h"
-#include "gpu.h"
-#include "hud.h"
-#include "platform.h"
-#include "pngio.h"
-#include "source.h"
-#include "toy.h"
+#include "gpu/gpu.h"
+#include "gpu/hud.h"
+#include "platform/platform.h"
+#include "io/pngio.h"
+#include "glsl/source.h"
+#include "gpu/toy.h"
 
 #include <stdio.h>
 #include <stdlib.h>

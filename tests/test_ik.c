@@ -14,7 +14,7 @@
  * line up. The test fails if any case exceeds it, and prints the largest normalised error seen.
  */
 #include "ikshade/ik.h"
-#include "xorshift.h"
+#include "cli/xorshift.h"
 
 #include <float.h>
 #include <math.h>

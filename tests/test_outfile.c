@@ -4,8 +4,8 @@
  * has stopped reading makes it give up, with EINTR, within the patience. Removing the temporaries on
  * a signal ends a child that would make one after the removal. */
 #include "check.h"
-#include "outfile.h"
-#include "subproc.h"
+#include "io/outfile.h"
+#include "base/subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
  * (the settings were process-wide once), nor on where in memory the encoder's stack lies (ISA-L's
  * first-byte path hashes a register holding its stream's address: see deflate_isal).
  * usage: test_pngio DIR   (writes DIR/cases.txt, DIR/NAME.png, DIR/NAME.rgba) */
-#include "pngio.h"
+#include "io/pngio.h"
 
 #include <pthread.h>
 #include <sys/mman.h>

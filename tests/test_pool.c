@@ -3,7 +3,7 @@
  * message, made on the worker thread) reaches iks_pool_finish's caller unchanged, and odd shapes (more
  * threads than jobs, one thread) work. Run it under ASan/TSan-free builds alike: it needs no GL. */
 #include "check.h"
-#include "pool.h"
+#include "io/pool.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * keeps macro bombs and monstrous expressions away from the GL compiler: exact on the cases a
  * preprocessor defines, linear in time on bombs, and over the limit for every way of doubling. */
 #include "check.h"
-#include "ppsize.h"
+#include "glsl/ppsize.h"
 
 #include <stdlib.h>
 #include <string.h>

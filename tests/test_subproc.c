@@ -4,7 +4,7 @@
  * into a closed pipe), its own process group only when asked; reaping reports exits and signals;
  * a missing program is an errno, not a child that exits 127. */
 #include "check.h"
-#include "subproc.h"
+#include "base/subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,8 +3,8 @@
  * message (an iks_err) and every warning (one logger message each). Writes its files into a fresh
  * temporary directory. usage: test_toyfile [TESTS_DIR] (unused: every input is made here). */
 #include "check.h"
-#include "source.h"
-#include "toyfile.h"
+#include "glsl/source.h"
+#include "toy/toyfile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* bigstack.c: see bigstack.h. A stack switch, not a thread: a GL context is current on one thread,
  * and moving it to a worker would need the window system's help for every kind of context. */
-#include "bigstack.h"
+#include "base/bigstack.h"
 
 #include <stdbool.h>
 #include <sys/mman.h>

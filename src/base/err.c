@@ -1,5 +1,5 @@
 /* err.c: iks_err and the logger (see err.h). */
-#include "err.h"
+#include "base/err.h"
 
 #include <errno.h>
 #include <stdarg.h>

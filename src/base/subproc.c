@@ -1,5 +1,5 @@
 /* subproc.c: see subproc.h. */
-#include "subproc.h"
+#include "base/subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* userfile.c: careful opens and whole-file reads of users' paths (see userfile.h). */
-#include "userfile.h"
+#include "base/userfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  * so that max() is a maxss and sqrtf one instruction, as in the library: the baseline gets every
  * advantage the solver has. And with -fno-tree-vectorize: a program calls the formula once per limb,
  * as it calls ik_solve2; eight cases at a time is what ik_solve2_batch is for. */
-#include "bench_article.h"
+#include "cli/bench_article.h"
 
 #include <math.h>
 

@@ -6,11 +6,11 @@
  * repetitions (gpu), and by the engine between frames (render); one atomic load against milliseconds
  * of work, so no figure moves. Rows are printed only once measured in full; after a stop the command
  * prints one line, "interrupted after N of M rows", and nothing more: no row it did not measure. */
-#include "bench_article.h"
-#include "cli.h"
+#include "cli/bench_article.h"
+#include "cli/cli.h"
 #include "ikshade/ik.h"
-#include "session.h"
-#include "xorshift.h"
+#include "cli/session.h"
+#include "cli/xorshift.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,27 +24,19 @@
 
 const char HELP_BENCH[] =
     "usage: ikshade bench solver [--reps N]\n"
-#ifdef IKS_HAVE_GL
     "       ikshade bench gpu [--reps N]\n"
-#endif
-#ifdef IKS_HAVE_RENDER
     "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n"
-#endif
     "\n"
     "solver: ns per solve at n = 1e3 (in cache) and n = 1e7 (in memory), each against the article's\n"
     "        formula (the baseline row, the same cases solved inline in this program) and against the\n"
     "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
     "        ik_solve3 and ik_solve3_batch with a pole per case (32 B in, 12 B out).\n"
-#ifdef IKS_HAVE_GL
     "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
-#endif
-#ifdef IKS_HAVE_RENDER
     "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of 1280x720 by\n"
     "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
     "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
     "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
     "        in turn; each figure is the best of its repetitions.\n"
-#endif
     ;
 
 /* xorshift-based uniform in [0, 1): deterministic and identical everywhere */
@@ -501,11 +493,7 @@ int cmd_bench(int argc, char **argv)
         int reps = 5, rc = bench_parse_reps(what, argc - 1, argv + 1, &reps);
         return rc ? rc : bench_solver(reps);
     }
-#ifdef IKS_HAVE_GL
     if (strcmp(what, "gpu") == 0) return bench_gpu(argc - 1, argv + 1);
-#endif
-#ifdef IKS_HAVE_RENDER
     if (strcmp(what, "render") == 0) return bench_render(argc - 1, argv + 1);
-#endif
     return iks_usage("bench", "no benchmark '%s' (see ikshade help bench)", what);
 }

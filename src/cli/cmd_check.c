@@ -16,10 +16,10 @@
  * compared, between option sets, in each pass of the percentile's selection, and inside the GPU's
  * batch (iks_probe_run: IKS_E_INTERRUPTED); the command then prints one line, "interrupted after N of
  * M solves", and no verdict. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "ikshade/ik.h"
-#include "session.h"
-#include "xorshift.h"
+#include "cli/session.h"
+#include "cli/xorshift.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* cmd_import.c: `ikshade import`, a shader's JSON and media from shadertoy.com's API (iks_import). */
-#include "cli.h"
+#include "cli/cli.h"
 #include "ikshade/ikshade.h"
-#include "session.h"
+#include "cli/session.h"
 
 #include <stdio.h>
 #include <stdlib.h>

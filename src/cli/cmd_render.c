@@ -1,8 +1,8 @@
 /* cmd_render.c: `ikshade render`: parses the arguments into an iks_render_desc, loads the toy and calls
  * iks_render (src/engine/render.c does the work); owns what a terminal user sees: the progress bar,
  * Ctrl-C, the summary line. `--each DIR` is a compatibility report built from the same API calls. */
-#include "cli.h"
-#include "session.h"
+#include "cli/cli.h"
+#include "cli/session.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* cmd_solve.c: `ikshade solve`, the solver as a filter: cases on stdin, answers on stdout.
  * Output numbers use %.9g so that every float round-trips exactly. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "ikshade/ik.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* cmd_view.c: `ikshade view`: parses the arguments, opens a window and runs iks_live_run on it
  * (src/engine/live.c does the work); prints what the loop reports: errors compiler-style, reloads
  * under --log, screenshots. */
-#include "cli.h"
-#include "session.h"
+#include "cli/cli.h"
+#include "cli/session.h"
 
 #include <errno.h>
 #include <signal.h>

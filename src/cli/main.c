@@ -1,5 +1,5 @@
 /* main.c: the `ikshade` entry point: one table of subcommands, which also prints the help. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "ikshade/ikshade.h"
 
 #include <pthread.h>
@@ -9,15 +9,9 @@
 #include <string.h>
 
 static const iks_command COMMANDS[] = {
-#ifdef IKS_HAVE_VIEW
     { "view", cmd_view, "run a shader in a window: drag the IK target, live reload on save", HELP_VIEW },
-#endif
-#ifdef IKS_HAVE_RENDER
     { "render", cmd_render, "render frames of a shader to PNG, headless", HELP_RENDER },
-#endif
-#ifdef IKS_HAVE_GL
     { "check", cmd_check, "verify the GLSL IK solver against the C one on this GPU", HELP_CHECK },
-#endif
     { "solve", cmd_solve, "solve IK cases read from stdin (scriptable)", HELP_SOLVE },
     { "bench", cmd_bench, "benchmarks, printed as ratios against a baseline", HELP_BENCH },
     { "import", cmd_import, "fetch a shader's JSON and media from shadertoy.com's API", HELP_IMPORT },

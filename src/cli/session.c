@@ -1,8 +1,8 @@
 /* session.c: the options render and view share, the command line's engine and logger, and the one
  * mapping from the library's error codes to exit status and printed lines. */
-#include "session.h"
+#include "cli/session.h"
 
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <math.h>

@@ -19,7 +19,7 @@
  * Handlers are installed without SA_RESTART, and a signal taken by another thread (the main thread
  * waiting for the command, a driver's worker) is passed on to the command's thread, so that a write
  * blocked there returns. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "ikshade/ikshade.h"
 
 #include <pthread.h>

@@ -1,5 +1,5 @@
 /* util.c: messages and strict argument parsing for the subcommands. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>

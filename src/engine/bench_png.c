@@ -3,9 +3,9 @@
  * (pngio.c: the fused Up filter) with libdeflate's and ISA-L's levels. Only iks_bench_render calls
  * this; the alternatives live here so that the render path links them nowhere else. iks_interrupt
  * stops it between frames (false, r untouched). */
-#include "engine.h"
-#include "outfile.h"
-#include "pngio.h"
+#include "engine/engine.h"
+#include "io/outfile.h"
+#include "io/pngio.h"
 
 #include <png.h>
 #include <setjmp.h>

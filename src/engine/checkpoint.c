@@ -1,10 +1,10 @@
 /* checkpoint.c: render's checkpoints of a toy's feedback state (the format is in checkpoint.h): found
  * by name, checked against the render before any byte reaches the toy, written atomically.
  * What it does not do: decide when to save or load (render.c), or know what the state holds (toy.c). */
-#include "checkpoint.h"
+#include "engine/checkpoint.h"
 
-#include "outfile.h"
-#include "userfile.h"
+#include "io/outfile.h"
+#include "base/userfile.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -25,7 +25,7 @@
 #ifndef IKS_CHECKPOINT_H
 #define IKS_CHECKPOINT_H
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* engine.c: the public API's core: the thread's last error, the engine (a GL context and where the
  * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
  * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
-#include "engine.h"
+#include "engine/engine.h"
 
-#include "pngio.h"
+#include "io/pngio.h"
 
 #include <dlfcn.h>
 #include <errno.h>

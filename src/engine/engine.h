@@ -3,12 +3,12 @@
 #ifndef IKS_ENGINE_H
 #define IKS_ENGINE_H
 
-#include "clock.h"
-#include "err.h"
-#include "gpu.h"
-#include "platform.h"
-#include "toy.h"
-#include "toyfile.h"
+#include "base/clock.h"
+#include "base/err.h"
+#include "gpu/gpu.h"
+#include "platform/platform.h"
+#include "gpu/toy.h"
+#include "toy/toyfile.h"
 
 #include <stdint.h>
 

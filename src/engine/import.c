@@ -1,9 +1,9 @@
 /* import.c: iks_import, a shader and its media from shadertoy.com's API into a directory (ikshade.h).
  * The answer is judged by the toy loader's own rules (toyfile.c) before anything reaches out_dir, and
  * everything is gathered in a temporary directory beside or inside out_dir first. */
-#include "engine.h"
-#include "fetch.h"
-#include "outfile.h"
+#include "engine/engine.h"
+#include "io/fetch.h"
+#include "io/outfile.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

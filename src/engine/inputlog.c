@@ -13,10 +13,10 @@
  * iMouse.w > 0 only if a press happened since the previous render frame (the site's rule); keys that
  * went down or up since then reach the keyboard texture; iTime runs on from the session's first.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
-#include "checkpoint.h"
-#include "engine.h"
-#include "source.h"
-#include "userfile.h"
+#include "engine/checkpoint.h"
+#include "engine/engine.h"
+#include "glsl/source.h"
+#include "base/userfile.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,14 +2,14 @@
  * screenshots, and live reload of the toy and everything it read on every save.
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
-#include "engine.h"
+#include "engine/engine.h"
 
-#include "audio.h"
-#include "hud.h"
-#include "outfile.h"
-#include "writer.h"
-#include "pngio.h"
-#include "watch.h"
+#include "platform/audio.h"
+#include "gpu/hud.h"
+#include "io/outfile.h"
+#include "engine/writer.h"
+#include "io/pngio.h"
+#include "io/watch.h"
 
 #include <errno.h>
 #include <glad/gl.h>

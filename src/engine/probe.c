@@ -7,9 +7,9 @@
  * out left unwritten). The first band is BAND_CASES; the rest are sized from its time to take about
  * BAND_SECONDS each, so a fast GPU draws the rest in one go: one wait more than a single draw. A batch
  * of BAND_CASES or fewer is one draw, as it always was (what `bench gpu` times at 1e6). */
-#include "engine.h"
+#include "engine/engine.h"
 
-#include "outfile.h"
+#include "io/outfile.h"
 
 #include <glad/gl.h>
 #include <stdio.h>

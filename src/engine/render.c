@@ -7,15 +7,15 @@
  * thread waits only when every buffer is in flight, so memory stays bounded by the pool's size.
  * Frame i is drawn at t0 + i/fps in double, so a split into ranges gives the same frames.
  * What it does not do: parse arguments or print (src/cli), or own the toy (the caller's). */
-#include "engine.h"
+#include "engine/engine.h"
 
-#include "checkpoint.h"
-#include "outfile.h"
-#include "pngio.h"
-#include "pool.h"
-#include "writer.h"
-#include "writer_internal.h"
-#include "writer_wav.h"
+#include "engine/checkpoint.h"
+#include "io/outfile.h"
+#include "io/pngio.h"
+#include "io/pool.h"
+#include "engine/writer.h"
+#include "engine/writer_internal.h"
+#include "engine/writer_wav.h"
 
 #include <errno.h>
 #include <limits.h>

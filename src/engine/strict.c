@@ -7,9 +7,9 @@
  * ANGLE here), else the GL's own ES compiler where the context has one. What it rejects comes back as
  * warnings in the user's file:line. A check never fails a load: the toy was built and runs here.
  * Not done: linking (the GL build already did), vertex stages (the site's are its own). */
-#include "engine.h"
-#include "source.h"
-#include "subproc.h"
+#include "engine/engine.h"
+#include "glsl/source.h"
+#include "base/subproc.h"
 
 #include <ctype.h>
 #include <errno.h>

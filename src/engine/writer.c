@@ -1,12 +1,12 @@
 /* writer.c: the output side of a render: the output's name, and the sinks frames go to (PNG files on
  * the encoder pool, raw frames down a descriptor, a video through writer_video.c).
  * What it does not do: draw or read back (render.c, live.c). */
-#include "writer.h"
-#include "writer_internal.h"
+#include "engine/writer.h"
+#include "engine/writer_internal.h"
 
-#include "hdrio.h"
-#include "pngio.h"
-#include "pool.h"
+#include "io/hdrio.h"
+#include "io/pngio.h"
+#include "io/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -6,7 +6,7 @@
 #ifndef IKS_WRITER_H
 #define IKS_WRITER_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
 #ifndef IKS_WRITER_INTERNAL_H
 #define IKS_WRITER_INTERNAL_H
 
-#include "engine.h"
-#include "writer.h"
+#include "engine/engine.h"
+#include "engine/writer.h"
 
 #include <limits.h>
 #include <sys/types.h>

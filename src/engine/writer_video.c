@@ -5,11 +5,11 @@
  * (4:2:0 needs them) with a black row or column on the bottom or right. Any other output through the
  * user's own ffmpeg arguments.
  * What it does not do: encode (ffmpeg's), or choose frames (the caller's). */
-#include "writer.h"
-#include "writer_internal.h"
+#include "engine/writer.h"
+#include "engine/writer_internal.h"
 
-#include "outfile.h"
-#include "subproc.h"
+#include "io/outfile.h"
+#include "base/subproc.h"
 
 #include <errno.h>
 #include <fcntl.h>

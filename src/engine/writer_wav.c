@@ -2,9 +2,9 @@
  * a block at a time (toy.c) and quantised here, once: the site packs each into two bytes on the GPU,
  * with a ceiling of 65280/65535 for +1; we keep the float until the WAV and scale by 32767, so +1 and
  * -1 map to the same magnitude. */
-#include "writer_wav.h"
+#include "engine/writer_wav.h"
 
-#include "outfile.h"
+#include "io/outfile.h"
 
 #include <math.h>
 #include <stdint.h>

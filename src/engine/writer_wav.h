@@ -4,8 +4,8 @@
 #ifndef IKS_WRITER_WAV_H
 #define IKS_WRITER_WAV_H
 
-#include "err.h"
-#include "toy.h"
+#include "base/err.h"
+#include "gpu/toy.h"
 
 #include <stdbool.h>
 #include <stddef.h>

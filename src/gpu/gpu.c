@@ -1,7 +1,7 @@
 /* gpu.c: GL objects and draws for the core. Every object made here has one owner: the struct that
  * holds its name, released by the matching *_destroy. */
-#include "gpu.h"
-#include "bigstack.h"
+#include "gpu/gpu.h"
+#include "base/bigstack.h"
 
 #include <glad/gl.h>
 #include <math.h>

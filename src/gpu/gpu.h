@@ -5,8 +5,8 @@
 #ifndef IKS_GPU_H
 #define IKS_GPU_H
 
-#include "err.h"
-#include "source.h"
+#include "base/err.h"
+#include "glsl/source.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* hud.c: stb_easy_font makes quads (4 vertices of x, y, z, rgba8 each); GL 3.3 core has no quads, so
  * a fixed index buffer turns each into two triangles. The panel behind the text is one more quad. */
-#include "hud.h"
+#include "gpu/hud.h"
 
 #include <glad/gl.h>
 #include <stddef.h>

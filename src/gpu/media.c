@@ -3,10 +3,10 @@
  * frame; both are brought to the channel's time before the passes draw. The channel's time is the
  * frame's iTime (the site starts its media with the shader), clamped at 0; videos loop, and so does
  * music. Decoding is src/io/mediain.c's. */
-#include "toy.h"
+#include "gpu/toy.h"
 
-#include "analyser.h"
-#include "mediain.h"
+#include "io/analyser.h"
+#include "io/mediain.h"
 
 #include <glad/gl.h>
 #include <limits.h>

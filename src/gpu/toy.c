@@ -1,8 +1,8 @@
 /* toy.c: the passes of a Shadertoy toy, their buffers, channels and samplers. Sampling state lives in
  * sampler objects, not in textures, because one buffer may be read with different filters by
  * different passes (and by itself). */
-#include "toy.h"
-#include "userfile.h"
+#include "gpu/toy.h"
+#include "base/userfile.h"
 
 #include <errno.h>
 #include <stdint.h>

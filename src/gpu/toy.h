@@ -6,7 +6,7 @@
 #ifndef IKS_TOY_H
 #define IKS_TOY_H
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #include <stdint.h>
 

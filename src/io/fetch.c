@@ -1,7 +1,7 @@
 /* fetch.c: HTTP GETs through libcurl (see fetch.h). */
-#include "fetch.h"
+#include "io/fetch.h"
 
-#include "outfile.h"
+#include "io/outfile.h"
 
 #include <ctype.h>
 #include <curl/curl.h>

@@ -4,7 +4,7 @@
 #ifndef IKS_FETCH_H
 #define IKS_FETCH_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* hdrio.c: EXR (OpenEXR's C API, OpenEXRCore) and 16-bit PNG (libpng) encoders; see hdrio.h. */
-#include "hdrio.h"
+#include "io/hdrio.h"
 
 #include <math.h>
 #include <openexr.h>

@@ -1,8 +1,8 @@
 /* mediain.c: music and video decoded through ffmpeg (see mediain.h). */
-#include "mediain.h"
+#include "io/mediain.h"
 
-#include "subproc.h"
-#include "userfile.h"
+#include "base/subproc.h"
+#include "base/userfile.h"
 
 #include <errno.h>
 #include <fcntl.h>

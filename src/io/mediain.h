@@ -12,7 +12,7 @@
 #ifndef IKS_MEDIAIN_H
 #define IKS_MEDIAIN_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>

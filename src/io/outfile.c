@@ -1,8 +1,8 @@
 /* outfile.c: careful output files, registered temporaries, and the process-wide stop request (see
  * outfile.h). */
-#include "outfile.h"
+#include "io/outfile.h"
 
-#include "clock.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,8 +7,8 @@
  * (page faults on fresh multi-megabyte buffers cost about as much as the filter), freed when the
  * thread ends (a pthread key's destructor) or by iks_png_thread_done.
  * What it does not do: 16-bit PNGs (hdrio.c), files (outfile.c). */
-#include "pngio.h"
-#include "userfile.h"
+#include "io/pngio.h"
+#include "base/userfile.h"
 
 #include <errno.h>
 #include <stdint.h>

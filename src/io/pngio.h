@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
+#include "io/outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
 
 /* Which deflate: AUTO is render's --png-level mapping (0 stored, 1 ISA-L igzip level 1, 2..12
  * libdeflate's levels); the others take that library's own levels (ISA-L 0..3, libdeflate 0..12), for

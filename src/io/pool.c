@@ -1,7 +1,7 @@
 /* pool.c: the encoder pool: a free list and a FIFO of filled buffers under one mutex. */
-#include "pool.h"
+#include "io/pool.h"
 
-#include "pngio.h"
+#include "io/pngio.h"
 
 #include <pthread.h>
 #include <sys/resource.h>

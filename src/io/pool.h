@@ -5,7 +5,7 @@
 #ifndef IKS_POOL_H
 #define IKS_POOL_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* watch.c: inotify on the directories of the watched files, events filtered by name. A directory that
  * goes away (deleted, renamed, not there yet) is watched again as soon as it is back; a file that is a
  * symbolic link is also watched where it points. */
-#include "watch.h"
+#include "io/watch.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* audio.c: the viewer's sound through ALSA (see audio.h). */
-#include "audio.h"
+#include "platform/audio.h"
 
-#include "clock.h"
+#include "base/clock.h"
 
 #include <alsa/asoundlib.h>
 #include <math.h>

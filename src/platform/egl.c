@@ -3,7 +3,7 @@
  * pbuffer path. libEGL is opened at run time by glad's loader, so a machine without it gets our
  * message instead of a loader error. Failures are IKS_E_GL with one line saying what each platform
  * answered. */
-#include "platform.h"
+#include "platform/platform.h"
 
 #include <glad/egl.h>
 #include <pthread.h>

@@ -2,7 +2,7 @@
  * events in the window system's terms turned into ours (framebuffer pixels, y up), so the viewer reads
  * them in order once per frame and never sees a GLFW header. Not thread-safe: GLFW itself is not (its
  * calls belong on the main thread), so the globals here need no lock. */
-#include "platform.h"
+#include "platform/platform.h"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

@@ -1,5 +1,5 @@
 /* pin.c: see iks_pin_modules in platform.h. */
-#include "platform.h"
+#include "platform/platform.h"
 
 #ifdef IKS_SANITIZE
 #include <dlfcn.h>

@@ -3,7 +3,7 @@
 #ifndef IKS_PLATFORM_H
 #define IKS_PLATFORM_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,11 +3,11 @@
  * ctype/src or with type/filepath, buffers named by output id 257-260, by the API's string ids, or by
  * their /media/previz/bufferNN.png path; all are read. Every string the description points to is
  * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
-#include "toyfile.h"
+#include "toy/toyfile.h"
 
-#include "mediain.h"
-#include "source.h"
-#include "userfile.h"
+#include "io/mediain.h"
+#include "glsl/source.h"
+#include "base/userfile.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>

@@ -6,8 +6,8 @@
 #ifndef IKS_TOYFILE_H
 #define IKS_TOYFILE_H
 
-#include "err.h"
-#include "toy.h"
+#include "base/err.h"
+#include "gpu/toy.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* fuzz_checkpoint.c: a checkpoint's header (render --checkpoint reads files a user names) on arbitrary
  * bytes: parsed or refused with IKS_E_FORMAT and a message naming the file, never read past its end;
  * an accepted header has the sizes and frame a checkpoint can have. */
-#include "checkpoint.h"
+#include "engine/checkpoint.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * either accepts (-1) or answers with a usage (2) or run-time (1) error: nothing else, no crash.
  * Each rejected input prints its one line: run with -close_fd_mask=2 (scripts/fuzz.sh does), which
  * keeps libFuzzer's and the sanitizers' own reports. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "fuzz.h"
 
 #include <stdint.h>

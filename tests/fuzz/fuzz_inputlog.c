@@ -1,7 +1,7 @@
 /* fuzz_inputlog.c: a recorded session (view --record-input) on arbitrary text: parsed, or refused with
  * IKS_E_FORMAT and a message naming the line; a parsed log replays any frame at any size without a
  * crash or a non-finite iMouse, and keys stay key codes. */
-#include "engine.h"
+#include "engine/engine.h"
 #include "fuzz.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* fuzz_json.c: the shadertoy.com JSON loader on arbitrary text: it accepts (with an Image pass and
  * every string it hands out owned) or refuses with a code and a reason; never a crash or a leak. The
  * same for the list of media `ikshade import` fetches, whose paths must stay plain /media/ paths. */
-#include "toyfile.h"
+#include "toy/toyfile.h"
 #include "fuzz.h"
 
 #include <stdint.h>

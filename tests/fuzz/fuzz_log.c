@@ -1,5 +1,5 @@
 /* fuzz_log.c: the compile-log parser and mapper on arbitrary driver logs, against a fixed source. */
-#include "source.h"
+#include "glsl/source.h"
 #include "fuzz.h"
 
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * hands out owned) or refuses with a code and a reason naming the manifest's line; never a crash or a
  * leak. Media checks look at the disk under a directory that does not exist, so nothing is found. */
 #include "fuzz.h"
-#include "toyfile.h"
+#include "toy/toyfile.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * a name that is accepted formats every frame number, 64-bit ones included, into a name that fits or
  * is refused, and two frames of a pattern never share a file (no silent overwrite). */
 #include "fuzz.h"
-#include "writer.h"
+#include "engine/writer.h"
 
 #include <limits.h>
 #include <stdint.h>

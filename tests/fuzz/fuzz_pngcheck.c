@@ -1,7 +1,7 @@
 /* fuzz_pngcheck.c: render --resume's PNG check on arbitrary bytes, asked for the size, depth and
  * channels the file's own IHDR claims (so that well-formed inputs go deep): never a read past the end
  * or a crash, and a file it calls complete is one stb_image decodes at that size. */
-#include "pngio.h"
+#include "io/pngio.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* fuzz_solve.c: the `solve` line parser, and the property it feeds: every accepted line gives a
  * finite joint, in 2D and 3D, with and without soft IK. */
-#include "cli.h"
+#include "cli/cli.h"
 #include "fuzz.h"
 #include "ikshade/ik.h"
 

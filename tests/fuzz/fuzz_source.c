@@ -1,6 +1,6 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
  * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. */
-#include "source.h"
+#include "glsl/source.h"
 #include "fuzz.h"
 
 #include <stdint.h>

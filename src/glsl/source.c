@@ -1,9 +1,9 @@
 /* source.c: shader assembly (#include, the Shadertoy prelude, a line map), driver-log mapping, and the
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
-#include "source.h"
-#include "ppsize.h"
-#include "sbuf.h"
-#include "userfile.h"
+#include "glsl/source.h"
+#include "glsl/ppsize.h"
+#include "base/buf.h"
+#include "base/userfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -102,7 +102,7 @@ static bool fid_of(const char *path, fid *out)
 typedef struct {
     const iks_source_opts *opts;
     iks_source *src;
-    sbuf body;
+    iks_sbuf body;
     int *mfile, *mline; /* for each line of body: which file and line it came from */
     bool *mdead;        /* ... and whether it lies in a group the preprocessor certainly skips */
     int nlines, caplines;
@@ -138,10 +138,10 @@ static bool fail(asm_ctx *c, iks_code code, const char *fmt, ...)
  * memory) */
 static char *chain_text(asm_ctx *c, const char *last)
 {
-    sbuf b = { 0 };
-    sb_add(&b, "", 0);
-    for (int i = 0; i < c->depth; i++) sb_fmt(&b, "%s%s", i ? " -> " : "", c->chain_path[i]);
-    if (last) sb_fmt(&b, " -> %s", last);
+    iks_sbuf b = { 0 };
+    iks_sbuf_add(&b, "", 0);
+    for (int i = 0; i < c->depth; i++) iks_sbuf_fmt(&b, "%s%s", i ? " -> " : "", c->chain_path[i]);
+    if (last) iks_sbuf_fmt(&b, " -> %s", last);
     if (b.oom) {
         free(b.s);
         return NULL;
@@ -462,8 +462,8 @@ static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, b
     c->mline[c->nlines] = line;
     c->mdead[c->nlines] = dead;
     c->nlines++;
-    sb_add(&c->body, s, n);
-    sb_str(&c->body, "\n");
+    iks_sbuf_add(&c->body, s, n);
+    iks_sbuf_str(&c->body, "\n");
     return !c->body.oom;
 }
 
@@ -592,12 +592,12 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                     if (cand) c->opts->touched(c->opts->touched_user, cand, false);
                     free(cand);
                 }
-                sbuf dirs = { 0 };
-                sb_add(&dirs, "", 0);
-                if (dir) sb_str(&dirs, dir);
+                iks_sbuf dirs = { 0 };
+                iks_sbuf_add(&dirs, "", 0);
+                if (dir) iks_sbuf_str(&dirs, dir);
                 for (int i = 0; i < c->opts->n_include_dirs; i++)
-                    sb_fmt(&dirs, "%s%s", dirs.len ? ", " : "", c->opts->include_dirs[i]);
-                if (!dirs.len) sb_str(&dirs, "no directory"); /* text in memory, no -I */
+                    iks_sbuf_fmt(&dirs, "%s%s", dirs.len ? ", " : "", c->opts->include_dirs[i]);
+                if (!dirs.len) iks_sbuf_str(&dirs, "no directory"); /* text in memory, no -I */
                 char *chain = chain_text(c, NULL);
                 if (!chain || dirs.oom) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
                 else
@@ -813,14 +813,14 @@ static bool sound_takes_time_only(const char *t)
 }
 
 /* Appends text (whole lines) to f, mapping each line to (file, first_line + k). */
-static void emit_block(sbuf *f, iks_source *src, int *nl, const char *text, int file, int first_line)
+static void emit_block(iks_sbuf *f, iks_source *src, int *nl, const char *text, int file, int first_line)
 {
     int k = 0;
     for (const char *p = text; *p;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) + 1 : strlen(p);
-        sb_add(f, p, n);
-        if (!e) sb_str(f, "\n");
+        iks_sbuf_add(f, p, n);
+        if (!e) iks_sbuf_str(f, "\n");
         if (src->map_file && *nl < src->nlines) {
             src->map_file[*nl] = file;
             src->map_line[*nl] = first_line + k;
@@ -935,7 +935,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
                   (src->shadertoy ? count_lines(PRELUDE) + count_lines(extra) + count_lines(epilogue) : 0) + c.nlines;
     src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
     src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
-    sbuf f = { 0 };
+    iks_sbuf f = { 0 };
     int nl = 0;
     char vline[80];
     snprintf(vline, sizeof vline, "%s\n", src->version);
@@ -943,16 +943,16 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     if (es_prelude) emit_block(&f, src, &nl, ES_PRELUDE, 0, 1);
     if (src->shadertoy) {
         /* the prelude as written, with each cubemap channel's sampler type swapped (same lines) */
-        sbuf pre = { 0 };
+        iks_sbuf pre = { 0 };
         for (const char *p = PRELUDE; *p;) {
             const char *eol = strchr(p, '\n');
             size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
             int ch;
             if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->cube[ch])
-                sb_fmt(&pre, "uniform samplerCube iChannel%d;\n", ch);
+                iks_sbuf_fmt(&pre, "uniform samplerCube iChannel%d;\n", ch);
             else if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->volume[ch])
-                sb_fmt(&pre, "uniform sampler3D iChannel%d;\n", ch);
-            else sb_add(&pre, p, n);
+                iks_sbuf_fmt(&pre, "uniform sampler3D iChannel%d;\n", ch);
+            else iks_sbuf_add(&pre, p, n);
             p += n;
         }
         emit_block(&f, src, &nl, pre.s && !pre.oom ? pre.s : PRELUDE, 0, 1);
@@ -963,15 +963,15 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         src->map_file[nl] = c.mfile[i];
         src->map_line[nl] = c.mline[i];
     }
-    sb_str(&f, body);
+    iks_sbuf_str(&f, body);
     if (src->shadertoy) emit_block(&f, src, &nl, epilogue, IKS_WRAPPER, 1);
     free(body);
     free(c.mfile);
     free(c.mline);
     free(c.mdead);
-    sbuf v = { 0 };
-    sb_fmt(&v, "%s\n", src->version);
-    sb_str(&v, "void main() {\n"
+    iks_sbuf v = { 0 };
+    iks_sbuf_fmt(&v, "%s\n", src->version);
+    iks_sbuf_str(&v, "void main() {\n"
                "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
                "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
                "}\n");
@@ -1142,7 +1142,7 @@ static char *log_name(const char *name)
 
 char *iks_log_map(const char *log, const iks_source *src)
 {
-    sbuf b = { 0 };
+    iks_sbuf b = { 0 };
     char *main_path = log_name(src->main_file > 0 && src->main_file < src->nfiles ? src->files[src->main_file] : "shader");
     if (!main_path) return NULL;
     bool unseen_said = false;
@@ -1173,26 +1173,26 @@ char *iks_log_map(const char *log, const iks_source *src)
                 }
                 if (!path && src->image_unseen && strstr(L.msg, entry_name(src->entry))) {
                     if (!unseen_said)
-                        sb_fmt(&b, "%s: defines neither %s nor main()\n", main_path, entry_signature(src->entry));
+                        iks_sbuf_fmt(&b, "%s: defines neither %s nor main()\n", main_path, entry_signature(src->entry));
                     unseen_said = true;
                 } else if (!path)
-                    sb_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is %s declared as %s%s?)\n", main_path,
+                    iks_sbuf_fmt(&b, "%s: %s: %s (in the main() that ikshade adds: is %s declared as %s%s?)\n", main_path,
                            L.sev, L.msg, entry_name(src->entry), src->entry == IKS_ENTRY_SOUND ? "vec2 " : "void ",
                            entry_signature(src->entry));
-                else if (L.col > 0) sb_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);
-                else sb_fmt(&b, "%s:%d: %s: %s\n", path, fl, L.sev, L.msg);
+                else if (L.col > 0) iks_sbuf_fmt(&b, "%s:%d:%d: %s: %s\n", path, fl, L.col, L.sev, L.msg);
+                else iks_sbuf_fmt(&b, "%s:%d: %s: %s\n", path, fl, L.sev, L.msg);
                 free(path);
             } else {
                 const char *m = line;
                 while (*m == ' ' || *m == '\t') m++;
-                sb_fmt(&b, "%s: %s%s\n", main_path, strncasecmp(m, "error", 5) == 0 ? "" : "error: ", m);
+                iks_sbuf_fmt(&b, "%s: %s%s\n", main_path, strncasecmp(m, "error", 5) == 0 ? "" : "error: ", m);
             }
             free(line);
         }
         ln = nl ? nl + 1 : ln + n;
     }
     free(main_path);
-    if (!b.s) sb_add(&b, "", 0);
+    if (!b.s) iks_sbuf_add(&b, "", 0);
     return b.s;
 }
 

@@ -13,8 +13,8 @@
  * written: undefined, as before. Lines are never added, so the line map holds; the columns of a line that
  * gained an initialiser move right.
  * What it does not do: read files or know about the prelude (source.c calls it on the shader's text). */
-#include "source.h"
-#include "sbuf.h"
+#include "glsl/source.h"
+#include "base/buf.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -178,16 +178,16 @@ static void add_type(types *ty, const char *name, size_t n, char *zero)
 static char *array_zero(const char *tname, const char *zero, long n)
 {
     if (n < 1 || n > MAX_LITERAL_ARRAY) return NULL;
-    sbuf b = { 0 };
+    iks_sbuf b = { 0 };
     char head[64];
     snprintf(head, sizeof head, "[%ld](", n);
-    sb_str(&b, tname);
-    sb_str(&b, head);
+    iks_sbuf_str(&b, tname);
+    iks_sbuf_str(&b, head);
     for (long i = 0; i < n; i++) {
-        if (i) sb_str(&b, ", ");
-        sb_str(&b, zero);
+        if (i) iks_sbuf_str(&b, ", ");
+        iks_sbuf_str(&b, zero);
     }
-    sb_str(&b, ")");
+    iks_sbuf_str(&b, ")");
     if (b.oom) free(b.s);
     return b.oom ? NULL : b.s;
 }
@@ -230,9 +230,9 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
     if (i + 2 >= tk->n || tk->v[i + 1].k != T_IDENT || !is(tk, i + 2, "{")) return;
     const char *name = tk->t + tk->v[i + 1].at;
     size_t nlen = tk->v[i + 1].n;
-    sbuf b = { 0 };
-    sb_add(&b, name, nlen);
-    sb_str(&b, "(");
+    iks_sbuf b = { 0 };
+    iks_sbuf_add(&b, name, nlen);
+    iks_sbuf_str(&b, "(");
     bool ok = true, first = true;
     size_t j = i + 3;
     while (ok && j < tk->n && !is(tk, j, "}")) {
@@ -264,8 +264,8 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
                 ok = false;
                 break;
             }
-            if (!first) sb_str(&b, ", ");
-            sb_str(&b, z);
+            if (!first) iks_sbuf_str(&b, ", ");
+            iks_sbuf_str(&b, z);
             free(z);
             first = false;
             if (is(tk, j, ",")) j++;
@@ -273,7 +273,7 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
         if (!is(tk, j, ";")) ok = false;
         j++;
     }
-    sb_str(&b, ")");
+    iks_sbuf_str(&b, ")");
     if (ok && !first && !b.oom) add_type(ty, name, nlen, b.s);
     else free(b.s);
 }
@@ -441,7 +441,7 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
         }
     }
     if (close == i || !is(tk, close + 1, "{")) return; /* a prototype, or not a function */
-    sbuf b = { 0 };
+    iks_sbuf b = { 0 };
     for (size_t j = i + 1; j < close; j++) {
         if (!is(tk, j, "out")) continue;
         size_t k = j + 1;
@@ -454,14 +454,14 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
             char line[512];
             snprintf(line, sizeof line, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;",
                      (int)(nl < 100 ? nl : 100), nm, (int)(nl < 100 ? nl : 100), nm, ty->v[t].zero);
-            if (nl < 100 && strlen(ty->v[t].zero) < 300) sb_str(&b, line);
+            if (nl < 100 && strlen(ty->v[t].zero) < 300) iks_sbuf_str(&b, line);
             continue;
         }
-        sb_str(&b, " ");
-        sb_add(&b, nm, nl);
-        sb_str(&b, " = ");
-        sb_str(&b, ty->v[t].zero);
-        sb_str(&b, ";");
+        iks_sbuf_str(&b, " ");
+        iks_sbuf_add(&b, nm, nl);
+        iks_sbuf_str(&b, " = ");
+        iks_sbuf_str(&b, ty->v[t].zero);
+        iks_sbuf_str(&b, ";");
     }
     if (b.oom) {
         free(b.s);
@@ -542,14 +542,14 @@ char *iks_zero_init(const char *text)
     }
     if (ty.oom || ed.oom) goto done;
     if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
-    sbuf b = { 0 };
+    iks_sbuf b = { 0 };
     size_t from = 0;
     for (size_t i = 0; i < ed.n; i++) {
-        sb_add(&b, text + from, ed.v[i].at - from);
-        sb_str(&b, ed.v[i].text);
+        iks_sbuf_add(&b, text + from, ed.v[i].at - from);
+        iks_sbuf_str(&b, ed.v[i].text);
         from = ed.v[i].at;
     }
-    sb_add(&b, text + from, len - from);
+    iks_sbuf_add(&b, text + from, len - from);
     if (b.oom) free(b.s);
     else out = b.s ? b.s : strdup(text);
 done:
@@ -595,7 +595,7 @@ char *iks_space_macro_calls(const char *text)
         }
         names.v[names.n++] = (token){ T_IDENT, (size_t)(nm - text), (size_t)(q - nm) };
     }
-    sbuf b = { 0 };
+    iks_sbuf b = { 0 };
     size_t from = 0;
     for (size_t i = 0; names.n && i < len;) {
         char c = text[i];
@@ -615,15 +615,15 @@ char *iks_space_macro_calls(const char *text)
         bool call = k < len && text[k] == '(' && i > 0 && strchr("-+&|=!<>*/%^", text[i - 1]);
         for (size_t m = 0; call && m < names.n; m++) {
             if (names.v[m].n != n || memcmp(text + names.v[m].at, text + i, n) != 0) continue;
-            sb_add(&b, text + from, i - from);
-            sb_add(&b, " ", 1);
+            iks_sbuf_add(&b, text + from, i - from);
+            iks_sbuf_add(&b, " ", 1);
             from = i;
             break;
         }
         i += n;
     }
     free(names.v);
-    sb_add(&b, text + from, len - from);
+    iks_sbuf_add(&b, text + from, len - from);
     if (b.oom) {
         free(b.s);
         return NULL;

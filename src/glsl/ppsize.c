@@ -1,5 +1,5 @@
 /* ppsize.c: see ppsize.h. */
-#include "ppsize.h"
+#include "glsl/ppsize.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -11,7 +11,7 @@
 #ifndef IKS_SOURCE_H
 #define IKS_SOURCE_H
 
-#include "err.h"
+#include "base/err.h"
 
 #include <stdbool.h>
 #include <stddef.h>
