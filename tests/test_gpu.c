@@ -4,6 +4,7 @@
  * and message (an iks_err) and each warning (through a logger). Writes
  * its shader files into a fresh temporary directory. */
 #include "check.h"
+#include "base/userfile.h"
 #include "gpu/gpu.h"
 #include "gpu/hud.h"
 #include "platform/platform.h"
@@ -59,7 +60,7 @@ static const char *write_file(const char *name, const char *text)
 static char *build_code(const char *path, bool *ok, iks_code *code, iks_program *prog, iks_source *src)
 {
     const char *dirs[] = { dir };
-    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
+    iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1 };
     iks_err e = IKS_ERR_INIT;
     forget_warnings();
     *ok = iks_source_load(src, path, &o, &e) && iks_program_build(prog, src, &e, &logger);
@@ -137,7 +138,7 @@ static void test_assembly_errors(void)
     char err[1024];
     iks_source src;
     const char *dirs[] = { dir };
-    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1 };
+    iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1 };
     write_file("good.glsl", "float helper() {\n  return 1.0;\n}\n");
     write_file("a.glsl", "#include \"b.glsl\"\n");
     write_file("b.glsl", "#include \"a.glsl\"\n");
@@ -216,7 +217,7 @@ static void test_log_formats(void)
     iks_source src;
     iks_err e = IKS_ERR_INIT;
     const char *p = write_file("map.frag", "void mainImage(out vec4 c, in vec2 f) {\n  c = vec4(1.0);\n}\n");
-    CHECK(iks_source_load(&src, p, NULL, &e), "%s", iks_err_msg(&e));
+    CHECK(iks_source_load(&src, p, &(iks_source_opts){ .files = iks_disk_files() }, &e), "%s", iks_err_msg(&e));
     iks_err_clear(&e);
     int line = 0; /* find the assembled line holding "c = vec4" */
     int k = 1;

@@ -234,7 +234,7 @@ bad 2 "view: --set 'iResolution=1,2,3': iResolution is set by ikshade for every 
   "$bin" view "$fx/set.frag" --set iResolution=1,2,3
 # every uniform of ikshade's preludes (image, cube, sound), read from the source, is refused: one that
 # gains a uniform cannot let --set write to it unnoticed
-pre=$(grep -oE '("|\\n)uniform [A-Za-z0-9]+ [A-Za-z_][A-Za-z0-9_]*[;[]' "$(dirname "$0")/../src/gpu/source.c" | awk '{print $3}' | tr -d ';[' | sort -u)
+pre=$(grep -oE '("|\\n)uniform [A-Za-z0-9]+ [A-Za-z_][A-Za-z0-9_]*[;[]' "$(dirname "$0")/../src/glsl/source.c" | awk '{print $3}' | tr -d ';[' | sort -u)
 check "the preludes' uniforms are found in source.c" [ "$(wc -w <<<"$pre")" -ge 17 ]
 for u in $pre; do
   bad 2 "--set '$u=1': $u is set by ikshade for every frame" "${R[@]}" "$fx/set.frag" --set "$u=1" -o x.png

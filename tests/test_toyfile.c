@@ -3,6 +3,7 @@
  * message (an iks_err) and every warning (one logger message each). Writes its files into a fresh
  * temporary directory. usage: test_toyfile [TESTS_DIR] (unused: every input is made here). */
 #include "check.h"
+#include "base/userfile.h"
 #include "glsl/source.h"
 #include "toy/toyfile.h"
 
@@ -133,7 +134,7 @@ static void test_from_text(void)
     write_file("inc.glsl", "float helper() { return 1.0; }\n");
     static const char incl[] = "#include \"inc.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(helper()); }\n";
     iks_source src;
-    iks_source_opts o = { .text = incl };
+    iks_source_opts o = { .files = iks_disk_files(), .text = incl };
     CHECK(iks_source_load(&src, path_of("named.frag"), &o, &e), "beside its name: %s", iks_err_msg(&e));
     iks_source_free(&src);
     CHECK(!iks_source_load(&src, "<memory>", &o, &e) && e.code == IKS_E_FORMAT &&

@@ -1,6 +1,9 @@
 /* userfile.c: careful opens and whole-file reads of users' paths (see userfile.h). */
 #include "base/userfile.h"
 
+#include "base/buf.h"
+#include "base/files.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -60,28 +63,22 @@ char *iks_userfile_read(const char *path, size_t max_bytes, unsigned flags, size
     int fd = iks_userfile_open(path, flags);
     if (fd < 0) return NULL;
     struct stat st;
-    size_t cap = 65536;
+    size_t want = 65536;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
         if ((uintmax_t)st.st_size > max_bytes) {
             close(fd);
             errno = EFBIG;
             return NULL;
         }
-        cap = (size_t)st.st_size + 1; /* /proc files say 0 and grow below */
+        want = (size_t)st.st_size + 1; /* /proc files say 0 and grow below */
     }
-    char *buf = malloc(cap);
-    size_t n = 0;
-    int e = buf ? 0 : ENOMEM;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int e = IKS_GROW(buf, want, cap) ? 0 : ENOMEM;
     while (!e) {
-        if (n + 1 >= cap) {
-            size_t ncap = cap * 2;
-            char *nb = realloc(buf, ncap);
-            if (!nb) {
-                e = ENOMEM;
-                break;
-            }
-            buf = nb;
-            cap = ncap;
+        if (n + 1 >= cap && !IKS_GROW(buf, n + 65536, cap)) {
+            e = ENOMEM;
+            break;
         }
         ssize_t r = read(fd, buf + n, cap - 1 - n);
         if (r < 0) {
@@ -103,6 +100,25 @@ char *iks_userfile_read(const char *path, size_t max_bytes, unsigned flags, size
     return buf;
 }
 
+char *iks_userfile_read_text(const char *path, size_t max_bytes, unsigned flags, size_t *len)
+{
+    size_t n = 0;
+    char *t = iks_userfile_read(path, max_bytes, flags, &n);
+    if (t && memchr(t, '\0', n)) {
+        free(t);
+        errno = EILSEQ;
+        return NULL;
+    }
+    struct stat st;
+    if (t && n == 0 && (flags & IKS_UF_STREAM_OK) && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        free(t);
+        errno = ENODATA;
+        return NULL;
+    }
+    if (t && len) *len = n;
+    return t;
+}
+
 const char *iks_userfile_strerror(int e)
 {
     switch (e) {
@@ -111,6 +127,7 @@ const char *iks_userfile_strerror(int e)
     case IKS_EDEV: return "a device, not a regular file";
     case EISDIR: return "a directory, not a file";
     case ELOOP: return "a loop of symbolic links";
+    case ENODATA: return "a FIFO (named pipe) that nothing was written to";
     default: return strerror(e);
     }
 }
@@ -130,3 +147,40 @@ bool iks_path_inside(const char *dir, const char *path)
     free(rp);
     return in;
 }
+
+/* ---- the disk, for the GLSL text layer ------------------------------------------------------------ */
+
+static char *disk_read(void *user, const char *path, size_t max_bytes, bool stream, size_t *len)
+{
+    (void)user;
+    return iks_userfile_read_text(path, max_bytes, stream ? IKS_UF_STREAM_OK : 0, len);
+}
+
+/* something is there: a file, or something that is not one (a directory, a FIFO, a device, a loop of
+ * links), which stops an include search so that the read says what it is rather than "not found" */
+static bool disk_exists(void *user, const char *path)
+{
+    (void)user;
+    struct stat st;
+    return stat(path, &st) == 0 || errno == ELOOP;
+}
+
+static bool disk_identity(void *user, const char *path, uint64_t id[2])
+{
+    (void)user;
+    struct stat st;
+    if (stat(path, &st) != 0) return false;
+    id[0] = (uint64_t)st.st_dev;
+    id[1] = (uint64_t)st.st_ino;
+    return true;
+}
+
+static bool disk_inside(void *user, const char *dir, const char *path)
+{
+    (void)user;
+    return iks_path_inside(dir, path);
+}
+
+static const iks_files DISK = { disk_read, disk_exists, disk_identity, disk_inside, iks_userfile_strerror, NULL };
+
+const iks_files *iks_disk_files(void) { return &DISK; }

@@ -29,6 +29,10 @@ int iks_userfile_open(const char *path, unsigned flags);
  * errno set; a read cut short by a signal is EINTR. */
 char *iks_userfile_read(const char *path, size_t max_bytes, unsigned flags, size_t *len);
 
+/* iks_userfile_read for text: a file holding a NUL byte (binary) is EILSEQ. A FIFO that ended with
+ * nothing written to it is ENODATA (a stream read once can be told from an empty file only so). */
+char *iks_userfile_read_text(const char *path, size_t max_bytes, unsigned flags, size_t *len);
+
 /* strerror for the errno values above, worded for a path the user named ("a FIFO (named pipe), not a
  * regular file", "a loop of symbolic links", ...). */
 const char *iks_userfile_strerror(int e);
@@ -39,5 +43,10 @@ bool iks_userfile_is_regular(const char *path);
 /* Whether path (which exists) lies inside dir once both are resolved, links included: what a toy from
  * anywhere may read (its media, its #includes) */
 bool iks_path_inside(const char *dir, const char *path);
+
+/* The disk as the GLSL text layer reaches it (base/files.h): careful reads, stat's identity, realpath
+ * for what lies inside a directory. */
+struct iks_files;
+const struct iks_files *iks_disk_files(void);
 
 #endif

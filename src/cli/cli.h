@@ -52,8 +52,6 @@ bool iks_parse_finite(const char *s, double *out);
  * is not this option; sets *missing when the value is absent. */
 const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool *missing);
 
-/* Monotonic seconds, for progress and benchmarks. */
-double iks_cli_now(void);
 
 /* Prints the help of a command to stdout. */
 void iks_print_help(const iks_command *c);

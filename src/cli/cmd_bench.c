@@ -7,6 +7,7 @@
  * of work, so no figure moves. Rows are printed only once measured in full; after a stop the command
  * prints one line, "interrupted after N of M rows", and nothing more: no row it did not measure. */
 #include "cli/bench_article.h"
+#include "base/clock.h"
 #include "cli/cli.h"
 #include "ikshade/ik.h"
 #include "cli/session.h"
@@ -177,19 +178,19 @@ static bool pass(void (*fn)(bench_set *), bench_set *b)
 /* Passes of fn over b that last about 20 ms (at least one); 0 when a stop signal came. */
 static int passes_for(void (*fn)(bench_set *), bench_set *b)
 {
-    double t0 = iks_cli_now();
+    double t0 = iks_now();
     if (!pass(fn, b)) return 0;
-    double once = iks_cli_now() - t0;
+    double once = iks_now() - t0;
     return once < 0.02 ? (int)(0.02 / (once > 1e-9 ? once : 1e-9)) + 1 : 1;
 }
 
 /* ns per case of one repetition: `passes` passes of fn over b; negative when a stop signal came. */
 static double rep_ns(void (*fn)(bench_set *), bench_set *b, int passes)
 {
-    double t0 = iks_cli_now();
+    double t0 = iks_now();
     for (int p = 0; p < passes; p++)
         if (!pass(fn, b)) return -1;
-    return (iks_cli_now() - t0) / passes * 1e9 / (double)b->n;
+    return (iks_now() - t0) / passes * 1e9 / (double)b->n;
 }
 
 /* ---- what else ran ------------------------------------------------------------------------------- */
@@ -203,7 +204,7 @@ typedef struct {
 
 static load_mark load_now(void)
 {
-    load_mark m = { .wall = iks_cli_now() };
+    load_mark m = { .wall = iks_now() };
     FILE *f = fopen("/proc/stat", "r");
     unsigned long long v[8] = { 0 };
     if (f) {
@@ -369,12 +370,12 @@ static int bench_gpu(int argc, char **argv)
         }
         double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
         for (int r = 0; r < reps && !iks_signals_stopped(); r++) {
-            double t0 = iks_cli_now();
+            double t0 = iks_now();
             iks_probe_run(p, &dflt, NULL);
             iks_engine_finish(e);
-            double t1 = iks_cli_now();
+            double t1 = iks_now();
             iks_probe_run(p, &dflt, out);
-            double t2 = iks_cli_now();
+            double t2 = iks_now();
             if (t1 - t0 < best_draw) best_draw = t1 - t0;
             if (t2 - t1 < best_rt) best_rt = t2 - t1;
         }
@@ -383,9 +384,9 @@ static int bench_gpu(int argc, char **argv)
             px[i] = cases[4 * i]; py[i] = cases[4 * i + 1]; r1[i] = cases[4 * i + 2]; r2[i] = cases[4 * i + 3];
         }
         for (int r = 0; r < reps && !iks_signals_stopped(); r++) {
-            double t0 = iks_cli_now();
+            double t0 = iks_now();
             ik_solve2_batch((size_t)n, px, py, r1, r2, NULL, x, y, NULL);
-            double t = iks_cli_now() - t0;
+            double t = iks_now() - t0;
             if (t < best_cpu) best_cpu = t;
         }
         if (iks_signals_stopped()) {

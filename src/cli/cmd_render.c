@@ -2,6 +2,9 @@
  * iks_render (src/engine/render.c does the work); owns what a terminal user sees: the progress bar,
  * Ctrl-C, the summary line. `--each DIR` is a compatibility report built from the same API calls. */
 #include "cli/cli.h"
+#include "base/clock.h"
+#include "base/buf.h"
+#include "base/strutil.h"
 #include "cli/session.h"
 
 #include <dirent.h>
@@ -115,11 +118,6 @@ typedef struct {
     bool shard_empty;  /* this part has no frames: nothing to draw */
 } ropts;
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
 
 /* ---- argument checks --------------------------------------------------------------------------- */
 
@@ -382,7 +380,7 @@ static int parse_args(int argc, char **argv, ropts *o)
             /* the cap --frames and --seconds have (a recording may span 1e9 s), where the recording is
              * what says how many frames: not with --seconds, nor for a .wav, which draws none */
             double n = floor(span * fps) + 1;
-            if (n > 100000000 && !o->seconds_given && !ends_with(r->output, ".wav"))
+            if (n > 100000000 && !o->seconds_given && !iks_ends_with(r->output, ".wav"))
                 return iks_usage("render", "--input %s: its %g s at --fps %g make %.0f frames, more than 100000000 "
                                  "(give --frames, or a lower --fps)", o->input_path, span, fps, n);
             r->end = r->first + (long)fmin(n, 100000000);
@@ -398,7 +396,7 @@ static int parse_args(int argc, char **argv, ropts *o)
         }
     }
     /* --seconds S for frames: S x FPS of them, the last one started before S */
-    if (o->seconds_given && !ends_with(r->output, ".wav")) {
+    if (o->seconds_given && !iks_ends_with(r->output, ".wav")) {
         if (o->frames_given) return iks_usage("render", "--seconds and --frames both say how long: give one");
         r->end = r->first + (long)ceil(r->seconds * r->fps - 1e-9);
         if (r->end - r->first > 100000000L)
@@ -448,9 +446,9 @@ static void draw_bar(long done, long total, double el, bool final)
 static bool on_progress(void *user, const iks_progress *p)
 {
     progress_state *s = user;
-    if (s->tty && (iks_cli_now() - s->last_bar > 0.1 || p->done == p->total)) {
+    if (s->tty && (iks_now() - s->last_bar > 0.1 || p->done == p->total)) {
         draw_bar(p->done, p->total, p->seconds, false);
-        s->last_bar = iks_cli_now();
+        s->last_bar = iks_now();
     }
     return !iks_signals_stopped(); /* Ctrl-C, SIGTERM, SIGHUP: see signals.c */
 }
@@ -498,15 +496,9 @@ static int render_each(const ropts *o)
     struct dirent *ent;
     while ((ent = readdir(d))) {
         const char *x = ent->d_name;
-        if (x[0] == '.' || !(ends_with(x, ".frag") || ends_with(x, ".glsl") || ends_with(x, ".fs") || ends_with(x, ".json")))
+        if (x[0] == '.' || !(iks_ends_with(x, ".frag") || iks_ends_with(x, ".glsl") || iks_ends_with(x, ".fs") || iks_ends_with(x, ".json")))
             continue;
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 64;
-            char **q = realloc(names, c * sizeof *q);
-            if (!q) break;
-            names = q;
-            cap = c;
-        }
+        if (!IKS_GROW(names, n + 1, cap)) break;
         if (!(names[n] = strdup(x))) break;
         n++;
     }
@@ -552,10 +544,10 @@ static int render_each(const ropts *o)
             enum { BLOCK = 512 * 512 };
             float *lr = malloc(2 * BLOCK * sizeof *lr);
             bool mem = lr != NULL;
-            double t0 = iks_cli_now();
+            double t0 = iks_now();
             c = lr ? iks_toy_sound(t, 0, BLOCK, lr) : IKS_E_NOMEM;
             iks_engine_finish(e);
-            ms = 1e3 * (iks_cli_now() - t0);
+            ms = 1e3 * (iks_now() - t0);
             long bad = 0;
             for (long k = 0; lr && c == IKS_OK && k < 2 * BLOCK; k++) bad += !isfinite(lr[k]);
             free(lr);
@@ -567,14 +559,14 @@ static int render_each(const ropts *o)
             } else if (bad) snprintf(detail, sizeof detail, "sound: %ld of the first %d samples are NaN or infinite", bad, 2 * BLOCK);
             else snprintf(detail, sizeof detail, "sound: the first %d samples (ms for them, not a frame)", BLOCK);
         } else {
-            double t0 = iks_cli_now();
+            double t0 = iks_now();
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {
                 iks_frame_info fi;
                 iks_render_frame_info(r, f, &fi);
                 c = iks_toy_draw(t, &fi, r->width, r->height, NULL, NULL);
             }
             iks_engine_finish(e);
-            ms = 1e3 * (iks_cli_now() - t0) / (double)(r->end - r->first);
+            ms = 1e3 * (iks_now() - t0) / (double)(r->end - r->first);
             if (c != IKS_OK) {
                 const char *m;
                 iks_last_error(&m);
@@ -658,7 +650,7 @@ static int render(ropts *o)
         iks_fail("render", "%s (%ld of %ld frames written)", m, st.written, st.total);
         return iks_exit_status(c);
     }
-    if (!o->quiet && ends_with(r->output, ".wav")) {
+    if (!o->quiet && iks_ends_with(r->output, ".wav")) {
         fprintf(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s\n",
                 st.samples / 44100.0, st.samples, st.seconds, r->output);
         return EXIT_OK;

@@ -1,6 +1,7 @@
 /* cmd_solve.c: `ikshade solve`, the solver as a filter: cases on stdin, answers on stdout.
  * Output numbers use %.9g so that every float round-trips exactly. */
 #include "cli/cli.h"
+#include "base/buf.h"
 #include "ikshade/ik.h"
 
 #include <errno.h>
@@ -91,14 +92,7 @@ static long read_line(FILE *in, char **buf, size_t *cap)
             break;
         }
         if (c != '\n' && n == LINE_MAX_BYTES) return LINE_LONG;
-        if (n + 2 > *cap) {
-            size_t ncap = *cap ? *cap * 2 : 256;
-            if (ncap > LINE_MAX_BYTES + 2) ncap = LINE_MAX_BYTES + 2;
-            char *nb = realloc(*buf, ncap);
-            if (!nb) return LINE_NOMEM;
-            *buf = nb;
-            *cap = ncap;
-        }
+        if (n + 2 > *cap && !IKS_GROW(*buf, n + 2, *cap)) return LINE_NOMEM;
         (*buf)[n++] = (char)c;
         if (c == '\n') break;
     }

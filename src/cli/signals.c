@@ -20,6 +20,7 @@
  * waiting for the command, a driver's worker) is passed on to the command's thread, so that a write
  * blocked there returns. */
 #include "cli/cli.h"
+#include "base/clock.h"
 #include "ikshade/ikshade.h"
 
 #include <pthread.h>
@@ -35,7 +36,7 @@
 
 static atomic_int first_signal;
 static atomic_int first_sender;     /* si_pid of the first, when a process sent it (SI_USER) */
-static atomic_llong first_ns;       /* CLOCK_MONOTONIC when it came */
+static atomic_llong first_ns;       /* iks_now() in ns when it came */
 _Static_assert(ATOMIC_LLONG_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2, "handlers use these atomics");
 static pthread_t command_thread;
 static atomic_bool have_command_thread;
@@ -78,9 +79,7 @@ static void on_alarm(int sig)
 
 static long long now_ns(void)
 {
-    struct timespec t; /* clock_gettime is async-signal-safe */
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+    return (long long)(iks_now() * 1e9); /* iks_now is clock_gettime: async-signal-safe */
 }
 
 /* Whether a signal from sender is a copy of the first (see the top): first_ns 0 means the first one's

@@ -203,9 +203,3 @@ bool iks_parse_size(const char *s, int *w, int *h)
     return true;
 }
 
-double iks_cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}

@@ -4,6 +4,7 @@
  * this; the alternatives live here so that the render path links them nowhere else. iks_interrupt
  * stops it between frames (false, r untouched). */
 #include "engine/engine.h"
+#include "base/buf.h"
 #include "io/outfile.h"
 #include "io/pngio.h"
 
@@ -39,16 +40,9 @@ static void mem_write(png_structp png, png_bytep data, png_size_t len)
 {
     membuf *m = png_get_io_ptr(png);
     if (m->oom) return;
-    if (m->n + len > m->cap) {
-        size_t cap = m->cap ? m->cap : 1 << 16;
-        while (cap < m->n + len) cap *= 2;
-        uint8_t *q = realloc(m->p, cap);
-        if (!q) {
-            m->oom = true;
-            return;
-        }
-        m->p = q;
-        m->cap = cap;
+    if (!IKS_GROW(m->p, m->n + len, m->cap)) {
+        m->oom = true;
+        return;
     }
     memcpy(m->p + m->n, data, len);
     m->n += len;

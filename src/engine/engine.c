@@ -2,6 +2,8 @@
  * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
  * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
 #include "engine/engine.h"
+#include "base/userfile.h"
+#include "base/buf.h"
 
 #include "io/pngio.h"
 
@@ -426,7 +428,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     }
     for (int i = 0; i < nd; i++) dirs[i] = d->include_dirs[i];
     if (e->shader_dir) dirs[nd++] = e->shader_dir;
-    iks_source_opts base = { .include_dirs = dirs, .n_include_dirs = nd, .override_name = d->override_include,
+    iks_source_opts base = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = nd, .override_name = d->override_include,
                              .override_path = d->override_path };
     int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
     ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
@@ -548,12 +550,8 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     iks_gltoy_draw(&t->gl, tg, &f);
     if (!iks_gltoy_media_ok(&t->gl, &err)) return iks_publish(&err);
     size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (rgbaf ? sizeof(float) : 1);
-    if ((rgbaf || rgba8) && t->scratch_len < bytes) {
-        void *q = realloc(t->scratch, bytes);
-        if (!q) return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
-        t->scratch = q;
-        t->scratch_len = bytes;
-    }
+    if ((rgbaf || rgba8) && !IKS_GROW(t->scratch, bytes, t->scratch_cap))
+        return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
     if (rgbaf) {
         iks_read(tg, t->scratch);
         flip_rows((uint8_t *)rgbaf, t->scratch, (size_t)w * 4 * sizeof(float), h);

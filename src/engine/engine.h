@@ -25,8 +25,8 @@ struct iks_toy {
     iks_toyfile tf;         /* the description and the strings it points into */
     iks_gltoy gl;           /* the passes, built */
     iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
-    void *scratch;          /* iks_toy_draw's readback, bottom row first, kept between draws */
-    size_t scratch_len;
+    uint8_t *scratch;       /* iks_toy_draw's readback, bottom row first, kept between draws */
+    size_t scratch_cap;
     int es_issues;          /* what the GLSL ES check found at load; -1: not checked */
 };
 

@@ -16,6 +16,7 @@
 #include "engine/checkpoint.h"
 #include "engine/engine.h"
 #include "glsl/source.h"
+#include "base/buf.h"
 #include "base/userfile.h"
 
 #include <errno.h>
@@ -38,12 +39,14 @@ typedef struct {
 
 struct iks_input_log {
     rec_frame *f;
-    long nf, capf;
+    long nf;
+    size_t capf;
     rec_key *k;
-    long nk, capk;
+    long nk;
+    size_t capk;
     char **sets;
     int nsets;
-    long capsets;
+    size_t capsets;
 };
 
 void iks_input_log_free(iks_input_log *l)
@@ -56,17 +59,6 @@ void iks_input_log_free(iks_input_log *l)
     free(l);
 }
 
-static bool grow(void **p, long *cap, long need, size_t size)
-{
-    if (need <= *cap) return true;
-    long c = *cap ? *cap * 2 : 64;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, (size_t)c * size);
-    if (!q) return false;
-    *p = q;
-    *cap = c;
-    return true;
-}
 
 /* strtod of exactly one finite number at *s, moving past it */
 static bool num(char **s, double *v)
@@ -126,7 +118,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
             /* set NAME=V: kept as given; the toy applies it when it loads */
             while (*s == ' ' || *s == '\t') s++;
             if (!strchr(s, '=')) ok = false;
-            else if (!grow((void **)&l->sets, &l->capsets, l->nsets + 1, sizeof *l->sets)) {
+            else if (!IKS_GROW(l->sets, l->nsets + 1, l->capsets)) {
                 iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
                 break;
             } else {
@@ -192,7 +184,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
                 iks_err_set(&err, IKS_E_FORMAT, "%s:%d: iMouse beyond a million pixels", name, lineno);
                 break;
             }
-            if (!grow((void **)&l->f, &l->capf, l->nf + 1, sizeof *l->f)) {
+            if (!IKS_GROW(l->f, l->nf + 1, l->capf)) {
                 iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
                 break;
             }
@@ -203,7 +195,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
                 iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a key is a code 0..255 and 0 (up) or 1 (down)", name, lineno);
                 break;
             }
-            if (!grow((void **)&l->k, &l->capk, l->nk + 1, sizeof *l->k)) {
+            if (!IKS_GROW(l->k, l->nk + 1, l->capk)) {
                 iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
                 break;
             }
@@ -227,7 +219,7 @@ iks_code iks_input_log_load(const char *path, iks_input_log **out)
     if (!path || !out) return iks_fail_usage("iks_input_log_load: path and out must not be NULL");
     *out = NULL;
     size_t len;
-    char *text = iks_read_text(path, 64u << 20, &len);
+    char *text = iks_userfile_read_text(path, 64u << 20, 0, &len);
     if (!text) {
         iks_err err = IKS_ERR_INIT;
         int e = errno;

@@ -3,6 +3,8 @@
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
 #include "engine/engine.h"
+#include "base/userfile.h"
+#include "base/buf.h"
 
 #include "platform/audio.h"
 #include "gpu/hud.h"
@@ -61,7 +63,8 @@ typedef struct {
     const char *path;    /* the main file (NULL for source text: nothing to watch) */
     iks_toy *toy;        /* the last good version; NULL before the first success */
     char **files;        /* the files of the last attempt, watched (owned) */
-    int nfiles, capfiles;
+    int nfiles;
+    size_t capfiles;
     char *attempted;     /* what the last attempt read (see signature): saves that change nothing */
     size_t attempted_len;
     char *error;         /* the current error (mapped compiler lines), NULL when none */
@@ -96,33 +99,15 @@ static double newest_mtime(char *const *files, int n)
     return t;
 }
 
-/* Appends n bytes to a growing buffer; false when out of memory (the buffer is then freed). */
-static bool append(char **s, size_t *len, size_t *cap, const void *data, size_t n)
-{
-    if (*len + n + 1 > *cap) {
-        size_t c = *cap ? *cap : 1 << 16;
-        while (c < *len + n + 1) c *= 2;
-        char *q = realloc(*s, c);
-        if (!q) {
-            free(*s);
-            *s = NULL;
-            return false;
-        }
-        *s = q;
-        *cap = c;
-    }
-    memcpy(*s + *len, data, n);
-    *len += n;
-    return true;
-}
-
 /* A signature is one record per file: the name's length and the name, then the content's length
  * (SIZE_MAX: unreadable) and the content */
-static bool put_record(char **s, size_t *len, size_t *cap, const char *name, const char *t, size_t n)
+static void put_record(iks_sbuf *s, const char *name, const char *t, size_t n)
 {
     size_t nl = strlen(name), tl = t ? n : SIZE_MAX;
-    return append(s, len, cap, &nl, sizeof nl) && append(s, len, cap, name, nl) && append(s, len, cap, &tl, sizeof tl) &&
-           (!t || append(s, len, cap, t, n));
+    iks_sbuf_add(s, &nl, sizeof nl);
+    iks_sbuf_add(s, name, nl);
+    iks_sbuf_add(s, &tl, sizeof tl);
+    if (t) iks_sbuf_add(s, t, n);
 }
 
 /* The record of name in sig (*rec, *rlen bytes); false when it has none */
@@ -150,24 +135,21 @@ static bool find_record(const char *sig, size_t siglen, const char *name, const 
  * (a save during the build then differs, and reloads). NULL when out of memory. */
 static char *signature(const live *l, const char *pre, size_t prelen, size_t *len)
 {
-    size_t cap = 0;
-    char *s = NULL;
-    *len = 0;
-    for (int i = -1; i < l->nfiles; i++) {
+    iks_sbuf s = { 0 };
+    for (int i = -1; i < l->nfiles && !s.oom; i++) {
         const char *f = i < 0 ? l->path : l->files[i];
         const char *rec;
         size_t rlen;
         if (pre && find_record(pre, prelen, f, &rec, &rlen)) {
-            if (!append(&s, len, &cap, rec, rlen)) return NULL;
+            iks_sbuf_add(&s, rec, rlen);
             continue;
         }
         size_t n = 0;
-        char *t = iks_read_text(f, 64u << 20, &n);
-        bool ok = put_record(&s, len, &cap, f, t, n);
+        char *t = iks_userfile_read_text(f, 64u << 20, 0, &n);
+        put_record(&s, f, t, n);
         free(t);
-        if (!ok) return NULL;
     }
-    return s;
+    return iks_sbuf_take(&s, len);
 }
 
 static void free_files(live *l)
@@ -178,13 +160,7 @@ static void free_files(live *l)
 
 static bool add_file(live *l, char *f)
 {
-    if (l->nfiles == l->capfiles) {
-        int c = l->capfiles ? l->capfiles * 2 : 16;
-        char **q = realloc(l->files, sizeof *q * (size_t)c);
-        if (!q) return false;
-        l->files = q;
-        l->capfiles = c;
-    }
+    if (!IKS_GROW(l->files, (size_t)l->nfiles + 1, l->capfiles)) return false;
     l->files[l->nfiles++] = f;
     return true;
 }

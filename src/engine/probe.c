@@ -8,6 +8,7 @@
  * BAND_SECONDS each, so a fast GPU draws the rest in one go: one wait more than a single draw. A batch
  * of BAND_CASES or fewer is one draw, as it always was (what `bench gpu` times at 1e6). */
 #include "engine/engine.h"
+#include "base/userfile.h"
 
 #include "io/outfile.h"
 
@@ -62,7 +63,7 @@ iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases,
     char path[4096];
     snprintf(path, sizeof path, "%.4000s/check.frag", e->shader_dir);
     const char *dirs[1] = { e->shader_dir };
-    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .override_name = solver ? "ik.glsl" : NULL,
+    iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1, .override_name = solver ? "ik.glsl" : NULL,
                           .override_path = solver };
     if (!iks_source_load(&p->src, path, &o, &err) || !iks_program_build(&p->prog, &p->src, &err, &e->log)) goto fail;
     int w = WIDTH, h = (int)((n + WIDTH - 1) / WIDTH);

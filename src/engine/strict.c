@@ -8,6 +8,7 @@
  * warnings in the user's file:line. A check never fails a load: the toy was built and runs here.
  * Not done: linking (the GL build already did), vertex stages (the site's are its own). */
 #include "engine/engine.h"
+#include "base/buf.h"
 #include "glsl/source.h"
 #include "base/subproc.h"
 
@@ -109,12 +110,7 @@ static char *run_validator(const char *prog, const char *text)
             }
         }
         if (pf[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            if (cap - got < 4097 && cap < MAX_OUTPUT + 4097) {
-                size_t c = cap ? cap * 2 : 8192;
-                char *q = realloc(rep, c);
-                if (!q) oom = true;
-                else rep = q, cap = c;
-            }
+            if (cap - got < 4097 && cap < MAX_OUTPUT + 4097 && !IKS_GROW(rep, got + 8192, cap)) oom = true;
             char sink[4096];
             bool keep = rep && cap - got > 1 && got < MAX_OUTPUT;
             ssize_t k = keep ? read(out[0], rep + got, cap - got - 1) : read(out[0], sink, sizeof sink);
@@ -137,7 +133,7 @@ static char *run_validator(const char *prog, const char *text)
 
 /* Appends to *acc (growing) the validator's errors in report as the user's file:line warnings, at most
  * MAX_LINES_PER_PASS of them plus a count of the rest; returns how many errors there were. */
-static int report_errors(const char *report, const iks_source *src, const char *validator, char **acc, size_t *len)
+static int report_errors(const char *report, const iks_source *src, const char *validator, iks_sbuf *acc)
 {
     int n = 0, shown = 0;
     for (const char *p = report; p && *p;) {
@@ -176,29 +172,17 @@ static int report_errors(const char *report, const iks_source *src, const char *
                                      path, fl, validator, msg);
         if (k < 0) continue;
         /* Common is part of every pass: its errors once */
-        if (*acc && strstr(*acc, m)) {
+        if (acc->s && strstr(acc->s, m)) {
             free(m);
             n--;
             shown--;
             continue;
         }
-        char *q = realloc(*acc, *len + (size_t)k + 1);
-        if (q) {
-            memcpy(q + *len, m, (size_t)k + 1);
-            *acc = q;
-            *len += (size_t)k;
-        }
+        iks_sbuf_add(acc, m, (size_t)k);
         free(m);
     }
     if (n > shown) {
-        char more[128];
-        int k = snprintf(more, sizeof more, "  ... and %d more from the same validator\n", n - shown);
-        char *q = realloc(*acc, *len + (size_t)k + 1);
-        if (q) {
-            memcpy(q + *len, more, (size_t)k + 1);
-            *acc = q;
-            *len += (size_t)k;
-        }
+        iks_sbuf_fmt(acc, "  ... and %d more from the same validator\n", n - shown);
     }
     return n;
 }
@@ -210,8 +194,7 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
     if (!glslang && (d->es || !iks_gpu_has_es3())) return -1;
     const char *validator = glslang ? "glslang" : "the GL's ES compiler";
     int total = 0, checked = 0;
-    char *acc = NULL;
-    size_t len = 0;
+    iks_sbuf acc = { 0 };
     /* the passes, Cube A with its own entry point, then a sound pass of its own */
     for (int s = 0; s <= IKS_PASSES; s++) {
         const iks_pass *ps = s < IKS_PASSES ? &d->pass[s] : &d->sound;
@@ -238,7 +221,7 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
             checked++;
             if (glslang) report = run_validator(glslang, src.fragment);
             else report = iks_gpu_compile_only(src.fragment, &ok);
-            if (report) total += report_errors(report, &src, validator, &acc, &len);
+            if (report) total += report_errors(report, &src, validator, &acc);
             else if (glslang) iks_warnf(log, "%s: %s could not be run (or took over %d s): no GLSL ES check", ps->path,
                                         glslang, VALIDATOR_SECONDS);
             free(report);
@@ -246,11 +229,11 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
         iks_err_clear(&e);
         iks_source_free(&src);
     }
-    if (acc && len) {
-        acc[len - 1] = '\0'; /* one message, its lines compiler-style as the driver's are */
-        iks_logf(log, IKS_LOG_DIAGNOSTICS, "%s", acc);
+    if (acc.len && !acc.oom) {
+        acc.s[acc.len - 1] = '\0'; /* one message, its lines compiler-style as the driver's are */
+        iks_logf(log, IKS_LOG_DIAGNOSTICS, "%s", acc.s);
     }
-    free(acc);
+    iks_sbuf_free(&acc);
     free(glslang);
     return checked ? total : -1;
 }

@@ -2,6 +2,7 @@
  * the encoder pool, raw frames down a descriptor, a video through writer_video.c).
  * What it does not do: draw or read back (render.c, live.c). */
 #include "engine/writer.h"
+#include "base/strutil.h"
 #include "engine/writer_internal.h"
 
 #include "io/hdrio.h"
@@ -45,11 +46,6 @@ static int count_conversions(const char *p)
     return n;
 }
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
 
 bool iks_output_classify(const char *output, long nframes, bool any_video, iks_out_kind *kind, bool *pattern,
                          iks_err *err)
@@ -66,13 +62,13 @@ bool iks_output_classify(const char *output, long nframes, bool any_video, iks_o
         return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
                            "conversion (write %%%% for a literal %%)", output);
     *pattern = conv == 1;
-    if (iks_video_format(output) || (any_video && !ends_with(output, ".png"))) {
+    if (iks_video_format(output) || (any_video && !iks_ends_with(output, ".png"))) {
         *kind = IKS_OUT_VIDEO;
         if (*pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", output);
         return true;
     }
-    *kind = ends_with(output, ".exr") ? IKS_OUT_EXR : IKS_OUT_PNG;
-    if (!ends_with(output, ".png") && !ends_with(output, ".exr"))
+    *kind = iks_ends_with(output, ".exr") ? IKS_OUT_EXR : IKS_OUT_PNG;
+    if (!iks_ends_with(output, ".png") && !iks_ends_with(output, ".exr"))
         return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png or .exr name, '-' for raw frames, or a video "
                            "(.mp4 .webm .mkv .gif)", output);
     if (!*pattern && nframes > 1)

@@ -6,7 +6,9 @@
  * user's own ffmpeg arguments.
  * What it does not do: encode (ffmpeg's), or choose frames (the caller's). */
 #include "engine/writer.h"
+#include "base/strutil.h"
 #include "engine/writer_internal.h"
+#include "base/buf.h"
 
 #include "io/outfile.h"
 #include "base/subproc.h"
@@ -25,18 +27,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcasecmp(s + a - b, suffix) == 0;
-}
 
 const char *iks_video_format(const char *out)
 {
-    if (ends_with(out, ".mp4")) return "mp4";
-    if (ends_with(out, ".webm")) return "webm";
-    if (ends_with(out, ".mkv")) return "matroska";
-    if (ends_with(out, ".gif")) return "gif";
+    if (iks_ends_with(out, ".mp4")) return "mp4";
+    if (iks_ends_with(out, ".webm")) return "webm";
+    if (iks_ends_with(out, ".mkv")) return "matroska";
+    if (iks_ends_with(out, ".gif")) return "gif";
     return NULL;
 }
 
@@ -51,22 +48,17 @@ int iks_gif_delay_cs(double fps)
 
 typedef struct {
     char **v;
-    int n, cap;
+    int n;
+    size_t cap;
     bool oom;
 } argv_t;
 
 static void arg(argv_t *a, const char *s)
 {
     if (a->oom) return;
-    if (a->n + 2 > a->cap) {
-        int cap = a->cap ? a->cap * 2 : 32;
-        char **v = realloc(a->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            a->oom = true;
-            return;
-        }
-        a->v = v;
-        a->cap = cap;
+    if (!IKS_GROW(a->v, (size_t)a->n + 2, a->cap)) {
+        a->oom = true;
+        return;
     }
     if (!(a->v[a->n] = strdup(s))) {
         a->oom = true;

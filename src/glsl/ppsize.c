@@ -1,6 +1,8 @@
 /* ppsize.c: see ppsize.h. */
 #include "glsl/ppsize.h"
 
+#include "base/buf.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,7 +46,8 @@ typedef struct {
     tok *t;
     uint32_t nt;
     macro *m;
-    int nm, cap;
+    int nm;
+    size_t cap;
     int *slot; /* open addressing: index into m + 1, 0 empty */
     uint32_t nslot;
     unsigned gen;
@@ -183,15 +186,9 @@ static void define(pp *x, uint32_t d, uint32_t end)
     }
     mc.b0 = i < end ? i : end;
     mc.b1 = end;
-    if (x->nm == x->cap) {
-        int c = x->cap ? x->cap * 2 : 64;
-        macro *m = realloc(x->m, (size_t)c * sizeof *m);
-        if (!m) {
-            x->oom = true;
-            return;
-        }
-        x->m = m;
-        x->cap = c;
+    if (!IKS_GROW(x->m, (size_t)x->nm + 1, x->cap)) {
+        x->oom = true;
+        return;
     }
     /* the table at most half full: grown (rehashed) before it passes that */
     if ((uint32_t)(x->nm + 1) * 2 > x->nslot) {
@@ -491,15 +488,9 @@ static bool xpush(pp *x, xvec *s, xtok t, size_t most)
         x->too_long = true;
         return false;
     }
-    if (s->n == s->cap) {
-        size_t c = s->cap ? s->cap * 2 : 256;
-        xtok *v = realloc(s->v, c * sizeof *v);
-        if (!v) {
-            x->oom = true;
-            return false;
-        }
-        s->v = v;
-        s->cap = c;
+    if (!IKS_GROW(s->v, s->n + 1, s->cap)) {
+        x->oom = true;
+        return false;
     }
     s->v[s->n++] = t;
     return true;

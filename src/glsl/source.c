@@ -3,7 +3,6 @@
 #include "glsl/source.h"
 #include "glsl/ppsize.h"
 #include "base/buf.h"
-#include "base/userfile.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -11,42 +10,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define MAX_FILES 256
 #define MAX_DEPTH 32
 #define MAX_TOKENS 1000000 /* after macro expansion: see iks_source_load */
 #define MAX_FILE_BYTES (16u << 20)
 
-/* ---- a growing string -------------------------------------------------------------------------- */
+/* ---- files: only through the caller's table (base/files.h) ------------------------------------- */
 
-/* ---- files ------------------------------------------------------------------------------------- */
-
-/* The whole text of a user's file: binary files (NUL bytes) are EILSEQ, the rest as iks_userfile_read */
-static char *read_text(const char *path, size_t max_bytes, unsigned flags, size_t *len)
+/* No table: no files, only the text given in memory */
+static char *no_read(void *user, const char *path, size_t max, bool stream, size_t *len)
 {
-    size_t n = 0;
-    char *t = iks_userfile_read(path, max_bytes, flags, &n);
-    if (t && memchr(t, '\0', n)) {
-        free(t);
-        errno = EILSEQ;
-        return NULL;
-    }
-    if (t && len) *len = n;
-    return t;
+    (void)user, (void)path, (void)max, (void)stream, (void)len;
+    errno = ENOENT;
+    return NULL;
 }
+static bool no_exists(void *user, const char *path) { return (void)user, (void)path, false; }
+static bool no_identity(void *user, const char *path, uint64_t id[2]) { return (void)user, (void)path, (void)id, false; }
+static bool no_inside(void *user, const char *dir, const char *path) { return (void)user, (void)dir, (void)path, false; }
+static const char *no_strerror(int e) { return strerror(e); }
+static const iks_files NO_FILES = { no_read, no_exists, no_identity, no_inside, no_strerror, NULL };
 
-char *iks_read_text(const char *path, size_t max_bytes, size_t *len)
-{
-    return read_text(path, max_bytes, 0, len);
-}
-
-static const char *read_error(int e)
+static const char *read_error(const iks_files *fs, int e)
 {
     switch (e) {
     case EILSEQ: return "binary file (contains NUL bytes), not GLSL";
     case EFBIG: return "larger than 16 MiB, not a shader";
-    default: return iks_userfile_strerror(e);
+    default: return fs->strerror(e);
     }
 }
 
@@ -64,15 +54,6 @@ static char *dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-/* Whether an include's candidate path names something: a file, or something that is not one (a
- * directory, a FIFO, a device, a loop of links), which stops the search so that the read says what
- * it is rather than "not found" */
-static bool exists(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 || errno == ELOOP;
-}
-
 static char *join(const char *dir, const char *name)
 {
     if (name[0] == '/') return strdup(name);
@@ -84,28 +65,23 @@ static char *join(const char *dir, const char *name)
     return s;
 }
 
-/* The identity of a file for cycle and once-only checks: device and inode, so that two spellings of
- * one path are one file. */
-typedef struct { dev_t dev; ino_t ino; } fid;
+/* The identity of a file for cycle and once-only checks (device and inode on a disk), so that two
+ * spellings of one path are one file. */
+typedef struct { uint64_t v[2]; } fid;
 
-static bool fid_of(const char *path, fid *out)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) return false;
-    out->dev = st.st_dev;
-    out->ino = st.st_ino;
-    return true;
-}
+static bool same_file(const fid *a, const fid *b) { return a->v[0] == b->v[0] && a->v[1] == b->v[1]; }
 
 /* ---- assembly ---------------------------------------------------------------------------------- */
 
 typedef struct {
     const iks_source_opts *opts;
+    const iks_files *fs;  /* the caller's files, or NO_FILES */
     iks_source *src;
     iks_sbuf body;
     int *mfile, *mline; /* for each line of body: which file and line it came from */
     bool *mdead;        /* ... and whether it lies in a group the preprocessor certainly skips */
-    int nlines, caplines;
+    int nlines;
+    size_t capfile, capline, capdead, capfiles;
     fid done[MAX_FILES]; /* files fully included (skipped if seen again) */
     int ndone;
     fid chain_id[MAX_DEPTH];
@@ -116,7 +92,8 @@ typedef struct {
      * #include in a group the preprocessor will skip is not expanded, as shadertoy.com (which has no
      * #include) and every C preprocessor would not */
     struct macro { char *name; bool certain; } *macros;
-    int nmacros, capmacros;
+    int nmacros;
+    size_t capmacros;
 } asm_ctx;
 
 static bool fail(asm_ctx *c, iks_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -154,9 +131,7 @@ static int add_file(asm_ctx *c, const char *path)
 {
     iks_source *s = c->src;
     if (s->nfiles >= MAX_FILES) return -1;
-    char **f = realloc(s->files, (size_t)(s->nfiles + 1) * sizeof *f);
-    if (!f) return -2;
-    s->files = f;
+    if (!IKS_GROW(s->files, (size_t)s->nfiles + 1, c->capfiles)) return -2;
     s->files[s->nfiles] = strdup(path);
     if (!s->files[s->nfiles]) return -2;
     return s->nfiles++;
@@ -206,7 +181,8 @@ typedef struct {
 
 typedef struct {
     cond *v;
-    int n, cap;
+    int n;
+    size_t cap;
 } cond_stack;
 
 static int macro_find(const asm_ctx *c, const char *name, size_t len)
@@ -223,13 +199,7 @@ static bool macro_define(asm_ctx *c, const char *name, size_t len, bool certain)
         c->macros[i].certain = c->macros[i].certain || certain;
         return true;
     }
-    if (c->nmacros == c->capmacros) {
-        int cap = c->capmacros ? c->capmacros * 2 : 16;
-        struct macro *m = realloc(c->macros, (size_t)cap * sizeof *m);
-        if (!m) return false;
-        c->macros = m;
-        c->capmacros = cap;
-    }
+    if (!IKS_GROW(c->macros, (size_t)c->nmacros + 1, c->capmacros)) return false;
     if (!(c->macros[c->nmacros].name = strndup(name, len))) return false;
     c->macros[c->nmacros++].certain = certain;
     return true;
@@ -377,13 +347,7 @@ static bool cond_line(asm_ctx *c, cond_stack *cs, const char *ln, size_t n)
     if (IS("if") || IS("ifdef") || IS("ifndef")) {
         int v = IS("if") ? eval_if(c, name, end) : nl ? macro_state(c, name, nl) : UNKNOWN;
         if (IS("ifndef") && v != UNKNOWN) v = !v;
-        if (cs->n == cs->cap) {
-            int cap = cs->cap ? cs->cap * 2 : 8;
-            cond *nv = realloc(cs->v, (size_t)cap * sizeof *nv);
-            if (!nv) return false;
-            cs->v = nv;
-            cs->cap = cap;
-        }
+        if (!IKS_GROW(cs->v, (size_t)cs->n + 1, cs->cap)) return false;
         cs->v[cs->n++] = (cond){ .state = (signed char)v, .taken = v == LIVE, .unsure = v == UNKNOWN };
     } else if ((IS("elif") || IS("else")) && cs->n) {
         cond *t = &cs->v[cs->n - 1];
@@ -433,12 +397,14 @@ static bool comment_after(const char *s, size_t n, bool open, size_t *stray)
  * by how it was found (`../shaders/../../x` is found through the shaders directory and lies outside
  * it). Its own directory, the include directories (the user's -I and ikshade's shaders, where a
  * library's files include their neighbours) and the --solver file are open to it. */
-static bool include_allowed(const iks_source_opts *o, const char *found)
+static bool include_allowed(const asm_ctx *c, const char *found)
 {
-    if (!o->confine_dir || iks_path_inside(o->confine_dir, found)) return true;
+    const iks_source_opts *o = c->opts;
+    const iks_files *fs = c->fs;
+    if (!o->confine_dir || fs->inside(fs->user, o->confine_dir, found)) return true;
     if (o->override_path && strcmp(found, o->override_path) == 0) return true;
     for (int i = 0; i < o->n_include_dirs; i++)
-        if (iks_path_inside(o->include_dirs[i], found)) return true;
+        if (fs->inside(fs->user, o->include_dirs[i], found)) return true;
     return false;
 }
 
@@ -447,17 +413,10 @@ static bool include_file(asm_ctx *c, const char *path, const char *text_or_null)
 /* Appends one line (without its newline) to the body and records where it came from. */
 static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, bool dead)
 {
-    if (c->nlines == c->caplines) {
-        int cap = c->caplines ? c->caplines * 2 : 1024;
-        int *f = realloc(c->mfile, (size_t)cap * sizeof *f);
-        if (f) c->mfile = f;
-        int *l = realloc(c->mline, (size_t)cap * sizeof *l);
-        if (l) c->mline = l;
-        bool *d = realloc(c->mdead, (size_t)cap * sizeof *d);
-        if (d) c->mdead = d;
-        if (!f || !l || !d) return false;
-        c->caplines = cap;
-    }
+    size_t need = (size_t)c->nlines + 1;
+    if (!IKS_GROW(c->mfile, need, c->capfile) || !IKS_GROW(c->mline, need, c->capline) ||
+        !IKS_GROW(c->mdead, need, c->capdead))
+        return false;
     c->mfile[c->nlines] = file;
     c->mline[c->nlines] = line;
     c->mdead[c->nlines] = dead;
@@ -477,14 +436,14 @@ static bool resolve(asm_ctx *c, const char *from_dir, const char *name, char **f
         return *found != NULL;
     }
     char *p = from_dir ? join(from_dir, name) : NULL;
-    if (p && exists(p)) {
+    if (p && c->fs->exists(c->fs->user, p)) {
         *found = p;
         return true;
     }
     free(p);
     for (int i = 0; i < o->n_include_dirs; i++) {
         p = join(o->include_dirs[i], name);
-        if (p && exists(p)) {
+        if (p && c->fs->exists(c->fs->user, p)) {
             *found = p;
             return true;
         }
@@ -502,13 +461,13 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         free(chain);
         return false;
     }
-    fid id = { 0 };
+    fid id = { { 0, 0 } };
     /* text in memory under a name like "<memory>" is no file: nothing on disk to compare it with */
     bool named_file = !(given_text && path[0] == '<');
-    bool have_id = named_file && fid_of(path, &id);
+    bool have_id = named_file && c->fs->identity(c->fs->user, path, id.v);
     if (have_id) {
         for (int i = 0; i < c->depth; i++)
-            if (c->chain_id[i].dev == id.dev && c->chain_id[i].ino == id.ino) {
+            if (same_file(&c->chain_id[i], &id)) {
                 char *chain = chain_text(c, path);
                 if (!chain) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
                 fail(c, IKS_E_FORMAT, "%s: include cycle: %s", c->chain_path[c->depth - 1], chain);
@@ -516,26 +475,21 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                 return false;
             }
         for (int i = 0; i < c->ndone; i++)
-            if (c->done[i].dev == id.dev && c->done[i].ino == id.ino) return true; /* once only */
+            if (same_file(&c->done[i], &id)) return true; /* once only */
     }
     size_t len = 0;
     /* the main file may be a stream (`render <(cmd)`, /dev/stdin): it is read once, here; an include
      * must be a file */
     char *text = given_text ? strdup(given_text)
-                            : read_text(path, MAX_FILE_BYTES, c->depth == 0 ? IKS_UF_STREAM_OK : 0, &len);
+                            : c->fs->read(c->fs->user, path, MAX_FILE_BYTES, c->depth == 0, &len);
     if (!text) {
         int e = given_text ? ENOMEM : errno;
-        if (c->depth == 0) return fail(c, read_code(e), "%s: %s", path, read_error(e));
+        if (c->depth == 0) return fail(c, read_code(e), "%s: %s", path, read_error(c->fs, e));
         char *chain = chain_text(c, path);
         if (!chain) return fail(c, IKS_E_NOMEM, "%s: out of memory", path);
-        fail(c, read_code(e), "%s: %s (included from %s)", path, read_error(e), chain);
+        fail(c, read_code(e), "%s: %s (included from %s)", path, read_error(c->fs, e), chain);
         free(chain);
         return false;
-    }
-    struct stat st;
-    if (!given_text && len == 0 && stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
-        free(text);
-        return fail(c, IKS_E_IO, "%s: a FIFO (named pipe) that nothing was written to", path);
     }
     if (named_file && c->opts->touched) c->opts->touched(c->opts->touched_user, path, true);
     int fidx = add_file(c, path);
@@ -607,7 +561,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
                 free(dirs.s);
                 break;
             }
-            if (!include_allowed(c->opts, found)) {
+            if (!include_allowed(c, found)) {
                 ok = fail(c, IKS_E_FORMAT, "%s:%d: #include \"%s\" lies outside the toy's directory %s (a toy may read "
                           "only its own files; --allow-media-outside lets it)", path, lineno, name, c->opts->confine_dir);
                 free(found);
@@ -843,6 +797,7 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     static const iks_source_opts none = { 0 };
     memset(src, 0, sizeof *src);
     asm_ctx c = { .opts = opts ? opts : &none, .src = src };
+    c.fs = c.opts->files ? c.opts->files : &NO_FILES;
     bool ok = add_file(&c, IKS_PRELUDE_NAME) == 0;
     /* the prelude's own macros (see PRELUDE) */
     static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE", "packed", "row_major" };

@@ -12,6 +12,7 @@
 #define IKS_SOURCE_H
 
 #include "base/err.h"
+#include "base/files.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +27,9 @@ typedef enum {
 } iks_entry;
 
 typedef struct {
+    /* Where files come from: the layer opens nothing itself (base/files.h). NULL: no files, only the
+     * text given here (an #include is then not found). The engine hands iks_disk_files(). */
+    const iks_files *files;
     const char *const *include_dirs; /* searched in order after the including file's directory */
     int n_include_dirs;
     /* Replaces one include name with a file: `#include "ik.glsl"` -> --solver FILE. May be NULL. */
@@ -135,9 +139,5 @@ typedef struct {
 } iks_udecl;
 /* Fills up to max declarations; returns how many there are (may exceed max). */
 int iks_uniform_decls(const char *glsl, iks_udecl *out, int max);
-
-/* Reads a whole file; returns malloc'd NUL-terminated text, or NULL with errno set. Refuses files
- * with NUL bytes (binary) by setting errno to EILSEQ, and ones over max_bytes with EFBIG. */
-char *iks_read_text(const char *path, size_t max_bytes, size_t *len);
 
 #endif

@@ -100,13 +100,7 @@ static bool tokenise(tokens *tk, const char *t, size_t len)
                 k.n++;
             }
         }
-        if (tk->n == tk->cap) {
-            size_t cap = tk->cap ? tk->cap * 2 : 1024;
-            token *v = realloc(tk->v, cap * sizeof *v);
-            if (!v) return false;
-            tk->v = v;
-            tk->cap = cap;
-        }
+        if (!IKS_GROW(tk->v, tk->n + 1, tk->cap)) return false;
         tk->v[tk->n++] = k;
         i += k.n;
     }
@@ -136,7 +130,8 @@ typedef struct {
 
 typedef struct {
     type *v;
-    int n, cap;
+    int n;
+    size_t cap;
     bool oom;
 } types;
 
@@ -154,16 +149,10 @@ static void add_type(types *ty, const char *name, size_t n, char *zero)
         ty->oom = ty->oom || !zero;
         return;
     }
-    if (ty->n == ty->cap) {
-        int cap = ty->cap ? ty->cap * 2 : 64;
-        type *v = realloc(ty->v, (size_t)cap * sizeof *v);
-        if (!v) {
-            free(zero);
-            ty->oom = true;
-            return;
-        }
-        ty->v = v;
-        ty->cap = cap;
+    if (!IKS_GROW(ty->v, (size_t)ty->n + 1, ty->cap)) {
+        free(zero);
+        ty->oom = true;
+        return;
     }
     char *nm = strndup(name, n);
     if (!nm) {
@@ -335,16 +324,10 @@ static void add_edit(edits *ed, size_t at, char *text)
         ed->oom = true;
         return;
     }
-    if (ed->n == ed->cap) {
-        size_t cap = ed->cap ? ed->cap * 2 : 64;
-        edit *v = realloc(ed->v, cap * sizeof *v);
-        if (!v) {
-            free(text);
-            ed->oom = true;
-            return;
-        }
-        ed->v = v;
-        ed->cap = cap;
+    if (!IKS_GROW(ed->v, ed->n + 1, ed->cap)) {
+        free(text);
+        ed->oom = true;
+        return;
     }
     ed->v[ed->n++] = (edit){ at, text };
 }
@@ -583,15 +566,9 @@ char *iks_space_macro_calls(const char *text)
         const char *nm = q;
         while (ident_char(*q)) q++;
         if (q == nm || *q != '(' || !ident_start(*nm)) continue;
-        if (names.n == names.cap) {
-            size_t cap = names.cap ? names.cap * 2 : 32;
-            token *v = realloc(names.v, cap * sizeof *v);
-            if (!v) {
-                free(names.v);
-                return NULL;
-            }
-            names.v = v;
-            names.cap = cap;
+        if (!IKS_GROW(names.v, names.n + 1, names.cap)) {
+            free(names.v);
+            return NULL;
         }
         names.v[names.n++] = (token){ T_IDENT, (size_t)(nm - text), (size_t)(q - nm) };
     }

@@ -2,6 +2,7 @@
  * holds its name, released by the matching *_destroy. */
 #include "gpu/gpu.h"
 #include "base/bigstack.h"
+#include "base/buf.h"
 
 #include <glad/gl.h>
 #include <math.h>
@@ -143,11 +144,7 @@ char *iks_gpu_compile_only(const char *fragment, bool *ok)
 }
 
 /* The mapped lines of a build, gathered across its shaders; oom once memory ran out for them. */
-typedef struct {
-    char *s;
-    size_t len;
-    bool oom;
-} build_log;
+typedef iks_sbuf build_log;
 
 /* Appends the mapped form of raw. */
 static void add_log(build_log *acc, const char *raw, const iks_source *src)
@@ -158,14 +155,7 @@ static void add_log(build_log *acc, const char *raw, const iks_source *src)
         acc->oom = true;
         return;
     }
-    size_t b = strlen(m);
-    char *s = b ? realloc(acc->s, acc->len + b + 1) : acc->s;
-    if (b && !s) acc->oom = true;
-    else if (b) {
-        memcpy(s + acc->len, m, b + 1);
-        acc->s = s;
-        acc->len += b;
-    }
+    iks_sbuf_str(acc, m);
     free(m);
 }
 

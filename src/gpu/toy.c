@@ -2,6 +2,7 @@
  * sampler objects, not in textures, because one buffer may be read with different filters by
  * different passes (and by itself). */
 #include "gpu/toy.h"
+#include "base/buf.h"
 #include "base/userfile.h"
 
 #include <errno.h>
@@ -294,17 +295,11 @@ static bool make_buffers(iks_gltoy *t, int w, int h, iks_err *e)
 }
 
 /* Adds path to a growable list of owned names, once; false when out of memory */
-static bool add_name(char ***list, int *n, int *cap, const char *path)
+static bool add_name(char ***list, int *n, size_t *cap, const char *path)
 {
     for (int j = 0; j < *n; j++)
         if (strcmp((*list)[j], path) == 0) return true;
-    if (*n == *cap) {
-        int c = *cap ? 2 * *cap : 16;
-        char **f = realloc(*list, (size_t)c * sizeof *f);
-        if (!f) return false;
-        *list = f;
-        *cap = c;
-    }
+    if (!IKS_GROW(*list, (size_t)*n + 1, *cap)) return false;
     if (!((*list)[*n] = strdup(path))) return false;
     (*n)++;
     return true;
@@ -325,6 +320,7 @@ void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry 
 {
     static const iks_source_opts none = { 0 };
     *o = base ? *base : none;
+    if (!o->files) o->files = iks_disk_files(); /* a toy's passes are files unless given as text */
     o->text = ps->text;
     o->common_path = d->common_path;
     o->common_text = d->common_text;
@@ -448,9 +444,11 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
 fail:;
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
     char **files = t->files, **wanted = t->wanted;
-    int nfiles = t->nfiles, capfiles = t->capfiles, nwanted = t->nwanted, capwanted = t->capwanted;
+    int nfiles = t->nfiles, nwanted = t->nwanted;
+    size_t capfiles = t->capfiles, capwanted = t->capwanted;
     t->files = t->wanted = NULL;
-    t->nfiles = t->capfiles = t->nwanted = t->capwanted = 0;
+    t->nfiles = t->nwanted = 0;
+    t->capfiles = t->capwanted = 0;
     iks_gltoy_destroy(t);
     t->files = files;
     t->nfiles = nfiles;

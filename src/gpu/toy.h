@@ -88,9 +88,11 @@ typedef struct {
     int w, h;
     bool has_buffers;
     char **files;                    /* every file read, for live reload (owned, growable) */
-    int nfiles, capfiles;
+    int nfiles;
+    size_t capfiles;
     char **wanted;                   /* includes looked for in vain: their creation is news (owned) */
-    int nwanted, capwanted;
+    int nwanted;
+    size_t capwanted;
     struct iks_media *media[IKS_PASSES][4]; /* music and video channels' decoders (owned; media.c) */
     iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
     float *snd_cache;                /* a block of the sound pass's samples for a speaker (owned), */

@@ -1,5 +1,6 @@
 /* fetch.c: HTTP GETs through libcurl (see fetch.h). */
 #include "io/fetch.h"
+#include "base/buf.h"
 
 #include "io/outfile.h"
 
@@ -36,15 +37,9 @@ static size_t on_data(char *p, size_t size, size_t n, void *user)
         s->too_big = true;
         return 0; /* curl stops with CURLE_WRITE_ERROR */
     }
-    if (s->b->len + add + 1 > s->cap) {
-        size_t cap = s->cap ? s->cap : 64 << 10;
-        while (cap < s->b->len + add + 1) cap *= 2;
-        char *d = realloc(s->b->data, cap);
-        if (!d) {
-            s->nomem = true;
-            return 0;
-        }
-        s->b->data = d, s->cap = cap;
+    if (!IKS_GROW(s->b->data, s->b->len + add + 1, s->cap)) {
+        s->nomem = true;
+        return 0;
     }
     memcpy(s->b->data + s->b->len, p, add);
     s->b->len += add;

@@ -1,5 +1,6 @@
 /* hdrio.c: EXR (OpenEXR's C API, OpenEXRCore) and 16-bit PNG (libpng) encoders; see hdrio.h. */
 #include "io/hdrio.h"
+#include "base/buf.h"
 
 #include <math.h>
 #include <openexr.h>
@@ -22,16 +23,9 @@ static bool mem_put(membuf *m, const void *data, size_t len, size_t offset)
 {
     if (m->oom) return false;
     size_t end = offset + len;
-    if (end > m->cap) {
-        size_t cap = m->cap ? m->cap : 1 << 16;
-        while (cap < end) cap *= 2;
-        uint8_t *p = realloc(m->p, cap);
-        if (!p) {
-            m->oom = true;
-            return false;
-        }
-        m->p = p;
-        m->cap = cap;
+    if (end < offset || !IKS_GROW(m->p, end, m->cap)) {
+        m->oom = true;
+        return false;
     }
     memcpy(m->p + offset, data, len);
     if (end > m->n) m->n = end;

@@ -8,6 +8,7 @@
  * thread ends (a pthread key's destructor) or by iks_png_thread_done.
  * What it does not do: 16-bit PNGs (hdrio.c), files (outfile.c). */
 #include "io/pngio.h"
+#include "base/buf.h"
 #include "base/userfile.h"
 
 #include <errno.h>
@@ -77,18 +78,10 @@ void iks_png_thread_done(void)
     scratch_free(t);
 }
 
-/* b with room for n bytes; keep: its contents survive (else they may be lost) */
-static uint8_t *reserve(buf *b, size_t n, bool keep)
+/* b with room for n bytes, its contents kept */
+static uint8_t *reserve(buf *b, size_t n)
 {
-    if (b->cap >= n) return b->p;
-    uint8_t *q = keep ? realloc(b->p, n) : (free(b->p), b->p = NULL, malloc(n));
-    if (!q) {
-        if (!keep) b->cap = 0;
-        return NULL;
-    }
-    b->p = q;
-    b->cap = n;
-    return q;
+    return IKS_GROW(b->p, n, b->cap) ? b->p : NULL;
 }
 
 /* AVX2 and SSSE3 have the byte shuffle that packs RGBA to RGB; without one (x86-64's SSE2 baseline)
@@ -140,7 +133,7 @@ static bool isal_feed(scratch *tl, struct isal_zstream *s)
         if (s->avail_out == 0) {
             /* avail_out is 32 bits: hand out the buffer a gigabyte at a time, grow it when full */
             size_t used = (size_t)(s->next_out - tl->z.p);
-            if (used == tl->z.cap && !reserve(&tl->z, tl->z.cap + tl->z.cap / 2, true)) return false;
+            if (used == tl->z.cap && !reserve(&tl->z, tl->z.cap + tl->z.cap / 2)) return false;
             size_t room = tl->z.cap - used;
             s->next_out = tl->z.p + used;
             s->avail_out = (uint32_t)(room > ((size_t)1 << 30) ? (size_t)1 << 30 : room);
@@ -169,10 +162,10 @@ static bool deflate_isal(scratch *tl, const uint8_t *rgba, int w, int h, bool al
     size_t rows = STRIP_BYTES / orow;
     if (rows < 1) rows = 1;
     if (rows > (size_t)h) rows = (size_t)h;
-    uint8_t *strip = reserve(&tl->raw, orow * rows, false);
-    uint8_t *lvl = reserve(&tl->lvl, lvl_bytes[level] ? lvl_bytes[level] : 1, false);
+    uint8_t *strip = reserve(&tl->raw, orow * rows);
+    uint8_t *lvl = reserve(&tl->lvl, lvl_bytes[level] ? lvl_bytes[level] : 1);
     /* hard frames deflate to about a third; room for stored blocks' worst case, else grown below */
-    uint8_t *z = reserve(&tl->z, raw_n + raw_n / 64 + 4096, false);
+    uint8_t *z = reserve(&tl->z, raw_n + raw_n / 64 + 4096);
     if (!strip || !lvl || !z) return false;
     struct isal_zstream s;
     isal_deflate_init(&s);
@@ -226,9 +219,9 @@ static bool deflate_libdeflate(scratch *tl, const uint8_t *rgba, int w, int h, b
         tl->c_level = level;
         if (!tl->c) return false;
     }
-    uint8_t *raw = reserve(&tl->raw, raw_n, false);
+    uint8_t *raw = reserve(&tl->raw, raw_n);
     size_t bound = libdeflate_zlib_compress_bound(tl->c, raw_n);
-    uint8_t *z = reserve(&tl->z, bound, false);
+    uint8_t *z = reserve(&tl->z, bound);
     if (!raw || !z) return false;
     filter_up(rgba, w, h, 0, h, alpha, raw);
     *zn = libdeflate_zlib_compress(tl->c, raw, raw_n, z, bound);

@@ -2,6 +2,8 @@
  * goes away (deleted, renamed, not there yet) is watched again as soon as it is back; a file that is a
  * symbolic link is also watched where it points. */
 #include "io/watch.h"
+#include "base/clock.h"
+#include "base/buf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,8 +22,9 @@ typedef struct {
 struct iks_watch {
     int fd;
     entry *e;
-    int n, cap;
-    struct timespec last_retry;
+    int n;
+    size_t cap;
+    double last_retry; /* iks_now() */
     iks_watch_news pending; /* what events read while replacing the set said, for the next poll */
 };
 
@@ -69,13 +72,7 @@ void iks_watch_destroy(iks_watch *w)
  * cannot be watched now (the entry is kept, and tried again by the poll) or memory ran out */
 static bool add_entry(iks_watch *w, const char *path)
 {
-    if (w->n == w->cap) {
-        int cap = w->cap ? 2 * w->cap : 8;
-        entry *e = realloc(w->e, (size_t)cap * sizeof *e);
-        if (!e) return false;
-        w->e = e;
-        w->cap = cap;
-    }
+    if (!IKS_GROW(w->e, (size_t)w->n + 1, w->cap)) return false;
     const char *slash = strrchr(path, '/');
     /* the directory as written, however long: a cut name would watch some other directory */
     char *dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
@@ -107,7 +104,8 @@ bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
     entry *old = w->e;
     int nold = w->n;
     w->e = NULL;
-    w->n = w->cap = 0;
+    w->n = 0;
+    w->cap = 0;
     bool ok = true;
     int err = 0;
     for (int i = 0; i < n; i++) {
@@ -127,10 +125,8 @@ bool iks_watch_set(iks_watch *w, const char *const *paths, int n)
  * came back (its files may have come with it) */
 static bool rewatch(iks_watch *w)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    double dt = (double)(now.tv_sec - w->last_retry.tv_sec) + 1e-9 * (double)(now.tv_nsec - w->last_retry.tv_nsec);
-    if (dt < 0.1) return false;
+    double now = iks_now();
+    if (now - w->last_retry < 0.1) return false;
     w->last_retry = now;
     bool back = false;
     for (int i = 0; i < w->n; i++) {

@@ -4,6 +4,8 @@
  * their /media/previz/bufferNN.png path; all are read. Every string the description points to is
  * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
 #include "toy/toyfile.h"
+#include "base/buf.h"
+#include "base/strutil.h"
 
 #include "io/mediain.h"
 #include "glsl/source.h"
@@ -27,15 +29,9 @@
 static char *keep(iks_toyfile *tf, char *s)
 {
     if (!s) return NULL;
-    if (tf->nowned == tf->capowned) {
-        int cap = tf->capowned ? 2 * tf->capowned : 32;
-        char **o = realloc(tf->owned, (size_t)cap * sizeof *o);
-        if (!o) {
-            free(s);
-            return NULL;
-        }
-        tf->owned = o;
-        tf->capowned = cap;
+    if (!IKS_GROW(tf->owned, (size_t)tf->nowned + 1, tf->capowned)) {
+        free(s);
+        return NULL;
     }
     return tf->owned[tf->nowned++] = s;
 }
@@ -51,11 +47,6 @@ void iks_toyfile_free(iks_toyfile *tf)
     memset(tf, 0, sizeof *tf);
 }
 
-static bool ends_with_ci(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcasecmp(s + n - m, suffix) == 0;
-}
 
 static bool flag_value(const char *v, bool *out)
 {
@@ -92,11 +83,11 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->kind = IKS_IN_CUBEMAP;
         in->vflip = false; /* the site's default for cubemaps */
         in->path = spec + (what - copy) + 5;
-    } else if (ends_with_ci(what, ".bin")) {
+    } else if (iks_ends_with(what, ".bin")) {
         in->kind = IKS_IN_VOLUME; /* the site's volume format */
         in->vflip = false;
         in->path = spec + (what - copy);
-    } else if (ends_with_ci(what, ".png") || ends_with_ci(what, ".jpg") || ends_with_ci(what, ".jpeg")) {
+    } else if (iks_ends_with(what, ".png") || iks_ends_with(what, ".jpg") || iks_ends_with(what, ".jpeg")) {
         in->kind = IKS_IN_IMAGE;
         in->path = spec + (what - copy); /* into spec for now; copied below */
     } else if (iks_media_is_audio(what) || iks_media_is_video(what)) {
@@ -630,7 +621,7 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
     /* none is fine; anything else under the name (a FIFO, a directory) is read, and refused by name */
     if (stat(man, &st) != 0 && errno == ENOENT) return true;
     size_t len;
-    char *text = iks_read_text(man, 1u << 20, &len);
+    char *text = iks_userfile_read_text(man, 1u << 20, 0, &len);
     if (!text) {
         int err = errno;
         return iks_err_set(e, read_code(err), "%s: %s", man,
@@ -681,11 +672,11 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
                       iks_err *e, const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
-    if (ends_with_ci(path, ".json")) {
+    if (iks_ends_with(path, ".json")) {
         for (int c = 0; channel && c < 4; c++)
             if (channel[c]) return iks_err_set(e, IKS_E_USAGE, "--channel%d: a JSON brings its own channels", c);
         size_t len;
-        char *text = iks_read_text(path, MAX_JSON_BYTES, &len);
+        char *text = iks_userfile_read_text(path, MAX_JSON_BYTES, 0, &len);
         if (!text) {
             int err = errno;
             return iks_err_set(e, read_code(err), "%s: %s", path, err == EILSEQ ? "binary file, not JSON" : iks_userfile_strerror(err));
@@ -772,14 +763,9 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
                     free(p);
                     continue;
                 }
-                if (out->n == out->cap) {
-                    int cap = out->cap ? 2 * out->cap : 8;
-                    char **np = realloc(out->path, (size_t)cap * sizeof *np);
-                    if (!np) {
-                        free(p);
-                        goto nomem;
-                    }
-                    out->path = np, out->cap = cap;
+                if (!IKS_GROW(out->path, (size_t)out->n + 1, out->cap)) {
+                    free(p);
+                    goto nomem;
                 }
                 out->path[out->n++] = p;
             }

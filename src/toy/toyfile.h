@@ -15,7 +15,8 @@
 typedef struct {
     iks_gltoy_desc desc;
     char **owned;         /* strings the desc and name point into (code, names, media paths): growable */
-    int nowned, capowned;
+    int nowned;
+    size_t capowned;
     const char *name;     /* the toy's name, for titles and reports; never NULL after a load */
     const char *watch[4]; /* files besides the passes' sources that define the toy (a manifest) */
     int nwatch;
@@ -75,7 +76,8 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e);
  * name from the network can be used as a URL path and a file name. */
 typedef struct {
     char **path;
-    int n, cap;
+    int n;
+    size_t cap;
     int skipped;
 } iks_media_list;
 bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *out, iks_err *e);

@@ -1,6 +1,7 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
  * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. */
 #include "glsl/source.h"
+#include "base/userfile.h"
 #include "fuzz.h"
 
 #include <stdint.h>
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "%s/main.frag", dir);
     const char *dirs[] = { dir };
     /* every entry point's wrapper (mainImage, mainCubemap, mainSound), picked by the input's length */
-    iks_source_opts o = { .include_dirs = dirs, .n_include_dirs = 1, .text = text, .entry = (iks_entry)(size % 3),
+    iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1, .text = text, .entry = (iks_entry)(size % 3),
                           .cube = { size & 4 }, .volume = { false, size & 8 } };
     iks_source src;
     memset(&src, 0, sizeof src);
