@@ -349,7 +349,8 @@ static const char *write_png(const char *name, int w, int h)
     size_t len;
     const char *p = write_file(name, "");
     iks_png_opts o = { .level = 1, .alpha = true };
-    if (!iks_png_encode(px, w, h, &o, &png, &len) || !iks_write_atomic(p, png, len)) {
+    iks_err e = IKS_ERR_INIT;
+    if (!iks_png_encode(px, w, h, &o, &png, &len, &e) || !iks_write_atomic(p, png, len)) {
         perror(p);
         exit(2);
     }

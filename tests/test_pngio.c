@@ -71,7 +71,10 @@ static int failures;
 static bool encode(const tcase *c, const uint8_t *px, uint8_t **png, size_t *len)
 {
     iks_png_opts o = { .level = c->level, .alpha = c->alpha, .lib = c->lib };
-    return iks_png_encode(px, c->w, c->h, &o, png, len);
+    iks_err e = IKS_ERR_INIT;
+    bool ok = iks_png_encode(px, c->w, c->h, &o, png, len, &e);
+    iks_err_clear(&e);
+    return ok;
 }
 
 /* encodes every case in turn, from the first case index given, and checks the bytes against want */
@@ -128,7 +131,10 @@ static void make_small(small *c, int i)
 static bool encode_small(const small *c, uint8_t **png, size_t *len)
 {
     iks_png_opts o = { .level = c->level, .alpha = false, .lib = IKS_PNG_ISAL };
-    return iks_png_encode(c->px, c->w, c->h, &o, png, len);
+    iks_err e = IKS_ERR_INIT;
+    bool ok = iks_png_encode(c->px, c->w, c->h, &o, png, len, &e);
+    iks_err_clear(&e);
+    return ok;
 }
 
 static void *run_small(void *v)

@@ -97,7 +97,10 @@ static size_t ours_encode(const uint8_t *rgba, int w, int h, iks_png_lib lib, in
     uint8_t *png;
     size_t len;
     iks_png_opts o = { .level = level, .lib = lib };
-    if (!iks_png_encode(rgba, w, h, &o, &png, &len)) return 0;
+    iks_err e = IKS_ERR_INIT;
+    bool ok = iks_png_encode(rgba, w, h, &o, &png, &len, &e);
+    iks_err_clear(&e);
+    if (!ok) return 0;
     free(png);
     return len;
 }

@@ -72,77 +72,6 @@ iks_code iks_fail_usage(const char *fmt, ...)
     return iks_publish(&e);
 }
 
-bool iks_make_parent_dirs(const char *path)
-{
-    size_t n = strlen(path);
-    char *d = malloc(n + 1);
-    if (!d) return errno = ENOMEM, false;
-    memcpy(d, path, n + 1);
-    char *slash = strrchr(d, '/');
-    bool ok = true;
-    if (slash && slash != d) {
-        *slash = '\0';
-        for (char *p = d + 1; *p && ok; p++) {
-            if (*p != '/') continue;
-            *p = '\0';
-            if (mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
-            *p = '/';
-        }
-        if (ok && mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
-        struct stat st;
-        if (ok && stat(d, &st) != 0) ok = false;
-        if (ok && !S_ISDIR(st.st_mode)) errno = ENOTDIR, ok = false;
-    }
-    int saved = errno;
-    free(d);
-    errno = saved;
-    return ok;
-}
-
-char *iks_missing_parent(const char *path)
-{
-    /* with a . or .. in the way, the path's prefixes are not the directories it goes through
-     * (new/../keep/x goes through keep): nothing is taken back then */
-    for (const char *p = path; *p;) {
-        size_t n = strcspn(p, "/");
-        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return NULL;
-        p += n;
-        while (*p == '/') p++;
-    }
-    char *d = strdup(path);
-    if (!d) return NULL;
-    char *slash = strrchr(d, '/');
-    char *found = NULL;
-    if (slash && slash != d) {
-        *slash = '\0';
-        for (char *p = d + 1;; p++) {
-            if (*p != '/' && *p) continue;
-            char c = *p;
-            *p = '\0';
-            struct stat st;
-            bool there = stat(d, &st) == 0;
-            if (!there) found = strdup(d);
-            *p = c;
-            if (!there || !c) break;
-        }
-    }
-    free(d);
-    return found;
-}
-
-void iks_remove_made_dirs(const char *path, const char *top)
-{
-    if (!top) return;
-    char *d = strdup(path);
-    if (!d) return;
-    size_t nt = strlen(top);
-    for (char *slash = strrchr(d, '/'); slash && slash != d; slash = strrchr(d, '/')) {
-        *slash = '\0';
-        if (strlen(d) < nt || rmdir(d) != 0 || strlen(d) == nt) break;
-    }
-    free(d);
-}
-
 /* ---- the shaders directory --------------------------------------------------------------------- */
 
 static bool is_dir_with_ik(const char *d)
@@ -606,9 +535,9 @@ iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool
     if (!up) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", path), iks_publish(&err);
     flip_rows(up, rgba, row, h);
     iks_png_opts o = { .level = 2, .alpha = alpha }; /* libdeflate 2: a single image, smaller */
-    bool ok = iks_png_encode(up, w, h, &o, &png, &len);
+    bool ok = iks_png_encode(up, w, h, &o, &png, &len, &err);
     free(up);
-    if (!ok) return iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory encoding the PNG", path), iks_publish(&err);
+    if (!ok) return iks_err_prefix(&err, "%s: ", path), iks_publish(&err);
     ok = iks_write_atomic(path, png, len);
     if (!ok) iks_err_set(&err, IKS_E_IO, "%s: %s", path, iks_outfile_strerror(errno));
     free(png);

@@ -65,15 +65,6 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);
  * (the shader would see Inf) and a built-in uniform (set by ikshade before every draw) */
 bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err);
 
-/* mkdir -p of the directory part of path; false with errno set. */
-bool iks_make_parent_dirs(const char *path);
-/* The outermost directory on the way to path's that is not there yet (malloc'd), or NULL when they all
- * are (or the path holds a . or .. component): what iks_make_parent_dirs(path) would make, for
- * iks_remove_made_dirs to take back. */
-char *iks_missing_parent(const char *path);
-/* After a failure that wrote nothing: removes path's directory and those above it up to top (from
- * iks_missing_parent), each only if empty. Safe with top NULL (nothing to remove). */
-void iks_remove_made_dirs(const char *path, const char *top);
 
 /* Replay (inputlog.c): the uniforms of render frame i of a width x height render at fps, from the log */
 void iks_input_log_frame(const iks_input_log *l, double fps, long i, int width, int height, iks_frame_info *fi);

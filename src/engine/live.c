@@ -14,7 +14,6 @@
 #include "io/watch.h"
 
 #include <errno.h>
-#include <glad/gl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -277,15 +276,14 @@ static void screenshot(live *l, int w, int h)
         snprintf(msg, sizeof msg, "screenshot: out of memory for %dx%d", w, h);
         goto fail;
     }
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    iks_gpu_read_screen(w, h, px);
     iks_png_opts o = { .level = 2 }; /* libdeflate 2: a single image, smaller */
-    bool enc = iks_png_encode(px, w, h, &o, &png, &len);
+    iks_err err = IKS_ERR_INIT;
+    bool enc = iks_png_encode(px, w, h, &o, &png, &len, &err);
     free(px);
     if (!enc) {
-        snprintf(msg, sizeof msg, "screenshot: out of memory while encoding");
+        snprintf(msg, sizeof msg, "screenshot: %s", iks_err_msg(&err));
+        iks_err_clear(&err);
         goto fail;
     }
     char name[PATH_MAX];
@@ -405,12 +403,7 @@ static void record_frame(recorder *r, const iks_live_desc *d, iks_logger *log, i
     }
     int slot;
     uint8_t *px = iks_writer_acquire(r->w, &slot);
-    if (px) {
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadBuffer(GL_BACK);
-        glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, px);
-    }
+    if (px) iks_gpu_read_screen(w, h, px);
     if (!px || !iks_writer_submit(r->w, slot, r->next_frame++)) {
         record_close(r, d, log); /* the writer says why */
         return;
@@ -712,18 +705,13 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
             bool picture = l.toy && !l.toy->gl.image_less;
             if (picture && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy->gl, &screen, &f);
             else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
-            else {
-                glBindFramebuffer(GL_FRAMEBUFFER, 0);
-                glViewport(0, 0, fw, fh);
-                glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
-                glClear(GL_COLOR_BUFFER_BIT);
-            }
+            else iks_gpu_clear_screen(fw, fh, (const float[4]){ 0.1f, 0.1f, 0.11f, 1.0f });
             stepped = false;
             drawn_since_reload++;
             if (present_wanted && d->measure) {
                 /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
                  * call): that time is compile time too, measured apart from the latency we control */
-                glFinish();
+                iks_gpu_finish();
                 first_draw = iks_now() - t_draw;
             }
             if (want_shot) {
@@ -750,10 +738,11 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         /* sound with the picture: at iTime, silent while paused */
         bool sound = l.toy && !d->mute && iks_gltoy_has_audio(&l.toy->gl);
         if (sound && !audio_tried) {
-            char why[256];
+            iks_err why = IKS_ERR_INIT;
             audio_tried = true;
-            if (!(audio = iks_audio_out_open(why, sizeof why)))
-                iks_warnf(&e->log, "no sound: %s (the music channels still move the picture)", why);
+            if (!(audio = iks_audio_out_open(&why)))
+                iks_warnf(&e->log, "no sound: %s (the music channels still move the picture)", iks_err_msg(&why));
+            iks_err_clear(&why);
         }
         if (audio) iks_audio_out_play(audio, t, sound && !paused, iks_gltoy_audio, sound ? &l.toy->gl : NULL);
         p->swap(p);
@@ -764,7 +753,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                 iks_reload_info ri = { .ok = true, .path = l.path, .compile_ms = 1e3 * reload_compile };
                 if (d->measure) {
                     /* on screen: the swap has been issued; finish so the figure includes the draw */
-                    glFinish();
+                    iks_gpu_finish();
                     ri.first_draw_ms = 1e3 * first_draw;
                     ri.latency_ms = 1e3 * (now_real() - reload_save);
                     ri.gl_objects = iks_gpu_live_objects(4096);

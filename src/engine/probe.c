@@ -12,7 +12,6 @@
 
 #include "io/outfile.h"
 
-#include <glad/gl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,19 +114,16 @@ static iks_code probe_run(iks_probe *p, const ik_opts *o, bool effector, float *
     int h = p->target.h, band = (int)(BAND_CASES / WIDTH), y = 0;
     if (h <= band) iks_draw(&p->prog, &p->target, &f);
     else {
-        glEnable(GL_SCISSOR_TEST);
         while (y < h && !iks_stop_requested()) {
             int rows = band < h - y ? band : h - y;
             double t0 = iks_now();
-            glScissor(0, y, p->target.w, rows);
-            iks_draw(&p->prog, &p->target, &f);
+            iks_draw_rows(&p->prog, &p->target, &f, y, rows);
             y += rows;
             if (y >= h) break; /* the last band needs no wait of its own: the readback (or caller) waits */
             iks_gpu_finish();
             double dt = iks_now() - t0, want = (double)rows * BAND_SECONDS / (dt > 1e-6 ? dt : 1e-6);
             band = want < 64 ? 64 : want > h ? h : (int)want;
         }
-        glDisable(GL_SCISSOR_TEST);
         if (y < h) {
             long drawn = (long)y * WIDTH < p->n ? (long)y * WIDTH : p->n;
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: the probe solved %ld of %ld cases", drawn, p->n);

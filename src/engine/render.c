@@ -657,8 +657,7 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     uint8_t *png;
     size_t len;
     iks_png_opts o = { .level = p->png_fast ? 1 : p->level, .alpha = p->d.alpha };
-    if (!iks_png_encode(px, p->d.width, p->d.height, &o, &png, &len))
-        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    if (!iks_png_encode(px, p->d.width, p->d.height, &o, &png, &len, err)) return false;
     free(png);
     return true;
 }

@@ -162,16 +162,14 @@ static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     size_t len;
     const float *fpx = (const float *)(const void *)px;
     if (w->kind == IKS_OUT_EXR) {
-        char why[200];
-        if (!iks_exr_encode(fpx, w->d.width, w->d.height, w->d.depth == 32, &png, &len, why, sizeof why))
-            return iks_err_set(err, IKS_E_NOMEM, "%.400s: encoding the EXR: %s", path, why);
+        if (!iks_exr_encode(fpx, w->d.width, w->d.height, w->d.depth == 32, &png, &len, err))
+            return iks_err_prefix(err, "%.400s: ", path);
     } else if (w->d.depth == 16) {
-        if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len))
-            return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+        if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len, err))
+            return iks_err_prefix(err, "%.400s: ", path);
     } else {
         iks_png_opts o = { .level = w->d.png_fast ? 1 : w->d.png_level, .alpha = w->d.alpha };
-        if (!iks_png_encode(px, w->d.width, w->d.height, &o, &png, &len))
-            return iks_err_set(err, IKS_E_NOMEM, "%.400s: out of memory encoding the PNG", path);
+        if (!iks_png_encode(px, w->d.width, w->d.height, &o, &png, &len, err)) return iks_err_prefix(err, "%.400s: ", path);
     }
     bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));

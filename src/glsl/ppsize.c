@@ -706,11 +706,10 @@ static char *unsplice(const char *text)
     return o;
 }
 
-double iks_pp_tokens(const char *text, double limit) { return iks_pp_measure(text, limit, NULL, 0); }
+double iks_pp_tokens(const char *text, double limit) { return iks_pp_measure(text, limit, NULL); }
 
-double iks_pp_measure(const char *text, double limit, char *why, size_t whyn)
+double iks_pp_measure(const char *text, double limit, iks_err *refused)
 {
-    if (why && whyn) why[0] = '\0';
     char *flat = unsplice(text);
     if (!flat) return HUGE_SIZE;
     uint32_t n = lex(flat, NULL);
@@ -750,9 +749,9 @@ double iks_pp_measure(const char *text, double limit, char *why, size_t whyn)
         total = add(total, measured);
         i = end;
     }
-    if (x.why && why && whyn) {
+    if (x.why) {
         const tok *nm = &x.t[x.why_name];
-        snprintf(why, whyn, "#define %.*s %s", nm->len > 64 ? 64 : (int)nm->len, flat + nm->off, x.why);
+        iks_err_set(refused, IKS_E_FORMAT, "#define %.*s %s", nm->len > 64 ? 64 : (int)nm->len, flat + nm->off, x.why);
     }
     for (int k = 0; k < x.nm; k++) {
         free(x.m[k].coef);

@@ -29,13 +29,15 @@
 #ifndef IKS_PPSIZE_H
 #define IKS_PPSIZE_H
 
+#include "base/err.h"
+
 #include <stddef.h>
 
 /* The expanded size of text (NUL-terminated) in tokens, or some number above limit once it is known
  * to be over it (up to 1e30 for a text that expands without measure). Out of memory counts as over. */
 double iks_pp_tokens(const char *text, double limit);
 /* The same, and when the text is refused for a construct neither count can bound (see ppsize.c:
- * refuse), why (up to n bytes, "#define NAME ..."); "" otherwise. */
-double iks_pp_measure(const char *text, double limit, char *why, size_t n);
+ * refuse), refused gets IKS_E_FORMAT and why ("#define NAME ..."); it is left clear otherwise. */
+double iks_pp_measure(const char *text, double limit, iks_err *refused);
 
 #endif

@@ -940,12 +940,14 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
      * million tokens (two million terms in one sum, or 21 doubling macros), and forty doubling
      * macros expanded for ever; a million tokens compile (in about a second and 800 MB here), and a
      * real toy is some thousands */
-    char why[160];
-    double toks = iks_pp_measure(src->fragment, MAX_TOKENS, why, sizeof why);
-    if (why[0]) {
+    iks_err why = IKS_ERR_INIT;
+    double toks = iks_pp_measure(src->fragment, MAX_TOKENS, &why);
+    if (why.code != IKS_OK) {
         iks_source_free(src);
-        return iks_err_set(e, IKS_E_FORMAT, "%s: %s: ikshade cannot bound the size of its expansion, so it refuses "
-                           "it (a guard against macro bombs)", path, why);
+        iks_err_set(e, IKS_E_FORMAT, "%s: %s: ikshade cannot bound the size of its expansion, so it refuses it (a "
+                    "guard against macro bombs)", path, iks_err_msg(&why));
+        iks_err_clear(&why);
+        return false;
     }
     if (toks > MAX_TOKENS) {
         iks_source_free(src);

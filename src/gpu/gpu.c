@@ -533,6 +533,30 @@ void iks_read_rows(const iks_target *t, int y0, int rows, void *dst)
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }
 
+void iks_draw_rows(const iks_program *p, const iks_target *t, const iks_frame *f, int y0, int rows)
+{
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(0, y0, t->w, rows);
+    iks_draw(p, t, f);
+    glDisable(GL_SCISSOR_TEST);
+}
+
+void iks_gpu_read_screen(int w, int h, uint8_t *dst)
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+}
+
+void iks_gpu_clear_screen(int w, int h, const float rgba[4])
+{
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, w, h);
+    glClearColor(rgba[0], rgba[1], rgba[2], rgba[3]);
+    glClear(GL_COLOR_BUFFER_BIT);
+}
+
 void iks_read(const iks_target *t, void *dst)
 {
     iks_read_rows(t, 0, t->h, dst);

@@ -118,10 +118,18 @@ void iks_frame_defaults(iks_frame *f);
 
 /* Draws the program into t (viewport = t's size). */
 void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f);
+/* Draws rows y0 .. y0+rows-1 of t alone (counted from the bottom; a scissor): a long draw split into
+ * bands, each finished before the next, so that a stop request is looked at between them. */
+void iks_draw_rows(const iks_program *p, const iks_target *t, const iks_frame *f, int y0, int rows);
 /* Synchronous readback of t into dst (w*h*4 bytes for RGBA8, w*h*16 for RGBA32F), bottom row first. */
 void iks_read(const iks_target *t, void *dst);
 /* Rows y0 .. y0+rows-1 of t (counted from the bottom), as iks_read packs them. */
 void iks_read_rows(const iks_target *t, int y0, int rows, void *dst);
+/* The window's back buffer (the default framebuffer), w x h RGBA8 bottom row first: screenshots and
+ * recordings of what the viewer shows. */
+void iks_gpu_read_screen(int w, int h, uint8_t *dst);
+/* Clears the window's back buffer (w x h) to one colour. */
+void iks_gpu_clear_screen(int w, int h, const float rgba[4]);
 /* Any GL error since the last call, as a name; NULL if none. */
 const char *iks_gl_error(void);
 

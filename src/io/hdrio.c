@@ -43,7 +43,7 @@ static int64_t exr_write(exr_const_context_t ctxt, void *user, const void *buf, 
     return mem_put(user, buf, (size_t)sz, (size_t)offset) ? (int64_t)sz : -1;
 }
 
-bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, char *why, size_t whylen)
+bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, iks_err *e)
 {
     *out = NULL;
     *len = 0;
@@ -51,10 +51,7 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     /* OpenEXR's scanlines go top row first: flip GL's rows once, into a buffer the encoder reads */
     size_t row = (size_t)w * 4;
     float *top = malloc(row * (size_t)h * sizeof *top);
-    if (!top) {
-        snprintf(why, whylen, "out of memory");
-        return false;
-    }
+    if (!top) return iks_err_set(e, IKS_E_NOMEM, "EXR: out of memory for a %dx%d frame", w, h);
     for (int y = 0; y < h; y++) memcpy(top + row * (size_t)y, rgba + row * (size_t)(h - 1 - y), row * sizeof *top);
     /* a NaN in a pixel is 0, as in every other output (and on the site): compositors spread a NaN
      * through every filter it meets. Infinities stay: 1.0/0.0 is +inf in both, and HDR can hold it */
@@ -108,9 +105,9 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     if (rv == EXR_ERR_SUCCESS) rv = fin;
     free(top);
     if (rv != EXR_ERR_SUCCESS || m.oom) {
-        snprintf(why, whylen, "%s", m.oom ? "out of memory" : exr_get_error_code_as_string(rv));
         free(m.p);
-        return false;
+        if (m.oom) return iks_err_set(e, IKS_E_NOMEM, "EXR: out of memory encoding a %dx%d frame", w, h);
+        return iks_err_set(e, IKS_E_IO, "EXR: OpenEXR failed: %s", exr_get_error_code_as_string(rv));
     }
     *out = m.p;
     *len = m.n;
@@ -160,7 +157,7 @@ static bool write_png16(membuf *m, png_bytep *rows, int w, int h, bool alpha)
     return true;
 }
 
-bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len)
+bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len, iks_err *e)
 {
     *out = NULL;
     *len = 0;
@@ -186,7 +183,8 @@ bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out
     free(px);
     if (!ok || m.oom) {
         free(m.p);
-        return false;
+        /* libpng fails only for want of memory here: the rows are ours and the sink is memory */
+        return iks_err_set(e, IKS_E_NOMEM, "PNG: out of memory encoding a %dx%d 16-bit frame", w, h);
     }
     *out = m.p;
     *len = m.n;

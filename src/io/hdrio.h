@@ -6,16 +6,18 @@
 #ifndef IKS_HDRIO_H
 #define IKS_HDRIO_H
 
+#include "base/err.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* w x h RGBA floats -> an EXR file's bytes (malloc'd; caller frees). full: 32-bit float channels,
- * else half. false with why (a message from OpenEXR, or out of memory) filled. */
-bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, char *why, size_t whylen);
+ * else half. false with e set: IKS_E_NOMEM, or IKS_E_IO with OpenEXR's reason. */
+bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, iks_err *e);
 
 /* w x h RGBA floats -> a 16-bit PNG (RGB, or RGBA with alpha), values clamped to [0, 1] and rounded to
  * the nearest of 65535 steps. false when out of memory. */
-bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len);
+bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len, iks_err *e);
 
 #endif

@@ -299,3 +299,76 @@ bool iks_write_atomic(const char *path, const void *data, size_t len)
     errno = e;
     return ok;
 }
+
+/* ---- the directories an output goes into ------------------------------------------------------- */
+
+bool iks_make_parent_dirs(const char *path)
+{
+    size_t n = strlen(path);
+    char *d = malloc(n + 1);
+    if (!d) return errno = ENOMEM, false;
+    memcpy(d, path, n + 1);
+    char *slash = strrchr(d, '/');
+    bool ok = true;
+    if (slash && slash != d) {
+        *slash = '\0';
+        for (char *p = d + 1; *p && ok; p++) {
+            if (*p != '/') continue;
+            *p = '\0';
+            if (mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
+            *p = '/';
+        }
+        if (ok && mkdir(d, 0777) != 0 && errno != EEXIST) ok = false;
+        struct stat st;
+        if (ok && stat(d, &st) != 0) ok = false;
+        if (ok && !S_ISDIR(st.st_mode)) errno = ENOTDIR, ok = false;
+    }
+    int saved = errno;
+    free(d);
+    errno = saved;
+    return ok;
+}
+
+char *iks_missing_parent(const char *path)
+{
+    /* with a . or .. in the way, the path's prefixes are not the directories it goes through
+     * (new/../keep/x goes through keep): nothing is taken back then */
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/");
+        if ((n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.')) return NULL;
+        p += n;
+        while (*p == '/') p++;
+    }
+    char *d = strdup(path);
+    if (!d) return NULL;
+    char *slash = strrchr(d, '/');
+    char *found = NULL;
+    if (slash && slash != d) {
+        *slash = '\0';
+        for (char *p = d + 1;; p++) {
+            if (*p != '/' && *p) continue;
+            char c = *p;
+            *p = '\0';
+            struct stat st;
+            bool there = stat(d, &st) == 0;
+            if (!there) found = strdup(d);
+            *p = c;
+            if (!there || !c) break;
+        }
+    }
+    free(d);
+    return found;
+}
+
+void iks_remove_made_dirs(const char *path, const char *top)
+{
+    if (!top) return;
+    char *d = strdup(path);
+    if (!d) return;
+    size_t nt = strlen(top);
+    for (char *slash = strrchr(d, '/'); slash && slash != d; slash = strrchr(d, '/')) {
+        *slash = '\0';
+        if (strlen(d) < nt || rmdir(d) != 0 || strlen(d) == nt) break;
+    }
+    free(d);
+}

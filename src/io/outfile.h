@@ -74,4 +74,14 @@ void iks_stop_request(void);
 void iks_stop_reset(void);
 bool iks_stop_requested(void);
 
+/* mkdir -p of the directory part of path; false with errno set. */
+bool iks_make_parent_dirs(const char *path);
+/* The outermost directory on the way to path's that is not there yet (malloc'd), or NULL when they all
+ * are (or the path holds a . or .. component): what iks_make_parent_dirs(path) would make, for
+ * iks_remove_made_dirs to take back. */
+char *iks_missing_parent(const char *path);
+/* After a failure that wrote nothing: removes path's directory and those above it up to top (from
+ * iks_missing_parent), each only if empty. Safe with top NULL (nothing to remove). */
+void iks_remove_made_dirs(const char *path, const char *top);
+
 #endif

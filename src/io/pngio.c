@@ -249,7 +249,14 @@ static size_t chunk(uint8_t *p, const char *type, size_t n)
     return n + 12;
 }
 
-bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len)
+/* what a failure of the steps below (errno: EIO from a compressor, else out of memory) becomes */
+static bool encode_failed(iks_err *e, const char *lib)
+{
+    if (errno == EIO) return iks_err_set(e, IKS_E_IO, "PNG: %s failed to compress the image", lib);
+    return iks_err_set(e, IKS_E_NOMEM, "PNG: out of memory encoding the image");
+}
+
+bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len, iks_err *e)
 {
     *out = NULL;
     *len = 0;
@@ -259,20 +266,19 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
     if (lib == IKS_PNG_AUTO) lib = level == 1 ? IKS_PNG_ISAL : IKS_PNG_LIBDEFLATE;
     size_t zn = 0;
     scratch *tl = thread_scratch();
-    if (!tl) {
-        errno = ENOMEM;
-        return false;
-    }
+    errno = ENOMEM;
+    if (!tl) return encode_failed(e, "");
+    errno = ENOMEM; /* what a failed allocation below leaves, whatever errno held before */
     if (lib == IKS_PNG_ISAL) {
         level = level < 0 ? 0 : level > ISAL_DEF_MAX_LEVEL ? ISAL_DEF_MAX_LEVEL : level;
-        if (!deflate_isal(tl, rgba, w, h, alpha, level, &zn)) return false;
+        if (!deflate_isal(tl, rgba, w, h, alpha, level, &zn)) return encode_failed(e, "ISA-L's igzip");
     } else {
         level = level < 0 ? 0 : level > 12 ? 12 : level;
-        if (!deflate_libdeflate(tl, rgba, w, h, alpha, level, &zn)) return false;
+        if (!deflate_libdeflate(tl, rgba, w, h, alpha, level, &zn)) return encode_failed(e, "libdeflate");
     }
     size_t nidat = zn ? (zn + IDAT_MAX - 1) / IDAT_MAX : 1;
     uint8_t *png = malloc(8 + 25 + zn + 12 * nidat + 12);
-    if (!png) return false;
+    if (!png) return iks_err_set(e, IKS_E_NOMEM, "PNG: out of memory encoding the image");
     static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     memcpy(png, sig, 8);
     size_t k = 8;

@@ -1,8 +1,8 @@
 /* pngio.h: 8-bit PNG encoding (our own container: the Up filter fused into the pass from GL's rows,
  * ISA-L's igzip or libdeflate for the deflate, ISA-L's CRC) and atomic file writes. Every setting is
  * per call: threads encode frames in parallel with any mix of levels. Each thread keeps its scratch
- * buffers and compressor between calls (iks_png_thread_done frees them). Failures set errno; the
- * caller words the message. */
+ * buffers and compressor between calls (iks_png_thread_done frees them). Failures are an iks_err; the
+ * caller puts the file's name in front. */
 #ifndef IKS_PNGIO_H
 #define IKS_PNGIO_H
 
@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "io/outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
 
 /* Which deflate: AUTO is render's --png-level mapping (0 stored, 1 ISA-L igzip level 1, 2..12
@@ -24,9 +25,9 @@ typedef struct {
 } iks_png_opts;
 
 /* Encodes w x h RGBA8 pixels stored bottom row first (as GL reads them) into a PNG, top row first.
- * Returns malloc'd bytes in *out (caller frees); false when out of memory (errno ENOMEM) or when the
- * compressor fails (EIO). */
-bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len);
+ * Returns malloc'd bytes in *out (caller frees); false with e set: IKS_E_NOMEM, or IKS_E_IO when the
+ * compressor fails. */
+bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len, iks_err *e);
 
 /* Releases the calling thread's scratch buffers and compressors; each thread that encoded calls it
  * before it ends (calling it again, or without encoding, is harmless). */

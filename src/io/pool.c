@@ -1,7 +1,6 @@
 /* pool.c: the encoder pool: a free list and a FIFO of filled buffers under one mutex. */
 #include "io/pool.h"
 
-#include "io/pngio.h"
 
 #include <pthread.h>
 #include <sys/resource.h>
@@ -65,8 +64,7 @@ static void *worker(void *arg)
         if (p->qlen == 0 && p->busy == 0) pthread_cond_broadcast(&p->idle);
     }
     pthread_mutex_unlock(&p->mu);
-    iks_png_thread_done();
-    return NULL;
+    return NULL; /* what a job keeps per thread (the PNG encoder's scratch) its own key destructor frees */
 }
 
 iks_pool *iks_pool_create(int threads, int buffers, size_t buf_bytes, int nice, iks_job_fn fn, void *ctx)

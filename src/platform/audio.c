@@ -22,11 +22,11 @@ struct iks_audio_out {
     int16_t buf[2 * CHUNK];
 };
 
-iks_audio_out *iks_audio_out_open(char *why, size_t n)
+iks_audio_out *iks_audio_out_open(iks_err *e)
 {
     iks_audio_out *a = calloc(1, sizeof *a);
     if (!a) {
-        snprintf(why, n, "out of memory");
+        iks_err_set(e, IKS_E_NOMEM, "out of memory");
         return NULL;
     }
     int rc = snd_pcm_open(&a->pcm, "default", SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
@@ -34,7 +34,7 @@ iks_audio_out *iks_audio_out_open(char *why, size_t n)
         rc = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, IKS_AUDIO_OUT_RATE,
                                 1, 250000 /* us of buffer */);
     if (rc < 0) {
-        snprintf(why, n, "ALSA: %s", snd_strerror(rc));
+        iks_err_set(e, IKS_E_UNSUPPORTED, "ALSA: %s", snd_strerror(rc));
         if (a->pcm) snd_pcm_close(a->pcm);
         free(a);
         return NULL;

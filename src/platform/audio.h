@@ -7,6 +7,8 @@
 #ifndef IKS_AUDIO_OUT_H
 #define IKS_AUDIO_OUT_H
 
+#include "base/err.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,8 +20,9 @@ typedef struct iks_audio_out iks_audio_out;
 /* Fills n stereo frames (interleaved 16-bit) of the stream from sample `first` on (iTime * rate). */
 typedef void (*iks_audio_fill)(void *user, long long first, int n, int16_t *lr);
 
-/* Opens the default output at 44.1 kHz, 16-bit stereo; NULL with why filled when there is none. */
-iks_audio_out *iks_audio_out_open(char *why, size_t n);
+/* Opens the default output at 44.1 kHz, 16-bit stereo; NULL with e set when there is none
+ * (IKS_E_UNSUPPORTED with ALSA's reason). */
+iks_audio_out *iks_audio_out_open(iks_err *e);
 
 /* Keeps the output playing the stream at time t (seconds) while playing, silent otherwise. Call once
  * a frame; never blocks. */
