@@ -226,18 +226,19 @@ printf 'uniform float uf;\nuniform vec2 v2;\nvoid mainImage(out vec4 c, in vec2 
 bad 2 "--set 'uf=1e39': value 1 \(1e\+39\) is beyond a float's range \(at most 3.40282e\+38 either way\)" \
   "${R[@]}" "$fx/set.frag" --set uf=1e39 -o x.png
 bad 2 "--set 'v2=0,-1e300': value 2 \(-1e\+300\) is beyond a float's range" "${R[@]}" "$fx/set.frag" --set v2=0,-1e300 -o x.png
-bad 2 "--set 'iTime=5': iTime is set by ikshade for every frame, from --time \(its start\)" \
+bad 2 "--set 'iTime=5': iTime is set by ikshade for every frame: the frame's time in seconds" \
   "${R[@]}" "$fx/set.frag" --set iTime=5 -o x.png
-bad 2 "--set 'iMouse=1,2,3,4': iMouse is set by ikshade for every frame, from --mouse or --input" \
+bad 2 "--set 'iMouse=1,2,3,4': iMouse is set by ikshade for every frame: the pointer" \
   "${R[@]}" "$fx/set.frag" --set iMouse=1,2,3,4 -o x.png
-bad 2 "view: --set 'iResolution=1,2,3': iResolution is set by ikshade for every frame, from --size" \
+bad 2 "view: --set 'iResolution=1,2,3': iResolution is set by ikshade for every frame: the size of what the pass draws" \
   "$bin" view "$fx/set.frag" --set iResolution=1,2,3
-# every uniform of ikshade's preludes (image, cube, sound), read from the source, is refused: one that
-# gains a uniform cannot let --set write to it unnoticed
-pre=$(grep -oE '("|\\n)uniform [A-Za-z0-9]+ [A-Za-z_][A-Za-z0-9_]*[;[]' "$(dirname "$0")/../src/glsl/source.c" | awk '{print $3}' | tr -d ';[' | sort -u)
-check "the preludes' uniforms are found in source.c" [ "$(wc -w <<<"$pre")" -ge 17 ]
-for u in $pre; do
-  bad 2 "--set '$u=1': $u is set by ikshade for every frame" "${R[@]}" "$fx/set.frag" --set "$u=1" -o x.png
+# every uniform of ikshade's preludes (image, cube, sound), read from their one list, and its alias are
+# refused: a list that gains a uniform cannot let --set write to it unnoticed
+pre=$(grep -oE '^#define IKS_U_NAME_[A-Z_0-9]+ "[A-Za-z_][A-Za-z0-9_]*"' "$(dirname "$0")/../src/glsl/uniforms.h" | sed 's/.*"\(.*\)"/\1/' | sort -u)
+check "the preludes' uniforms are found in src/glsl/uniforms.h" [ "$(wc -w <<<"$pre")" -ge 17 ]
+check "... and iGlobalTime, the alias" grep -q 'X("iGlobalTime", IKS_U_NAME_TIME)' "$(dirname "$0")/../src/glsl/uniforms.h"
+for u in $pre iGlobalTime; do
+  bad 2 "--set '$u=1': $u is (iTime, )?set by ikshade for every frame" "${R[@]}" "$fx/set.frag" --set "$u=1" -o x.png
 done
 out=$(cd "$w" && "${R[@]}" "$fx/set.frag" --set uf=3.4e38 --set v2=0,-3.4e38 -o s.png 2>&1); rc=$?
 check "--set at a float's largest magnitude is taken (rc $rc: $out)" [ "$rc" -eq 0 ]

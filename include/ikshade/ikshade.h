@@ -170,6 +170,17 @@ IKS_API int iks_engine_live_objects(iks_engine *e, unsigned max_name);
 /* The shaders directory as the engine would find it, without an engine: NULL when none. */
 IKS_API const char *iks_find_shader_dir(void);
 
+/* ---- built-in uniforms ------------------------------------------------------------------------- */
+
+/* A uniform ikshade declares in every pass and sets before every draw (iResolution, iTime, iMouse,
+ * ...): its GLSL name, its type (with an array's length: "vec3[4]") and what its value is. */
+typedef struct {
+    const char *name, *type, *doc;
+} iks_builtin;
+/* The i-th built-in uniform, from 0; NULL past the last. A setting (iks_toy_desc.sets) may not name
+ * one: ikshade would overwrite it before every frame. */
+IKS_API const iks_builtin *iks_builtin_uniform(int i);
+
 /* ---- toys -------------------------------------------------------------------------------------- */
 
 typedef struct iks_toy iks_toy;

@@ -11,7 +11,7 @@
  *                 fps, time0, the fixed mouse or the recorded session
  *   40      4,4   the buffers' width and height (the render's size times its supersampling)
  *   48      8     frame: the next frame to draw (the state is that after frames 0..frame-1)
- *   56      8     iTime of that frame (double), as a check of fps and time0
+ *   56      8     the frame's time (double), as a check of fps and time0
  *   64      8     the replayed session's next key event (0 without one)
  *   72      8     payload size in bytes
  *   80      128   GL_RENDERER of the machine that made it (NUL-padded): another GPU may round
@@ -59,7 +59,7 @@ typedef struct {
  * missing counts as none). -1 with IKS_E_IO when dir cannot be listed. */
 long iks_ckpt_newest(const char *dir, long at_most, iks_err *err);
 /* Loads dir's checkpoint of frame into t after checking it against want (want->h.frame is ignored;
- * want->h.time is that frame's iTime): a mismatch is IKS_E_USAGE in one line naming the file and what
+ * want->h.time is that frame's time): a mismatch is IKS_E_USAGE in one line naming the file and what
  * differs. *next_key gets the session's next key. A renderer that differs is one warning to log. */
 bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_want *want, int64_t *next_key,
                    const iks_logger *log, iks_err *err);

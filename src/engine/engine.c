@@ -2,6 +2,7 @@
  * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
  * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
 #include "engine/engine.h"
+#include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
 
@@ -234,37 +235,38 @@ void iks_window_close(iks_window *w)
 
 /* ---- toys -------------------------------------------------------------------------------------- */
 
-/* The uniforms ikshade sets itself before every draw (source.c's prelude, the sound pass's offsets): a
- * --set of one would be overwritten before any frame saw it, so it is refused, saying what sets it. */
-static const struct {
-    const char *name, *from;
-} BUILTINS[] = {
-    { "iResolution", "from --size (in view, the window's size)" },
-    { "iTime", "from --time (its start) and, in render, --fps" },
-    { "iGlobalTime", "(it is iTime) from --time (its start) and, in render, --fps" },
-    { "iTimeDelta", "from --fps (in view, the time between frames)" },
-    { "iFrame", "from the frame's number (--frames)" },
-    { "iFrameRate", "from --fps (in view, the measured rate)" },
-    { "iMouse", "from --mouse or --input (in view, the pointer)" },
-    { "iDate", "from --time (2000-01-01, iTime's seconds after midnight)" },
-    { "iChannel0", "from --channel0" },
-    { "iChannel1", "from --channel1" },
-    { "iChannel2", "from --channel2" },
-    { "iChannel3", "from --channel3" },
-    { "iChannelResolution", "from the --channelN media's sizes" },
-    { "iChannelTime", "from iTime (--time)" },
-    { "iSampleRate", "as 44100" },
-    { "iTimeOffset", "for the sound pass, from --time" },
-    { "iSampleOffset", "for the sound pass, from --time" },
-};
+/* ---- the built-in uniforms: glsl/uniforms.h's list ------------------------------------------------ */
+
+#define BUILTIN_ROW(id, name, type, array, up, from, doc) { name, type array, doc },
+static const iks_builtin BUILTINS[] = { IKS_UNIFORMS(BUILTIN_ROW) };
+#define ALIAS_ROW(alias, name) { alias, name },
+static const struct { const char *alias, *name; } ALIASES[] = { IKS_UNIFORM_ALIASES(ALIAS_ROW) };
+
+const iks_builtin *iks_builtin_uniform(int i)
+{
+    return i >= 0 && (size_t)i < sizeof BUILTINS / sizeof BUILTINS[0] ? &BUILTINS[i] : NULL;
+}
+
+/* the row of a built-in uniform's name (or alias); NULL for any other name */
+static const iks_builtin *builtin_named(const char *name, const char **alias_of)
+{
+    *alias_of = NULL;
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (strcmp(name, ALIASES[i].alias) == 0) *alias_of = name, name = ALIASES[i].name;
+    for (size_t i = 0; i < sizeof BUILTINS / sizeof BUILTINS[0]; i++)
+        if (strcmp(name, BUILTINS[i].name) == 0) return &BUILTINS[i];
+    return NULL;
+}
 
 bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
 {
     if (!iks_setting_parse(arg, s, err)) return false;
-    for (size_t i = 0; i < sizeof BUILTINS / sizeof BUILTINS[0]; i++)
-        if (strcmp(s->name, BUILTINS[i].name) == 0)
-            return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame, %s", arg, s->name,
-                               BUILTINS[i].from);
+    const char *alias;
+    const iks_builtin *b = builtin_named(s->name, &alias);
+    if (b && alias)
+        return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is %s, set by ikshade for every frame: %s", arg, alias, b->name,
+                           b->doc);
+    if (b) return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame: %s", arg, b->name, b->doc);
     /* the preludes are the truth: a name they gain without a line above is still refused */
     if (iks_prelude_declares(s->name))
         return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame", arg, s->name);
@@ -441,7 +443,7 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
     f->frame_rate = fi->frame_rate;
     memcpy(f->mouse, fi->mouse, sizeof f->mouse);
     if (!fi->real_date) {
-        /* reproducible: 2000-01-01, seconds since midnight from iTime */
+        /* reproducible: 2000-01-01, seconds since midnight from the frame's time */
         f->date[0] = 2000;
         f->date[1] = 0;
         f->date[2] = 1;

@@ -3,15 +3,15 @@
  *   ikshade-input 1
  *   set NAME=V                       the --set values the session ran with (any number)
  *   f T ITIME W H MX MY MZ MW        one line per displayed frame: seconds since the recording began
- *                                    (monotonic), iTime, the framebuffer's size, iMouse in its pixels
+ *                                    (monotonic), the frame's time, the framebuffer's size, the mouse in its pixels
  *   k T CODE DOWN                    a key (JavaScript keyCode) went down (1) or up (0)
  *   r T ok|error                     the shader was reloaded (for the reader: not replayed)
  *   # ...                            a comment
  *
  * Replay resamples the session on its own clock: render frame i stands at T = i / fps; it gets the
  * mouse of the last recorded frame at or before T, scaled from that frame's size to the render's, with
- * iMouse.w > 0 only if a press happened since the previous render frame (the site's rule); keys that
- * went down or up since then reach the keyboard texture; iTime runs on from the session's first.
+ * the mouse's w > 0 only if a press happened since the previous render frame (the site's rule); keys that
+ * went down or up since then reach the keyboard texture; the time runs on from the session's first.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
 #include "engine/checkpoint.h"
 #include "engine/engine.h"
@@ -181,7 +181,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
             bool sane = true;
             for (int i = 4; i < 8; i++) sane = sane && fabs(v[i]) <= 1e6;
             if (!sane) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: iMouse beyond a million pixels", name, lineno);
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a mouse position beyond a million pixels", name, lineno);
                 break;
             }
             if (!IKS_GROW(l->f, l->nf + 1, l->capf)) {

@@ -1,8 +1,9 @@
-/* live.c: iks_live_run: a toy in the caller's window in real time, with shadertoy.com's iMouse, a HUD,
+/* live.c: iks_live_run: a toy in the caller's window in real time, with shadertoy.com's mouse uniform, a HUD,
  * screenshots, and live reload of the toy and everything it read on every save.
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
 #include "engine/engine.h"
+#include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
 
@@ -479,7 +480,7 @@ typedef struct {
     bool held, clicked; /* clicked: the press happened since the last frame */
 } mouse_state;
 
-/* shadertoy.com's iMouse: xy while held; zw the press; z > 0 while held; w > 0 on the press frame */
+/* shadertoy.com's mouse uniform: xy while held; zw the press; z > 0 while held; w > 0 on the press frame */
 static void mouse_event(mouse_state *m, const iks_event *ev)
 {
     if (ev->kind == IKS_EV_BUTTON && ev->down) {
@@ -511,7 +512,7 @@ static void live_free(live *l)
 static void hud_text(char *text, size_t cap, const live *l, const char *name, double fps, double frame_ms, double t,
                      long frame, bool paused, int fw, int fh, const float mouse[4], float scale)
 {
-    int k = snprintf(text, cap, "%s\n%.1f fps  %.2f ms\niTime %.3f  iFrame %ld%s\n%dx%d  iMouse %.0f %.0f %.0f %.0f",
+    int k = snprintf(text, cap, "%s\n%.1f fps  %.2f ms\n" IKS_U_NAME_TIME " %.3f  " IKS_U_NAME_FRAME " %ld%s\n%dx%d  " IKS_U_NAME_MOUSE " %.0f %.0f %.0f %.0f",
                      name, fps, frame_ms, t, frame, paused ? "  (paused)" : "", fw, fh, mouse[0], mouse[1], mouse[2],
                      mouse[3]);
     if (!l->error || k < 0 || (size_t)k + 2 >= cap) return;
@@ -566,8 +567,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (!have_hud) iks_warnf(&e->log, "the HUD could not be built; running without it");
 
     mouse_state ms = { .mouse = { 0 } };
-    double t = d->time0;           /* iTime */
-    long frame = 0;                /* iFrame */
+    double t = d->time0;           /* the frame's time */
+    long frame = 0;                /* the frame's number */
     bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false, want_record_toggle = false;
     recorder rec = { .w = NULL };
     input_rec inputs;
@@ -735,7 +736,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
                 iks_hud_draw(&hud, text, fw, fh, scale);
             }
         }
-        /* sound with the picture: at iTime, silent while paused */
+        /* sound with the picture: at the frame's time, silent while paused */
         bool sound = l.toy && !d->mute && iks_gltoy_has_audio(&l.toy->gl);
         if (sound && !audio_tried) {
             iks_err why = IKS_ERR_INIT;

@@ -46,8 +46,8 @@ typedef struct {
     const iks_engine *e; /* set by the render: its context is bound again after the caller's callback */
 } plan;
 
-/* iTime's bound, the one --time and a recording's times already have, far inside a float's range: a
- * shader gets iTime and iTimeDelta as floats, where a larger double could arrive as Inf */
+/* The time's bound, the one time0 and a recording's times already have, far inside a float's range: a
+ * shader gets the time and the time step as floats, where a larger double could arrive as Inf */
 #define MAX_ITIME 1e9
 
 /* Fills in the defaults and checks the description without GL; usage errors name the option a
@@ -70,14 +70,14 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->first < 0 || r->end <= r->first)
         return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld: expected a range A:B with 0 <= A < B", r->first, r->end);
     if (!r->fps) r->fps = 60;
-    /* the lowest rate is the one whose iTimeDelta (1/fps) is still within MAX_ITIME */
+    /* the lowest rate is the one whose time step (1/fps) is still within MAX_ITIME */
     if (!(r->fps >= 1 / MAX_ITIME && r->fps <= 10000))
         return iks_err_set(err, IKS_E_USAGE, "--fps '%g': expected a number from 1e-9 to 10000 (iTimeDelta, 1/fps, is "
                            "at most 1e9 s)", r->fps);
     if (!(fabs(r->time0) <= MAX_ITIME))
         return iks_err_set(err, IKS_E_USAGE, "--time '%g': expected a finite number of seconds from -1e9 to 1e9", r->time0);
-    /* iTime only grows from frame to frame and starts within the bound (time0, or a recording's first
-     * iTime, both checked), so the last frame's is the one that can pass it */
+    /* the time only grows from frame to frame and starts within the bound (time0, or a recording's
+     * first, both checked), so the last frame's is the one that can pass it */
     iks_frame_info last;
     iks_render_frame_info(r, r->end - 1, &last);
     if (!(fabs(last.time) <= MAX_ITIME)) {

@@ -2,6 +2,7 @@
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
 #include "glsl/source.h"
 #include "glsl/ppsize.h"
+#include "glsl/uniforms.h"
 #include "base/buf.h"
 
 #include <ctype.h>
@@ -643,30 +644,33 @@ static bool defines_function(const char *t, const char *name)
     return false;
 }
 
-static const char PRELUDE[] =
-    "uniform vec3 iResolution;\n"
-    "uniform float iTime;\n"
-    "uniform float iTimeDelta;\n"
-    "uniform int iFrame;\n"
-    "uniform float iFrameRate;\n"
-    "uniform vec4 iMouse;\n"
-    "uniform vec4 iDate;\n"
-    "uniform sampler2D iChannel0;\n"
-    "uniform sampler2D iChannel1;\n"
-    "uniform sampler2D iChannel2;\n"
-    "uniform sampler2D iChannel3;\n"
-    "uniform vec3 iChannelResolution[4];\n"
-    "uniform float iChannelTime[4];\n"
-    "uniform float iSampleRate;\n"
+/* The lines every Shadertoy pass gets before its code, after the uniforms of the list (uniforms.h).
+ * The aliases: the site's old names, which old shaders still use. */
+#define ALIAS_DEFINE(alias, name) "#define " alias " " name "\n"
+/* Layout qualifiers that WebGL2 (GLSL ES 3.00) lets a shader use as names and Mesa's GLSL does not
+ * (`float packed;`) are renamed before the compiler sees them. Shadertoy code declares no uniform
+ * blocks, the one place they would be qualifiers. */
+static const char PRELUDE[] = IKS_UNIFORMS_COMMON(IKS_U_DECL_)
     "#define HW_PERFORMANCE 1\n"
-    "#define iGlobalTime iTime\n" /* the site's name for iTime until 2017; old shaders still use it */
+    IKS_UNIFORM_ALIASES(ALIAS_DEFINE)
     "#define IKSHADE 1\n"
-    /* layout qualifiers that WebGL2 (GLSL ES 3.00) lets a shader use as names and Mesa's GLSL does not
-     * (`float packed;`): renamed before the compiler sees them. Shadertoy code declares no uniform
-     * blocks, the one place they would be qualifiers. */
     "#define packed iks_packed\n"
     "#define row_major iks_row_major\n"
     "out vec4 iks_FragColor;\n";
+/* the macros PRELUDE defines, which the #if tracking must know */
+#define ALIAS_NAME(alias, name) alias,
+static const char *const PRELUDE_MACROS[] = { "HW_PERFORMANCE", IKS_UNIFORM_ALIASES(ALIAS_NAME) "IKSHADE", "packed", "row_major" };
+/* the channels' sampler uniforms in channel order: the SAMPLER rows of the list */
+#define SAMPLER_NAME(id, name, type, array, up, from, doc) SAMPLER_NAME_##up(name)
+#define SAMPLER_NAME_SAMPLER(name) name,
+#define SAMPLER_NAME_F1(name)
+#define SAMPLER_NAME_F3(name)
+#define SAMPLER_NAME_F4(name)
+#define SAMPLER_NAME_I1(name)
+#define SAMPLER_NAME_F1V(name)
+#define SAMPLER_NAME_F3V(name)
+static const char *const CHANNEL_NAMES[] = { IKS_UNIFORMS_COMMON(SAMPLER_NAME) };
+_Static_assert(sizeof CHANNEL_NAMES / sizeof CHANNEL_NAMES[0] == 4, "the list has a sampler for each of 4 channels");
 
 /* WebGL2 leaves float without a default precision in fragment shaders; the site's shaders assume highp.
  * And no precision qualifier lowers it: the site runs on desktop GPUs, which compute mediump and lowp in
@@ -691,13 +695,14 @@ static const char EPILOGUE[] =
 /* shadertoy.com's Cube A: each face is drawn with its four corners and the apex (the ray origin), and a
  * fragment's ray runs from the apex through the bilinear mix of the corners at its place on the face,
  * the site's own formula (so rays match it to the last bit, unnormalised corners and all). */
-static const char CUBE_PRELUDE[] = "uniform vec3 iks_CubeCorners[5];\n";
+static const char CUBE_PRELUDE[] = IKS_UNIFORMS_CUBE(IKS_U_DECL_);
+#define CORNERS IKS_U_NAME_CUBE_CORNERS
 static const char CUBE_EPILOGUE[] =
     "void main() {\n"
     "    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n"
-    "    vec3 ro = iks_CubeCorners[4];\n"
-    "    vec2 uv = gl_FragCoord.xy / iResolution.xy;\n"
-    "    vec3 rd = normalize(mix(mix(iks_CubeCorners[0], iks_CubeCorners[1], uv.x), mix(iks_CubeCorners[3], iks_CubeCorners[2], uv.x), uv.y) - ro);\n"
+    "    vec3 ro = " CORNERS "[4];\n"
+    "    vec2 uv = gl_FragCoord.xy / " IKS_U_NAME_RESOLUTION ".xy;\n"
+    "    vec3 rd = normalize(mix(mix(" CORNERS "[0], " CORNERS "[1], uv.x), mix(" CORNERS "[3], " CORNERS "[2], uv.x), uv.y) - ro);\n"
     "    mainCubemap(color, gl_FragCoord.xy, ro, rd);\n"
     "    iks_FragColor = color;\n"
     "}\n";
@@ -705,16 +710,16 @@ static const char CUBE_EPILOGUE[] =
 /* shadertoy.com's sound pass: a block of 512x512 samples a draw, sample s at pixel (s % 512, s / 512) of
  * the block; time and sample number computed as the site does. The site packs each channel into two
  * bytes; we keep the float and quantise once, on the way into the WAV. */
-static const char SOUND_PRELUDE[] = "uniform float iTimeOffset;\nuniform int iSampleOffset;\n";
+static const char SOUND_PRELUDE[] = IKS_UNIFORMS_SOUND(IKS_U_DECL_);
 static const char SOUND_EPILOGUE[] =
     "void main() {\n"
-    "    float t = iTimeOffset + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / iSampleRate;\n"
-    "    int s = iSampleOffset + int(gl_FragCoord.y - 0.2) * 512 + int(gl_FragCoord.x - 0.2);\n"
+    "    float t = " IKS_U_NAME_TIME_OFFSET " + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / " IKS_U_NAME_SAMPLE_RATE ";\n"
+    "    int s = " IKS_U_NAME_SAMPLE_OFFSET " + int(gl_FragCoord.y - 0.2) * 512 + int(gl_FragCoord.x - 0.2);\n"
     "    iks_FragColor = vec4(mainSound(s, t), 0.0, 1.0);\n"
     "}\n";
 static const char SOUND_EPILOGUE_OLD[] =
     "void main() {\n"
-    "    float t = iTimeOffset + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / iSampleRate;\n"
+    "    float t = " IKS_U_NAME_TIME_OFFSET " + ((gl_FragCoord.x - 0.5) + (gl_FragCoord.y - 0.5) * 512.0) / " IKS_U_NAME_SAMPLE_RATE ";\n"
     "    iks_FragColor = vec4(mainSound(t), 0.0, 1.0);\n"
     "}\n";
 
@@ -799,10 +804,9 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     asm_ctx c = { .opts = opts ? opts : &none, .src = src };
     c.fs = c.opts->files ? c.opts->files : &NO_FILES;
     bool ok = add_file(&c, IKS_PRELUDE_NAME) == 0;
-    /* the prelude's own macros (see PRELUDE) */
-    static const char *const predefined[] = { "HW_PERFORMANCE", "iGlobalTime", "IKSHADE", "packed", "row_major" };
-    for (size_t i = 0; ok && i < sizeof predefined / sizeof predefined[0]; i++)
-        ok = macro_define(&c, predefined[i], strlen(predefined[i]), true);
+    /* the prelude's own macros */
+    for (size_t i = 0; ok && i < sizeof PRELUDE_MACROS / sizeof PRELUDE_MACROS[0]; i++)
+        ok = macro_define(&c, PRELUDE_MACROS[i], strlen(PRELUDE_MACROS[i]), true);
     if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
     src->main_file = src->nfiles;
     ok = ok && include_file(&c, path, c.opts->text);
@@ -902,11 +906,14 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         for (const char *p = PRELUDE; *p;) {
             const char *eol = strchr(p, '\n');
             size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
-            int ch;
-            if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->cube[ch])
-                iks_sbuf_fmt(&pre, "uniform samplerCube iChannel%d;\n", ch);
-            else if (sscanf(p, "uniform sampler2D iChannel%d;", &ch) == 1 && ch >= 0 && ch < 4 && c.opts->volume[ch])
-                iks_sbuf_fmt(&pre, "uniform sampler3D iChannel%d;\n", ch);
+            int ch = -1;
+            for (int k = 0; k < 4; k++) {
+                char decl[64];
+                int dn = snprintf(decl, sizeof decl, "uniform sampler2D %s;\n", CHANNEL_NAMES[k]);
+                if ((size_t)dn == n && !memcmp(p, decl, n)) ch = k;
+            }
+            if (ch >= 0 && (c.opts->cube[ch] || c.opts->volume[ch]))
+                iks_sbuf_fmt(&pre, "uniform %s %s;\n", c.opts->cube[ch] ? "samplerCube" : "sampler3D", CHANNEL_NAMES[ch]);
             else iks_sbuf_add(&pre, p, n);
             p += n;
         }

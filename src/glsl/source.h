@@ -21,9 +21,9 @@
 typedef enum {
     IKS_ENTRY_IMAGE,   /* void mainImage(out vec4, in vec2): Image and Buffers A-D */
     IKS_ENTRY_CUBEMAP, /* void mainCubemap(out vec4, in vec2, in vec3 rayOri, in vec3 rayDir): Cube A, drawn once
-                        * per face with the face's corners in iks_CubeCorners[5] */
+                        * per face with the face's corners as a uniform (glsl/uniforms.h) */
     IKS_ENTRY_SOUND,   /* vec2 mainSound(int samp, float time), or the older mainSound(float time): samples
-                        * laid out 512 a row from iSampleOffset / iTimeOffset, (left, right) in .rg */
+                        * laid out 512 a row from the block's first sample, (left, right) in .rg */
 } iks_entry;
 
 typedef struct {

@@ -13,6 +13,9 @@
 
 static int gl_version; /* major * 10 + minor, once loaded */
 
+#define UNIFORM_NAME(id, name, type, array, up, from, doc) name,
+static const char *const UNIFORM_NAMES[IKS_U_COUNT] = { IKS_UNIFORMS(UNIFORM_NAME) };
+
 bool iks_gpu_has_es3(void) { return gl_version >= 43 || GLAD_GL_ARB_ES3_compatibility; }
 
 bool iks_gpu_load(iks_gl_proc (*get_proc)(const char *), iks_err *e)
@@ -276,13 +279,7 @@ static bool program_build(iks_program *p, const iks_source *src, iks_err *e, con
     p->ndecls = iks_uniform_decls(src->fragment, decls, n);
     p->prog = prog;
     glGenVertexArrays(1, &p->vao);
-#define LOC(f, n) p->f = glGetUniformLocation(prog, n)
-    LOC(loc_res, "iResolution"); LOC(loc_time, "iTime"); LOC(loc_dt, "iTimeDelta");
-    LOC(loc_frame, "iFrame"); LOC(loc_rate, "iFrameRate"); LOC(loc_mouse, "iMouse");
-    LOC(loc_date, "iDate"); LOC(loc_ch[0], "iChannel0"); LOC(loc_ch[1], "iChannel1");
-    LOC(loc_ch[2], "iChannel2"); LOC(loc_ch[3], "iChannel3"); LOC(loc_chres, "iChannelResolution");
-    LOC(loc_chtime, "iChannelTime"); LOC(loc_srate, "iSampleRate");
-#undef LOC
+    for (int i = 0; i < IKS_U_COUNT; i++) p->loc[i] = glGetUniformLocation(prog, UNIFORM_NAMES[i]);
     return true;
 }
 
@@ -501,23 +498,26 @@ void iks_draw(const iks_program *p, const iks_target *t, const iks_frame *f)
     glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
     glViewport(0, 0, t->w, t->h);
     glUseProgram(p->prog);
-    if (p->loc_res >= 0) glUniform3f(p->loc_res, (float)t->w, (float)t->h, 1.0f);
-    if (p->loc_time >= 0) glUniform1f(p->loc_time, (float)f->time);
-    if (p->loc_dt >= 0) glUniform1f(p->loc_dt, (float)f->time_delta);
-    if (p->loc_frame >= 0) glUniform1i(p->loc_frame, f->frame);
-    if (p->loc_rate >= 0) glUniform1f(p->loc_rate, (float)f->frame_rate);
-    if (p->loc_mouse >= 0) glUniform4fv(p->loc_mouse, 1, f->mouse);
-    if (p->loc_date >= 0) glUniform4fv(p->loc_date, 1, f->date);
-    if (p->loc_srate >= 0) glUniform1f(p->loc_srate, 44100.0f);
-    if (p->loc_chres >= 0) glUniform3fv(p->loc_chres, 4, &f->channel_res[0][0]);
-    if (p->loc_chtime >= 0) glUniform1fv(p->loc_chtime, 4, f->channel_time);
+    /* the built-in uniforms, each as the list says (glsl/uniforms.h); an array's length is its "[n]" */
+#define UP_F1(loc, n, v) glUniform1f(loc, v)
+#define UP_I1(loc, n, v) glUniform1i(loc, v)
+#define UP_SAMPLER(loc, n, v) glUniform1i(loc, v)
+#define UP_F3(loc, n, v) glUniform3fv(loc, 1, v)
+#define UP_F4(loc, n, v) glUniform4fv(loc, 1, v)
+#define UP_F1V(loc, n, v) if (v) glUniform1fv(loc, n, v)
+#define UP_F3V(loc, n, v) if (v) glUniform3fv(loc, n, v)
+#define UPLOAD(id, name, type, array, up, from, doc)                                                             \
+    if (p->loc[IKS_U_##id] >= 0) {                                                                               \
+        UP_##up(p->loc[IKS_U_##id], (int)(sizeof array > 1 ? strtol(array + 1, NULL, 10) : 1), from);           \
+    }
+    IKS_UNIFORMS(UPLOAD)
+#undef UPLOAD
     for (int i = 0; i < 4; i++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)i);
         bool flat = !f->channel_cube[i] && !f->channel_3d[i];
         glBindTexture(GL_TEXTURE_2D, flat ? f->channel[i] : 0);
         glBindTexture(GL_TEXTURE_CUBE_MAP, f->channel_cube[i] ? f->channel[i] : 0);
         glBindTexture(GL_TEXTURE_3D, f->channel_3d[i] ? f->channel[i] : 0);
-        if (p->loc_ch[i] >= 0) glUniform1i(p->loc_ch[i], i);
     }
     glBindVertexArray(p->vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);

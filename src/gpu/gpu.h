@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "glsl/source.h"
+#include "glsl/uniforms.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,8 +42,7 @@ bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
 
 typedef struct {
     unsigned prog, vao;
-    int loc_res, loc_time, loc_dt, loc_frame, loc_rate, loc_mouse, loc_date, loc_ch[4], loc_chres,
-        loc_chtime, loc_srate;
+    int loc[IKS_U_COUNT]; /* the built-in uniforms' locations (glsl/uniforms.h), -1 where unused */
     iks_udecl *decls; /* uniform declarations, for --set */
     int ndecls;
 } iks_program;
@@ -101,6 +101,9 @@ void iks_texture_destroy(unsigned tex);
 
 /* ---- frames ------------------------------------------------------------------------------------ */
 
+/* The sound pass's sample rate, as on shadertoy.com */
+#define IKS_SAMPLE_RATE 44100
+
 typedef struct {
     double time, time_delta, frame_rate;
     int frame;
@@ -110,7 +113,10 @@ typedef struct {
     bool channel_cube[4];   /* that texture is a cubemap */
     bool channel_3d[4];     /* that texture is 3D (a volume) */
     float channel_res[4][3];
-    float channel_time[4];  /* iChannelTime: a video's or music's playback time, else 0 (the site's) */
+    float channel_time[4];  /* a video's or music's playback time, else 0 (the site's) */
+    const float *cube_corners; /* Cube A: the face's corners and apex, 5 x vec3 */
+    double time_offset;     /* the sound pass: its block's first sample's time and number */
+    int sample_offset;
 } iks_frame;
 
 /* Fills date from the clock and mouse with zeros; the caller sets time and frame. */

@@ -1,7 +1,7 @@
 /* media.c: music and video channels of a toy. A music channel is the site's 512x2 R8 texture (row 0 the
  * spectrum, row 1 the waveform, src/io/analyser.c), a video channel an RGBA8 texture of the clip's
  * frame; both are brought to the channel's time before the passes draw. The channel's time is the
- * frame's iTime (the site starts its media with the shader), clamped at 0; videos loop, and so does
+ * frame's time (the site starts its media with the shader), clamped at 0; videos loop, and so does
  * music. Decoding is src/io/mediain.c's. */
 #include "gpu/toy.h"
 

@@ -415,7 +415,6 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!build) continue;
-        if (p == IKS_CUBE_PASS) t->loc_corners = glGetUniformLocation(t->prog[p].prog, "iks_CubeCorners");
         if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
         if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }
@@ -426,8 +425,6 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         bool ok = iks_program_build(&t->sound, &src, e, log);
         iks_source_free(&src);
         if (!ok) goto fail;
-        t->loc_toff = glGetUniformLocation(t->sound.prog, "iTimeOffset");
-        t->loc_soff = glGetUniformLocation(t->sound.prog, "iSampleOffset");
         if (!load_inputs(t, d, -1, "Sound", sound->in, t->sound_in, t->sound_tex, t->sound_res, e)) goto fail;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
@@ -650,12 +647,10 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             int next = 1 - t->cube_cur;
             for (int face = 0; face < 6; face++) {
                 iks_target ft = iks_cube_face(&t->cube[next], face);
-                if (t->loc_corners >= 0) {
-                    glUseProgram(t->prog[p].prog);
-                    glUniform3fv(t->loc_corners, 5, &CUBE_CORNERS[face][0][0]);
-                }
+                f->cube_corners = &CUBE_CORNERS[face][0][0];
                 iks_draw(&t->prog[p], &ft, f);
             }
+            f->cube_corners = NULL;
             t->cube_cur = next;
             rebuild_cube_mips(t);
         } else iks_draw(&t->prog[p], out, f);
@@ -678,7 +673,7 @@ bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)
         iks_target_destroy(&tg);
         return iks_err_set(e, IKS_E_NOMEM, "out of memory");
     }
-    /* the sound pass's uniforms: iDate and iChannelResolution as the site gives them; no time of its own */
+    /* the sound pass's uniforms: the date and the channels' sizes as the site gives them; no time of its own */
     iks_frame f;
     memset(&f, 0, sizeof f);
     f.date[0] = 2000;
@@ -694,9 +689,8 @@ bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)
     }
     for (long done = 0; done < n;) {
         long off = first + done, k = n - done < block ? n - done : block;
-        glUseProgram(t->sound.prog);
-        if (t->loc_toff >= 0) glUniform1f(t->loc_toff, (float)((double)off / IKS_SAMPLE_RATE));
-        if (t->loc_soff >= 0) glUniform1i(t->loc_soff, (GLint)off);
+        f.time_offset = (double)off / IKS_SAMPLE_RATE;
+        f.sample_offset = (int)off;
         iks_draw(&t->sound, &tg, &f);
         int nrows = (int)((k + IKS_SOUND_BLOCK - 1) / IKS_SOUND_BLOCK);
         iks_read_rows(&tg, 0, nrows, rows);

@@ -75,12 +75,10 @@ typedef struct {
     int cur[4];                      /* which of each pair holds the newest contents */
     iks_cube_target cube[2];         /* Cube A's faces, a pair like the buffers' (zeroed: no Cube A) */
     int cube_cur;                    /* which of the pair holds the newest faces */
-    int loc_corners;                 /* Cube A's iks_CubeCorners */
     iks_program sound;               /* the sound pass, or prog 0 */
     iks_input sound_in[4];
     unsigned sound_tex[4];           /* its image textures, owned */
     float sound_res[4][3];
-    int loc_toff, loc_soff;          /* its iTimeOffset, iSampleOffset */
     bool image_less;                 /* no picture: a sound shader alone */
     unsigned keyboard;               /* 256x3 R8: held, pressed this frame, toggled */
     unsigned char keys[3][256];
@@ -142,7 +140,7 @@ bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
 void iks_media_close(iks_gltoy *t, int pass, int c);
 /* The toy's sound for a speaker: its sound pass and its music channels mixed, as the site plays each
- * of them, 16-bit stereo from sample `first` (iTime * 44100) on; silence where it has none. The sound
+ * of them, 16-bit stereo from sample `first` (the time * 44100) on; silence where it has none. The sound
  * pass is drawn a 512x512-sample block at a time (about 6 s) when the stream reaches it: needs t's
  * GL context current. */
 bool iks_gltoy_has_audio(const iks_gltoy *t);
@@ -152,7 +150,6 @@ void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr);
 /* A media error met while drawing (kept, the draw went on with the last good frame): false and e. */
 bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
 /* The sound pass's sample rate and the block of samples one draw makes, as on shadertoy.com */
-#define IKS_SAMPLE_RATE 44100
 #define IKS_SOUND_BLOCK 512 /* a block is IKS_SOUND_BLOCK x IKS_SOUND_BLOCK samples */
 /* Samples first .. first+n-1 of the sound pass (sample s at s / 44100 s), as interleaved left/right
  * floats into lr (2n of them), as the shader returned them (not clamped). Drawn in blocks of 512x512

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define LEAD 0.12          /* written ahead of iTime (s): covers a slow frame without an underrun */
-#define JUMP 0.25          /* iTime off from where the stream is by more than this: a jump, restart */
+#define LEAD 0.12          /* written ahead of the frame's time (s): covers a slow frame without an underrun */
+#define JUMP 0.25          /* the time off from where the stream is by more than this: a jump, restart */
 #define MAX_QUEUED 0.5     /* the device further behind than this (its clock is slower): restart */
 #define CHUNK 1024
 
@@ -58,7 +58,7 @@ void iks_audio_out_play(iks_audio_out *a, double t, bool playing, iks_audio_fill
         if (a->running) snd_pcm_drop(a->pcm);
         a->running = false;
     } else {
-        /* where the stream would be if iTime had run on with the clock since the last call */
+        /* where the stream would be if the time had run on with the clock since the last call */
         double expect = a->last_t + (now - a->last_wall);
         snd_pcm_sframes_t delay = 0;
         bool behind = a->running && snd_pcm_delay(a->pcm, &delay) == 0 && delay > MAX_QUEUED * IKS_AUDIO_OUT_RATE;
@@ -68,7 +68,7 @@ void iks_audio_out_play(iks_audio_out *a, double t, bool playing, iks_audio_fill
         while (a->next < target && restarts < 2) {
             int n = target - a->next > CHUNK ? CHUNK : (int)(target - a->next);
             snd_pcm_sframes_t room = snd_pcm_avail_update(a->pcm);
-            if (room == -EPIPE) { /* an underrun (the viewer stalled): start again at iTime */
+            if (room == -EPIPE) { /* an underrun (the viewer stalled): start again at the frame's time */
                 restart(a, t);
                 restarts++;
                 continue;

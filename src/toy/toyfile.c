@@ -4,6 +4,7 @@
  * their /media/previz/bufferNN.png path; all are read. Every string the description points to is
  * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
 #include "toy/toyfile.h"
+#include "glsl/uniforms.h"
 #include "base/buf.h"
 #include "base/strutil.h"
 
@@ -537,7 +538,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         }
         if (!shaped) {
             if (!blank(ln))
-                ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image.iChannel0 = a", man,
+                ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image." IKS_U_NAME_CHANNEL0 " = a", man,
                                  lineno);
             continue;
         }
