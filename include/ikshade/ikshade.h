@@ -77,6 +77,14 @@ IKS_API const char *iks_code_name(iks_code code);
  * the driver's log mapped to the user's files, one `path:line:col: error: ...` line each; any other
  * text is one line naming the input and what is wrong. */
 IKS_API iks_code iks_last_error(const char **message);
+/* The field of the caller's description that the last error is about, named as this header names the
+ * fields: a member ("fps", "output", "time0", "checkpoint_every"), "size" (width and height), "frames"
+ * (first and end), or a member and an index ("sets[1]", "channel[2]", "include_dirs[0]"); "" when it is
+ * about no one field. Such a message is "FIELD VALUE: REASON" ("fps 0: expected a number from ..."),
+ * and reason (may be NULL) gets REASON alone, so that a program can name the field in its own words: the
+ * command line writes its flag and the text the user typed ("--fps '0': expected ..."). Reasons that
+ * mention another field name it as this header does too (missing_media_black). */
+IKS_API const char *iks_last_error_field(const char **reason);
 /* Forgets the calling thread's last error. */
 IKS_API void iks_clear_error(void);
 

@@ -30,7 +30,33 @@ bool iks_err_vset(iks_err *e, iks_code code, const char *fmt, va_list ap)
     char *m = vformat(fmt, ap);
     e->code = m ? code : IKS_E_NOMEM;
     e->msg = m ? m : OOM;
+    e->field[0] = '\0';
+    e->reason_len = 0;
     return false;
+}
+
+bool iks_err_field(iks_err *e, iks_code code, const char *field, const char *value, const char *fmt, ...)
+{
+    if (!e) return false;
+    va_list ap;
+    va_start(ap, fmt);
+    char *reason = vformat(fmt, ap);
+    va_end(ap);
+    if (!reason) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    iks_err_set(e, code, "%s%s%s: %s", field, value ? " " : "", value ? value : "", reason);
+    if (e->code == code && strlen(field) < sizeof e->field) {
+        strcpy(e->field, field);
+        e->reason_len = strlen(reason);
+    }
+    free(reason);
+    return false;
+}
+
+const char *iks_err_reason(const iks_err *e)
+{
+    const char *m = iks_err_msg(e);
+    size_t n = strlen(m);
+    return e && e->field[0] && e->reason_len <= n ? m + n - e->reason_len : m;
 }
 
 bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...)
@@ -54,7 +80,7 @@ bool iks_err_prefix(iks_err *e, const char *fmt, ...)
     free(pre);
     if (!m) return false; /* keep the message as it was rather than lose it */
     drop(e);
-    e->msg = m;
+    e->msg = m; /* the reason stays the message's end: field and reason_len hold */
     return false;
 }
 
@@ -68,6 +94,8 @@ void iks_err_clear(iks_err *e)
     if (!e) return;
     drop(e);
     e->code = IKS_OK;
+    e->field[0] = '\0';
+    e->reason_len = 0;
 }
 
 void iks_err_move(iks_err *dst, iks_err *src)
@@ -80,6 +108,8 @@ void iks_err_move(iks_err *dst, iks_err *src)
     *dst = *src;
     src->code = IKS_OK;
     src->msg = NULL;
+    src->field[0] = '\0';
+    src->reason_len = 0;
 }
 
 const char *iks_err_msg(const iks_err *e)

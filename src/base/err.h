@@ -11,16 +11,26 @@
 #include <stdbool.h>
 
 typedef struct {
-    iks_code code; /* IKS_OK when nothing failed */
-    char *msg;     /* malloc'd (or a static "out of memory"); NULL with IKS_OK */
+    iks_code code;     /* IKS_OK when nothing failed */
+    char *msg;         /* malloc'd (or a static "out of memory"); NULL with IKS_OK */
+    char field[40];    /* the caller's field the error is about ("fps", "channel[2]"), "" for none */
+    size_t reason_len; /* with a field: the message's last reason_len bytes are the reason alone */
 } iks_err;
 
-#define IKS_ERR_INIT { IKS_OK, NULL }
+#define IKS_ERR_INIT { IKS_OK, NULL, "", 0 }
 
 /* Sets the error (replacing any earlier one); returns false so that `return iks_err_set(...)` works.
  * e may be NULL (the error is dropped). */
 bool iks_err_set(iks_err *e, iks_code code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool iks_err_vset(iks_err *e, iks_code code, const char *fmt, va_list ap);
+/* An error about one field of the caller's description, named as the public header names it ("fps",
+ * "size", "channel[2]", "sets[0]"): the message is "FIELD VALUE: REASON" ("fps 0.5: expected ..."), or
+ * "FIELD: REASON" with value NULL, and the field and the reason are kept apart for a caller that names
+ * the field in words of its own (the command line: "--fps '0.5': expected ..."). Returns false. */
+bool iks_err_field(iks_err *e, iks_code code, const char *field, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* The reason of a field's error (the message after "FIELD VALUE: "); the whole message otherwise. */
+const char *iks_err_reason(const iks_err *e);
 /* Puts context in front of the message: "--size: " + "size 9x9: ...". Returns false. */
 bool iks_err_prefix(iks_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets the error from errno's text: "<what>: <strerror>"; code IKS_E_NOMEM for ENOMEM. Returns false. */

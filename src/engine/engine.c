@@ -53,6 +53,12 @@ iks_code iks_last_error(const char **message)
     return last_error.code;
 }
 
+const char *iks_last_error_field(const char **reason)
+{
+    if (reason) *reason = iks_err_reason(&last_error);
+    return last_error.field;
+}
+
 void iks_clear_error(void) { iks_err_clear(&last_error); }
 
 iks_code iks_publish(iks_err *e)
