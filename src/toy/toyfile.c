@@ -5,7 +5,8 @@
  * owned by the iks_toyfile (its owned list), so it outlives the caller's and cJSON's. */
 #include "toy/toyfile.h"
 
-#include "io/mediain.h"
+#include "media/image.h"
+#include "media/mediain.h"
 #include "glsl/source.h"
 #include "base/userfile.h"
 
