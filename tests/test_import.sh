@@ -169,14 +169,21 @@ variant tstHtl 'ins[0]["filepath"] = "/media/html/x.png"'
 variant tstMht 'ins[0].update(type="music", filepath="/media/html/x.mp3")'
 variant tstVbd 'ins[0].update(type="volume", filepath="/media/a/bad.bin")'
 variant tstVok 'ins[0].update(type="volume", filepath="/media/a/ok.bin")'
+variant tstPct 'ins[0]["filepath"] = "/media/a/cut.png"'
+variant tstVsh 'ins[0].update(type="volume", filepath="/media/a/short.bin")'
 : > root/media/a/empty.png
 printf 'BIN\0\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377\377' > root/media/a/bad.bin
 # 2x2x2, 1 channel of bytes: the 20-byte header, then 8 texels
 printf 'BIN\0\2\0\0\0\2\0\0\0\2\0\0\0\1\0\0\0ABCDEFGH' > root/media/a/ok.bin
+printf 'BIN\0\2\0\0\0\2\0\0\0\2\0\0\0\1\0\0\0ABCDEFG' > root/media/a/short.bin
+# a PNG that starts right and stops: decoded by the loader's own decoder, not judged by its first bytes
+head -c 60 "root/media/a/$TEX" > root/media/a/cut.png
 refused tstEmp "/media/a/empty\\.png: empty \\(0 bytes\\), not a PNG or JPEG image \\(a texture tstEmp\\.json names\\)"
 refused tstHtl "/media/html/x\\.png: an HTML page, not a PNG or JPEG image \\(a texture tstHtl\\.json names\\)"
 refused tstMht "/media/html/x\\.mp3: an HTML page, not audio .* \\(a music file tstMht\\.json names\\)"
 refused tstVbd "/media/a/bad\\.bin: not a volume: its header gives 255 channels in format 65535"
+refused tstPct "/media/a/cut\\.png: not a PNG or JPEG image: corrupt PNG: .* \\(a texture tstPct\\.json names\\)"
+refused tstVsh "/media/a/short\\.bin: not a volume: its header gives 2x2x2 texels of 1 channel, and 7 bytes follow it"
 check "a volume as the site makes them is taken" "$bin" import tstVok -o vok --key testkey --quiet
 check "... byte for byte" cmp vok/ok.bin root/media/a/ok.bin
 # a '..' after a directory not there yet: refused before anything is made (new/ stayed behind)

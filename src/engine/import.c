@@ -4,6 +4,8 @@
 #include "engine/engine.h"
 #include "io/fetch.h"
 #include "io/outfile.h"
+#include "media/image.h"
+#include "media/volume.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -135,10 +137,19 @@ static const char *media_noun(unsigned as)
            : as & READ_VIDEO ? "video" : "media file";
 }
 
-/* the formats the texture loader decodes (stb_image, built with PNG and JPEG only) */
-static bool is_image(const unsigned char *p, size_t n)
+/* Whether p is an image the texture loader takes: decoded by the same code (src/media), without a
+ * GL's limit (a generous side, the default pixel budget). false with why ("" when it is no PNG or JPEG
+ * at all). */
+static bool is_image(const unsigned char *p, size_t n, char *why, size_t cap)
 {
-    return (n >= 8 && !memcmp(p, "\x89PNG\r\n\x1a\n", 8)) || (n >= 3 && !memcmp(p, "\xff\xd8\xff", 3));
+    if (iks_image_sniff(p, n) == IKS_IMAGE_NONE) return false;
+    iks_image img;
+    iks_err e = IKS_ERR_INIT;
+    bool ok = iks_image_decode(&img, p, n, NULL, &(iks_image_opts){ .max_side = IKS_IMAGE_SIDE_MAX }, &e);
+    if (!ok) snprintf(why, cap, "%s", iks_err_msg(&e));
+    iks_image_free(&img);
+    iks_err_clear(&e);
+    return ok;
 }
 
 /* what ffmpeg is given for music and video: the containers the site serves (MP3, Ogg, WebM, MP4) and
@@ -151,30 +162,22 @@ static bool is_audio_video(const unsigned char *p, size_t n)
            !memcmp(p + 4, "ftyp", 4) /* MP4, QuickTime */ || !memcmp(p, "RIFF", 4) || !memcmp(p, "fLaC", 4);
 }
 
-static uint32_t le32(const unsigned char *p)
-{
-    return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* The volume loader's own checks (src/gpu/toy.c) but the GL's size limit: false with what is wrong */
+/* The volume loader's own parser (src/media/volume.c) with no GL's size limit: false with what is
+ * wrong, worded as import words it */
 static bool is_volume(const unsigned char *p, size_t n, char *why, size_t cap)
 {
-    if (n < 20) return snprintf(why, cap, "%zu bytes, shorter than a volume's 20-byte header", n), false;
-    uint32_t dim[3] = { le32(p + 4), le32(p + 8), le32(p + 12) };
-    unsigned ch = p[16], fmt = p[18] | (unsigned)p[19] << 8;
-    if (ch < 1 || ch > 4 || (fmt != 0 && fmt != 10))
-        return snprintf(why, cap, "its header gives %u channels in format %u, not 1-4 in format 0 or 10", ch, fmt),
-               false;
-    size_t need = ch * (fmt == 10 ? 4u : 1u);
-    bool fits = true;
-    for (int i = 0; i < 3; i++) {
-        fits = fits && dim[i] >= 1 && dim[i] <= (n - 20) / need;
-        if (fits) need *= dim[i];
+    iks_volume v;
+    if (iks_volume_parse(&v, p, n, 0, NULL, NULL)) return true;
+    switch (v.fault) {
+    case IKS_VOLUME_SHORT: snprintf(why, cap, "%zu bytes, shorter than a volume's 20-byte header", n); break;
+    case IKS_VOLUME_LAYOUT:
+        snprintf(why, cap, "its header gives %u channels in format %u, not 1-4 in format 0 or 10", v.channels, v.format);
+        break;
+    default:
+        snprintf(why, cap, "its header gives %ux%ux%u texels of %u channel%s, and %zu bytes follow it that are not those",
+                 v.x, v.y, v.z, v.channels, v.channels > 1 ? "s" : "", v.texel_bytes);
     }
-    if (!fits || need != n - 20)
-        return snprintf(why, cap, "its header gives %ux%ux%u texels of %u channel%s, and %zu bytes follow it that are "
-                        "not those", dim[0], dim[1], dim[2], ch, ch > 1 ? "s" : "", n - 20), false;
-    return true;
+    return false;
 }
 
 /* Whether a fetched file m is what the inputs read it as: an empty answer never is, nor an error page
@@ -186,7 +189,7 @@ static bool media_fits(unsigned as, const char *murl, const char *jname, const i
     size_t n = m->len;
     char why[200] = "";
     const char *want = NULL;
-    if ((as & READ_IMAGE) && !is_image(p, n)) want = "a PNG or JPEG image", as = READ_IMAGE;
+    if ((as & READ_IMAGE) && !is_image(p, n, why, sizeof why)) want = "a PNG or JPEG image", as = READ_IMAGE;
     else if ((as & READ_VOLUME) && !is_volume(p, n, why, sizeof why)) want = "a volume", as = READ_VOLUME;
     else if ((as & READ_MUSIC) && !is_audio_video(p, n))
         want = "audio in MP3, Ogg, WebM, MP4, WAV or FLAC", as = READ_MUSIC;

@@ -5,8 +5,8 @@
  * music. Decoding is src/io/mediain.c's. */
 #include "gpu/toy.h"
 
-#include "io/analyser.h"
-#include "io/mediain.h"
+#include "media/analyser.h"
+#include "media/mediain.h"
 
 #include <glad/gl.h>
 #include <limits.h>

@@ -4,6 +4,8 @@
 #include "gpu/toy.h"
 #include "base/buf.h"
 #include "base/userfile.h"
+#include "media/image.h"
+#include "media/volume.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -12,22 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#define STBI_FAILURE_USERMSG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
 
 static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
 
@@ -83,45 +69,9 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
     return *s;
 }
 
-/* Media files are read whole through a careful open (a FIFO or a device named as a texture would
- * block stb's fopen, or never end) and decoded from memory; 256 MiB is far above any real texture. */
-#define MAX_IMAGE_BYTES (256u << 20)
-
-static unsigned char *load_pixels(const char *path, bool vflip, int *w, int *h, iks_err *e)
-{
-    size_t len;
-    char *data = iks_userfile_read(path, MAX_IMAGE_BYTES, 0, &len);
-    if (!data) {
-        int err = errno;
-        if (err == EFBIG) iks_err_set(e, IKS_E_IO, "%s: larger than 256 MiB, not a texture", path);
-        else iks_err_set(e, err == ENOMEM ? IKS_E_NOMEM : IKS_E_IO, "%s: %s", path, iks_userfile_strerror(err));
-        return NULL;
-    }
-    if (len > INT_MAX) len = INT_MAX; /* stb takes an int; such a file fails to decode below */
-    /* this thread's flag: engines on other threads load their own images meanwhile */
-    stbi_set_flip_vertically_on_load_thread(vflip);
-    int n;
-    unsigned char *px = stbi_load_from_memory((const unsigned char *)data, (int)len, w, h, &n, 4);
-    free(data);
-    if (!px) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, stbi_failure_reason());
-        return NULL;
-    }
-    /* GL would refuse the texture and the channel would read black, silently */
-    int max = iks_gpu_max_size();
-    if (*w > max || *h > max) {
-        iks_err_set(e, IKS_E_UNSUPPORTED, "%s: %dx%d is larger than this GL's textures (at most %d on a side)", path, *w,
-                    *h, max);
-        stbi_image_free(px);
-        return NULL;
-    }
-    return px;
-}
-
-/* loads a PNG or JPEG as an RGBA8 (or sRGB) texture */
+/* loads a PNG or JPEG (decoded by src/media) as an RGBA8 (or sRGB) texture */
 static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
-    int w, h;
     if (!in->path) { /* media that is not there, run with --missing-media=black */
         static const unsigned char black[4] = { 0, 0, 0, 255 };
         glGenTextures(1, tex);
@@ -132,82 +82,57 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_
         res[0] = res[1] = res[2] = 1.0f;
         return true;
     }
-    unsigned char *px = load_pixels(in->path, in->vflip, &w, &h, e);
-    if (!px) return false;
-    *id = fnv(fnv(fnv(*id, &w, sizeof w), &h, sizeof h), px, (size_t)w * (size_t)h * 4);
+    /* larger than GL takes, the channel would read black, silently */
+    iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip };
+    iks_image img;
+    if (!iks_image_load(&img, in->path, &o, e)) return false;
+    int w = img.w, h = img.h;
+    *id = fnv(fnv(fnv(*id, &w, sizeof w), &h, sizeof h), img.px, (size_t)w * (size_t)h * 4);
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
+    glTexImage2D(GL_TEXTURE_2D, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, img.px);
     if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_2D);
     glBindTexture(GL_TEXTURE_2D, 0);
-    stbi_image_free(px);
+    iks_image_free(&img);
     res[0] = (float)w;
     res[1] = (float)h;
     res[2] = 1.0f;
     return true;
 }
 
-char *iks_cube_face_path(const char *path, int face)
-{
-    const char *dot = strrchr(path, '.');
-    if (dot && strchr(dot, '/')) dot = NULL; /* a dot in a directory's name, none in the file's */
-    char *p = NULL;
-    int r;
-    if (face == 0) r = asprintf(&p, "%s", path);
-    else if (dot) r = asprintf(&p, "%.*s_%d%s", (int)(dot - path), path, face, dot);
-    else r = asprintf(&p, "%s_%d", path, face);
-    return r < 0 ? NULL : p;
-}
-
 /* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
 static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
+    iks_image_cube c = { 0 };
+    if (in->path) {
+        iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip };
+        if (!iks_image_cube_load(&c, in->path, &o, e)) return false;
+    }
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    int size = 0;
-    bool ok = true;
-    for (int face = 0; face < 6 && ok; face++) {
+    for (int face = 0; face < 6; face++) {
         GLenum target = GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)face;
         if (!in->path) { /* missing media: black */
             static const unsigned char black[4] = { 0, 0, 0, 255 };
             glTexImage2D(target, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, black);
-            size = 1;
             continue;
         }
-        char *p = iks_cube_face_path(in->path, face);
-        if (!p) {
-            ok = iks_err_set(e, IKS_E_NOMEM, "out of memory");
-            break;
-        }
-        int w, h;
-        unsigned char *px = load_pixels(p, in->vflip, &w, &h, e);
-        if (!px) ok = false;
-        else if (w != h || (size && w != size))
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
-        else {
-            size = w;
-            *id = fnv(fnv(*id, &w, sizeof w), px, (size_t)w * (size_t)w * 4);
-            glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px);
-        }
-        stbi_image_free(px);
-        free(p);
+        int w = c.size;
+        *id = fnv(fnv(*id, &w, sizeof w), c.face[face], (size_t)w * (size_t)w * 4);
+        glTexImage2D(target, 0, in->srgb ? GL_SRGB8_ALPHA8 : GL_RGBA8, w, w, 0, GL_RGBA, GL_UNSIGNED_BYTE, c.face[face]);
     }
-    if (ok && in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
     glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
-    res[0] = res[1] = (float)size;
+    res[0] = res[1] = in->path ? (float)c.size : 1.0f;
     res[2] = 1.0f;
-    return ok;
+    iks_image_cube_free(&c);
+    return true;
 }
 
-/* shadertoy.com's volume (.bin): a 20-byte little-endian header, then the texels x fastest, then y, then z.
- * The header: u32 signature (the site ignores it: so do we), u32 x, y, z sizes, u8 channels (1-4), u8
- * layout (unused), u16 format (0: bytes, 10: 32-bit floats). */
-#define VOLUME_HEADER 20
-
-static uint32_t le32(const unsigned char *p) { return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
+/* shadertoy.com's volume (.bin, parsed by src/media/volume.c) as a 3D texture of 1-4 channels of
+ * bytes or floats */
 static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
 {
     if (!in->path) { /* missing media: one black texel */
@@ -220,60 +145,30 @@ static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_er
         res[0] = res[1] = res[2] = 1.0f;
         return true;
     }
-    size_t len;
-    unsigned char *data = (unsigned char *)iks_userfile_read(in->path, MAX_IMAGE_BYTES, 0, &len);
-    if (!data) {
-        int err = errno;
-        if (err == EFBIG) return iks_err_set(e, IKS_E_IO, "%s: larger than 256 MiB, not a volume", in->path);
-        return iks_err_set(e, err == ENOMEM ? IKS_E_NOMEM : IKS_E_IO, "%s: %s", in->path, iks_userfile_strerror(err));
-    }
-    bool ok = false;
-    if (len < VOLUME_HEADER) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: %zu bytes, shorter than a volume's 20-byte header", in->path, len);
-        goto out;
-    }
-    uint32_t x = le32(data + 4), y = le32(data + 8), z = le32(data + 12);
-    unsigned ch = data[16], fmt = data[18] | (unsigned)data[19] << 8;
-    if (ch < 1 || ch > 4 || (fmt != 0 && fmt != 10)) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: a volume of %u channels in format %u: expected 1-4 channels of bytes (0) or "
-                    "floats (10)", in->path, ch, fmt);
-        goto out;
-    }
     GLint max = 0;
     glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max);
-    if (x < 1 || y < 1 || z < 1 || x > (uint32_t)max || y > (uint32_t)max || z > (uint32_t)max) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: a volume of %ux%ux%u: this GL takes 1 to %d on each side", in->path, x, y, z,
-                    (int)max);
-        goto out;
-    }
-    size_t need = (size_t)x * y * z * ch * (fmt == 10 ? 4 : 1);
-    if (len - VOLUME_HEADER != need) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: a %ux%ux%u volume of %u channel%s holds %zu bytes of texels, not %zu", in->path,
-                    x, y, z, ch, ch > 1 ? "s" : "", len - VOLUME_HEADER, need);
-        goto out;
-    }
+    iks_volume v;
+    if (!iks_volume_load(&v, in->path, max > 0 ? (uint32_t)max : 1, e)) return false;
     static const GLenum BYTE_FMT[4] = { GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
     static const GLenum FLOAT_FMT[4] = { GL_R32F, GL_RG32F, GL_RGB32F, GL_RGBA32F };
     static const GLenum LAYOUT[4] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
+    unsigned ch = v.channels;
+    bool floats = v.format == 10;
     while (glGetError() != GL_NO_ERROR) {}
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_3D, *tex);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage3D(GL_TEXTURE_3D, 0, (GLint)(fmt == 10 ? FLOAT_FMT : BYTE_FMT)[ch - 1], (GLsizei)x, (GLsizei)y, (GLsizei)z, 0,
-                 LAYOUT[ch - 1], fmt == 10 ? GL_FLOAT : GL_UNSIGNED_BYTE, data + VOLUME_HEADER);
+    glTexImage3D(GL_TEXTURE_3D, 0, (GLint)(floats ? FLOAT_FMT : BYTE_FMT)[ch - 1], (GLsizei)v.x, (GLsizei)v.y,
+                 (GLsizei)v.z, 0, LAYOUT[ch - 1], floats ? GL_FLOAT : GL_UNSIGNED_BYTE, v.texels);
     if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_3D);
     glBindTexture(GL_TEXTURE_3D, 0);
+    bool ok = true;
     const char *gl = iks_gl_error();
-    if (gl) {
-        iks_err_set(e, IKS_E_GL, "%s: the GL refused a %ux%ux%u volume (%s)", in->path, x, y, z, gl);
-        goto out;
-    }
-    res[0] = (float)x;
-    res[1] = (float)y;
-    res[2] = (float)z;
-    ok = true;
-out:
-    free(data);
+    if (gl) ok = iks_err_set(e, IKS_E_GL, "%s: the GL refused a %ux%ux%u volume (%s)", in->path, v.x, v.y, v.z, gl);
+    res[0] = (float)v.x;
+    res[1] = (float)v.y;
+    res[2] = (float)v.z;
+    iks_volume_free(&v);
     return ok;
 }
 

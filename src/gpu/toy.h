@@ -174,8 +174,4 @@ bool iks_gltoy_state_save(iks_gltoy *t, iks_state_io put, void *user, iks_err *e
  * partly replaced. */
 bool iks_gltoy_state_load(iks_gltoy *t, iks_state_io get, void *user, iks_err *e);
 
-/* The file of cubemap face 0..5 of a channel at path: X.ext, X_1.ext .. X_5.ext (the site's layout).
- * malloc'd; NULL when out of memory. */
-char *iks_cube_face_path(const char *path, int face);
-
 #endif

@@ -8,7 +8,8 @@
 #include "base/buf.h"
 #include "base/strutil.h"
 
-#include "io/mediain.h"
+#include "media/image.h"
+#include "media/mediain.h"
 #include "glsl/source.h"
 #include "base/userfile.h"
 

@@ -8,7 +8,8 @@
  *   read in order through one ffmpeg process, which is restarted with a seek when t goes back (a loop,
  *   a restart) or far ahead.
  * Errors name the file and say what is wrong ("song.ogg: ffmpeg: Invalid data found when processing
- * input"); without ffmpeg, one line saying to install it. */
+ * input"); without ffmpeg, one line saying to install it. What it does not do: GL (src/gpu/media.c
+ * uploads), the analyser's texture (analyser.h), or decode anything in this process: ffmpeg does, apart. */
 #ifndef IKS_MEDIAIN_H
 #define IKS_MEDIAIN_H
 

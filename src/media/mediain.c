@@ -1,6 +1,8 @@
-/* mediain.c: music and video decoded through ffmpeg (see mediain.h). */
-#include "io/mediain.h"
+/* mediain.c: music and video decoded through ffmpeg (see mediain.h). What it does not do: GL
+ * (src/gpu/media.c uploads the frames), or the analyser's texture (analyser.c). */
+#include "media/mediain.h"
 
+#include "base/buf.h"
 #include "base/subproc.h"
 #include "base/userfile.h"
 
@@ -129,7 +131,7 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
     bool ok = spawn(&c, fd, argv, path, e);
     close(fd);
     if (!ok) return false;
-    size_t cap = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
+    size_t cap = 0, cap2 = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
     float pair[2 * 4096];
     bool too_long = false, oom = false;
     for (;;) {
@@ -140,18 +142,9 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
             too_long = true;
             break;
         }
-        if (a->n + frames > cap) {
-            size_t nc = cap ? cap * 2 : 1 << 20;
-            while (nc < a->n + frames) nc *= 2;
-            float *q = realloc(a->samples, nc * sizeof *q);
-            if (q) a->samples = q;
-            int16_t *s = q ? realloc(a->stereo, nc * 2 * sizeof *s) : NULL;
-            if (!s) {
-                oom = true;
-                break;
-            }
-            a->stereo = s;
-            cap = nc;
+        if (!IKS_GROW(a->samples, a->n + frames, cap) || !IKS_GROW(a->stereo, 2 * (a->n + frames), cap2)) {
+            oom = true;
+            break;
         }
         /* WebAudio's down-mix of stereo to the analyser's mono */
         for (size_t i = 0; i < frames; i++) {

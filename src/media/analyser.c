@@ -1,6 +1,6 @@
 /* analyser.c: the WebAudio AnalyserNode's byte frequency and time-domain data, computed from a decoded
  * track at a given time (see analyser.h for what and why). */
-#include "io/analyser.h"
+#include "media/analyser.h"
 
 #include <math.h>
 #include <string.h>
