@@ -7,9 +7,10 @@
 # Quiet: one summary line when it installs something; apt's whole log only when it fails.
 set -euo pipefail
 # glslang-tools: render and view check shaders as the site's GLSL ES 3.00 with it (a feature, not a test)
+# libjpeg62-turbo-dev: JPEG textures and .jpg output; libwebp-dev: animated .webp output
 BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libjpeg62-turbo-dev
-            libcjson-dev libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev help2man
-            dpkg-dev file libasound2-dev glslang-tools)
+            libwebp-dev libcjson-dev libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev
+            help2man dpkg-dev file libasound2-dev glslang-tools)
 # chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests
 TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev python3-numpy python3-pil ffmpeg openexr git man-db
            bash-completion chromium python3-yaml parallel slurm-wlm munge)
