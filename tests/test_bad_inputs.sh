@@ -44,7 +44,7 @@ bad 1 "^.*compile.frag:3:[0-9]+: error: " "${R[@]}" "$fx/compile.frag" -o x.png
 bad 1 "link.frag: error: .*g" "${R[@]}" "$fx/link.frag" -o x.png
 bad 1 "nowhere.glsl" "${R[@]}" "$fx/noinclude.frag" -o x.png
 bad 1 "cycle.*a.glsl.*b.glsl" "${R[@]}" "$fx/cycle.frag" -o x.png
-bad 2 "-I /nonexistent: not a directory" "${R[@]}" "$good" -o x.png -I /nonexistent
+bad 2 "-I '/nonexistent': not a directory" "${R[@]}" "$good" -o x.png -I /nonexistent
 bad 2 "more than one shader given" "${R[@]}" "$good" "$good" -o x.png
 
 # ---- sizes, frames, times, mouse ----------------------------------------------------------------------
@@ -52,7 +52,7 @@ bad 2 "--size '0x5'" "${R[@]}" -o x.png --size 0x5
 bad 2 "--size '-3x5'" "${R[@]}" -o x.png --size -3x5
 bad 2 "--size 'abc'" "${R[@]}" -o x.png --size abc
 bad 2 "--size '1280x'" "${R[@]}" -o x.png --size 1280x
-bad 2 "--size 60000x60000: this GL allows at most" "${R[@]}" -o x.png --size 60000x60000
+bad 2 "--size '60000x60000': this GL allows at most" "${R[@]}" -o x.png --size 60000x60000
 bad 2 "--size needs WxH" "${R[@]}" -o x.png --size
 bad 2 "--frames '0'" "${R[@]}" -o %d.png --frames 0
 bad 2 "--frames '5:2'" "${R[@]}" -o %d.png --frames 5:2
@@ -72,16 +72,16 @@ bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
 bad 2 "unknown option '--bogus' \\(see ikshade help render\\)" "${R[@]}" -o x.png --bogus
 # shards, resume and checkpoints (tests/test_scale.sh has the rest)
 noenv=(env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX -u PARALLEL_SEQ)
-bad 2 "--shard '3/3': expected K/N with N >= 1 and K from 0 to N-1" "${R[@]}" -o %d.png --frames 4 --shard 3/3
+bad 2 "--shard '3/3': expected part k of n with n >= 1 and k from 0 to n-1" "${R[@]}" -o %d.png --frames 4 --shard 3/3
 bad 2 "--shard 'a/b': expected K/N" "${R[@]}" -o %d.png --frames 4 --shard a/b
 bad 2 "--shard auto: none of SLURM_ARRAY_TASK_ID" "${noenv[@]}" "${R[@]}" -o %d.png --frames 4 --shard auto
 bad 2 "--shard-count 'x': expected a whole number" "${R[@]}" -o %d.png --shard auto --shard-count x
-bad 2 "--resume with -o 'x.mp4': resume keeps PNG files" "${R[@]}" -o x.mp4 --resume
+bad 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, PNGs" "${R[@]}" -o x.mp4 --resume
 bad 2 "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply" "${R[@]}" --each "$fx" --shard 0/2
-bad 2 "--checkpoint-every needs --checkpoint DIR" "${R[@]}" -o x.png --checkpoint-every 5
+bad 2 "--checkpoint-every '5': needs --checkpoint: where the checkpoints go" "${R[@]}" -o x.png --checkpoint-every 5
 bad 2 "--checkpoint-every 'x': expected a whole number" "${R[@]}" -o x.png --checkpoint d --checkpoint-every x
 trails=$(cd "$(dirname "$0")/.." && pwd)/examples/scale-out/trails
-bad 1 "--checkpoint $fx/afile: not a directory" "${R[@]}" "$trails" -o x.png \
+bad 1 "--checkpoint '$fx/afile': not a directory" "${R[@]}" "$trails" -o x.png \
   --frames 2:3 --checkpoint "$fx/afile"
 # a near miss names the option meant (the nearest the command's help names, within two edits)
 bad 2 "unknown option '--frame': did you mean '--frames'\\?" "${R[@]}" -o x.png --frame 3
@@ -107,7 +107,7 @@ bad 2 "-o needs an output" "${R[@]}" -o
 bad 2 "-o 'x%s.png': the name may hold one frame number" "${R[@]}" -o x%s.png
 bad 2 "one frame number" "${R[@]}" -o %d_%d.png
 bad 2 "3 frames need a frame number" "${R[@]}" -o x.png --frames 3
-bad 2 "-o 'x.jpg': expected a .png or .exr name" "${R[@]}" -o x.jpg
+bad 2 "-o 'x.jpeg2': expected a name ending in one of .png .jpg .jpeg .exr" "${R[@]}" -o x.jpeg2
 bad 1 "/proc/ikshade-no/x.png: " "${R[@]}" -o /proc/ikshade-no/x.png
 bad 1 "afile/x.png: Not a directory" "${R[@]}" -o "$fx/afile/x.png"
 bad 1 "stdout: No space left on device" sh -c "'$bin' render -o - --size 64x64 > /dev/full"
@@ -137,10 +137,11 @@ bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAN
 bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 2 "--record-fps '1e-300': expected a number from 1e-9 to 1000" "$bin" view --record-fps 1e-300
-bad 2 "^ikshade view: --record 'x.jpg': expected a .png or .exr name" "$bin" view --record x.jpg
+bad 2 "^ikshade view: --record 'x.jpg': 2 frames need a frame number in the name" "$bin" view --record x.jpg
+bad 2 "^ikshade view: --record 'x.wav': a recording is frames, not sound" "$bin" view --record x.wav
 bad 1 "nosuch.frag: No such file" "$bin" view nosuch.frag
 bad 2 "--channel0 'x.gif': expected FILE.png" "$bin" view --channel0 x.gif
-bad 2 "^ikshade view: --channel1 'gone.png': No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest
+bad 2 "^ikshade view: --channel1 'gone.png,filter=nearest': gone.png: No such file or directory$" "$bin" view --channel1 gone.png,filter=nearest
 bad 2 "--cases '-5'" "$bin" check --cases -5
 bad 1 "nosuch.glsl" "$bin" check --solver nosuch.glsl --cases 10
 bad 2 "no benchmark 'nonsense'" "$bin" bench nonsense
@@ -149,7 +150,7 @@ bad 2 "no command 'frobnicate'" "$bin" frobnicate
 bad 2 "help: no command 'frobnicate'" "$bin" help frobnicate
 
 # a failed render takes back the directories it made for its output (bad() checks nothing is left)
-bad 1 "--checkpoint $fx/ok.frag: not a directory" "$bin" render "$trails" -o 'o/a/%d.png' \
+bad 1 "--checkpoint '$fx/ok.frag': not a directory" "$bin" render "$trails" -o 'o/a/%d.png' \
   --size 8x8 --frames 2:3 --checkpoint "$fx/ok.frag"
 if command -v ffmpeg >/dev/null; then
   bad 1 "v/w/x.mp4: ffmpeg failed \(exit 1\): Unknown encoder 'nosuch'" "$bin" render "$fx/ok.frag" -o v/w/x.mp4 \

@@ -134,10 +134,10 @@ P
     "ch=$want_ch within1=True distinct=4096 top_blue=65535 bottom_blue=0$want_a" "$got"
 done
 
-expect_fail "--depth 16 with a video" 2 "--depth 16 with -o 'x.mp4': PNG takes 8 or 16" "$bin" render -o x.mp4 --depth 16
-expect_fail "--depth 8 with an EXR" 2 "--depth 8 with -o 'x.exr'" "$bin" render -o x.exr --depth 8
-expect_fail "--depth 32 with a PNG" 2 "--depth 32 with -o 'x.png'" "$bin" render -o x.png --depth 32
-expect_fail "--depth 7" 2 "--depth '7': expected 8, 16" "$bin" render -o x.png --depth 7
+expect_fail "--depth 16 with a video" 2 "--depth '16': with output 'x.mp4': MP4 takes 8 bits per channel" "$bin" render -o x.mp4 --depth 16
+expect_fail "--depth 8 with an EXR" 2 "--depth '8': with output 'x.exr': OpenEXR takes 16 or 32 bits" "$bin" render -o x.exr --depth 8
+expect_fail "--depth 32 with a PNG" 2 "--depth '32': with output 'x.png': PNG takes 8 or 16 bits" "$bin" render -o x.png --depth 32
+expect_fail "--depth 7" 2 "--depth '7': with output 'x.png': PNG takes 8 or 16" "$bin" render -o x.png --depth 7
 expect_fail "many EXR frames need a number" 2 "-o 'x.exr': 3 frames need a frame number in the name, e.g. out/frame_%04d.exr" \
   "$bin" render -o x.exr --frames 3
 check "nothing left by the refusals: no x.mp4" [ ! -e x.mp4 ]

@@ -206,13 +206,13 @@ bad 2 "a frame number's width is at most 64" "${R[@]}" "$fx/ok.frag" -o 'a%21474
 # ---- numbers a frame's uniforms cannot hold: refused, never a silent Inf in the shader ----------------
 # iTime and iTimeDelta: the bound --time has (1e9 s) for every frame's, wherever fps, time and frames meet
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(isinf(iTime) ? 1.0 : 0.0, isinf(iTimeDelta) ? 1.0 : 0.0, 0.0, 1.0); }\n' > "$fx/inf.frag"
-bad 2 "--fps '1e-300': expected a number from 1e-9 to 10000 \(iTimeDelta, 1/fps, is at most 1e9 s\)" \
+bad 2 "--fps '1e-300': expected a number from 1e-9 to 10000 \(the time step, 1/fps, is at most 1e9 s\)" \
   "${R[@]}" "$fx/inf.frag" -o 'f/%d.png' --fps 1e-300 --frames 2
 bad 2 "--fps '1e-20': expected a number from 1e-9" "${R[@]}" "$fx/inf.frag" -o 'f/%d.png' --fps 1e-20 \
   --frames 9223372036854775806:9223372036854775807
-bad 2 "--frames 9223372036854775806:9223372036854775807 at --fps 60: frame 9223372036854775806's iTime would be 1.5372286728[0-9]*e\+17 s, beyond 1e9 s" \
+bad 2 "--frames '9223372036854775806:9223372036854775807': at fps 60, frame 9223372036854775806's time would be 1.5372286728[0-9]*e\+17 s, beyond 1e9 s" \
   "${R[@]}" "$fx/inf.frag" -o 'f/%d.png' --frames 9223372036854775806:9223372036854775807
-bad 2 "--frames 0:2 at --fps 60 from --time 1e\+09: frame 1's iTime would be 1000000000.017 s, beyond 1e9 s \(--time's limit\)" \
+bad 2 "--frames '2': at fps 60, frame 1's time would be 1000000000.017 s, beyond 1e9 s \(--time's limit\)" \
   "${R[@]}" "$fx/inf.frag" -o 'f/%d.png' --time 1e9 --frames 2
 bad 2 "--time '2e9': expected a finite number of seconds from -1e9 to 1e9" "${R[@]}" "$fx/inf.frag" -o x.png --time 2e9
 bad 2 "--mouse '1e39,0': expected X,Y or X,Y,CX,CY in pixels \(each within a million\)" \
@@ -246,13 +246,13 @@ check_eq "... and is finite in the shader" "0 0 0" "$("$py" "$(dirname "$0")/png
 rm -rf "${w:?}"/*
 # the same for an --input recording's set lines, named by file:line as its other lines are
 printf 'ikshade-input 1\nset v2=1,2\nset uf=-1e39\nf 0 0 64 64 1 1 1 1\n' > "$fx/set_big.txt"
-bad 1 "set_big.txt:3: --set 'uf=-1e39': value 1 \(-1e\+39\) is beyond a float's range" \
+bad 1 "set_big.txt:3: setting 'uf=-1e39': value 1 \(-1e\+39\) is beyond a float's range" \
   "${R[@]}" "$fx/set.frag" -o x.png --input "$fx/set_big.txt"
 printf 'ikshade-input 1\nset iTime=5\nf 0 0 64 64 1 1 1 1\n' > "$fx/set_itime.txt"
-bad 1 "set_itime.txt:2: --set 'iTime=5': iTime is set by ikshade" "${R[@]}" "$fx/set.frag" -o x.png --input "$fx/set_itime.txt"
+bad 1 "set_itime.txt:2: setting 'iTime=5': iTime is set by ikshade" "${R[@]}" "$fx/set.frag" -o x.png --input "$fx/set_itime.txt"
 # an --input recording's frames: the cap --frames and --seconds have (this one meant 60000000001)
 printf 'ikshade-input 1\nf 0 0 64 64 1 1 1 1\nf 1000000000 0 64 64 1 1 1 1\n' > "$fx/span.txt"
-bad 2 "--input .*span.txt: its 1e\+09 s at --fps 60 make 60000000001 frames, more than 100000000 \(give --frames, or a lower --fps\)" \
+bad 2 "--input '.*span.txt': at most 100000000 frames" \
   "${R[@]}" "$fx/ok.frag" -o 'i/%d.png' --input "$fx/span.txt"
 out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o 'i/%d.png' --input "$fx/span.txt" --frames 2 2>&1); rc=$?
 check_eq "... and with --frames it renders what was asked (rc $rc: $out)" "0.png 1.png" "$(ls "$w/i" | tr '\n' ' ' | sed 's/ $//')"

@@ -114,7 +114,7 @@ bad 2 "'x!': no shader ID in it" "${I[@]}" 'x!' -o d --key testkey
 bad 2 "unknown option '--kye': did you mean '--key'" "${I[@]}" tstOne -o d --kye testkey
 bad 2 "--base-url 'ftp://x': expected an http" "${I[@]}" tstOne -o d --key testkey --base-url ftp://x
 bad 2 "one shader at a time" "${I[@]}" tstOne tstCub -o d --key testkey
-bad 1 "the API says: Invalid key \\(check --key\\)" "${I[@]}" tstOne -o d --key wrong
+bad 1 "the API says: Invalid key \\(check the API key\\)" "${I[@]}" tstOne -o d --key wrong
 bad 1 "shader 'nosuch': not found by the API: no shader has this ID, or it is not published as \"public\\+api\"" \
   "${I[@]}" nosuch -o d --key testkey
 # refused ID PATTERN: importing ID into d fails in one line matching PATTERN, leaving nothing

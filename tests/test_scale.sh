@@ -60,7 +60,7 @@ check "... naming the whole range" grep -q "3 frames need a frame number" still.
 check "... and writing no file" [ ! -e still.png ]
 "$bin" "${R[@]}" -o far/%d.png --fps 1e-9 --frames 3 --shard 0/3 2>far.err; rc=$?
 check "--shard 0/3 whose own frame is within iTime's bound, the whole range's last not: usage error" [ "$rc" -eq 2 ]
-check "... naming the whole range's last frame" grep -q "frame 2's iTime" far.err
+check "... naming the whole range's last frame" grep -q "frame 2's time" far.err
 
 # --shard auto from each scheduler's environment: Slurm (--array=3-9:2 is tasks 3 5 7 9: K 0..3)
 for id in 3 5 7 9; do
@@ -144,9 +144,9 @@ check "the Job's $kn pods' frames (its own command) equal one run" same one kwor
 # bad shards: one line, exit 2, nothing drawn
 expect_fail "--shard auto with no scheduler" 2 "none of SLURM_ARRAY_TASK_ID .*JOB_COMPLETION_INDEX .*PARALLEL_SEQ .*give --shard K/N" \
   "$bin" "${R[@]}" -o bad/%03d.png --frames 9 --shard auto
-expect_fail "--shard 3/3" 2 "--shard '3/3': expected K/N with N >= 1 and K from 0 to N-1" "$bin" "${R[@]}" -o bad/%03d.png --shard 3/3
+expect_fail "--shard 3/3" 2 "--shard '3/3': expected part k of n with n >= 1 and k from 0 to n-1" "$bin" "${R[@]}" -o bad/%03d.png --shard 3/3
 expect_fail "--shard 1" 2 "--shard '1': expected K/N" "$bin" "${R[@]}" -o bad/%03d.png --shard 1
-expect_fail "--shard -1/2" 2 "expected K/N" "$bin" "${R[@]}" -o bad/%03d.png --shard -1/2
+expect_fail "--shard -1/2" 2 "--shard '-1/2': expected part k of n" "$bin" "${R[@]}" -o bad/%03d.png --shard -1/2
 expect_fail "Kubernetes without --shard-count" 2 "JOB_COMPLETION_INDEX .*needs --shard-count N" \
   env JOB_COMPLETION_INDEX=0 "$bin" "${R[@]}" -o bad/%03d.png --shard auto
 expect_fail "PARALLEL_SEQ past --shard-count" 2 "PARALLEL_SEQ 5 is past --shard-count 4" \
@@ -206,10 +206,10 @@ check "16-bit PNGs are kept by a 16-bit render" grep -q '^ikshade render: 0 fram
 "$bin" render "$root/shaders/limb.frag" --size 64x36 -o ra/%02d.png --frames 3 --resume 2>ra.log
 check "RGBA frames are drawn again by an RGB render" grep -q '^ikshade render: 3 frames of 64x36' ra.log
 check "... which replaced them with RGB ones" [ "$(python3 "$root/tests/png.py" info ra/01.png)" = "64 36 3" ]
-expect_fail "--resume into a video" 2 "--resume with -o 'x.mp4': resume keeps PNG files" "$bin" render -o x.mp4 --frames 2 --resume
-expect_fail "--checkpoint-every without --checkpoint" 2 "--checkpoint-every needs --checkpoint DIR" \
+expect_fail "--resume into a video" 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, PNGs" "$bin" render -o x.mp4 --frames 2 --resume
+expect_fail "--checkpoint-every without --checkpoint" 2 "--checkpoint-every '4': needs --checkpoint: where the checkpoints go" \
   "$bin" render -o c/%02d.png --checkpoint-every 4
-expect_fail "--checkpoint-every 0" 2 "--checkpoint-every '0': expected a whole number of frames from 1" \
+expect_fail "--checkpoint-every 0" 2 "--checkpoint-every '0': expected a number other than 0" \
   "$bin" render -o c/%02d.png --checkpoint cp --checkpoint-every 0
 
 # ---- checkpoints -------------------------------------------------------------------------------------
@@ -276,13 +276,13 @@ check "a replayed session with keys: three ranges through checkpoints equal one 
 check "... the later ranges started from the checkpoint of frame 6, after three key events" \
   grep -q 'checkpoint of frame 6' k2.log
 check "... both of them" grep -q 'checkpoint of frame 6' k3.log
-expect_fail "a checkpoint of another session" 2 "refused: it was made with another --fps, --time, --mouse or --input" \
+expect_fail "a checkpoint of another session" 2 "refused: it was made with another frame rate, start time, mouse or recorded session" \
   "$bin" render ktoy --size 40x24 --fps 20 -o kref/%02d.png --frames 10:12 --checkpoint kcp
 
 # refusals: one line, exit 2 (1 for a damaged file), no frame written
-expect_fail "a checkpoint of another size" 2 "ckpt-000000000010.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*another --checkpoint directory" \
+expect_fail "a checkpoint of another size" 2 "ckpt-000000000010.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*use another --checkpoint" \
   "$bin" render "$trails" --size 64x36 -o ref1/%03d.png --frames 12:14 --checkpoint cp
-expect_fail "a checkpoint of another fps" 2 "refused: it was made with another --fps, --time, --mouse or --input" \
+expect_fail "a checkpoint of another fps" 2 "refused: it was made with another frame rate, start time, mouse or recorded session" \
   "$bin" "${C[@]}" --fps 30 -o ref2/%03d.png --frames 12:14 --checkpoint cp
 cp -r "$trails" other && sed -i 's/0\.97/0.96/' other/a.glsl
 expect_fail "a checkpoint of another shader" 2 "refused: it was made from a different shader" \

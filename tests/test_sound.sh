@@ -167,11 +167,11 @@ P
 
 # ---- errors -----------------------------------------------------------------------------------------------
 echo 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }' > pic.frag
-expect_fail "a .wav of a toy without sound" 2 "-o x.wav: pic.frag has no sound \(a mainSound" "$bin" render pic.frag -o x.wav
+expect_fail "a .wav of a toy without sound" 2 "-o 'x.wav': pic.frag has no sound \(a mainSound" "$bin" render pic.frag -o x.wav
 check "... leaves no file" [ ! -e x.wav ]
 expect_fail "a picture of a sound shader" 2 "old.frag: a sound shader \\(mainSound and no mainImage\\) has no picture: render it to a .wav" \
   "$bin" render old.frag -o x.png
-expect_fail "--seconds 0" 2 "--seconds '0': expected a number above 0" "$bin" render old.frag -o x.wav --seconds 0
+expect_fail "--seconds 0" 2 "--seconds '0': expected a number other than 0" "$bin" render old.frag -o x.wav --seconds 0
 expect_fail "--seconds with --frames" 2 "--seconds and --frames both say how long" "$bin" render pic.frag -o x.mp4 --seconds 1 --frames 3
 printf 'vec2 mainSound(int s, float t) {\n    return vec2(nope);\n}\n' > bad.frag
 "$bin" render bad.frag -o x.wav 2>bad.err; rc=$?

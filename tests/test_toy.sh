@@ -243,7 +243,7 @@ expect_fail "an unsupported input" 1 "iChannel1: input type 'webcam' is not supp
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) {\n c = vec4(oops);\n}")" | sed 's/\\\\n/\\n/' > err.json
 err=$("$bin" render err.json -o x.png 2>&1 >/dev/null)
 check "a compile error in a JSON pass names the JSON and the pass" grep -qE '^err.json\[Image\]:[0-9]+:[0-9]+: error' <<<"$err"
-expect_fail "--channel0 with a JSON" 2 "--channel0: a JSON brings its own channels" "$bin" render fb.json -o x.png --channel0 keyboard
+expect_fail "--channel0 with a JSON" 2 "--channel0 'keyboard': a JSON brings its own channels" "$bin" render fb.json -o x.png --channel0 keyboard
 expect_fail "--channel0 bad file type" 2 "--channel0 'x.gif'" "$bin" render -o x.png --channel0 x.gif
 expect_fail "--channel0 bad setting" 2 "--channel0 'quad.png,filter=cubic': bad filter 'cubic'" "$bin" render -o x.png --channel0 quad.png,filter=cubic
 expect_fail "--channel0 missing image: a usage error naming the option" 2 "^ikshade render: --channel0 'nosuch.png': No such file or directory$" "$bin" render -o x.png --channel0 nosuch.png

@@ -84,18 +84,18 @@ static void test_single(void)
 
     const char *bad[4] = { "x.gif", NULL, NULL, NULL };
     expect(iks_toyfile_load(&tf, f, bad, false, &e, &logger), &e, IKS_E_USAGE,
-           "--channel0 'x.gif': expected FILE.png", "a channel of an unknown kind");
+           "channel[0] 'x.gif': expected FILE.png", "a channel of an unknown kind");
     const char *bad2[4] = { NULL, NULL, "pic.png,filter=cubic", NULL };
     expect(iks_toyfile_load(&tf, f, bad2, false, &e, &logger), &e, IKS_E_USAGE,
-           "--channel2 'pic.png,filter=cubic': bad filter 'cubic'", "a bad setting");
+           "channel[2] 'pic.png,filter=cubic': bad filter 'cubic'", "a bad setting");
     const char *buf[4] = { NULL, "a", NULL, NULL };
     expect(iks_toyfile_load(&tf, f, buf, false, &e, &logger), &e, IKS_E_USAGE,
-           "--channel1 'a': a single file has no buffers", "a buffer for a single file");
+           "channel[1] 'a': a single file has no buffers", "a buffer for a single file");
     CHECK(tf.nowned == 0 && !tf.owned && !tf.name, "a failed load leaves nothing");
 
     iks_input in;
     CHECK(!iks_channel_parse("pic.png,nokey", &in, &e) && e.code == IKS_E_USAGE && !in.path &&
-              !strcmp(iks_err_msg(&e), "'pic.png,nokey': 'nokey' is not KEY=VALUE"),
+              !strcmp(iks_err_msg(&e), "channel 'pic.png,nokey': 'nokey' is not KEY=VALUE"),
           "%s", iks_err_msg(&e));
     iks_err_clear(&e);
     CHECK(iks_channel_parse("dir/a.jpg,vflip=0", &in, &e) && !strcmp(str(in.path), "dir/a.jpg") && !in.vflip,
@@ -126,9 +126,9 @@ static void test_from_text(void)
     iks_toyfile_free(&tf);
     const char *buf[4] = { "b", NULL, NULL, NULL };
     expect(iks_toyfile_from_text(&tf, NULL, code, buf, 0, &e, NULL), &e, IKS_E_USAGE,
-           "--channel0 'b': a single file has no buffers", "a buffer for text");
+           "channel[0] 'b': a single file has no buffers", "a buffer for text");
     const char *bad[4] = { NULL, NULL, NULL, "" };
-    expect(iks_toyfile_from_text(&tf, NULL, code, bad, 0, &e, NULL), &e, IKS_E_USAGE, "--channel3 '': expected", "empty spec");
+    expect(iks_toyfile_from_text(&tf, NULL, code, bad, 0, &e, NULL), &e, IKS_E_USAGE, "channel[3] '': expected", "empty spec");
 
     /* its name's directory finds relative includes; "<memory>" has none (not the current directory) */
     write_file("inc.glsl", "float helper() { return 1.0; }\n");
@@ -248,7 +248,7 @@ static void test_json(void)
            "bin.json: binary file, not JSON", "a binary file");
     const char *ch[4] = { "keyboard", NULL, NULL, NULL };
     expect(iks_toyfile_load(&tf, older, ch, false, &e, &logger), &e, IKS_E_USAGE,
-           "--channel0: a JSON brings its own channels", "--channel with a JSON");
+           "channel[0] 'keyboard': a JSON brings its own channels", "--channel with a JSON");
 
     /* media: missing (an error, or black), found beside the JSON under its path */
     static const char MEDIA[] =
@@ -315,7 +315,7 @@ static void test_dir(void)
 
     const char *ch[4] = { NULL, NULL, "black", NULL };
     expect(iks_toyfile_load(&tf, d, ch, false, &e, &logger), &e, IKS_E_USAGE,
-           "--channel2: a directory toy wires its channels in manifest.txt", "--channel with a directory");
+           "channel[2] 'black': a directory toy wires its channels in manifest.txt", "--channel with a directory");
     write_file("toy/manifest.txt", "image.iChannel0 = c\n");
     expect(iks_toyfile_load(&tf, d, NULL, false, &e, &logger), &e, IKS_E_FORMAT,
            "manifest.txt:1: image.iChannel0 reads buffer c, but the directory has no c.glsl", "a missing pass");
@@ -330,7 +330,7 @@ static void test_dir(void)
            "manifest.txt:1: expected PASS.iChannelN = SPEC", "no spec");
     write_file("toy/manifest.txt", "image.iChannel0 = x.gif\n");
     expect(iks_toyfile_load(&tf, d, NULL, false, &e, &logger), &e, IKS_E_FORMAT,
-           "manifest.txt:1: 'x.gif': expected FILE.png", "a bad spec in a file is a format error, not usage");
+           "manifest.txt:1: channel 'x.gif': expected FILE.png", "a bad spec in a file is a format error, not usage");
     mkdir(path_of("empty"), 0755);
     expect(iks_toyfile_load(&tf, path_of("empty"), NULL, false, &e, &logger), &e, IKS_E_FORMAT,
            "empty: a directory toy needs image.glsl", "no image.glsl");

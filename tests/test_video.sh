@@ -141,7 +141,7 @@ else
   echo "note: not root, or no tmpfs mount here: the real full-disk case was not run (the stand-in above was)"
 fi
 expect_fail "--ffmpeg-args badly quoted" 2 "--ffmpeg-args ''x': an unclosed ' quote" "$bin" render t.frag -o q.mp4 --ffmpeg-args "'x"
-expect_fail "a .mov without --ffmpeg-args is no known output" 2 "-o 'x.mov': expected a .png or .exr name" "$bin" render t.frag -o x.mov
+expect_fail "a .mov without --ffmpeg-args is no known output" 2 "-o 'x.mov': expected a name ending in one of .png" "$bin" render t.frag -o x.mov
 
 # Ctrl-C: the video holds the frames written, properly closed, and the message says so
 "$bin" render t.frag -o int.mp4 --frames 100000 --size 160x90 2> int.err & p=$!
@@ -198,7 +198,7 @@ check "... no temporary left" [ -z "$(ls -A | grep '^\.')" ]
 "$bin" render t.frag -o seq/%06d.png --frames 100000 --size 64x36 2> seq.err & p=$!
 sleep 2; kill -INT $p; wait $p
 n=$(ls seq | wc -l)
-check "PNG Ctrl-C: the rest with --frames $n:100000 ($(cat seq.err))" grep -q -- "the rest with --frames $n:100000" seq.err
+check "PNG Ctrl-C: the rest are frames $n:100000 ($(cat seq.err))" grep -q -- "the rest are frames $n:100000" seq.err
 
 # the README's pipe example, as written, twice in a row (the second over the first file)
 for i in 1 2; do

@@ -142,6 +142,8 @@ typedef struct {
     const char *title;  /* NULL: "ikshade" */
     bool no_vsync;      /* swap as fast as possible instead of once per refresh */
 } iks_window_desc;
+/* Checks a window's description without a display: IKS_E_USAGE about "size" (0 or 1 to 16384). */
+IKS_API iks_code iks_window_check(const iks_window_desc *d);
 /* Opens a GLFW window with a GL 3.3 core context, current on return. IKS_E_NO_DISPLAY when there is no
  * display to open it on. Close it with iks_window_close, after the engine that uses it is destroyed. */
 IKS_API iks_code iks_window_open(const iks_window_desc *d, iks_window **out);
@@ -204,9 +206,8 @@ typedef struct {
     /* GLSL text of the Image pass held in memory; path (may be NULL) then only names it in messages
      * and locates its relative #includes. */
     const char *source;
-    /* iChannel0..3 of a single file or source, as the command line's --channelN takes them:
-     * FILE.png|FILE.jpg|cube:FILE.png|FILE.bin (a volume)|keyboard|black|a..d|cube_a, then ,filter= ,wrap=
-     * ,vflip= ,srgb= */
+    /* iChannel0..3 of a single file or source: FILE.png|FILE.jpg|cube:FILE.png|FILE.bin (a
+     * volume)|an audio or video file|keyboard|black|a..d|cube_a, then ,filter= ,wrap= ,vflip= ,srgb= */
     const char *channel[4];
     /* "NAME=V" or "NAME=V1,V2[,V3[,V4]]" for uniforms the shader declares (float, int, uint, bool and
      * vectors); an undeclared name is an IKS_E_USAGE error. */
@@ -230,9 +231,14 @@ typedef struct {
     bool es_check;
 } iks_toy_desc;
 
-/* Loads and builds a toy. A bad --channel spec or --set is IKS_E_USAGE; a file that cannot be read
- * IKS_E_IO; a malformed JSON, manifest or include IKS_E_FORMAT; no mainImage IKS_E_NOT_SHADER; the
- * driver's refusal IKS_E_COMPILE. */
+/* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a
+ * built-in uniform, a value a float cannot hold), the channel specs and the files they name, the
+ * include directories, glsl and the size. IKS_E_USAGE about the field: "sets[i]", "channel[c]",
+ * "include_dirs[i]", "glsl", "size". iks_toy_load checks the same first. */
+IKS_API iks_code iks_toy_check(const iks_toy_desc *d);
+/* Loads and builds a toy. A bad channel spec or setting is IKS_E_USAGE (as iks_toy_check); a file that
+ * cannot be read IKS_E_IO; a malformed JSON, manifest or include IKS_E_FORMAT; no mainImage
+ * IKS_E_NOT_SHADER; the driver's refusal IKS_E_COMPILE. */
 IKS_API iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out);
 IKS_API void iks_toy_destroy(iks_toy *t);
 /* The name for titles and reports: the file's or directory's name, or the JSON's info.name. */
@@ -259,7 +265,8 @@ typedef struct {
     bool real_date;
 } iks_frame_info;
 
-/* Draws one frame at width x height: Buffers A-D, then Image. rgba8 (width*height*4 bytes) and rgbaf
+/* Draws one frame at width x height (0x0: the toy's size now, iks_toy_desc's at first): Buffers A-D,
+ * then Image. rgba8 (width*height*4 bytes) and rgbaf
  * (width*height*4 floats) receive the picture top row first; either may be NULL (both NULL: only draw,
  * see iks_engine_finish). With rgbaf the Image pass is drawn into a float target, so values above 1
  * and below 1/255 survive, and rgba8 is then the same picture rounded to 8 bits. */
@@ -299,9 +306,11 @@ typedef struct {
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {
-    /* out/%04d.png (one printf-style frame number; directories are made), still.png (one frame),
-     * "-" raw RGBA8 frames top row first to raw_fd, or a video (.mp4 .webm .mkv .gif) through ffmpeg;
-     * .exr names (with or without a frame number) for OpenEXR files: see depth */
+    /* The format is the name's extension (iks_output_format lists them): image files, one a frame, named
+     * with one printf-style frame number (out/%04d.png; directories are made), or one file for a single
+     * frame (still.png): .png, .jpg, .exr (see depth); one animated file: a video through ffmpeg (.mp4
+     * .webm .mkv .gif) or an animated .webp; the toy's sound alone (.wav, see seconds); or "-", raw RGBA8
+     * frames top row first to raw_fd. */
     const char *output;
     int raw_fd;             /* for "-": 0 means standard output */
     int width, height;      /* 0: 1280x720 */
@@ -321,9 +330,9 @@ typedef struct {
      * .webm, a palette GIF), split into words as a shell would; with them any extension (.mov, .avi)
      * is a video. NULL: ikshade's. */
     const char *ffmpeg_args;
-    /* Bits per channel. 0: the output's default (8; 16 = half float for .exr). 16: a 16-bit PNG. 32:
-     * an EXR of 32-bit floats. .exr (OpenEXR, RGBA, ZIP) and 16-bit PNGs are drawn into a float
-     * target, so values above 1 (EXR) and between 8-bit steps survive. */
+    /* Bits per channel, as the format takes them. 0: the format's default (8; 16 = half float for
+     * .exr). 16: a 16-bit PNG. 32: an EXR of 32-bit floats. .exr (OpenEXR, RGBA, ZIP) and 16-bit PNGs
+     * are drawn into a float target, so values above 1 (EXR) and between 8-bit steps survive. */
     int depth;
     /* A recorded session to replay (see iks_input_log): frame i gets the mouse and keys of the session
      * at i / fps seconds into it, iTime from the session's first on; time0 and mouse are ignored. */
@@ -338,11 +347,13 @@ typedef struct {
     bool resume;
     /* A directory of checkpoints of a toy with buffers (format: docs/DESIGN-NOTES.md). A range that
      * starts after 0 starts from the newest one at or before it instead of from frame 0; one made from
-     * another shader, size, --set, fps, time0, mouse or session, or by another format version, is
+     * another shader, size, settings, fps, time0, mouse or session, or by another format version, is
      * IKS_E_USAGE. With checkpoint_every N > 0, the state after each N-th frame drawn (frames N, 2N,
      * ...) is saved there atomically: a toy's buffers twice, w x h x 16 bytes each, per checkpoint. */
     const char *checkpoint_dir;
     long checkpoint_every;
+    /* Lossy formats (.jpg, .webp): 1..100; 0: 90 */
+    int quality;
 } iks_render_desc;
 
 typedef struct {
@@ -356,12 +367,20 @@ typedef struct {
     long kept;              /* resume: frames whose files were there already, complete */
     long restored;          /* the checkpoint the buffers started from (its frame); 0: none */
     long checkpoints;       /* checkpoints written (or found there already, identical) */
+    int width, height;      /* the frames' size (the description's, its defaults filled in) */
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,
  * iFrame i, and d's mouse (scaled by ssaa) with w > 0 on frame 0 only. For drawing the same frames
  * into memory with iks_toy_draw. */
 IKS_API void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *out);
+/* The output formats, one a call: i from 0, NULL past the last. name ("PNG"), its extensions (".jpg
+ * .jpeg"; "-" for raw frames) and what such an output is, in a line. */
+typedef struct {
+    const char *name, *exts, *what;
+} iks_output_info;
+IKS_API const iks_output_info *iks_output_format(int i);
+
 /* Checks a render's description without GL and without touching the disk: the output's name and kind
  * (one frame number at most, a known extension), the frame range, the numbers. IKS_E_USAGE, as
  * iks_render would. (iks_render also makes the output's directory and checks it is writable before it
@@ -407,7 +426,7 @@ IKS_API iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps
 /* ---- recorded input ---------------------------------------------------------------------------- */
 
 /* A viewer session's inputs (`ikshade view --record-input FILE`): the mouse each frame, the keys, the
- * window's size, the --set values, as a small versioned text file (format in src/engine/inputlog.c).
+ * window's size, the settings, as a small versioned text file (format in src/engine/inputlog.c).
  * iks_render replays it (iks_render_desc.input) at any size and frame rate. (iks_input_log is declared
  * with the render's description.) */
 /* IKS_E_FORMAT naming FILE:LINE and what is wrong; IKS_E_IO for a file that cannot be read. */
@@ -416,7 +435,7 @@ IKS_API iks_code iks_input_log_parse(const char *name, const char *text, iks_inp
 IKS_API void iks_input_log_free(iks_input_log *l);
 /* seconds from the first recorded frame to the last */
 IKS_API double iks_input_log_duration(const iks_input_log *l);
-/* the session's --set values ("NAME=V"), owned by l */
+/* the session's settings ("NAME=V"), owned by l */
 IKS_API int iks_input_log_sets(const iks_input_log *l, const char *const **sets);
 
 /* ---- the live loop ----------------------------------------------------------------------------- */
@@ -468,6 +487,10 @@ typedef struct {
     bool mute;
 } iks_live_desc;
 
+/* Checks a live run's description without a window or GL: its toy's (iks_toy_check), time0, frames,
+ * record (an output name as for a render, not raw frames or sound), record_fps (0, or 1e-9 to 1000).
+ * IKS_E_USAGE about the field. iks_live_run checks the same first. */
+IKS_API iks_code iks_live_check(const iks_live_desc *d);
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
  * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V Esc Q), a HUD,
  * and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
@@ -527,8 +550,9 @@ IKS_API iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats);
 
 /* ---- small things an embedding program needs ---------------------------------------------------- */
 
-/* Checks a --set or --channelN value without GL: IKS_E_USAGE with the reason. A channel naming a file
- * (an image, a cubemap's first face, a volume, music, a video) that is not there is IKS_E_USAGE too. */
+/* Checks one setting ("NAME=V[,V..]") or one channel spec without GL: IKS_E_USAGE about the field
+ * "setting" or "channel". A channel naming a file (an image, a cubemap's first face, a volume, music, a
+ * video) that is not there is IKS_E_USAGE too. */
 IKS_API iks_code iks_check_setting(const char *setting);
 IKS_API iks_code iks_check_channel(const char *spec);
 /* Writes width x height RGBA8 pixels (top row first) as a PNG (RGB unless alpha), atomically. */

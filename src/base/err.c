@@ -52,6 +52,18 @@ bool iks_err_field(iks_err *e, iks_code code, const char *field, const char *val
     return false;
 }
 
+void iks_err_rename_field(iks_err *e, const char *field)
+{
+    if (!e || !e->field[0] || !e->msg || strlen(field) >= sizeof e->field) return;
+    size_t n = strlen(e->field);
+    if (strncmp(e->msg, e->field, n) != 0) return; /* a caller put context in front: leave it */
+    char *m = NULL;
+    if (asprintf(&m, "%s%s", field, e->msg + n) < 0) return;
+    drop(e);
+    e->msg = m;
+    strcpy(e->field, field);
+}
+
 const char *iks_err_reason(const iks_err *e)
 {
     const char *m = iks_err_msg(e);

@@ -29,6 +29,8 @@ bool iks_err_vset(iks_err *e, iks_code code, const char *fmt, va_list ap);
  * the field in words of its own (the command line: "--fps '0.5': expected ..."). Returns false. */
 bool iks_err_field(iks_err *e, iks_code code, const char *field, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* The same error about another field (a caller that knows the field's place: "setting" -> "sets[2]") */
+void iks_err_rename_field(iks_err *e, const char *field);
 /* The reason of a field's error (the message after "FIELD VALUE: "); the whole message otherwise. */
 const char *iks_err_reason(const iks_err *e);
 /* Puts context in front of the message: "--size: " + "size 9x9: ...". Returns false. */

@@ -1,7 +1,9 @@
-/* cli.h: what the subcommands share: the command table entry, exit codes, and argument parsing helpers
- * that produce the one-line errors every command prints. Only src/cli talks to the user. */
+/* cli.h: what the subcommands share: the command table entry, exit codes, and the messages every
+ * command prints. Only src/cli talks to the user. */
 #ifndef IKS_CLI_H
 #define IKS_CLI_H
+
+#include "cli/opts.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -9,12 +11,36 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
+/* A command's help, made from its parts and its option table: `ikshade help NAME`, `ikshade NAME
+ * --help`, the man pages (help2man) and the completions all read it. */
+typedef struct {
+    const char *usage;       /* the usage lines: "usage: ikshade render [SHADER] -o OUTPUT [options]\n" */
+    const char *about;       /* what the command does, before the options */
+    void (*more)(FILE *f);   /* sections made at run time from the library's own tables (NULL: none) */
+    const iks_opt *options;  /* its option table (NULL: none) */
+    const char *after;       /* after the options: keys, examples */
+    const char *operand;     /* completion of the operands: "toy" (a shader, JSON or directory), "words:solver
+                                gpu render", NULL: none */
+} iks_help;
+
+/* What a command needs, for main (and the help) */
+enum {
+    IKS_CMD_GL = 1,      /* draws: GL through an engine (runs on a big stack, EGL's loader kept quiet) */
+    IKS_CMD_DISPLAY = 2, /* opens a window: a display */
+    IKS_CMD_NET = 4,     /* reaches a server */
+};
+
 typedef struct {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the command name */
+    unsigned flags;                    /* IKS_CMD_* */
     const char *summary;
-    const char *help; /* full text for `ikshade help NAME` and `ikshade NAME --help` */
+    const iks_help *help;
 } iks_command;
+
+/* The command table (main.c): every command, in the order `ikshade --help` lists them */
+extern const iks_command IKS_COMMANDS[];
+extern const int IKS_NCOMMANDS;
 
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_USAGE so callers can `return usage(...)`. */
 /* The signal policy (signals.c): installed once by main before any command runs */
@@ -28,8 +54,6 @@ int iks_signals_exit_status(int status);
 /* Writes s with control characters other than newline and tab shown as \xHH. */
 void iks_put_text(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* "unknown option 'ARG'", with the nearest option that help names when one is close; returns EXIT_USAGE */
-int iks_unknown_option(const char *cmd, const char *help, const char *arg);
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
 int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* What a command that ended with rc leaves as its exit status once stdout is flushed: output that could
@@ -43,18 +67,11 @@ void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 bool iks_parse_float(const char *s, float *out);
 bool iks_parse_double(const char *s, double *out);
 bool iks_parse_long(const char *s, long *out);
-/* "WxH" with whole numbers from 1 to 65536. */
-bool iks_parse_size(const char *s, int *w, int *h);
 /* A finite double, for options where NaN or Inf make no sense. */
 bool iks_parse_finite(const char *s, double *out);
 
-/* `--name VALUE` or `--name=VALUE` at argv[*i]; advances *i past the value. Returns NULL if argv[*i]
- * is not this option; sets *missing when the value is absent. */
-const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool *missing);
-
-
-/* Prints the help of a command to stdout. */
-void iks_print_help(const iks_command *c);
+/* Prints the help of a command to f. */
+void iks_print_help(FILE *f, const iks_command *c);
 
 /* One line of `solve` input: 1 with n numbers in f (4-5 or 8-9 fields), 0 for a blank or comment line,
  * -1 with a reason in err (which field, what is wrong). Modifies line. */
@@ -71,11 +88,7 @@ int cmd_check(int argc, char **argv);
 int cmd_render(int argc, char **argv);
 int cmd_view(int argc, char **argv);
 int cmd_import(int argc, char **argv);
-extern const char HELP_SOLVE[];
-extern const char HELP_BENCH[];
-extern const char HELP_CHECK[];
-extern const char HELP_RENDER[];
-extern const char HELP_VIEW[];
-extern const char HELP_IMPORT[];
+int cmd_completion(int argc, char **argv);
+extern const iks_help HELP_SOLVE, HELP_BENCH, HELP_CHECK, HELP_RENDER, HELP_VIEW, HELP_IMPORT, HELP_COMPLETION;
 
 #endif

@@ -19,26 +19,45 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-const char HELP_BENCH[] =
-    "usage: ikshade bench solver [--reps N]\n"
-    "       ikshade bench gpu [--reps N]\n"
-    "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n"
-    "\n"
-    "solver: ns per solve at n = 1e3 (in cache) and n = 1e7 (in memory), each against the article's\n"
-    "        formula (the baseline row, the same cases solved inline in this program) and against the\n"
-    "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
-    "        ik_solve3 and ik_solve3_batch with a pole per case (32 B in, 12 B out).\n"
-    "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
-    "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of 1280x720 by\n"
-    "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
-    "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
-    "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
-    "        in turn; each figure is the best of its repetitions.\n"
-    ;
+typedef struct {
+    long reps, frames;
+    int w, h;
+    iks_args args;
+} bopts;
+
+#define B(m) offsetof(bopts, m)
+static const iks_opt OPTIONS[] = {
+    { IKS_OPT_LONG, "--reps", NULL, "N", "repetitions; each figure is the best of them (solver: 5, gpu and render: 3)",
+      B(reps), .min = 1, .max = 1000, .expect = "expected a whole number", .need = "a count" },
+    { IKS_OPT_LONG, "--frames", NULL, "N", "render: frames (default 120)", B(frames), "frames", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a whole number", .need = "a count" },
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "render: frame size (default 1280x720)", B(w), "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+const iks_help HELP_BENCH = {
+    .usage = "usage: ikshade bench solver [--reps N]\n"
+             "       ikshade bench gpu [--reps N]\n"
+             "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n",
+    .about = "solver: ns per solve at n = 1e3 (in cache) and n = 1e7 (in memory), each against the article's\n"
+             "        formula (the baseline row, the same cases solved inline in this program) and against the\n"
+             "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
+             "        ik_solve3 and ik_solve3_batch with a pole per case (32 B in, 12 B out).\n"
+             "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
+             "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of 1280x720 by\n"
+             "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
+             "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
+             "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
+             "        in turn; each figure is the best of its repetitions.\n",
+    .options = OPTIONS,
+    .operand = "words:solver gpu render",
+};
 
 /* xorshift-based uniform in [0, 1): deterministic and identical everywhere */
 static double rnd(uint64_t *s)
@@ -305,22 +324,6 @@ static int bench_solver(int reps)
     return EXIT_OK;
 }
 
-/* --reps N, shared by the benchmarks that repeat; any other argument is an error. */
-static int bench_parse_reps(const char *what, int argc, char **argv, int *reps)
-{
-    for (int i = 1; i < argc; i++) {
-        bool missing;
-        const char *v = iks_opt_value(argc, argv, &i, "--reps", &missing);
-        if (missing) return iks_usage("bench", "%s: --reps needs a value", what);
-        long r;
-        if (!v) return iks_usage("bench", "%s: unknown option '%s'", what, argv[i]);
-        if (!iks_parse_long(v, &r) || r < 1 || r > 1000)
-            return iks_usage("bench", "%s: --reps '%s': expected a whole number from 1 to 1000", what, v);
-        *reps = (int)r;
-    }
-    return EXIT_OK;
-}
-
 /* ---- bench gpu --------------------------------------------------------------------------------- */
 
 /* the same distribution check draws from (xorshift.h) */
@@ -334,12 +337,10 @@ static void random_cases(float *c, long n, uint64_t seed)
     }
 }
 
-static int bench_gpu(int argc, char **argv)
+static int bench_gpu(int reps)
 {
-    int reps = 3;
-    int rc = bench_parse_reps("gpu", argc, argv, &reps);
-    if (rc) return rc;
-    iks_cli_log log = { "bench", false };
+    int rc;
+    iks_cli_log log = { "bench", false, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     if (!e) return EXIT_FAIL;
     static const long SIZES[] = { 1000000, 10000000 };
@@ -405,39 +406,11 @@ static int bench_gpu(int argc, char **argv)
 
 /* ---- bench render ------------------------------------------------------------------------------ */
 
-static int bench_render(int argc, char **argv)
+static int bench_render(const bopts *o, const char *shader)
 {
-    long frames = 120, reps = 3;
-    int w = 1280, h = 720;
-    const char *shader = NULL;
-    for (int i = 1; i < argc; i++) {
-        bool miss;
-        const char *v = iks_opt_value(argc, argv, &i, "--size", &miss);
-        if (miss) return iks_usage("bench", "render: --size needs WxH");
-        if (v) {
-            if (!iks_parse_size(v, &w, &h) || w > 16384 || h > 16384)
-                return iks_usage("bench", "render: --size '%s': expected WxH, each 1 to 16384, e.g. 1280x720", v);
-            continue;
-        }
-        v = iks_opt_value(argc, argv, &i, "--reps", &miss);
-        if (miss) return iks_usage("bench", "render: --reps needs a count");
-        if (v) {
-            if (!iks_parse_long(v, &reps) || reps < 1 || reps > 100)
-                return iks_usage("bench", "render: --reps '%s': expected 1 to 100", v);
-            continue;
-        }
-        v = iks_opt_value(argc, argv, &i, "--frames", &miss);
-        if (miss) return iks_usage("bench", "render: --frames needs a count");
-        if (!v) {
-            if (argv[i][0] == '-' && argv[i][1]) return iks_usage("bench", "render: unknown option '%s'", argv[i]);
-            if (shader) return iks_usage("bench", "render: more than one shader given ('%s' and '%s')", shader, argv[i]);
-            shader = argv[i];
-            continue;
-        }
-        if (!iks_parse_long(v, &frames) || frames < 1 || frames > 100000)
-            return iks_usage("bench", "render: --frames '%s': expected 1 to 100000", v);
-    }
-    iks_cli_log log = { "bench", true };
+    long frames = o->frames ? o->frames : 120, reps = o->reps ? o->reps : 3;
+    int w = o->w ? o->w : 1280, h = o->h ? o->h : 720;
+    iks_cli_log log = { "bench", true, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     iks_toy *t = NULL;
     iks_bench_render_result res;
@@ -451,7 +424,7 @@ static int bench_render(int argc, char **argv)
      * render's own "N of M frames written" (of files the benchmark removes), or a failure of (e).
      * Nothing of the figures is printed, nor after a stop that came once they were done. */
     if (e && iks_signals_stopped()) rc = iks_fail("bench", "render: interrupted; no figures printed");
-    else if (failed) rc = iks_print_last_error("bench");
+    else if (failed) rc = iks_opts_error(&o->args);
     else if (e) rc = EXIT_OK;
     load_mark m1 = load_now();
     iks_toy_destroy(t);
@@ -467,7 +440,7 @@ static int bench_render(int argc, char **argv)
     printf("  (c) encode only, %d thr   %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", res.cores, res.encode,
            1e3 * res.encode / fr, res.encode_cpu);
     printf("  (d) whole render         %7.3f s  %6.1f ms/frame\n", res.whole, 1e3 * res.whole / fr);
-    printf("  (d) / (b) = %.2f: the whole render against drawing and reading back alone (issue 12's goal <= 1.20)\n",
+    printf("  (d) / (b) = %.2f: the whole render against drawing and reading back alone (goal <= 1.20)\n",
            res.whole / res.readback);
     printf("  best the machine allows: max((b), (c), cpu(b+c)/cores) = %.3f s; (d) / best = %.2f (goal <= 1.10)\n",
            best, res.whole / best);
@@ -488,13 +461,22 @@ static int bench_render(int argc, char **argv)
 
 int cmd_bench(int argc, char **argv)
 {
-    if (argc < 2) return iks_usage("bench", "which benchmark? (see ikshade help bench)");
-    const char *what = argv[1];
-    if (strcmp(what, "solver") == 0) {
-        int reps = 5, rc = bench_parse_reps(what, argc - 1, argv + 1, &reps);
-        return rc ? rc : bench_solver(reps);
-    }
-    if (strcmp(what, "gpu") == 0) return bench_gpu(argc - 1, argv + 1);
-    if (strcmp(what, "render") == 0) return bench_render(argc - 1, argv + 1);
-    return iks_usage("bench", "no benchmark '%s' (see ikshade help bench)", what);
+    bopts o = { 0 };
+    int rc = iks_opts_parse("bench", OPTIONS, argc, argv, &o, &o.args);
+    const char *what = o.args.npos ? o.args.pos[0] : NULL;
+    bool render = what && !strcmp(what, "render");
+    if (rc >= 0) {
+    } else if (!what) rc = iks_usage("bench", "which benchmark? (see ikshade help bench)");
+    else if (strcmp(what, "solver") && strcmp(what, "gpu") && !render)
+        rc = iks_usage("bench", "no benchmark '%s' (see ikshade help bench)", what);
+    else if (!render && (iks_args_given(&o.args, "--frames") || iks_args_given(&o.args, "--size")))
+        rc = iks_usage("bench", "%s: --frames and --size are render's", what);
+    else if (o.args.npos > (render ? 2 : 1))
+        rc = iks_usage("bench", "%s: '%s': %s", what, o.args.pos[o.args.npos - 1], render ? "one shader at a time" :
+                       "takes no operands");
+    else if (!strcmp(what, "solver")) rc = bench_solver(o.reps ? (int)o.reps : 5);
+    else if (!strcmp(what, "gpu")) rc = bench_gpu(o.reps ? (int)o.reps : 3);
+    else rc = bench_render(&o, o.args.npos > 1 ? o.args.pos[1] : NULL);
+    iks_args_free(&o.args, &o);
+    return rc;
 }

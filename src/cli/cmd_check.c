@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,23 +38,37 @@
 #define MAX_CASES 30000000L
 #define STOP_EVERY 65536L /* cases between looks at a stop signal: about 2 ms of compare() */
 
-const char HELP_CHECK[] =
-    "usage: ikshade check [--cases N] [--seed S] [--solver FILE] [--json]\n"
-    "\n"
-    "Verifies the GLSL IK solver on this machine's GPU against the C solver, case by case: seeded\n"
-    "random cases (targets concentrated at the edges of reach, lengths 1e-3..1e3) plus the edge cases\n"
-    "of the solver's own tests, each solved with bend +1, bend -1, stretch and soften 0.25.\n"
-    "Prints the GPU, the number of cases, status mismatches, and the maximum and 99.9th-percentile\n"
-    "error of the joint in units of float epsilon x the case's scale, divided by the case's\n"
-    "conditioning, and the maximum error of the effector (end) in units of float epsilon x the\n"
-    "case's scale; exits 1 when a status differs or an error exceeds its bound (joint: max 16,\n"
-    "99.9th percentile 4; effector: max 16).\n"
-    "\n"
-    "options:\n"
-    "  --cases N      random cases (default 1000000)\n"
-    "  --seed S       random seed (default 1)\n"
-    "  --solver FILE  check FILE in place of shaders/ik.glsl (a port of your own)\n"
-    "  --json         print the result as one JSON object\n";
+typedef struct {
+    long cases, seed;
+    const char *solver;
+    bool json;
+    iks_args args;
+} copts;
+
+static const iks_opt OPTIONS[] = {
+    /* the probe takes any count; the cap is this command's memory for the cases and the errors */
+    { IKS_OPT_LONG, "--cases", NULL, "N", "random cases (default 1000000)", offsetof(copts, cases), .min = 0,
+      .max = MAX_CASES, .expect = "expected a whole number", .need = "a number" },
+    { IKS_OPT_LONG, "--seed", NULL, "S", "random seed (default 1)", offsetof(copts, seed),
+      .expect = "expected a whole number", .need = "a number" },
+    { IKS_OPT_STRING, "--solver", NULL, "FILE", "check FILE in place of shaders/ik.glsl (a port of your own)",
+      offsetof(copts, solver), .complete = "file:glsl frag", .need = "a file" },
+    { IKS_OPT_FLAG, "--json", NULL, NULL, "print the result as one JSON object", offsetof(copts, json), .flags = 0 },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+const iks_help HELP_CHECK = {
+    .usage = "usage: ikshade check [--cases N] [--seed S] [--solver FILE] [--json]\n",
+    .about = "Verifies the GLSL IK solver on this machine's GPU against the C solver, case by case: seeded\n"
+             "random cases (targets concentrated at the edges of reach, lengths 1e-3..1e3) plus the edge cases\n"
+             "of the solver's own tests, each solved with bend +1, bend -1, stretch and soften 0.25.\n"
+             "Prints the GPU, the number of cases, status mismatches, and the maximum and 99.9th-percentile\n"
+             "error of the joint in units of float epsilon x the case's scale, divided by the case's\n"
+             "conditioning, and the maximum error of the effector (end) in units of float epsilon x the\n"
+             "case's scale; exits 1 when a status differs or an error exceeds its bound (joint: max 16,\n"
+             "99.9th percentile 4; effector: max 16).\n",
+    .options = OPTIONS,
+};
 
 /* ---- cases ------------------------------------------------------------------------------------- */
 
@@ -317,28 +332,16 @@ static const char *solver_unusable(const char *path)
 
 int cmd_check(int argc, char **argv)
 {
-    long ncases = 1000000;
-    long seed = 1;
-    const char *solver = NULL;
-    bool json = false;
-    for (int i = 1; i < argc; i++) {
-        bool miss;
-        const char *v;
-        if (strcmp(argv[i], "--json") == 0) json = true;
-        else if ((v = iks_opt_value(argc, argv, &i, "--cases", &miss)) || miss) {
-            if (miss) return iks_usage("check", "--cases needs a number");
-            if (!iks_parse_long(v, &ncases) || ncases < 0 || ncases > MAX_CASES)
-                return iks_usage("check", "--cases '%s': expected a whole number from 0 to %ld", v, MAX_CASES);
-        } else if ((v = iks_opt_value(argc, argv, &i, "--seed", &miss)) || miss) {
-            if (miss) return iks_usage("check", "--seed needs a number");
-            if (!iks_parse_long(v, &seed)) return iks_usage("check", "--seed '%s': expected a whole number", v);
-        } else if ((v = iks_opt_value(argc, argv, &i, "--solver", &miss)) || miss) {
-            if (miss) return iks_usage("check", "--solver needs a file");
-            solver = v;
-            const char *why = solver_unusable(v);
-            if (why) return iks_fail("check", "--solver %s: %s", v, why);
-        } else return iks_unknown_option("check", HELP_CHECK, argv[i]);
-    }
+    copts co = { .cases = 1000000, .seed = 1 };
+    int rc = iks_opts_parse("check", OPTIONS, argc, argv, &co, &co.args);
+    if (rc < 0 && co.args.npos) rc = iks_usage("check", "'%s': check takes no operands", co.args.pos[0]);
+    iks_args_free(&co.args, &co);
+    if (rc >= 0) return rc;
+    long ncases = co.cases, seed = co.seed;
+    const char *solver = co.solver;
+    bool json = co.json;
+    const char *why = solver ? solver_unusable(solver) : NULL;
+    if (why) return iks_fail("check", "--solver %s: %s", solver, why);
     long nedge = edge_cases(NULL);
     long n = nedge + ncases;
     float *cases = malloc((size_t)n * 4 * sizeof *cases);
@@ -354,19 +357,19 @@ int cmd_check(int argc, char **argv)
         return interrupted(0, n * NSETS);
     }
 
-    iks_cli_log log = { "check", false };
+    iks_cli_log log = { "check", false, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     iks_probe *p = NULL;
     if (!e || iks_probe_create(e, solver, cases, n, &p) != IKS_OK) {
         /* a stop signal during either is that, whatever the failure it caused */
-        int rc = iks_signals_stopped() ? interrupted(0, n * NSETS) : e ? iks_print_last_error("check") : EXIT_FAIL;
+        rc = iks_signals_stopped() ? interrupted(0, n * NSETS) : e ? iks_print_last_error("check") : EXIT_FAIL;
         iks_engine_destroy(e);
         free(cases); free(gpu); free(errs);
         return rc;
     }
     result r = { .cases = n, .worst_i = -1, .worst_end_i = -1 };
     long done = 0; /* solves compared */
-    int rc = EXIT_OK;
+    rc = EXIT_OK;
     for (int s = 0; s < NSETS && rc == EXIT_OK; s++) {
         rc = probe_pass(p, s, false, gpu, done, n * NSETS);
         if (rc == EXIT_OK) {

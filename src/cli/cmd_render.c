@@ -1,9 +1,10 @@
-/* cmd_render.c: `ikshade render`: parses the arguments into an iks_render_desc, loads the toy and calls
- * iks_render (src/engine/render.c does the work); owns what a terminal user sees: the progress bar,
- * Ctrl-C, the summary line. `--each DIR` is a compatibility report built from the same API calls. */
+/* cmd_render.c: `ikshade render`: parses the arguments (its option table) into an iks_render_desc, loads
+ * the toy and calls iks_render (src/engine/render.c does the work); owns what a terminal user sees: the
+ * progress bar, Ctrl-C, the summary line. `--each DIR` is a compatibility report built from the same
+ * API calls. */
 #include "cli/cli.h"
-#include "base/clock.h"
 #include "base/buf.h"
+#include "base/clock.h"
 #include "base/strutil.h"
 #include "cli/session.h"
 
@@ -12,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,115 +22,35 @@
 #include <time.h>
 #include <unistd.h>
 
-const char HELP_RENDER[] =
-    "usage: ikshade render [SHADER] -o OUTPUT [options]\n"
-    "\n"
-    "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER is a file, a\n"
-    "shadertoy.com JSON export (Common, Buffers A-D, Cube A, Image, Sound), or a directory with\n"
-    "image.glsl, a.glsl..d.glsl, cube_a.glsl, sound.glsl, common.glsl and manifest.txt; it defaults to\n"
-    "the IK limb demo. Frame i is drawn at time T0 + i/FPS (computed in double), with iTimeDelta =\n"
-    "1/FPS and iFrame = i; iDate is fixed (2000-01-01, seconds = iTime) so renders are reproducible.\n"
-    "\n"
-    "OUTPUT:\n"
-    "  out/frame_%04d.png   PNG files, a printf-style frame number (directories are created)\n"
-    "  still.png            a plain name, for a single frame\n"
-    "  out/%04d.exr         OpenEXR (RGBA half floats, ZIP): values above 1 and below 1/255 kept\n"
-    "  -                    raw RGBA8 frames, top row first, to stdout (pipe into ffmpeg)\n"
-    "  movie.mp4            a video through ffmpeg (when installed), at --fps, playable anywhere:\n"
-    "                       .mp4 .mkv H.264 yuv420p, .webm VP9, .gif with a palette made for the clip\n"
-    "                       (GIF delays are whole 1/100 s: 60 fps plays at 50); odd sizes padded to even;\n"
-    "                       a toy with a sound pass gets it as the audio track (AAC; Opus in .webm)\n"
-    "  song.wav             the sound pass (mainSound, a JSON's sound pass, sound.glsl) as 44100 Hz\n"
-    "                       16-bit stereo, --seconds long from --time, drawn on the GPU as the site does\n"
-    "\n"
-    "options:\n"
-    "  -o, --output OUTPUT  where the frames go (required)\n"
-    "  --size WxH           frame size (default 1280x720)\n"
-    "  --frames N | A:B     N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
-    "                       files as the whole run, so renders can be split across processes\n"
-    "  --fps F              frames per second (default 60)\n"
-    "  --seconds S          a .wav's length (default 180, the site's); for frames: S x FPS frames\n"
-    "  --time T0            time of frame 0 in seconds (default 0)\n"
-    "  --mouse X,Y[,CX,CY]  a fixed iMouse in pixels: held at X,Y after a click at CX,CY (default X,Y),\n"
-    "                       as on shadertoy.com (w > 0 on frame 0 only)\n"
-    "  --set NAME=V[,V...]  set a uniform the shader declares (float, int, bool, vecN)\n"
-    "  -I DIR               add DIR to the #include path\n"
-    "  --ssaa K             K x K supersampling, box-filtered (1..8, default 1)\n"
-    "  --alpha              keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com\n"
-    "  --depth 8|16|32      bits per channel: 16 for 16-bit PNGs (drawn in float, no 8-bit steps);\n"
-    "                       EXR: 16 half (default) or 32 float\n"
-    "  --png-level L        1 (default): ISA-L's fastest deflate; 2..12: libdeflate's levels, smaller and\n"
-    "                       slower (10 and up: much slower); 0: stored, uncompressed\n"
-    "  --jobs J             encoder threads (default: the number of cores)\n"
-    "  --input FILE         replay a session recorded by `ikshade view --record-input FILE`: its mouse,\n"
-    "                       keys and --set values, resampled at --fps and scaled to --size; --frames\n"
-    "                       defaults to the whole session\n"
-    "  --ffmpeg-args 'ARGS' a video's ffmpeg output options instead of ours (any extension then), e.g.\n"
-    "                       -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'\n"
-    "  --quiet              no progress and no summary\n"
-    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
-    "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
-    "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
-    "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
-    "  --allow-media-outside  let a JSON or directory toy read media and #includes outside its own directory\n"
-    "  --warmup N           draw frames 0..N-1 unsaved first; the saved frames come after them\n"
-    "  --shard K/N          render part K (0..N-1) of N contiguous parts of the --frames range; the parts\n"
-    "                       together give the same files as one run (a part is empty when N > frames)\n"
-    "  --shard auto         K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN, _STEP), a\n"
-    "                       Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel (PARALLEL_SEQ)\n"
-    "  --shard-count N      N for --shard auto where the environment lacks it (Kubernetes, GNU parallel)\n"
-    "  --resume             keep frames whose PNG files are already there, complete and valid; draw the\n"
-    "                       rest (a killed or preempted task is simply run again)\n"
-    "  --checkpoint DIR     a toy with buffers starts a range from the newest checkpoint in DIR at or\n"
-    "                       before it instead of from frame 0 (the same frames as one run); one made from\n"
-    "                       another shader, size, --set, --fps, --time, --mouse, --input or format version\n"
-    "                       is refused\n"
-    "  --checkpoint-every N save the buffers' state in DIR after every N-th frame (frames N, 2N, ...),\n"
-    "                       atomically, at full float precision\n"
-    "  --glsl auto|es|330   compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto (default):\n"
-    "                       ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file\n"
-    "  --no-es-check        do not check each pass as the site's GLSL ES 3.00 (glslangValidator where\n"
-    "                       installed): by default what shadertoy.com would reject is a warning\n"
-    "  --each DIR           a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
-    "                       --frames given (default 1) at --size, as a table on stdout; exit 1 if any failed\n"
-    "\n"
-    "examples:\n"
-    "  ikshade render -o out/%04d.png --frames 120\n"
-    "  ikshade render shaders/limb.frag -o still.png --mouse 900,500 --set r1=0.6\n"
-    "  ikshade render -o limb.mp4 --frames 120\n"
-    "  ikshade render -o - --frames 60 | ffmpeg -y -f rawvideo -pix_fmt rgba -s 1280x720 -framerate 60 -i - \\\n"
-    "      -pix_fmt yuv420p out.mp4\n";
-
 typedef struct {
-    const char *shader;
     iks_render_desc r;
-    bool quiet;
     iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
+    bool quiet;
     long warmup;
-    bool frames_given;
-    iks_input_log *input; /* --input: a recorded session, owned */
-    const char *input_path; /* its file, for messages */
-    const char **sets;    /* its --set values, then the command line's (which win), when --input */
+    const char *input_path; /* --input FILE */
+    const char *each;       /* --each DIR: a compatibility report instead of frames */
+    const char *shard;      /* --shard K/N or auto */
+    long shard_count;       /* --shard-count N, 0 when not given */
+    /* made after parsing */
+    const char *shader;
+    iks_input_log *input;   /* the --input recording, owned */
+    const char **sets;      /* its settings, then the command line's (which win), when --input */
     int nsets;
-    const char *each;  /* --each DIR: a compatibility report instead of frames */
-    bool seconds_given;
-    const char *shard; /* --shard K/N or auto */
-    long shard_count;  /* --shard-count N, 0 when not given */
-    long shard_k, shard_n; /* the part taken, when shard */
-    bool shard_empty;  /* this part has no frames: nothing to draw */
+    long shard_k, shard_n;  /* the part taken, when shard */
+    bool shard_empty;       /* this part has no frames: nothing to draw */
+    iks_args args;
 } ropts;
 
-
-/* ---- argument checks --------------------------------------------------------------------------- */
-
-static bool parse_frames(const char *s, long *a, long *b)
+/* N or A:B: a count from 0, or a range (the library checks what it may be) */
+static bool parse_frames(const char *s, void *dst)
 {
+    iks_render_desc *r = dst;
     const char *colon = strchr(s, ':');
     if (!colon) {
         long n;
-        if (!iks_parse_long(s, &n) || n < 1) return false;
-        *a = 0;
-        *b = n;
+        if (!iks_parse_long(s, &n) || n < 1) return false; /* 0 frames is nothing to render */
+        r->first = 0;
+        r->end = n;
         return true;
     }
     char left[32];
@@ -136,29 +58,148 @@ static bool parse_frames(const char *s, long *a, long *b)
     if (k == 0 || k >= sizeof left) return false;
     memcpy(left, s, k);
     left[k] = '\0';
-    return iks_parse_long(left, a) && iks_parse_long(colon + 1, b) && *a >= 0 && *b > *a;
+    /* an end of 0 is the library's "first + 1": no range the user can mean */
+    return iks_parse_long(left, &r->first) && iks_parse_long(colon + 1, &r->end) && r->end != 0;
 }
 
-static bool parse_floats(const char *s, float *v, int *n, int max)
+/* X,Y or X,Y,CX,CY: held at X,Y after a click at CX,CY (default X,Y) */
+static bool parse_mouse(const char *s, void *dst)
 {
-    *n = 0;
-    char *copy = strdup(s);
-    if (!copy) return false;
-    bool ok = true;
-    char *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t && ok; t = strtok_r(NULL, ",", &save)) {
-        double d;
-        /* a million pixels, as a recording's iMouse: far past any frame, and still finite once a float
-         * scaled by --ssaa */
-        if (*n == max || !iks_parse_finite(t, &d) || fabs(d) > 1e6) ok = false;
-        else v[(*n)++] = (float)d;
-    }
-    /* "1,,2" or a trailing comma: strtok skips empties, so count commas to catch them */
-    int commas = 0;
+    iks_render_desc *r = dst;
+    float v[4];
+    int n = 0, commas = 0;
     for (const char *c = s; *c; c++) commas += *c == ',';
-    free(copy);
-    return ok && *n == commas + 1;
+    if (commas != 1 && commas != 3) return false;
+    for (const char *p = s;; n++) {
+        char num[64];
+        size_t k = strcspn(p, ",");
+        if (k == 0 || k >= sizeof num) return false;
+        memcpy(num, p, k);
+        num[k] = '\0';
+        double d;
+        if (!iks_parse_finite(num, &d) || fabs(d) > 3.4e38) return false;
+        v[n] = (float)d;
+        if (!p[k]) break;
+        p += k + 1;
+    }
+    memcpy(r->mouse, v, sizeof v);
+    if (n == 1) r->mouse[2] = v[0], r->mouse[3] = v[1];
+    r->have_mouse = true;
+    return true;
 }
+
+/* 0 is the command line's word for stored (the library's -1: its 0 means the default) */
+static bool parse_png_level(const char *s, void *dst)
+{
+    long l;
+    if (!iks_parse_long(s, &l) || l < INT_MIN || l > INT_MAX) return false;
+    *(int *)dst = l == 0 ? -1 : (int)l;
+    return true;
+}
+
+#define R(m) offsetof(ropts, r.m)
+#define O(m) offsetof(ropts, m)
+static const iks_opt OPTIONS[] = {
+    { IKS_OPT_STRING, "--output", "-o", "OUTPUT", "where the frames go (required): see OUTPUT above", R(output), "output",
+      .complete = "file", .need = "an output (see ikshade help render)" },
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "frame size (default 1280x720)", R(width), "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
+    { IKS_OPT_PARSE, "--frames", NULL, "N | A:B", "N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
+      "files as the whole run, so renders can be split across processes", O(r), "frames", .parse = parse_frames,
+      .expect = "expected a count N >= 1 or a range A:B with 0 <= A < B" },
+    { IKS_OPT_DOUBLE, "--fps", NULL, "F", "frames per second (default 60)", R(fps), "fps", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a number", .need = "a number" },
+    { IKS_OPT_DOUBLE, "--seconds", NULL, "S", "a .wav's length (default 180, the site's); for frames: S x FPS frames",
+      R(seconds), "seconds frames", .flags = IKS_OPT_NONZERO, .expect = "expected a number of seconds",
+      .need = "a number of seconds" },
+    { IKS_OPT_PARSE, "--mouse", NULL, "X,Y[,CX,CY]", "a fixed mouse in pixels: held at X,Y after a click at CX,CY (default\n"
+      "X,Y), as on shadertoy.com (w > 0 on frame 0 only)", O(r), "mouse", .parse = parse_mouse,
+      .expect = "expected X,Y or X,Y,CX,CY in pixels (each within a million)" },
+    { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = O(s) },
+    { IKS_OPT_INT, "--ssaa", NULL, "K", "K x K supersampling, box-filtered (1..8, default 1)", R(ssaa), "ssaa",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number" },
+    { IKS_OPT_FLAG, "--alpha", NULL, NULL, "keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com", R(alpha),
+      "alpha", .flags = 0 },
+    { IKS_OPT_INT, "--depth", NULL, "8|16|32", "bits per channel: 16 for 16-bit PNGs (drawn in float, no 8-bit steps);\n"
+      "EXR: 16 half (default) or 32 float", R(depth), "depth", .flags = IKS_OPT_NONZERO,
+      .expect = "expected 8, 16 (PNG, or an EXR's half) or 32 (EXR float)", .complete = "words:8 16 32",
+      .need = "bits per channel: 8, 16 or 32" },
+    { IKS_OPT_INT, "--quality", NULL, "Q", "JPEG and WebP quality, 1..100 (default 90)", R(quality), "quality",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number" },
+    { IKS_OPT_PARSE, "--png-level", NULL, "L", "1 (default): ISA-L's fastest deflate; 2..12: libdeflate's levels, smaller\n"
+      "and slower (10 and up: much slower); 0: stored, uncompressed", R(png_level), "png_level",
+      .parse = parse_png_level, .expect = "expected a whole number from 0 to 12", .need = "a level" },
+    { IKS_OPT_INT, "--jobs", NULL, "J", "encoder threads (default: the number of cores)", R(jobs), "jobs",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count" },
+    { IKS_OPT_STRING, "--input", NULL, "FILE", "replay a session recorded by `ikshade view --record-input FILE`: its\n"
+      "mouse, keys and --set values, resampled at --fps and scaled to --size;\n--frames defaults to the whole session",
+      O(input_path), "input frames", .complete = "file",
+      .need = "a recorded session (ikshade view --record-input FILE)" },
+    { IKS_OPT_STRING, "--ffmpeg-args", NULL, "'ARGS'", "a video's ffmpeg output options instead of ours (any extension\n"
+      "then), e.g. -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'", R(ffmpeg_args), "ffmpeg_args",
+      .need = "ffmpeg's output options, quoted as one argument" },
+    { IKS_OPT_FLAG, "--quiet", "-q", NULL, "no progress and no summary", O(quiet), .flags = 0 },
+    { IKS_OPT_LONG, "--warmup", NULL, "N", "draw frames 0..N-1 unsaved first; the saved frames come after them", O(warmup),
+      .min = 0, .max = 1000000, .expect = "expected a whole number", .need = "a frame count" },
+    { IKS_OPT_STRING, "--shard", NULL, "K/N", "render part K (0..N-1) of N contiguous parts of the --frames range; the\n"
+      "parts together give the same files as one run (a part is empty when N > frames)\n"
+      "auto: K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN,\n"
+      "_STEP), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel\n(PARALLEL_SEQ)",
+      O(shard), "shard", .need = "K/N or auto", .complete = "words:auto" },
+    { IKS_OPT_LONG, "--shard-count", NULL, "N", "N for --shard auto where the environment lacks it (Kubernetes, GNU\nparallel)",
+      O(shard_count), .min = 1, .max = 100000000, .expect = "expected a whole number",
+      .need = "the number of parts N" },
+    { IKS_OPT_FLAG, "--resume", NULL, NULL, "keep frames whose PNG files are already there, complete and valid; draw\n"
+      "the rest (a killed or preempted task is simply run again)", R(resume), "resume", .flags = 0 },
+    { IKS_OPT_STRING, "--checkpoint", NULL, "DIR", "a toy with buffers starts a range from the newest checkpoint in DIR at\n"
+      "or before it instead of from frame 0 (the same frames as one run); one\n"
+      "made from another shader, size, --set, --fps, --time, --mouse, --input or\nformat version is refused",
+      R(checkpoint_dir), "checkpoint_dir", .complete = "dir", .need = "a directory" },
+    { IKS_OPT_LONG, "--checkpoint-every", NULL, "N", "save the buffers' state in DIR after every N-th frame (frames N, 2N,\n"
+      "...), atomically, at full float precision", R(checkpoint_every), "checkpoint_every", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a whole number of frames", .need = "a frame count" },
+    { IKS_OPT_STRING, "--each", NULL, "DIR", "a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
+      "--frames given (default 1) at --size, as a table on stdout; exit 1 if any\nfailed", O(each), .complete = "dir",
+      .need = "a directory of shaders" },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+/* the outputs, from the library's own table of formats */
+static void outputs(FILE *f)
+{
+    fputs("\nOUTPUT (the format follows the name's extension):\n", f);
+    for (int i = 0; iks_output_format(i); i++) {
+        const iks_output_info *o = iks_output_format(i);
+        char names[64];
+        snprintf(names, sizeof names, "%s", o->exts);
+        for (char *c = names; *c; c++)
+            if (*c == ' ') *c = ',';
+        fprintf(f, "  %-20s %s\n", names, o->what);
+    }
+    fputs("  Frame files are named with one printf-style frame number (out/frame_%04d.png; directories are\n"
+          "  made), or one plain name for a single frame (still.png); one file takes every frame (a video, a\n"
+          "  .webp); - writes raw frames to stdout (pipe them into ffmpeg). Videos are playable anywhere:\n"
+          "  yuv420p, odd sizes padded to even; a toy with a sound pass gets it as the audio track.\n", f);
+}
+
+const iks_help HELP_RENDER = {
+    .usage = "usage: ikshade render [SHADER] -o OUTPUT [options]\n",
+    .about = "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER is a file, a\n"
+             "shadertoy.com JSON export (Common, Buffers A-D, Cube A, Image, Sound), or a directory with\n"
+             "image.glsl, a.glsl..d.glsl, cube_a.glsl, sound.glsl, common.glsl and manifest.txt; it defaults to\n"
+             "the IK limb demo. Frame i is drawn at time T0 + i/FPS (computed in double), and the date is fixed\n"
+             "(2000-01-01, its seconds the frame's time), so renders are reproducible: `ikshade help uniforms`\n"
+             "says what each uniform holds.\n",
+    .more = outputs,
+    .options = OPTIONS,
+    .after = "examples:\n"
+             "  ikshade render -o out/%04d.png --frames 120\n"
+             "  ikshade render shaders/limb.frag -o still.png --mouse 900,500 --set r1=0.6\n"
+             "  ikshade render -o limb.mp4 --frames 120\n"
+             "  ikshade render -o - --frames 60 | ffmpeg -y -f rawvideo -pix_fmt rgba -s 1280x720 -framerate 60 -i - \\\n"
+             "      -pix_fmt yuv420p out.mp4\n",
+    .operand = "toy",
+};
 
 /* K and N of --shard auto from the environment of the scheduler running us; -1 when found, else the
  * exit code after printing the one-line error */
@@ -215,18 +256,18 @@ static int apply_shard(ropts *o)
         const char *slash = strchr(o->shard, '/');
         char left[32];
         size_t k = slash ? (size_t)(slash - o->shard) : 0;
-        if (!slash || k == 0 || k >= sizeof left)
-            return iks_usage("render", "--shard '%s': expected K/N (part K of N, K from 0) or auto", o->shard);
-        memcpy(left, o->shard, k);
-        left[k] = '\0';
-        if (!iks_parse_long(left, &o->shard_k) || !iks_parse_long(slash + 1, &o->shard_n) || o->shard_n < 1 ||
-            o->shard_k < 0 || o->shard_k >= o->shard_n)
-            return iks_usage("render", "--shard '%s': expected K/N with N >= 1 and K from 0 to N-1", o->shard);
+        bool ok = slash && k > 0 && k < sizeof left;
+        if (ok) {
+            memcpy(left, o->shard, k);
+            left[k] = '\0';
+            ok = iks_parse_long(left, &o->shard_k) && iks_parse_long(slash + 1, &o->shard_n);
+        }
+        if (!ok) return iks_usage("render", "--shard '%s': expected K/N (part K of N, K from 0) or auto", o->shard);
         if (o->shard_count && o->shard_count != o->shard_n)
             return iks_usage("render", "--shard %s with --shard-count %ld: the counts differ", o->shard, o->shard_count);
     }
     long a, b;
-    if (iks_shard_range(r->first, r->end, o->shard_k, o->shard_n, &a, &b) != IKS_OK) return iks_print_last_error("render");
+    if (iks_shard_range(r->first, r->end, o->shard_k, o->shard_n, &a, &b) != IKS_OK) return iks_opts_error(&o->args);
     o->shard_empty = a == b;
     if (!o->shard_empty) {
         r->first = a;
@@ -235,136 +276,25 @@ static int apply_shard(ropts *o)
     return -1;
 }
 
-/* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. Owns o->s's
- * arrays: the caller frees them with iks_shared_free whatever this returns. */
+/* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. The caller
+ * frees o with ropts_free whatever this returns. The library checks every value it takes (iks_toy_check,
+ * iks_render_check), its errors put back in the user's words by the option table. */
 static int parse_args(int argc, char **argv, ropts *o)
 {
     memset(o, 0, sizeof *o);
-    if (!iks_shared_init(&o->s, argc)) return iks_fail("render", "out of memory");
+    int rc = iks_opts_parse("render", OPTIONS, argc, argv, o, &o->args);
+    if (rc >= 0) return rc;
+    if (o->args.npos > 1)
+        return iks_usage("render", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
+    o->shader = o->args.npos ? o->args.pos[0] : NULL;
     iks_render_desc *r = &o->r;
-    r->width = 1280;
-    r->height = 720;
-    r->first = 0;
-    r->end = 1;
-    r->fps = 60;
-    r->ssaa = 1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool miss = false;
-        int shared = iks_shared_opt("render", argc, argv, &i, &o->s);
-        if (shared >= 0) {
-            if (shared) return shared;
-            continue;
-        }
-#define OPT(name) ((v = iks_opt_value(argc, argv, &i, name, &miss)) || miss)
-#define NEED(name, what) \
-    if (miss) return iks_usage("render", "%s needs %s", name, what)
-        if (strcmp(a, "-o") == 0 || OPT("--output")) {
-            if (strcmp(a, "-o") == 0) {
-                if (i + 1 >= argc) return iks_usage("render", "-o needs an output (see ikshade help render)");
-                v = argv[++i];
-            }
-            NEED("--output", "an output");
-            r->output = v;
-        } else if (OPT("--size")) {
-            NEED("--size", "WxH");
-            if (!iks_parse_size(v, &r->width, &r->height))
-                return iks_usage("render", "--size '%s': expected WxH with whole numbers from 1, e.g. 1280x720", v);
-        } else if (OPT("--frames")) {
-            NEED("--frames", "N or A:B");
-            if (!parse_frames(v, &r->first, &r->end))
-                return iks_usage("render", "--frames '%s': expected a count N >= 1 or a range A:B with 0 <= A < B", v);
-            if (r->end - r->first > 100000000L) return iks_usage("render", "--frames '%s': at most 100000000 frames", v);
-            o->frames_given = true;
-        } else if (OPT("--fps")) {
-            NEED("--fps", "a number");
-            /* the engine's bound: iTimeDelta, 1/fps, within --time's 1e9 s */
-            if (!iks_parse_finite(v, &r->fps) || !(r->fps >= 1e-9 && r->fps <= 10000))
-                return iks_usage("render", "--fps '%s': expected a number from 1e-9 to 10000 (iTimeDelta, 1/fps, is at "
-                                 "most 1e9 s)", v);
-        } else if (OPT("--seconds")) {
-            NEED("--seconds", "a number of seconds");
-            if (!iks_parse_finite(v, &r->seconds) || r->seconds <= 0 || r->seconds > 21600)
-                return iks_usage("render", "--seconds '%s': expected a number above 0 and at most 21600 (6 hours)", v);
-            o->seconds_given = true;
-        } else if (OPT("--mouse")) {
-            NEED("--mouse", "X,Y[,CX,CY]");
-            int n;
-            if (!parse_floats(v, r->mouse, &n, 4) || (n != 2 && n != 4))
-                return iks_usage("render", "--mouse '%s': expected X,Y or X,Y,CX,CY in pixels (each within a million)", v);
-            if (n == 2) {
-                r->mouse[2] = r->mouse[0];
-                r->mouse[3] = r->mouse[1];
-            }
-            r->have_mouse = true;
-        } else if (OPT("--ssaa")) {
-            NEED("--ssaa", "a factor");
-            long k;
-            if (!iks_parse_long(v, &k) || k < 1 || k > 8)
-                return iks_usage("render", "--ssaa '%s': expected a whole number from 1 to 8", v);
-            r->ssaa = (int)k;
-        } else if (OPT("--jobs")) {
-            NEED("--jobs", "a count");
-            long j;
-            if (!iks_parse_long(v, &j) || j < 1 || j > 256)
-                return iks_usage("render", "--jobs '%s': expected a whole number from 1 to 256", v);
-            r->jobs = (int)j;
-        } else if (OPT("--png-level")) {
-            NEED("--png-level", "a level");
-            long l;
-            if (!iks_parse_long(v, &l) || l < 0 || l > 12)
-                return iks_usage("render", "--png-level '%s': expected a whole number from 0 to 12", v);
-            r->png_level = l == 0 ? -1 : (int)l; /* the API's 0 means the default; -1 is stored */
-        } else if (OPT("--each")) {
-            NEED("--each", "a directory of shaders");
-            struct stat st;
-            if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("render", "--each %s: not a directory", v);
-            o->each = v;
-        } else if (OPT("--warmup")) {
-            NEED("--warmup", "a frame count");
-            if (!iks_parse_long(v, &o->warmup) || o->warmup < 0 || o->warmup > 1000000)
-                return iks_usage("render", "--warmup '%s': expected a whole number from 0 to 1000000", v);
-        } else if (OPT("--depth")) {
-            NEED("--depth", "bits per channel: 8, 16 or 32");
-            long b;
-            if (!iks_parse_long(v, &b) || (b != 8 && b != 16 && b != 32))
-                return iks_usage("render", "--depth '%s': expected 8, 16 (PNG, or an EXR's half) or 32 (EXR float)", v);
-            r->depth = (int)b;
-        } else if (OPT("--input")) {
-            NEED("--input", "a recorded session (ikshade view --record-input FILE)");
-            iks_input_log_free(o->input);
-            o->input = NULL;
-            if (iks_input_log_load(v, &o->input) != IKS_OK) return iks_print_last_error("render");
-            o->input_path = v;
-        } else if (OPT("--shard")) {
-            NEED("--shard", "K/N or auto");
-            o->shard = v;
-        } else if (OPT("--shard-count")) {
-            NEED("--shard-count", "the number of parts N");
-            if (!iks_parse_long(v, &o->shard_count) || o->shard_count < 1 || o->shard_count > 100000000L)
-                return iks_usage("render", "--shard-count '%s': expected a whole number from 1 to 100000000", v);
-        } else if (OPT("--checkpoint")) {
-            NEED("--checkpoint", "a directory");
-            if (!*v) return iks_usage("render", "--checkpoint '': expected a directory");
-            r->checkpoint_dir = v;
-        } else if (OPT("--checkpoint-every")) {
-            NEED("--checkpoint-every", "a frame count");
-            if (!iks_parse_long(v, &r->checkpoint_every) || r->checkpoint_every < 1)
-                return iks_usage("render", "--checkpoint-every '%s': expected a whole number of frames from 1", v);
-        } else if (strcmp(a, "--resume") == 0) r->resume = true;
-        else if (OPT("--ffmpeg-args")) {
-            NEED("--ffmpeg-args", "ffmpeg's output options, quoted as one argument");
-            r->ffmpeg_args = v;
-        } else if (strcmp(a, "--alpha") == 0) r->alpha = true;
-        else if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) o->quiet = true;
-        else if (a[0] == '-' && a[1]) return iks_unknown_option("render", HELP_RENDER, a);
-        else if (!o->shader) o->shader = a;
-        else return iks_usage("render", "more than one shader given ('%s' and '%s')", o->shader, a);
-#undef OPT
-#undef NEED
-    }
     r->time0 = o->s.t0;
+    bool frames_given = iks_args_given(&o->args, "--frames") != NULL;
+    bool seconds_given = iks_args_given(&o->args, "--seconds") != NULL;
+    if (!frames_given) r->first = 0, r->end = 1;
     if (o->each) {
+        struct stat st;
+        if (stat(o->each, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage("render", "--each %s: not a directory", o->each);
         if (r->output) return iks_usage("render", "--each writes a report to stdout, not frames: drop -o");
         if (o->shader) return iks_usage("render", "--each takes the shaders from its directory, not '%s'", o->shader);
         if (o->shard || r->resume || r->checkpoint_dir)
@@ -372,35 +302,33 @@ static int parse_args(int argc, char **argv, ropts *o)
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
-    if (o->input) {
+    const iks_output_info *sound = NULL;
+    for (int i = 0; iks_output_format(i); i++)
+        if (!strcmp(iks_output_format(i)->exts, ".wav")) sound = iks_output_format(i);
+    bool to_sound = sound && iks_ends_with(r->output, sound->exts);
+    if (o->input_path) {
+        if (iks_input_log_load(o->input_path, &o->input) != IKS_OK) return iks_print_last_error("render");
         /* the whole session at --fps unless --frames says otherwise; its --set values first */
         r->input = o->input;
         double fps = r->fps > 0 ? r->fps : 60, span = iks_input_log_duration(o->input);
-        if (!o->frames_given) {
-            /* the cap --frames and --seconds have (a recording may span 1e9 s), where the recording is
-             * what says how many frames: not with --seconds, nor for a .wav, which draws none */
-            double n = floor(span * fps) + 1;
-            if (n > 100000000 && !o->seconds_given && !iks_ends_with(r->output, ".wav"))
-                return iks_usage("render", "--input %s: its %g s at --fps %g make %.0f frames, more than 100000000 "
-                                 "(give --frames, or a lower --fps)", o->input_path, span, fps, n);
-            r->end = r->first + (long)fmin(n, 100000000);
-        }
+        /* frames as the recording lasts, unless --frames or --seconds say how many (a .wav draws none);
+         * the library refuses a count past its cap, as for --frames */
+        if (!frames_given && !seconds_given && !to_sound) r->end = r->first + (long)fmin(floor(span * fps) + 1, 1e15);
         const char *const *ls;
         int nl = iks_input_log_sets(o->input, &ls);
         if (nl > 0) {
-            o->sets = malloc(sizeof *o->sets * (size_t)(nl + o->s.nsets + 1));
+            o->sets = malloc(sizeof *o->sets * (size_t)(nl + o->s.sets.n + 1));
             if (!o->sets) return iks_fail("render", "out of memory");
             for (int i = 0; i < nl; i++) o->sets[i] = ls[i];
-            for (int i = 0; i < o->s.nsets; i++) o->sets[nl + i] = o->s.sets[i];
-            o->nsets = nl + o->s.nsets;
+            for (int i = 0; i < o->s.sets.n; i++) o->sets[nl + i] = o->s.sets.v[i];
+            o->nsets = nl + o->s.sets.n;
         }
     }
     /* --seconds S for frames: S x FPS of them, the last one started before S */
-    if (o->seconds_given && !iks_ends_with(r->output, ".wav")) {
-        if (o->frames_given) return iks_usage("render", "--seconds and --frames both say how long: give one");
-        r->end = r->first + (long)ceil(r->seconds * r->fps - 1e-9);
-        if (r->end - r->first > 100000000L)
-            return iks_usage("render", "--seconds %g at --fps %g: more than 100000000 frames", r->seconds, r->fps);
+    if (seconds_given && !to_sound) {
+        if (frames_given) return iks_usage("render", "--seconds and --frames both say how long: give one");
+        double fps = r->fps > 0 ? r->fps : 60, n = ceil(r->seconds * fps - 1e-9);
+        r->end = r->first + (long)fmin(n, 1e15);
     }
     /* --warmup N: frames 0..N-1 are drawn unsaved, and the saved frames come after them */
     if (r->end > LONG_MAX - o->warmup)
@@ -409,17 +337,26 @@ static int parse_args(int argc, char **argv, ropts *o)
     r->first += o->warmup;
     r->end += o->warmup;
     if (o->shard_count && !o->shard) return iks_usage("render", "--shard-count goes with --shard auto");
+    iks_toy_desc td = iks_shared_toy(&o->s, o->shader);
+    if (iks_toy_check(&td) != IKS_OK) return iks_opts_error(&o->args);
     if (o->shard) {
         /* what one run of the whole range refuses, every part refuses: a part's own range can pass
-         * where the whole one cannot (its last iTime; one file named for several frames) */
-        if (iks_render_check(r) != IKS_OK) return iks_print_last_error("render");
-        int rc = apply_shard(o);
+         * where the whole one cannot (its last frame's time; one file named for several frames) */
+        if (iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
+        rc = apply_shard(o);
         if (rc >= 0) return rc;
     }
     if (strcmp(r->output, "-") == 0 && isatty(STDOUT_FILENO))
         return iks_usage("render", "-o -: stdout is a terminal; pipe it into a program");
-    if (iks_render_check(r) != IKS_OK) return iks_print_last_error("render");
+    if (iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
     return -1;
+}
+
+static void ropts_free(ropts *o)
+{
+    iks_input_log_free(o->input);
+    free(o->sets);
+    iks_args_free(&o->args, o);
 }
 
 /* ---- progress ---------------------------------------------------------------------------------- */
@@ -509,7 +446,7 @@ static int render_each(const ropts *o)
         return iks_fail("render", "--each %s: out of memory listing the directory", o->each);
     }
     if (n) qsort(names, n, sizeof names[0], cmp_names);
-    each_log log = { .base = { "render", o->quiet } };
+    each_log log = { .base = { "render", o->quiet, OPTIONS } };
     iks_engine *e = NULL;
     iks_engine_desc ed = { .log = each_log_fn, .log_user = &log };
     if (iks_engine_create(&ed, &e) != IKS_OK) {
@@ -598,6 +535,30 @@ static int render_each(const ropts *o)
 
 /* ---- the render -------------------------------------------------------------------------------- */
 
+/* A load's error: a setting that came from the --input recording (its settings go first) is the
+ * recording's to name; the others are the command line's */
+static int load_error(const ropts *o)
+{
+    const char *reason;
+    const char *field = iks_last_error_field(&reason);
+    int nl = o->nsets - o->s.sets.n, i;
+    if (o->sets && nl > 0 && sscanf(field, "sets[%d]", &i) == 1) {
+        if (i < nl) {
+            iks_fail("render", "%s: its setting '%s': %s", o->input_path, o->sets[i], reason);
+            return iks_exit_status(iks_last_error(NULL));
+        }
+        /* the same error, about the command line's own --set */
+        for (int k = 0; k < o->args.ngiven; k++) {
+            const iks_given *g = &o->args.given[k];
+            if (!strcmp(g->opt->name, "--set") && g->nth == i - nl) {
+                iks_fail("render", "%s '%s': %s", g->as, g->value, reason);
+                return iks_exit_status(iks_last_error(NULL));
+            }
+        }
+    }
+    return iks_opts_error(&o->args);
+}
+
 static int render(ropts *o)
 {
     if (o->each) return render_each(o);
@@ -609,15 +570,9 @@ static int render(ropts *o)
                     o->shard_n, r->first, r->end);
         return EXIT_OK;
     }
-    iks_cli_log log = { "render", o->quiet };
+    iks_cli_log log = { "render", o->quiet, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     if (!e) return EXIT_FAIL;
-    int max = iks_engine_max_size(e);
-    if ((long)r->width * r->ssaa > max || (long)r->height * r->ssaa > max) {
-        iks_engine_destroy(e);
-        return iks_usage("render", "--size %dx%d%s: this GL allows at most %d pixels on a side", r->width, r->height,
-                         r->ssaa > 1 ? " with --ssaa" : "", max);
-    }
     iks_toy_desc td = iks_shared_toy(&o->s, o->shader);
     if (o->sets) {
         td.sets = o->sets;
@@ -627,7 +582,7 @@ static int render(ropts *o)
     td.height = r->height * r->ssaa;
     iks_toy *t = NULL;
     if (iks_toy_load(e, &td, &t) != IKS_OK) {
-        int rc = iks_print_last_error("render");
+        int rc = load_error(o);
         iks_engine_destroy(e);
         return rc;
     }
@@ -643,14 +598,15 @@ static int render(ropts *o)
     iks_last_error(&m);
     if (c == IKS_E_INTERRUPTED) return iks_print_error("render", c, m);
     if (c != IKS_OK) {
-        /* before any frame was drawn (total 0) there is nothing to count */
-        /* a failed video is removed: there are no frames written to count */
-        if (c == IKS_E_COMPILE || c == IKS_E_USAGE || st.total == 0 || st.fps_played > 0)
-            return iks_print_error("render", c, m);
-        iks_fail("render", "%s (%ld of %ld frames written)", m, st.written, st.total);
+        /* before any frame was drawn (total 0) there is nothing to count; a failed video is removed:
+         * there are no frames written to count */
+        if (c == IKS_E_COMPILE || c == IKS_E_USAGE || st.total == 0 || st.fps_played > 0) return iks_opts_error(&o->args);
+        char *words = iks_opts_words(OPTIONS, m);
+        iks_fail("render", "%s (%ld of %ld frames written)", words ? words : m, st.written, st.total);
+        free(words);
         return iks_exit_status(c);
     }
-    if (!o->quiet && iks_ends_with(r->output, ".wav")) {
+    if (!o->quiet && st.samples > 0 && st.total == 0) {
         fprintf(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s\n",
                 st.samples / 44100.0, st.samples, st.seconds, r->output);
         return EXIT_OK;
@@ -662,7 +618,7 @@ static int render(ropts *o)
             snprintf(note, sizeof note, " (GIF: %.0f/100 s a frame, so %.4g fps where %.4g was asked)", 100.0 / st.fps_played,
                      st.fps_played, fps);
         if (st.padded) snprintf(note + strlen(note), sizeof note - strlen(note), " (padded to %dx%d for yuv420p)",
-                                r->width + r->width % 2, r->height + r->height % 2);
+                                st.width + st.width % 2, st.height + st.height % 2);
         if (st.samples > 0) snprintf(note + strlen(note), sizeof note - strlen(note), " (with the toy's sound as audio)");
         if (o->shard) snprintf(note + strlen(note), sizeof note - strlen(note), " (shard %ld/%ld: frames %ld:%ld)",
                                o->shard_k, o->shard_n, r->first, r->end);
@@ -674,7 +630,7 @@ static int render(ropts *o)
         if (st.checkpoints) snprintf(note + strlen(note), sizeof note - strlen(note), " (%ld checkpoint%s)",
                                      st.checkpoints, st.checkpoints == 1 ? "" : "s");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
-                st.written == 1 ? "" : "s", r->width, r->height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
+                st.written == 1 ? "" : "s", st.width, st.height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);
     }
     return EXIT_OK;
@@ -685,9 +641,7 @@ int cmd_render(int argc, char **argv)
     ropts o;
     int rc = parse_args(argc, argv, &o);
     if (rc < 0) rc = render(&o);
-    iks_input_log_free(o.input);
-    free(o.sets);
-    iks_shared_free(&o.s);
+    ropts_free(&o);
     return rc;
 }
 
@@ -695,8 +649,6 @@ int iks_render_parse_only(int argc, char **argv)
 {
     ropts o;
     int rc = parse_args(argc, argv, &o);
-    iks_input_log_free(o.input);
-    free(o.sets);
-    iks_shared_free(&o.s);
+    ropts_free(&o);
     return rc;
 }

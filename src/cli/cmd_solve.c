@@ -9,27 +9,40 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
-const char HELP_SOLVE[] =
-    "usage: ikshade solve [--3d] [--stretch] [--soften S] < cases\n"
-    "\n"
-    "Solves one two-bone IK case per input line and prints one answer per line.\n"
-    "  2D input:  px py r1 r2 [bend]            output: x y status\n"
-    "  3D input:  px py pz r1 r2 hx hy hz [bend] output: x y z status   (h = pole vector)\n"
-    "bend < 0 picks the mirrored solution. status is one of: reached too-far too-near degenerate.\n"
-    "Numbers are printed with %.9g, so they round-trip a float exactly. Blank lines and lines\n"
-    "starting with # are skipped. A malformed line stops the run with an error naming the line and\n"
-    "field (exit 1), as does NaN or Inf or a line longer than 1 MiB; the answers before it are already\n"
-    "written. When stdout's reader goes away (| head), solve stops quietly with exit 1.\n"
-    "\n"
-    "options:\n"
-    "  --3d         read 3D cases\n"
-    "  --stretch    out of reach, stretch the bones as the original article does\n"
-    "  --soften S   soft IK over the last fraction S (0..1) of the reach, against the knee pop\n"
-    "\n"
-    "example:\n"
-    "  echo '1.6 0 1 1' | ikshade solve      # -> 0.800000012 0.599999964 reached\n";
+typedef struct {
+    bool three, stretch;
+    double soften;
+    iks_args args;
+} sopts;
+
+static const iks_opt OPTIONS[] = {
+    { IKS_OPT_FLAG, "--3d", NULL, NULL, "read 3D cases", offsetof(sopts, three), .field = NULL },
+    { IKS_OPT_FLAG, "--stretch", NULL, NULL, "out of reach, stretch the bones as the original article does",
+      offsetof(sopts, stretch), .field = NULL },
+    /* the solver's library has no errors of its own to report: its range is the command line's */
+    { IKS_OPT_DOUBLE, "--soften", NULL, "S", "soft IK over the last fraction S (0..1) of the reach, against the knee pop",
+      offsetof(sopts, soften), .min = 0, .max = 1, .expect = "expected a number from 0 to 1",
+      .need = "a value (a fraction 0..1)" },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+const iks_help HELP_SOLVE = {
+    .usage = "usage: ikshade solve [--3d] [--stretch] [--soften S] < cases\n",
+    .about = "Solves one two-bone IK case per input line and prints one answer per line.\n"
+             "  2D input:  px py r1 r2 [bend]            output: x y status\n"
+             "  3D input:  px py pz r1 r2 hx hy hz [bend] output: x y z status   (h = pole vector)\n"
+             "bend < 0 picks the mirrored solution. status is one of: reached too-far too-near degenerate.\n"
+             "Numbers are printed with %.9g, so they round-trip a float exactly. Blank lines and lines\n"
+             "starting with # are skipped. A malformed line stops the run with an error naming the line and\n"
+             "field (exit 1), as does NaN or Inf or a line longer than 1 MiB; the answers before it are already\n"
+             "written. When stdout's reader goes away (| head), solve stops quietly with exit 1.\n",
+    .options = OPTIONS,
+    .after = "example:\n"
+             "  echo '1.6 0 1 1' | ikshade solve      # -> 0.800000012 0.599999964 reached\n",
+};
 
 static const char *const FIELDS2[] = { "px", "py", "r1", "r2", "bend" };
 static const char *const FIELDS3[] = { "px", "py", "pz", "r1", "r2", "hx", "hy", "hz", "bend" };
@@ -119,27 +132,19 @@ static int write_failed(int e, long lineno)
 
 int cmd_solve(int argc, char **argv)
 {
-    ik_opts opts = { 0 };
-    bool three = false;
-    for (int i = 1; i < argc; i++) {
-        bool missing;
-        const char *v;
-        if (strcmp(argv[i], "--3d") == 0) three = true;
-        else if (strcmp(argv[i], "--stretch") == 0) opts.stretch = 1;
-        else if ((v = iks_opt_value(argc, argv, &i, "--soften", &missing)) || missing) {
-            double s;
-            if (missing) return iks_usage("solve", "--soften needs a value (a fraction 0..1)");
-            if (!iks_parse_finite(v, &s) || s < 0 || s > 1)
-                return iks_usage("solve", "--soften '%s': expected a number from 0 to 1", v);
-            opts.soften = (float)s;
-        } else return iks_unknown_option("solve", HELP_SOLVE, argv[i]);
-    }
+    sopts so = { 0 };
+    int rc = iks_opts_parse("solve", OPTIONS, argc, argv, &so, &so.args);
+    if (rc < 0 && so.args.npos) rc = iks_usage("solve", "'%s': solve reads its cases from stdin, not arguments", so.args.pos[0]);
+    iks_args_free(&so.args, &so);
+    if (rc >= 0) return rc;
+    ik_opts opts = { .stretch = so.stretch, .soften = (float)so.soften };
+    bool three = so.three;
 
     int need = three ? 8 : 4;
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
-    int rc = EXIT_OK;
+    rc = EXIT_OK;
     long len;
     while (!iks_signals_stopped() && (len = read_line(stdin, &line, &cap)) != LINE_END) {
         lineno++;

@@ -8,133 +8,76 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
-const char HELP_VIEW[] =
-    "usage: ikshade view [SHADER] [options]\n"
-    "\n"
-    "Runs a Shadertoy-style shader, a shadertoy.com JSON export, or a directory toy in a window\n"
-    "(default: the IK limb demo; drag the target with the left mouse button). The shader and every\n"
-    "file it includes are reloaded on each save; a broken edit keeps the last good picture and shows\n"
-    "the error until a good edit replaces it.\n"
-    "\n"
-    "options:\n"
-    "  --size WxH           window size (default 1280x720)\n"
-    "  --set NAME=V[,V..]   set a uniform the shader declares (repeatable; kept across reloads)\n"
-    "  --time T0            start at iTime = T0 seconds (default 0)\n"
-    "  --paused             start paused\n"
-    "  --no-vsync           draw as fast as possible (vsync: once per refresh, at most 240 fps)\n"
-    "  --no-hud             start with the HUD hidden\n"
-    "  --mute               no sound (music channels play through the default output, kept at iTime)\n"
-    "  --frames N           quit after N frames (for scripts)\n"
-    "  --log                print each reload: compile time and latency from the save to the screen\n"
-    "  --record OUT         record what the window shows (no HUD), one frame per displayed frame, as\n"
-    "                       render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif); V pauses\n"
-    "  --record-fps F       a recorded video's frame rate (default 60)\n"
-    "  --record-input FILE  write the session's inputs (mouse and keys each frame, window size, --set)\n"
-    "                       for `ikshade render SHADER --input FILE`, which replays them at any size/fps\n"
-    "  -I DIR               also look for #include files in DIR (repeatable)\n"
-    "  --channelN SPEC      iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
-    "                       |FILE.bin (a shadertoy.com volume, a sampler3D)\n"
-    "                       ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1\n"
-    "  --missing-media black  run a JSON whose textures are not on disk with black instead\n"
-    "  --allow-media-outside  let a JSON or directory toy read media and #includes outside its own directory\n"
-    "  --glsl auto|es|330   GLSL ES 3.00 (the site's) or 3.30 core; auto: ES for a JSON, 3.30 for a file\n"
-    "  --no-es-check        no warnings for what shadertoy.com's GLSL ES 3.00 would reject\n"
-    "\n"
-    "keys:\n"
-    "  Space        pause / resume\n"
-    "  R            restart time (iTime = T0, iFrame = 0)\n"
-    "  Left/Right   one frame back / forward while paused (hold to scrub)\n"
-    "  F or F11     fullscreen on / off\n"
-    "  S            screenshot: ikshade-NNNN.png in the current directory (framebuffer size, no HUD)\n"
-    "  H            HUD on / off (fps, frame time, iTime, iFrame, resolution, mouse, errors)\n"
-    "  V            recording: pause / resume (--record), or start one into ikshade-NNNN.mp4;\n"
-    "               REC and the frame count in the HUD. A resize ends a video (V starts NAME-2.mp4)\n"
-    "  Esc or Q     quit\n"
-    "When the shader reads the keyboard (a keyboard channel), keys go to it, and the viewer's own\n"
-    "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
-    "\n"
-    "iMouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
-    "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
-    "Without a display this exits with an error: use `ikshade render` for headless output.\n";
-
 typedef struct {
-    const char *shader;
     int w, h;
     iks_shared_opts s; /* -I --set --channelN --missing-media --glsl --time */
-    bool paused, vsync, hud, log, mute;
+    bool paused, no_vsync, no_hud, log, mute;
     long frames; /* 0: until closed */
     const char *record;
     double record_fps;
     const char *record_input;
+    const char *shader;
+    iks_args args;
 } vopts;
 
+#define V(m) offsetof(vopts, m)
+static const iks_opt OPTIONS[] = {
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "window size (default 1280x720)", V(w), "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
+    { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = V(s) },
+    { IKS_OPT_FLAG, "--paused", NULL, NULL, "start paused", V(paused), "paused", .flags = 0 },
+    { IKS_OPT_FLAG, "--no-vsync", NULL, NULL, "draw as fast as possible (vsync: once per refresh, at most 240 fps)",
+      V(no_vsync), "no_vsync", .flags = 0 },
+    { IKS_OPT_FLAG, "--no-hud", NULL, NULL, "start with the HUD hidden", V(no_hud), "hide_hud", .flags = 0 },
+    { IKS_OPT_FLAG, "--mute", NULL, NULL, "no sound (music channels play through the default output, kept at the\n"
+      "shader's time)", V(mute), "mute", .flags = 0 },
+    { IKS_OPT_LONG, "--frames", NULL, "N", "quit after N frames (for scripts)", V(frames), "frames",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count" },
+    { IKS_OPT_FLAG, "--log", NULL, NULL, "print each reload: compile time and latency from the save to the screen", V(log),
+      "measure", .flags = 0 },
+    { IKS_OPT_STRING, "--record", NULL, "OUT", "record what the window shows (no HUD), one frame per displayed frame, as\n"
+      "render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif .webp); V\npauses", V(record), "record",
+      .complete = "file", .need = "an output: out/%05d.png or a video name" },
+    { IKS_OPT_DOUBLE, "--record-fps", NULL, "F", "a recorded video's frame rate (default 60)", V(record_fps), "record_fps",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a number", .need = "frames per second" },
+    { IKS_OPT_STRING, "--record-input", NULL, "FILE", "write the session's inputs (mouse and keys each frame, window size,\n"
+      "--set) for `ikshade render SHADER --input FILE`, which replays them at any\nsize/fps", V(record_input),
+      "record_input", .complete = "file", .need = "a file for the session's inputs" },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+const iks_help HELP_VIEW = {
+    .usage = "usage: ikshade view [SHADER] [options]\n",
+    .about = "Runs a Shadertoy-style shader, a shadertoy.com JSON export, or a directory toy in a window\n"
+             "(default: the IK limb demo; drag the target with the left mouse button). The shader and every\n"
+             "file it includes are reloaded on each save; a broken edit keeps the last good picture and shows\n"
+             "the error until a good edit replaces it.\n",
+    .options = OPTIONS,
+    .after = "keys:\n"
+             "  Space        pause / resume\n"
+             "  R            restart time (back to T0, the frame count to 0)\n"
+             "  Left/Right   one frame back / forward while paused (hold to scrub)\n"
+             "  F or F11     fullscreen on / off\n"
+             "  S            screenshot: ikshade-NNNN.png in the current directory (framebuffer size, no HUD)\n"
+             "  H            HUD on / off (fps, frame time, the shader's time and frame, resolution, mouse, errors)\n"
+             "  V            recording: pause / resume (--record), or start one into ikshade-NNNN.mp4;\n"
+             "               REC and the frame count in the HUD. A resize ends a video (V starts NAME-2.mp4)\n"
+             "  Esc or Q     quit\n"
+             "When the shader reads the keyboard (a keyboard channel), keys go to it, and the viewer's own\n"
+             "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
+             "\n"
+             "The mouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
+             "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n",
+    .operand = "toy",
+};
+
 /* Fills o from argv; -1 when valid, else the exit code after printing the one-line error. The caller
- * frees o->s with iks_shared_free whatever this returns. */
-static int parse_args(int argc, char **argv, vopts *o)
-{
-    memset(o, 0, sizeof *o);
-    if (!iks_shared_init(&o->s, argc)) return iks_fail("view", "out of memory");
-    o->w = 1280;
-    o->h = 720;
-    o->vsync = true;
-    o->hud = true;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        bool miss = false;
-        int shared = iks_shared_opt("view", argc, argv, &i, &o->s);
-        if (shared >= 0) {
-            if (shared) return shared;
-            continue;
-        }
-#define OPT(name) ((v = iks_opt_value(argc, argv, &i, name, &miss)) || miss)
-#define NEED(name, what) \
-    if (miss) return iks_usage("view", "%s needs %s", name, what)
-        if (OPT("--size")) {
-            NEED("--size", "WxH");
-            if (!iks_parse_size(v, &o->w, &o->h) || o->w > 16384 || o->h > 16384)
-                return iks_usage("view", "--size '%s': expected WxH with whole numbers from 1 to 16384", v);
-        } else if (OPT("--frames")) {
-            NEED("--frames", "a count");
-            if (!iks_parse_long(v, &o->frames) || o->frames < 1)
-                return iks_usage("view", "--frames '%s': expected a whole number from 1", v);
-        } else if (OPT("--record")) {
-            NEED("--record", "an output: out/%05d.png or a video name");
-            iks_render_desc probe = { .output = v, .end = 2 };
-            if (strcmp(v, "-") == 0) return iks_usage("view", "--record -: raw frames need a fixed size; record a video or PNGs");
-            if (iks_render_check(&probe) != IKS_OK) {
-                /* render's check speaks of its -o: here the name came from --record */
-                const char *m;
-                iks_code c = iks_last_error(&m);
-                if (!m || strncmp(m, "-o ", 3) != 0) return iks_print_last_error("view");
-                char named[1024];
-                snprintf(named, sizeof named, "--record %s", m + 3);
-                return iks_print_error("view", c, named);
-            }
-            o->record = v;
-        } else if (OPT("--record-input")) {
-            NEED("--record-input", "a file for the session's inputs");
-            o->record_input = v;
-        } else if (OPT("--record-fps")) {
-            NEED("--record-fps", "frames per second");
-            /* render's lowest rate (1/fps within 1e9 s): below it a GIF's delay overflowed */
-            if (!iks_parse_finite(v, &o->record_fps) || !(o->record_fps >= 1e-9 && o->record_fps <= 1000))
-                return iks_usage("view", "--record-fps '%s': expected a number from 1e-9 to 1000", v);
-        } else if (strcmp(a, "--paused") == 0) o->paused = true;
-        else if (strcmp(a, "--no-vsync") == 0) o->vsync = false;
-        else if (strcmp(a, "--no-hud") == 0) o->hud = false;
-        else if (strcmp(a, "--mute") == 0) o->mute = true;
-        else if (strcmp(a, "--log") == 0) o->log = true;
-        else if (a[0] == '-' && a[1]) return iks_unknown_option("view", HELP_VIEW, a);
-        else if (!o->shader) o->shader = a;
-        else return iks_usage("view", "more than one shader given ('%s' and '%s')", o->shader, a);
-#undef OPT
-#undef NEED
-    }
-    return -1;
-}
+ * frees o->args whatever this returns. The library checks the values (iks_window_check, iks_live_check). */
+static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_window_desc *wd);
 
 /* ---- what the live loop reports ---------------------------------------------------------------- */
 
@@ -202,13 +145,28 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
-static int view(const vopts *o)
+static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_window_desc *wd)
+{
+    memset(o, 0, sizeof *o);
+    int rc = iks_opts_parse("view", OPTIONS, argc, argv, o, &o->args);
+    if (rc >= 0) return rc;
+    if (o->args.npos > 1) return iks_usage("view", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
+    o->shader = o->args.npos ? o->args.pos[0] : NULL;
+    *wd = (iks_window_desc){ .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
+                             .no_vsync = o->no_vsync };
+    *d = (iks_live_desc){ .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
+                          .hide_hud = o->no_hud, .mute = o->mute, .no_vsync_cap = o->no_vsync, .frames = o->frames,
+                          .measure = o->log, .record = o->record, .record_fps = o->record_fps,
+                          .record_input = o->record_input };
+    if (iks_window_check(wd) != IKS_OK || iks_live_check(d) != IKS_OK) return iks_opts_error(&o->args);
+    return -1;
+}
+
+static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
 {
     if (o->shader && access(o->shader, R_OK) != 0) return iks_fail("view", "%s: %s", o->shader, strerror(errno));
     iks_window *win = NULL;
-    iks_window_desc wd = { .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
-                           .no_vsync = !o->vsync };
-    if (iks_window_open(&wd, &win) != IKS_OK) {
+    if (iks_window_open(wd, &win) != IKS_OK) {
         const char *m;
         if (iks_last_error(&m) == IKS_E_NO_DISPLAY) {
             /* GLFW words an empty DISPLAY as "Failed to open display )": say what is wrong instead */
@@ -219,24 +177,24 @@ static int view(const vopts *o)
             return iks_fail("view", "no display to open a window on (%s); for headless output use `ikshade "
                             "render`", m);
         }
-        return iks_print_last_error("view");
+        return iks_opts_error(&o->args);
     }
-    iks_cli_log log = { "view", false };
+    iks_cli_log log = { "view", false, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, win);
     if (!e) {
         iks_window_close(win);
         return EXIT_FAIL;
     }
     view_state vs = { .o = o };
-    iks_live_desc d = { .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
-                        .hide_hud = !o->hud, .mute = o->mute, .no_vsync_cap = !o->vsync, .frames = o->frames, .measure = o->log,
-                        .on_error = on_error, .on_reload = on_reload, .on_screenshot = on_screenshot,
-                        .record = o->record, .record_fps = o->record_fps, .on_record = on_record,
-                        .record_input = o->record_input,
-                        .should_stop = should_stop, .user = &vs };
-    iks_code c = iks_live_run(e, &d); /* Ctrl-C, SIGTERM, SIGHUP end it through should_stop: signals.c */
+    d->on_error = on_error;
+    d->on_reload = on_reload;
+    d->on_screenshot = on_screenshot;
+    d->on_record = on_record;
+    d->should_stop = should_stop;
+    d->user = &vs;
+    iks_code c = iks_live_run(e, d); /* Ctrl-C, SIGTERM, SIGHUP end it through should_stop: signals.c */
     int rc = EXIT_OK;
-    if (c != IKS_OK) rc = vs.reported ? iks_exit_status(c) : iks_print_last_error("view");
+    if (c != IKS_OK) rc = vs.reported ? iks_exit_status(c) : iks_opts_error(&o->args);
     iks_engine_destroy(e);
     iks_window_close(win);
     return rc;
@@ -245,16 +203,20 @@ static int view(const vopts *o)
 int cmd_view(int argc, char **argv)
 {
     vopts o;
-    int rc = parse_args(argc, argv, &o);
-    if (rc < 0) rc = view(&o);
-    iks_shared_free(&o.s);
+    iks_live_desc d;
+    iks_window_desc wd;
+    int rc = parse_args(argc, argv, &o, &d, &wd);
+    if (rc < 0) rc = view(&o, &d, &wd);
+    iks_args_free(&o.args, &o);
     return rc;
 }
 
 int iks_view_parse_only(int argc, char **argv)
 {
     vopts o;
-    int rc = parse_args(argc, argv, &o);
-    iks_shared_free(&o.s);
+    iks_live_desc d;
+    iks_window_desc wd;
+    int rc = parse_args(argc, argv, &o, &d, &wd);
+    iks_args_free(&o.args, &o);
     return rc;
 }

@@ -1,4 +1,5 @@
-/* main.c: the `ikshade` entry point: one table of subcommands, which also prints the help. */
+/* main.c: the `ikshade` entry point: one table of subcommands (with what each needs), which also
+ * prints the help; each command's options are its own table (cmd_*.c, opts.h). */
 #include "cli/cli.h"
 #include "ikshade/ikshade.h"
 
@@ -8,15 +9,19 @@
 #include <stdio.h>
 #include <string.h>
 
-static const iks_command COMMANDS[] = {
-    { "view", cmd_view, "run a shader in a window: drag the IK target, live reload on save", HELP_VIEW },
-    { "render", cmd_render, "render frames of a shader to PNG, headless", HELP_RENDER },
-    { "check", cmd_check, "verify the GLSL IK solver against the C one on this GPU", HELP_CHECK },
-    { "solve", cmd_solve, "solve IK cases read from stdin (scriptable)", HELP_SOLVE },
-    { "bench", cmd_bench, "benchmarks, printed as ratios against a baseline", HELP_BENCH },
-    { "import", cmd_import, "fetch a shader's JSON and media from shadertoy.com's API", HELP_IMPORT },
+const iks_command IKS_COMMANDS[] = {
+    { "view", cmd_view, IKS_CMD_GL | IKS_CMD_DISPLAY, "run a shader in a window: drag the IK target, live reload on save",
+      &HELP_VIEW },
+    { "render", cmd_render, IKS_CMD_GL, "render frames of a shader to images, a video or sound, headless", &HELP_RENDER },
+    { "check", cmd_check, IKS_CMD_GL, "verify the GLSL IK solver against the C one on this GPU", &HELP_CHECK },
+    { "solve", cmd_solve, 0, "solve IK cases read from stdin (scriptable)", &HELP_SOLVE },
+    { "bench", cmd_bench, IKS_CMD_GL, "benchmarks, printed as ratios against a baseline", &HELP_BENCH },
+    { "import", cmd_import, IKS_CMD_NET, "fetch a shader's JSON and media from shadertoy.com's API", &HELP_IMPORT },
+    { "completion", cmd_completion, 0, "print a shell's completion script (bash, zsh, fish)", &HELP_COMPLETION },
 };
-#define NCOMMANDS (sizeof COMMANDS / sizeof COMMANDS[0])
+const int IKS_NCOMMANDS = (int)(sizeof IKS_COMMANDS / sizeof IKS_COMMANDS[0]);
+#define COMMANDS IKS_COMMANDS
+#define NCOMMANDS ((size_t)IKS_NCOMMANDS)
 
 static void usage(FILE *f) /* the full list, for --help */
 {
@@ -24,6 +29,7 @@ static void usage(FILE *f) /* the full list, for --help */
                "A Shadertoy-style GLSL runner built around analytic two-bone IK.\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(f, "\n  ikshade help <command>   (or ikshade <command> --help) for a command's options\n"
+               "  ikshade help uniforms    the uniforms ikshade gives every pass\n"
                "  ikshade --version\n");
 }
 
@@ -32,6 +38,17 @@ static const iks_command *find(const char *name)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(COMMANDS[i].name, name) == 0) return &COMMANDS[i];
     return NULL;
+}
+
+/* `ikshade help uniforms`: the built-in uniforms, from the library's one list */
+static void print_uniforms(FILE *f)
+{
+    fprintf(f, "The uniforms ikshade declares in every pass and sets before every draw (a --set of one is\n"
+               "refused):\n\n");
+    for (int i = 0; iks_builtin_uniform(i); i++) {
+        const iks_builtin *b = iks_builtin_uniform(i);
+        fprintf(f, "  %-12s %-20s %s\n", b->type, b->name, b->doc);
+    }
 }
 
 /* Mesa's GLSL compiler recurses once per operator: one machine-made expression of ~20,000 terms
@@ -103,24 +120,33 @@ int main(int argc, char **argv)
             usage(stdout);
             return iks_stdout_status(NULL, EXIT_OK);
         }
+        if (strcmp(argv[2], "uniforms") == 0) {
+            print_uniforms(stdout);
+            return iks_stdout_status(NULL, EXIT_OK);
+        }
         const iks_command *c = find(argv[2]);
         if (!c) return iks_usage(NULL, "help: no command '%s' (try ikshade --help)", argv[2]);
-        iks_print_help(c);
+        iks_print_help(stdout, c);
         return iks_stdout_status(NULL, EXIT_OK);
     }
     const iks_command *c = find(a);
     if (!c) return iks_usage(NULL, "no command '%s' (try ikshade --help)", a);
     /* Mesa's EGL prints loader warnings of its own before our one-line error says what failed and
      * why; a user who wants them sets EGL_LOG_LEVEL=warning (or debug) */
-    setenv("EGL_LOG_LEVEL", "fatal", 0);
+    if (c->flags & IKS_CMD_GL) setenv("EGL_LOG_LEVEL", "fatal", 0);
     iks_signals_install();
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             buffer_whole();
-            iks_print_help(c);
+            iks_print_help(stdout, c);
             return iks_stdout_status(c->name, EXIT_OK);
         }
+    }
+    /* only a GL compiler recurses that deep: the others run where they are */
+    if (!(c->flags & IKS_CMD_GL)) {
+        iks_signals_command_thread();
+        return iks_signals_exit_status(iks_stdout_status(c->name, c->run(argc - 1, argv + 1)));
     }
     return run_on_big_stack(c, argc - 1, argv + 1);
 }

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +47,13 @@ void iks_cli_log_fn(void *user, iks_log_level level, const char *message)
     if (level == IKS_LOG_DIAGNOSTICS) {
         iks_put_text(stderr, message);
         fputc('\n', stderr);
+        return;
     }
-    else if (level == IKS_LOG_WARN) iks_warn(l->cmd, "%s", message);
-    else if (!l->quiet) iks_fail(l->cmd, "%s", message);
+    char *words = l->opts ? iks_opts_words(l->opts, message) : NULL;
+    const char *m = words ? words : message;
+    if (level == IKS_LOG_WARN) iks_warn(l->cmd, "%s", m);
+    else if (!l->quiet) iks_fail(l->cmd, "%s", m);
+    free(words);
 }
 
 iks_engine *iks_cli_engine(iks_cli_log *log, iks_window *win)
@@ -62,89 +67,56 @@ iks_engine *iks_cli_engine(iks_cli_log *log, iks_window *win)
     return e;
 }
 
-bool iks_shared_init(iks_shared_opts *o, int argc)
-{
-    memset(o, 0, sizeof *o);
-    size_t n = argc > 0 ? (size_t)argc : 1;
-    o->sets = calloc(n, sizeof *o->sets);
-    o->inc = calloc(n, sizeof *o->inc);
-    if (o->sets && o->inc) return true;
-    iks_shared_free(o);
-    return false;
-}
-
-void iks_shared_free(iks_shared_opts *o)
-{
-    free(o->sets);
-    free(o->inc);
-    memset(o, 0, sizeof *o);
-}
-
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
-    iks_toy_desc d = { .path = path, .sets = o->sets, .nsets = o->nsets, .include_dirs = o->inc,
-                       .n_include_dirs = o->ninc, .glsl = o->glsl, .missing_media_black = o->missing_black,
+    iks_toy_desc d = { .path = path, .sets = o->sets.v, .nsets = o->sets.n, .include_dirs = o->inc.v,
+                       .n_include_dirs = o->inc.n, .glsl = o->glsl, .missing_media_black = o->missing_black,
                        .allow_media_outside = o->media_outside, .es_check = !o->no_es_check };
     memcpy(d.channel, o->channel, sizeof d.channel);
     return d;
 }
 
-static int glsl_parse(const char *v)
+static bool parse_glsl(const char *v, void *dst)
 {
-    return !strcmp(v, "auto") ? IKS_GLSL_AUTO : !strcmp(v, "es") ? IKS_GLSL_ES : !strcmp(v, "330") ? IKS_GLSL_330 : -1;
+    iks_glsl *g = dst;
+    if (!strcmp(v, "auto")) *g = IKS_GLSL_AUTO;
+    else if (!strcmp(v, "es")) *g = IKS_GLSL_ES;
+    else if (!strcmp(v, "330")) *g = IKS_GLSL_330;
+    else return false;
+    return true;
 }
 
-int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_opts *o)
+static bool parse_black(const char *v, void *dst)
 {
-    const char *a = argv[*i], *v;
-    bool miss = false;
-#define OPT(name) ((v = iks_opt_value(argc, argv, i, name, &miss)) || miss)
-#define NEED(name, what) \
-    if (miss) return iks_usage(cmd, "%s needs %s", name, what)
-    if (OPT("--time")) {
-        NEED("--time", "seconds");
-        if (!iks_parse_finite(v, &o->t0) || fabs(o->t0) > 1e9)
-            return iks_usage(cmd, "--time '%s': expected a finite number of seconds from -1e9 to 1e9", v);
-    } else if (OPT("--set")) {
-        NEED("--set", "NAME=VALUE");
-        if (iks_check_setting(v) != IKS_OK) return iks_print_last_error(cmd);
-        o->sets[o->nsets++] = v;
-    } else if (strncmp(a, "-I", 2) == 0) {
-        const char *d = a[2] ? a + 2 : (*i + 1 < argc ? argv[++*i] : NULL);
-        if (!d) return iks_usage(cmd, "-I needs a directory");
-        struct stat st;
-        if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) return iks_usage(cmd, "-I %s: not a directory", d);
-        o->inc[o->ninc++] = d;
-    } else if (strncmp(a, "--channel", 9) == 0 && a[9] >= '0' && a[9] <= '3' && (a[10] == '\0' || a[10] == '=')) {
-        char name[16];
-        snprintf(name, sizeof name, "--channel%c", a[9]);
-        v = iks_opt_value(argc, argv, i, name, &miss);
-        NEED(name, "FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a");
-        /* checked now, so that a typo is a usage error before any window or context exists */
-        if (iks_check_channel(v) != IKS_OK) {
-            const char *m;
-            iks_code c = iks_last_error(&m);
-            char named[1024];
-            snprintf(named, sizeof named, "%s %s", name, m);
-            if (c != IKS_E_USAGE) return iks_print_error(cmd, c, named);
-            return iks_usage(cmd, "%s", named);
-        }
-        o->channel[a[9] - '0'] = v;
-    } else if (OPT("--glsl")) {
-        NEED("--glsl", "auto, es or 330");
-        int g = glsl_parse(v);
-        if (g < 0) return iks_usage(cmd, "--glsl '%s': expected auto, es or 330", v);
-        o->glsl = (iks_glsl)g;
-    } else if (OPT("--missing-media")) {
-        NEED("--missing-media", "black");
-        if (strcmp(v, "black") != 0) return iks_usage(cmd, "--missing-media '%s': the one choice is black", v);
-        o->missing_black = true;
-    } else if (strcmp(a, "--no-es-check") == 0) {
-        o->no_es_check = true;
-    } else if (strcmp(a, "--allow-media-outside") == 0) {
-        o->media_outside = true;
-    } else return -1;
-#undef OPT
-#undef NEED
-    return 0;
+    *(bool *)dst = true;
+    return strcmp(v, "black") == 0;
 }
+
+#define SHARED(m) offsetof(iks_shared_opts, m)
+#define CHANNEL(n, hidden, help)                                                                                    \
+    { IKS_OPT_STRING, "--channel" #n, NULL, "SPEC", help, SHARED(channel[n]), "channel[" #n "]", .flags = hidden, \
+      .complete = "words:keyboard black a b c d cube_a|file:png jpg jpeg bin mp3 ogg wav mp4 webm",               \
+      .label = "--channelN" }
+const iks_opt IKS_SHARED_OPTS[] = {
+    { IKS_OPT_LIST, "--set", NULL, "NAME=V[,V...]", "set a uniform the shader declares (float, int, bool, vecN; repeatable)",
+      SHARED(sets), "sets", .flags = 0 },
+    { IKS_OPT_LIST, "-I", NULL, "DIR", "also look for #include files in DIR (repeatable)", SHARED(inc), "include_dirs",
+      .complete = "dir" },
+    { IKS_OPT_DOUBLE, "--time", NULL, "T0", "time of the first frame in seconds (default 0)", SHARED(t0), "time0",
+      .expect = "expected a finite number of seconds", .need = "seconds" },
+    CHANNEL(0, 0, "iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
+                  "|FILE.bin (a shadertoy.com volume, a sampler3D)|an audio or video file\n"
+                  ",filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1"),
+    CHANNEL(1, IKS_OPT_HIDDEN, NULL), CHANNEL(2, IKS_OPT_HIDDEN, NULL), CHANNEL(3, IKS_OPT_HIDDEN, NULL),
+    { IKS_OPT_PARSE, "--missing-media", NULL, "black", "run a JSON whose textures are not on disk with black instead",
+      SHARED(missing_black), "missing_media_black", .parse = parse_black, .expect = "the one choice is black",
+      .complete = "words:black", .says = "--missing-media black" },
+    { IKS_OPT_FLAG, "--allow-media-outside", NULL, NULL, "let a JSON or directory toy read media and #includes outside "
+      "its own directory", SHARED(media_outside), "allow_media_outside", .flags = 0 },
+    { IKS_OPT_PARSE, "--glsl", NULL, "auto|es|330", "compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto\n"
+      "(default): ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file", SHARED(glsl), "glsl",
+      .parse = parse_glsl, .expect = "expected auto, es or 330", .complete = "words:auto es 330" },
+    { IKS_OPT_FLAG, "--no-es-check", NULL, NULL, "do not check each pass as the site's GLSL ES 3.00 (glslangValidator\n"
+      "where installed): by default what shadertoy.com would reject is a warning", SHARED(no_es_check), "es_check", .flags = 0 },
+    { IKS_OPT_END, .flags = 0 },
+};

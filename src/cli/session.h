@@ -1,20 +1,19 @@
 /* session.h: what the commands that draw share: the options about what is drawn (-I, --set,
- * --channelN, --missing-media, --glsl, --time), an engine made the command line's way, and errors
- * printed from the library's code and message. Only the public API (ikshade.h) is used here. */
+ * --channelN, --missing-media, --glsl, --time: one table both commands include), an engine made the
+ * command line's way, and errors printed from the library's code and message. Only the public API
+ * (ikshade.h) is used here. */
 #ifndef IKS_SESSION_H
 #define IKS_SESSION_H
 
+#include "cli/opts.h"
 #include "ikshade/ikshade.h"
 
 #include <stdbool.h>
 
-/* The options render and view share. The arrays point into argv and are sized by argc, so no count of
- * options can overflow them. */
+/* The options render and view share (the lists point into argv). */
 typedef struct {
-    const char **sets;      /* --set NAME=V, checked at parse time */
-    int nsets;
-    const char **inc;       /* -I DIR */
-    int ninc;
+    iks_strlist sets;       /* --set NAME=V */
+    iks_strlist inc;        /* -I DIR */
     const char *channel[4]; /* --channelN */
     bool missing_black;     /* --missing-media black */
     bool media_outside;     /* --allow-media-outside */
@@ -23,20 +22,18 @@ typedef struct {
     double t0;              /* --time */
 } iks_shared_opts;
 
-/* false when out of memory */
-bool iks_shared_init(iks_shared_opts *o, int argc);
-void iks_shared_free(iks_shared_opts *o);
-/* If argv[*i] is one of the shared options, consumes it and its value and returns 0, or prints the
- * one-line error and returns EXIT_USAGE; returns -1 when it is not one of them. */
-int iks_shared_opt(const char *cmd, int argc, char **argv, int *i, iks_shared_opts *o);
+/* Their table, for a command's table to include: { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off =
+ * offsetof(the command's struct, its iks_shared_opts) } */
+extern const iks_opt IKS_SHARED_OPTS[];
 /* The toy description these options make for path (NULL: the demo). */
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path);
 
 /* The logger the commands give the engine: warnings always, notes unless quiet, compile diagnostics
- * as they are. */
+ * as they are; the fields a message names are put as the command's options (opts, may be NULL). */
 typedef struct {
     const char *cmd;
     bool quiet;
+    const iks_opt *opts;
 } iks_cli_log;
 void iks_cli_log_fn(void *user, iks_log_level level, const char *message);
 

@@ -47,52 +47,6 @@ int iks_usage(const char *cmd, const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-/* Edit distance between a and b (each at most 63 characters; longer ones are far from anything) */
-static int distance(const char *a, size_t na, const char *b, size_t nb)
-{
-    if (na > 63 || nb > 63) return 99;
-    int row[64];
-    for (size_t j = 0; j <= nb; j++) row[j] = (int)j;
-    for (size_t i = 1; i <= na; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= nb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[nb];
-}
-
-int iks_unknown_option(const char *cmd, const char *help, const char *arg)
-{
-    /* the options the command's own help names: the nearest one within two edits (or the one that arg
-     * begins, for an option given its value with = or a typo at the end) is the likely one */
-    const char *eq = strchr(arg, '=');
-    size_t na = eq ? (size_t)(eq - arg) : strlen(arg);
-    const char *best = NULL;
-    size_t nbest = 0;
-    int dbest = 3;
-    for (const char *p = help; p && (p = strstr(p, "--"));) {
-        const char *q = p + 2;
-        while (*q && (isalnum((unsigned char)*q) || *q == '-')) q++;
-        size_t n = (size_t)(q - p);
-        if (n > 2 && (p == help || !isalnum((unsigned char)p[-1]))) {
-            int d = distance(arg, na, p, n);
-            if (d < dbest || (d == dbest && best && n < nbest)) best = p, nbest = n, dbest = d;
-        }
-        p = q;
-    }
-    if (best && !(nbest == na && !strncmp(best, arg, na)))
-        return iks_usage(cmd, "unknown option '%s': did you mean '%.*s'? (see ikshade help %s)", arg, (int)nbest,
-                         best, cmd);
-    return iks_usage(cmd, "unknown option '%s' (see ikshade help %s)", arg, cmd);
-}
-
 int iks_fail(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
@@ -169,37 +123,18 @@ bool iks_parse_long(const char *s, long *out)
     return true;
 }
 
-const char *iks_opt_value(int argc, char **argv, int *i, const char *name, bool *missing)
+void iks_print_help(FILE *f, const iks_command *c)
 {
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    *missing = false;
-    if (strncmp(a, name, n) != 0) return NULL;
-    if (a[n] == '=') return a + n + 1;
-    if (a[n] != '\0') return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
+    const iks_help *h = c->help;
+    fputs(h->usage, f);
+    if (h->about) fprintf(f, "\n%s", h->about);
+    if (h->more) h->more(f);
+    if (h->options) {
+        fputs("\noptions:\n", f);
+        iks_opts_help(f, h->options);
     }
-    return argv[++*i];
+    if (h->after) fprintf(f, "\n%s", h->after);
+    if (c->flags & IKS_CMD_DISPLAY)
+        fputs("\nIt needs a display (an X server or Wayland): without one it exits with an error, and `ikshade\n"
+              "render` draws headless.\n", f);
 }
-
-void iks_print_help(const iks_command *c)
-{
-    fputs(c->help, stdout);
-}
-
-bool iks_parse_size(const char *s, int *w, int *h)
-{
-    char *end;
-    long a = strtol(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X')) return false;
-    const char *q = end + 1;
-    long b = strtol(q, &end, 10);
-    if (end == q || *end) return false;
-    if (a < 1 || b < 1 || a > 65536 || b > 65536) return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-

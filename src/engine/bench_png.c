@@ -113,10 +113,10 @@ static const char *const NAMES[N_ENC] = {
     "libpng level 1, adaptive filters",
     "libpng level 1, Up filter",
     "fused Up + libdeflate 1",
-    "fused Up + libdeflate 2 (--png-level 2)",
-    "fused Up + libdeflate 6 (--png-level 6)",
+    "fused Up + libdeflate 2 (png_level 2)",
+    "fused Up + libdeflate 6 (png_level 6)",
     "fused Up + ISA-L igzip 0",
-    "fused Up + ISA-L igzip 1 (--png-level 1)",
+    "fused Up + ISA-L igzip 1 (png_level 1)",
 };
 
 static size_t encode(int which, const uint8_t *rgba, int w, int h)

@@ -149,19 +149,26 @@ static bool get_state(void *user, void *data, size_t len)
     return true;
 }
 
+bool iks_ckpt_dir_err(iks_err *err, iks_code code, const char *dir, const char *why)
+{
+    char q[300];
+    snprintf(q, sizeof q, "'%.280s'", dir);
+    return iks_err_field(err, code, "checkpoint_dir", q, "%s", why);
+}
+
 /* what differs between a checkpoint and this render, in words; NULL when nothing does */
 static const char *mismatch(const iks_ckpt_header *h, const iks_ckpt_want *w, uint64_t payload, char *buf, size_t n)
 {
     if (h->toy_id != w->h.toy_id)
         return "it was made from a different shader (its sources, channels or textures differ)";
     if (h->width != w->h.width || h->height != w->h.height) {
-        snprintf(buf, n, "it holds buffers of %dx%d, this render draws %dx%d (--size times --ssaa)", (int)h->width,
+        snprintf(buf, n, "it holds buffers of %dx%d, this render draws %dx%d (its size times ssaa)", (int)h->width,
                  (int)h->height, (int)w->h.width, (int)w->h.height);
         return buf;
     }
-    if (h->settings_id != w->h.settings_id) return "it was made with other --set values";
+    if (h->settings_id != w->h.settings_id) return "it was made with other settings of the uniforms";
     if (h->params_id != w->h.params_id || h->time != w->h.time)
-        return "it was made with another --fps, --time, --mouse or --input";
+        return "it was made with another frame rate, start time, mouse or recorded session";
     if (h->payload != payload) return "its state has another size than this toy's (damaged?)";
     return NULL;
 }
@@ -170,7 +177,8 @@ bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_wan
                    const iks_logger *log, iks_err *err)
 {
     char path[PATH_MAX];
-    if (!ckpt_path(dir, frame, path, sizeof path)) return iks_err_set(err, IKS_E_USAGE, "--checkpoint %s: name too long", dir);
+    if (!ckpt_path(dir, frame, path, sizeof path))
+        return iks_ckpt_dir_err(err, IKS_E_USAGE, dir, "name too long");
     int fd = iks_userfile_open(path, 0);
     if (fd < 0) return iks_err_set(err, IKS_E_IO, "%s: %s", path, iks_userfile_strerror(errno));
     uint8_t head[IKS_CKPT_HEADER_BYTES];
@@ -186,7 +194,7 @@ bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_wan
     uint64_t payload = iks_gltoy_state_bytes(t);
     char why[160];
     const char *diff = ok ? mismatch(&h, want, payload, why, sizeof why) : NULL;
-    if (diff) ok = iks_err_set(err, IKS_E_USAGE, "%s: refused: %s; use another --checkpoint directory", path, diff);
+    if (diff) ok = iks_err_set(err, IKS_E_USAGE, "%s: refused: %s; use another checkpoint_dir", path, diff);
     if (ok && h.frame != frame)
         ok = iks_err_set(err, IKS_E_FORMAT, "%s: holds frame %lld, not %ld (renamed?)", path, (long long)h.frame, frame);
     if (ok && want->renderer && strcmp(h.renderer, want->renderer) != 0)
@@ -241,7 +249,7 @@ bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, iks
 {
     char path[PATH_MAX];
     if (!ckpt_path(dir, (long)want->h.frame, path, sizeof path))
-        return iks_err_set(err, IKS_E_USAGE, "--checkpoint %s: name too long", dir);
+        return iks_ckpt_dir_err(err, IKS_E_USAGE, dir, "name too long");
     uint64_t payload = iks_gltoy_state_bytes(t);
     uint8_t head[IKS_CKPT_HEADER_BYTES];
     header_bytes(want, payload, head);

@@ -71,4 +71,7 @@ bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, iks
 #define IKS_FNV_START 0xcbf29ce484222325ull
 uint64_t iks_fnv(uint64_t h, const void *data, size_t n);
 
+/* An error about the render's checkpoint directory dir (the field checkpoint_dir): false */
+bool iks_ckpt_dir_err(iks_err *err, iks_code code, const char *dir, const char *why);
+
 #endif

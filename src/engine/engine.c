@@ -225,10 +225,25 @@ int iks_engine_live_objects(iks_engine *e, unsigned max_name)
 
 /* ---- windows ----------------------------------------------------------------------------------- */
 
+#define MAX_WINDOW 16384 /* a side: more than any screen's, far less than a GL's targets */
+
+iks_code iks_window_check(const iks_window_desc *d)
+{
+    if (!d) return IKS_OK;
+    iks_err err = IKS_ERR_INIT;
+    char v[64];
+    snprintf(v, sizeof v, "%dx%d", d->width, d->height);
+    if (d->width < 0 || d->height < 0 || d->width > MAX_WINDOW || d->height > MAX_WINDOW)
+        return iks_err_field(&err, IKS_E_USAGE, "size", v, "expected 0 (the default) or 1 to %d a side", MAX_WINDOW),
+               iks_publish(&err);
+    return IKS_OK;
+}
+
 iks_code iks_window_open(const iks_window_desc *d, iks_window **out)
 {
     static const iks_window_desc none;
     if (!out) return iks_fail_usage("iks_window_open: out is NULL");
+    if (iks_window_check(d) != IKS_OK) return iks_last_error(NULL);
     iks_err err = IKS_ERR_INIT;
     *out = iks_glfw_create(d ? d : &none, &err);
     return *out ? IKS_OK : iks_publish(&err);
@@ -269,38 +284,78 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
     if (!iks_setting_parse(arg, s, err)) return false;
     const char *alias;
     const iks_builtin *b = builtin_named(s->name, &alias);
+    char q[160];
+    snprintf(q, sizeof q, "'%.150s'", arg);
     if (b && alias)
-        return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is %s, set by ikshade for every frame: %s", arg, alias, b->name,
-                           b->doc);
-    if (b) return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame: %s", arg, b->name, b->doc);
+        return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is %s, set by ikshade for every frame: %s", alias,
+                             b->name, b->doc);
+    if (b) return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is set by ikshade for every frame: %s", b->name, b->doc);
     /* the preludes are the truth: a name they gain without a line above is still refused */
     if (iks_prelude_declares(s->name))
-        return iks_err_set(err, IKS_E_USAGE, "--set '%s': %s is set by ikshade for every frame", arg, s->name);
+        return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is set by ikshade for every frame", s->name);
     for (int i = 0; i < s->n; i++)
         if (fabs(s->v[i]) > FLT_MAX)
-            return iks_err_set(err, IKS_E_USAGE, "--set '%s': value %d (%g) is beyond a float's range (at most %g "
-                               "either way)", arg, i + 1, s->v[i], (double)FLT_MAX);
+            return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d (%g) is beyond a float's range (at most "
+                                 "%g either way)", i + 1, s->v[i], (double)FLT_MAX);
     return true;
 }
 
-/* A description's fields that no command line can get wrong but a program can: refused, never guessed */
+/* A channel spec: its syntax, and the file it names there (a cubemap's other faces are looked for at
+ * load). field: "channel[N]", or "channel" for a lone spec. */
+static bool channel_check(const char *spec, const char *field, iks_err *err)
+{
+    iks_input in;
+    if (!iks_channel_parse(spec, &in, err)) return iks_err_rename_field(err, field), false;
+    /* the parser knows which words name files (not a..d, cube_a, keyboard, black): a file that is not
+     * there is the caller's mistake, said before any context is made */
+    struct stat st;
+    bool ok = true;
+    if (in.path && stat(in.path, &st) != 0) {
+        char q[300];
+        snprintf(q, sizeof q, "'%.280s'", spec);
+        int e = errno;
+        if (strcmp(in.path, spec) == 0) ok = iks_err_field(err, IKS_E_USAGE, field, q, "%s", strerror(e));
+        else ok = iks_err_field(err, IKS_E_USAGE, field, q, "%s: %s", in.path, strerror(e));
+    }
+    free((char *)in.path);
+    return ok;
+}
+
+/* Everything a toy's description says that can be checked without GL and without reading the toy:
+ * refused, never guessed, each error about its field */
 static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
 {
-    if (d->nsets < 0) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: nsets %d: expected 0 or more", d->nsets);
+    char v[64], f[32];
+    if (d->nsets < 0) return iks_err_field(err, IKS_E_USAGE, "nsets", NULL, "%d: expected 0 or more", d->nsets);
+    if (d->nsets > 0 && !d->sets) return iks_err_field(err, IKS_E_USAGE, "sets", NULL, "NULL with nsets %d", d->nsets);
     if (d->n_include_dirs < 0 || (d->n_include_dirs > 0 && !d->include_dirs))
-        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: n_include_dirs %d with include_dirs %s", d->n_include_dirs,
-                           d->include_dirs ? "given" : "NULL");
-    for (int i = 0; i < d->n_include_dirs; i++)
-        if (!d->include_dirs[i] || !*d->include_dirs[i])
-            return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: include_dirs[%d] is %s", i, d->include_dirs[i] ? "empty" : "NULL");
-    if (d->glsl != IKS_GLSL_AUTO && d->glsl != IKS_GLSL_ES && d->glsl != IKS_GLSL_330)
-        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: glsl %d: expected IKS_GLSL_AUTO, _ES or _330", (int)d->glsl);
+        return iks_err_field(err, IKS_E_USAGE, "include_dirs", NULL, "%s with n_include_dirs %d",
+                             d->include_dirs ? "given" : "NULL", d->n_include_dirs);
+    for (int i = 0; i < d->n_include_dirs; i++) {
+        snprintf(f, sizeof f, "include_dirs[%d]", i);
+        const char *dir = d->include_dirs[i];
+        struct stat st;
+        if (!dir || !*dir) return iks_err_field(err, IKS_E_USAGE, f, NULL, "%s", dir ? "empty" : "NULL");
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            char q[300];
+            snprintf(q, sizeof q, "'%.280s'", dir);
+            return iks_err_field(err, IKS_E_USAGE, f, q, "not a directory");
+        }
+    }
+    if (d->glsl != IKS_GLSL_AUTO && d->glsl != IKS_GLSL_ES && d->glsl != IKS_GLSL_330) {
+        snprintf(v, sizeof v, "%d", (int)d->glsl);
+        return iks_err_field(err, IKS_E_USAGE, "glsl", v, "expected IKS_GLSL_AUTO, _ES or _330");
+    }
     if (!d->override_include != !d->override_path)
-        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: override_include and override_path go together (got %s)",
-                           d->override_include ? "override_include alone" : "override_path alone");
+        return iks_err_field(err, IKS_E_USAGE, d->override_include ? "override_include" : "override_path", NULL,
+                             "override_include and override_path go together");
+    snprintf(v, sizeof v, "%dx%d", d->width, d->height);
     if (d->width < 0 || d->height < 0 || d->width > 65536 || d->height > 65536)
-        return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: size %dx%d: expected 0 (the default) or 1 to 65536 a side",
-                           d->width, d->height);
+        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 0 (the default) or 1 to 65536 a side");
+    for (int c = 0; c < 4; c++) {
+        snprintf(f, sizeof f, "channel[%d]", c);
+        if (d->channel[c] && !channel_check(d->channel[c], f, err)) return false;
+    }
     return true;
 }
 
@@ -309,18 +364,34 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
     *out = NULL;
     if (!toy_desc_check(d, err)) return false;
     if (d->nsets <= 0) return true; /* negative: refused above */
-    if (!d->sets) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: nsets %d with sets NULL", d->nsets);
-    for (int i = 0; i < d->nsets; i++)
-        if (!d->sets[i]) return iks_err_set(err, IKS_E_USAGE, "iks_toy_desc: sets[%d] is NULL", i);
     iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
     if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
-    for (int i = 0; i < d->nsets; i++)
+    for (int i = 0; i < d->nsets; i++) {
+        char f[sizeof s->field];
+        snprintf(f, sizeof f, "sets[%d]", i % 100000000);
+        if (!d->sets[i]) {
+            free(s);
+            return iks_err_field(err, IKS_E_USAGE, f, NULL, "NULL");
+        }
         if (!iks_setting_check(d->sets[i], &s[i], err)) {
             free(s);
+            iks_err_rename_field(err, f);
             return false;
         }
+        snprintf(s[i].field, sizeof s[i].field, "%s", f);
+    }
     *out = s;
     return true;
+}
+
+iks_code iks_toy_check(const iks_toy_desc *d)
+{
+    if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
+    iks_err err = IKS_ERR_INIT;
+    iks_setting *s;
+    if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
+    free(s);
+    return IKS_OK;
 }
 
 const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
@@ -458,7 +529,7 @@ void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
 }
 
 /* the target t draws into at w x h in format fmt, remade when the size changes */
-static bool target_at(iks_target *tg, int w, int h, iks_format fmt, iks_err *err)
+static bool target_at(iks_target *tg, int w, int h, iks_pixfmt fmt, iks_err *err)
 {
     if (tg->fbo && tg->w == w && tg->h == h) return true;
     iks_target_destroy(tg);
@@ -475,6 +546,7 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
 {
     static const iks_frame_info zero;
     if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
+    if (w == 0 && h == 0) w = t->gl.w, h = t->gl.h; /* the size it has: its desc's, or its last draw's */
     if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
     if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     iks_err err = IKS_ERR_INIT;
@@ -512,7 +584,7 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
 
 iks_code iks_check_setting(const char *setting)
 {
-    if (!setting) return iks_fail_usage("--set: no value");
+    if (!setting) return iks_fail_usage("iks_check_setting: setting is NULL");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
     return iks_setting_check(setting, &s, &err) ? IKS_OK : iks_publish(&err);
@@ -520,16 +592,9 @@ iks_code iks_check_setting(const char *setting)
 
 iks_code iks_check_channel(const char *spec)
 {
-    if (!spec) return iks_fail_usage("--channel: no value");
+    if (!spec) return iks_fail_usage("iks_check_channel: spec is NULL");
     iks_err err = IKS_ERR_INIT;
-    iks_input in;
-    if (!iks_channel_parse(spec, &in, &err)) return iks_publish(&err);
-    /* the parser knows which words name files (not a..d, cube_a, keyboard, black): a file that is not
-     * there is the caller's mistake, said before any context is made (a cubemap's other faces at load) */
-    struct stat st;
-    if (in.path && stat(in.path, &st) != 0) iks_err_set(&err, IKS_E_USAGE, "'%s': %s", in.path, strerror(errno));
-    free((char *)in.path);
-    return iks_publish(&err);
+    return channel_check(spec, "channel", &err) ? IKS_OK : iks_publish(&err);
 }
 
 iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool alpha)

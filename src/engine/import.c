@@ -75,7 +75,7 @@ static bool answer_error(const char *shown, const char *id, const iks_http_body 
         for (const char *c = err->valuestring; *c && i + 1 < sizeof said; c++) said[i++] = isprint((unsigned char)*c) ? *c : '?';
         said[i] = '\0';
         return iks_err_set(e, IKS_E_IO, "%s: the API says: %s%s", shown, said,
-                           strstr(said, "key") || strstr(said, "Key") ? " (check --key)" : "");
+                           strstr(said, "key") || strstr(said, "Key") ? " (check the API key)" : "");
     }
     if (b->status != 200) {
         const char *hint = b->status == 403 ? " (the site refuses this client: it may be asking for a browser; save "
@@ -242,16 +242,25 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_import_stats local;
     iks_import_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
-    if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
-    if (!parse_id(d->shader, st->id, sizeof st->id))
-        return iks_fail_usage("'%s': no shader ID in it (an ID is letters and digits, as XsXXDn in "
-                              "https://www.shadertoy.com/view/XsXXDn)", d->shader);
-    if (!d->key || !*d->key)
-        return iks_fail_usage("no API key: the API serves shaders only with one (make one at "
-                              "https://www.shadertoy.com/myapps)");
-    if (!d->out_dir || !*d->out_dir) return iks_fail_usage("no output directory given");
-    iks_logger log = { d->log, d->log_user };
     iks_err err = IKS_ERR_INIT;
+    char q[300];
+    if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
+    snprintf(q, sizeof q, "'%.280s'", d->shader);
+    if (!parse_id(d->shader, st->id, sizeof st->id))
+        return iks_err_field(&err, IKS_E_USAGE, "shader", q, "no shader ID in it (an ID is letters and digits, as XsXXDn "
+                             "in https://www.shadertoy.com/view/XsXXDn)"), iks_publish(&err);
+    if (!d->key || !*d->key)
+        return iks_err_field(&err, IKS_E_USAGE, "key", NULL, "none given: the API serves shaders only with one (make "
+                             "one at https://www.shadertoy.com/myapps)"), iks_publish(&err);
+    if (!d->out_dir || !*d->out_dir) return iks_err_field(&err, IKS_E_USAGE, "out_dir", NULL, "none given"), iks_publish(&err);
+    /* not quoted: a URL may hold a password */
+    if (d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) && strncmp(d->base_url, "https://", 8))
+        return iks_err_field(&err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), iks_publish(&err);
+    snprintf(q, sizeof q, "%g", d->timeout);
+    if (!(d->timeout >= 0 && d->timeout <= 86400))
+        return iks_err_field(&err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
+                             "default)"), iks_publish(&err);
+    iks_logger log = { d->log, d->log_user };
     iks_http_body b = { 0 };
     iks_media_list media = { 0 };
     iks_toyfile tf = { 0 };
@@ -326,7 +335,7 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     st->skipped = media.skipped;
     if (media.skipped)
         iks_warnf(&log, "%s: %d input%s (a webcam, microphone or music stream) not fetched: live inputs are no "
-                  "files (--missing-media=black runs the toy without them)", jname, media.skipped,
+                  "files (missing_media_black runs the toy without them)", jname, media.skipped,
                   media.skipped == 1 ? "" : "s");
 
     /* The loader finds media beside the JSON by file name, so every name must be one file of its own:

@@ -259,7 +259,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     set_error(l, NULL, IKS_OK);
     if (nt->gl.image_less)
         iks_warnf(&l->e->log, "%s: a sound shader alone (mainSound, no mainImage): no picture, %s",
-                  l->path ? l->path : "the shader", l->d->mute ? "and --mute silences it" : "its sound plays");
+                  l->path ? l->path : "the shader", l->d->mute ? "and mute silences it" : "its sound plays");
     return RL_OK;
 }
 
@@ -363,10 +363,10 @@ static void record_close(recorder *r, const iks_live_desc *d, iks_logger *log)
 /* Starts a recording of w x h frames; false (reported) when the output cannot be opened */
 static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, int w, int h)
 {
-    iks_out_kind kind;
+    const iks_format *fmt;
     bool pattern = false;
     iks_err err = IKS_ERR_INIT;
-    if (d->record && !iks_output_classify(d->record, 2, false, &kind, &pattern, &err)) {
+    if (d->record && !iks_output_classify(d->record, 2, false, &fmt, &pattern, &err)) {
         record_report(d, log, d->record, 0, iks_err_msg(&err));
         iks_err_clear(&err);
         return false;
@@ -522,9 +522,48 @@ static void hud_text(char *text, size_t cap, const live *l, const char *name, do
     iks_hud_error_lines(text + k, cap - (size_t)k, l->error, cols, MAX_ERR_LINES);
 }
 
+/* Everything of a live run's description that needs no window: its fields and its toy's */
+static bool live_check(const iks_live_desc *d, iks_err *err)
+{
+    char v[64];
+    iks_setting *s;
+    if (!iks_toy_desc_sets(&d->toy, &s, err)) return false;
+    free(s);
+    snprintf(v, sizeof v, "%g", d->time0);
+    if (!(fabs(d->time0) <= 1e9)) /* render's bound: the time reaches the shader as a float */
+        return iks_err_field(err, IKS_E_USAGE, "time0", v, "expected a finite number of seconds from -1e9 to 1e9");
+    snprintf(v, sizeof v, "%ld", d->frames);
+    if (d->frames < 0) return iks_err_field(err, IKS_E_USAGE, "frames", v, "expected a count of frames from 1 (0: until "
+                                            "the window closes)");
+    snprintf(v, sizeof v, "%g", d->record_fps);
+    /* render's lowest rate (1/fps within 1e9 s): below it a GIF's delay overflowed */
+    if (!(d->record_fps == 0 || (d->record_fps >= 1e-9 && d->record_fps <= 1000)))
+        return iks_err_field(err, IKS_E_USAGE, "record_fps", v, "expected a number from 1e-9 to 1000");
+    if (d->record) {
+        const iks_format *f;
+        bool pattern;
+        if (!iks_output_classify(d->record, 2, false, &f, &pattern, err)) return iks_err_rename_field(err, "record"), false;
+        if (f->sink == IKS_SINK_RAW || f->sink == IKS_SINK_SOUND) {
+            char q[320];
+            snprintf(q, sizeof q, "'%.300s'", d->record);
+            return iks_err_field(err, IKS_E_USAGE, "record", q, "%s", f->sink == IKS_SINK_RAW ? "raw frames need a fixed "
+                                 "size; record a video or image files" : "a recording is frames, not sound");
+        }
+    }
+    return true;
+}
+
+iks_code iks_live_check(const iks_live_desc *d)
+{
+    if (!d) return iks_fail_usage("iks_live_check: desc is NULL");
+    iks_err err = IKS_ERR_INIT;
+    return live_check(d, &err) ? IKS_OK : iks_publish(&err);
+}
+
 iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
 {
     if (!e || !d) return iks_fail_usage("iks_live_run: engine and desc must not be NULL");
+    if (iks_live_check(d) != IKS_OK) return iks_last_error(NULL);
     iks_platform *p = e->plat;
     if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
@@ -791,7 +830,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
         if (d->frames && ++drawn >= d->frames) break;
     }
     if (d->measure)
-        iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "--frames" : "a signal or the embedding program");
+        iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "its frames" : "a signal or the embedding program");
     iks_audio_out_close(audio);
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);

@@ -68,7 +68,7 @@ iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases,
     int w = WIDTH, h = (int)((n + WIDTH - 1) / WIDTH);
     if (h < 1) h = 1;
     if (!iks_target_create(&p->target, w, h, IKS_RGBA32F, &err)) {
-        iks_err_prefix(&err, "--cases %ld: ", n);
+        iks_err_prefix(&err, "%ld cases: ", n);
         goto fail;
     }
     /* pad the last row with copies of case 0 so the texture upload reads only our memory */
@@ -98,8 +98,8 @@ static iks_code probe_run(iks_probe *p, const ik_opts *o, bool effector, float *
     static const ik_opts dflt;
     if (!p) return iks_fail_usage(effector ? "iks_probe_run_effector: probe is NULL" : "iks_probe_run: probe is NULL");
     if (!o) o = &dflt;
-    iks_setting s[4] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1 }, { "uStretch", { o->stretch }, 1 },
-                         { "uSoften", { o->soften }, 1 }, { "uEffector", { effector }, 1 } };
+    iks_setting s[4] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1, "" }, { "uStretch", { o->stretch }, 1, "" },
+                         { "uSoften", { o->soften }, 1, "" }, { "uEffector", { effector }, 1, "" } };
     iks_err err = IKS_ERR_INIT;
     if (!iks_engine_bind(p->e, &err)) return iks_publish(&err);
     if (!iks_program_apply(&p->prog, s, 4, &err, NULL)) {

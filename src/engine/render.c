@@ -14,6 +14,7 @@
 #include "io/pngio.h"
 #include "io/pool.h"
 #include "engine/writer.h"
+#include "engine/formats.h"
 #include "engine/writer_internal.h"
 #include "engine/writer_wav.h"
 
@@ -38,7 +39,7 @@ extern char **environ;
 /* a render's description with its defaults filled in and its output classified */
 typedef struct {
     iks_render_desc d;
-    iks_out_kind kind;
+    const iks_format *fmt;
     bool pattern;
     bool hdr;           /* frames are drawn and read back as float RGBA (EXR, 16-bit PNG) */
     bool png_fast;      /* the default PNG path (ISA-L), else libdeflate at level */
@@ -49,88 +50,124 @@ typedef struct {
 /* The time's bound, the one time0 and a recording's times already have, far inside a float's range: a
  * shader gets the time and the time step as floats, where a larger double could arrive as Inf */
 #define MAX_ITIME 1e9
+#define MAX_FRAMES 100000000L /* a render of more is a mistake: 19 days at 60 fps */
+#define DEFAULT_QUALITY 90
+#define MAX_BENCH_FRAMES 100000L
 
-/* Fills in the defaults and checks the description without GL; usage errors name the option a
- * command line would have used. */
+/* "%g" of v, for a message's value */
+static const char *num(double v, char *buf, size_t n)
+{
+    snprintf(buf, n, "%g", v);
+    return buf;
+}
+
+/* Fills in the defaults and checks the description without GL. Errors name the field (iks_err_field). */
 static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
 {
     memset(p, 0, sizeof *p);
     if (!d) return iks_err_set(err, IKS_E_USAGE, "iks_render: no description");
     p->d = *d;
     iks_render_desc *r = &p->d;
-    if (!r->output || !*r->output) return iks_err_set(err, IKS_E_USAGE, "no output: add -o out/%%04d.png (or -o - for raw frames)");
+    char v[96];
+    if (!r->output || !*r->output) return iks_err_field(err, IKS_E_USAGE, "output", NULL, "none given (out/%%04d.png, "
+                                                        "a video, or - for raw frames)");
     if (!r->width) r->width = 1280;
     if (!r->height) r->height = 720;
+    snprintf(v, sizeof v, "%dx%d", r->width, r->height);
     if (r->width < 1 || r->height < 1 || r->width > 65536 || r->height > 65536)
-        return iks_err_set(err, IKS_E_USAGE, "--size '%dx%d': expected WxH with whole numbers from 1, e.g. 1280x720",
-                           r->width, r->height);
-    if (r->first == LONG_MAX)
-        return iks_err_set(err, IKS_E_USAGE, "--frames: first frame %ld: expected a range A:B with 0 <= A < B", r->first);
-    if (!r->end) r->end = r->first + 1;
+        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 1 to 65536 pixels on each side");
+    if (!r->end && r->first < LONG_MAX) r->end = r->first + 1;
+    snprintf(v, sizeof v, "%ld:%ld", r->first, r->end);
     if (r->first < 0 || r->end <= r->first)
-        return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld: expected a range A:B with 0 <= A < B", r->first, r->end);
+        return iks_err_field(err, IKS_E_USAGE, "frames", v, "expected a range first:end with 0 <= first < end");
+    if (r->end - r->first > MAX_FRAMES)
+        return iks_err_field(err, IKS_E_USAGE, "frames", v, "at most %ld frames", MAX_FRAMES);
     if (!r->fps) r->fps = 60;
     /* the lowest rate is the one whose time step (1/fps) is still within MAX_ITIME */
     if (!(r->fps >= 1 / MAX_ITIME && r->fps <= 10000))
-        return iks_err_set(err, IKS_E_USAGE, "--fps '%g': expected a number from 1e-9 to 10000 (iTimeDelta, 1/fps, is "
-                           "at most 1e9 s)", r->fps);
+        return iks_err_field(err, IKS_E_USAGE, "fps", num(r->fps, v, sizeof v), "expected a number from 1e-9 to 10000 "
+                             "(the time step, 1/fps, is at most 1e9 s)");
     if (!(fabs(r->time0) <= MAX_ITIME))
-        return iks_err_set(err, IKS_E_USAGE, "--time '%g': expected a finite number of seconds from -1e9 to 1e9", r->time0);
+        return iks_err_field(err, IKS_E_USAGE, "time0", num(r->time0, v, sizeof v), "expected a finite number of "
+                             "seconds from -1e9 to 1e9");
     /* the time only grows from frame to frame and starts within the bound (time0, or a recording's
      * first, both checked), so the last frame's is the one that can pass it */
     iks_frame_info last;
     iks_render_frame_info(r, r->end - 1, &last);
     if (!(fabs(last.time) <= MAX_ITIME)) {
-        char from[64] = "";
-        if (r->input) snprintf(from, sizeof from, " from the --input recording's iTime");
-        else if (r->time0) snprintf(from, sizeof from, " from --time %g", r->time0);
-        return iks_err_set(err, IKS_E_USAGE, "--frames %ld:%ld at --fps %g%s: frame %ld's iTime would be %.13g s, beyond "
-                           "1e9 s (--time's limit)", r->first, r->end, r->fps, from, r->end - 1, last.time);
+        snprintf(v, sizeof v, "%ld:%ld", r->first, r->end);
+        return iks_err_field(err, IKS_E_USAGE, "frames", v, "at fps %g%s, frame %ld's time would be %.13g s, beyond 1e9 "
+                             "s (time0's limit)", r->fps, r->input ? " from the recording's first time" : "",
+                             r->end - 1, last.time);
     }
     if (!r->ssaa) r->ssaa = 1;
-    if (r->ssaa < 1 || r->ssaa > 8) return iks_err_set(err, IKS_E_USAGE, "--ssaa '%d': expected a whole number from 1 to 8", r->ssaa);
-    /* the command line's bound for API callers too: scaled by --ssaa, a larger float could reach Inf */
+    if (r->ssaa < 1 || r->ssaa > 8)
+        return iks_err_field(err, IKS_E_USAGE, "ssaa", num(r->ssaa, v, sizeof v), "expected a whole number from 1 to 8");
+    /* scaled by ssaa, a larger float could reach Inf */
     for (int k = 0; r->have_mouse && k < 4; k++)
         if (!(fabsf(r->mouse[k]) <= 1e6f))
-            return iks_err_set(err, IKS_E_USAGE, "--mouse: %g is not a pixel within a million of the frame", (double)r->mouse[k]);
+            return iks_err_field(err, IKS_E_USAGE, "mouse", num(r->mouse[k], v, sizeof v), "not a pixel within a "
+                                 "million of the frame");
     if (!r->jobs) {
         long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
         r->jobs = ncpu > 0 ? (int)(ncpu > 256 ? 256 : ncpu) : 2;
     }
-    if (r->jobs < 1 || r->jobs > 256) return iks_err_set(err, IKS_E_USAGE, "--jobs '%d': expected a whole number from 1 to 256", r->jobs);
-    /* libdeflate 1.14: level 2 is twice as fast as 1 on rendered frames (bench render (e)) */
+    if (r->jobs < 1 || r->jobs > 256)
+        return iks_err_field(err, IKS_E_USAGE, "jobs", num(r->jobs, v, sizeof v), "expected a whole number from 1 to 256");
     /* 0 (the default) and 1: the fast path (ISA-L level 1); 2..12 libdeflate's levels; -1 stored */
     p->png_fast = r->png_level == 0 || r->png_level == 1;
     p->level = p->png_fast ? 1 : r->png_level < 0 ? 0 : r->png_level;
     if (r->png_level < -1 || r->png_level > 12)
-        return iks_err_set(err, IKS_E_USAGE, "--png-level '%d': expected a whole number from 0 to 12 (-1: stored)", r->png_level);
-    if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->kind, &p->pattern, err))
+        return iks_err_field(err, IKS_E_USAGE, "png_level", num(r->png_level, v, sizeof v), "expected 1 (fast) to 12 "
+                             "(small), or -1 (stored)");
+    if (!r->quality) r->quality = DEFAULT_QUALITY;
+    if (r->quality < 1 || r->quality > 100)
+        return iks_err_field(err, IKS_E_USAGE, "quality", num(r->quality, v, sizeof v), "expected 1 to 100");
+    if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->fmt, &p->pattern, err))
         return false;
-    /* bits per channel: 8 everywhere, 16 for PNG, an EXR's half (16, its default) or float (32) */
-    if (p->kind == IKS_OUT_EXR && !r->depth) r->depth = 16;
-    if (!r->depth) r->depth = 8;
-    bool fits = r->depth == 8 ? p->kind != IKS_OUT_EXR
-              : r->depth == 16 ? p->kind == IKS_OUT_PNG || p->kind == IKS_OUT_EXR
-              : r->depth == 32 ? p->kind == IKS_OUT_EXR : false;
-    if (!fits)
-        return iks_err_set(err, IKS_E_USAGE, "--depth %d with -o '%s': PNG takes 8 or 16, EXR 16 (half) or 32 (float), "
-                           "raw frames and videos 8", r->depth, r->output);
-    p->hdr = iks_output_float(p->kind, r->depth);
-    if (r->resume && p->kind != IKS_OUT_PNG)
-        return iks_err_set(err, IKS_E_USAGE, "--resume with -o '%s': resume keeps PNG files, so the output must be PNGs "
-                           "(e.g. -o out/%%05d.png; join them into a video afterwards)", r->output);
+    const iks_format *f = p->fmt;
+    snprintf(v, sizeof v, "'%.80s'", r->output);
+    if (f->max_side && (r->width > f->max_side || r->height > f->max_side))
+        return iks_err_field(err, IKS_E_USAGE, "output", v, "%s holds at most %d pixels on a side, not %dx%d", f->id.name,
+                             f->max_side, r->width, r->height);
+    if (f->max_fps && r->fps > f->max_fps)
+        return iks_err_field(err, IKS_E_USAGE, "output", v, "%s plays at most %g frames a second, not fps %g", f->id.name,
+                             f->max_fps, r->fps);
+    if (!r->depth) r->depth = f->depth;
+    if (!iks_format_takes(f, r->depth)) {
+        char takes[32] = "";
+        for (int bits = 8; bits <= 32; bits += 8)
+            if (iks_format_takes(f, bits)) snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s%d",
+                                                    takes[0] ? " or " : "", bits);
+        return iks_err_field(err, IKS_E_USAGE, "depth", num(r->depth, v, sizeof v), "with output '%.200s': %s takes %s "
+                             "bits per channel", r->output, f->id.name, takes);
+    }
+    p->hdr = iks_format_float(f, r->depth);
+    if (r->resume && !f->resume)
+        return iks_err_field(err, IKS_E_USAGE, "resume", NULL, "with output '%s': resume keeps files it can check "
+                             "whole, PNGs, so the output must be PNGs (e.g. out/%%05d.png; join them into a video "
+                             "afterwards)", r->output);
     if (r->checkpoint_every < 0)
-        return iks_err_set(err, IKS_E_USAGE, "--checkpoint-every %ld: expected a whole number of frames from 1", r->checkpoint_every);
+        return iks_err_field(err, IKS_E_USAGE, "checkpoint_every", num((double)r->checkpoint_every, v, sizeof v),
+                             "expected a whole number of frames from 1");
     if (r->checkpoint_every > 0 && !(r->checkpoint_dir && *r->checkpoint_dir))
-        return iks_err_set(err, IKS_E_USAGE, "--checkpoint-every needs --checkpoint DIR: where the checkpoints go");
-    if (r->checkpoint_dir && !*r->checkpoint_dir) return iks_err_set(err, IKS_E_USAGE, "--checkpoint: an empty directory name");
+        return iks_err_field(err, IKS_E_USAGE, "checkpoint_every", num((double)r->checkpoint_every, v, sizeof v),
+                             "needs checkpoint_dir: where the checkpoints go");
+    if (r->checkpoint_dir && !*r->checkpoint_dir)
+        return iks_err_field(err, IKS_E_USAGE, "checkpoint_dir", "''", "an empty directory name");
     return true;
 }
 
 iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b)
 {
     if (!a || !b) return iks_fail_usage("iks_shard_range: a and b must not be NULL");
-    if (n < 1 || k < 0 || k >= n) return iks_fail_usage("--shard %ld/%ld: expected K/N with N >= 1 and K from 0 to N-1", k, n);
+    if (n < 1 || k < 0 || k >= n) {
+        iks_err err = IKS_ERR_INIT;
+        char v[64];
+        snprintf(v, sizeof v, "%ld/%ld", k, n);
+        iks_err_field(&err, IKS_E_USAGE, "shard", v, "expected part k of n with n >= 1 and k from 0 to n-1");
+        return iks_publish(&err);
+    }
     if (first < 0 || end < first) return iks_fail_usage("iks_shard_range: frames %ld:%ld are not a range", first, end);
     /* q frames each, and one more for the first r parts: no product that could overflow */
     long total = end - first, q = total / n, r = total % n;
@@ -142,8 +179,7 @@ iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b)
 /* fail early on an output we cannot write, before any rendering */
 static bool check_writable(const plan *p, iks_err *err)
 {
-    return (p->kind != IKS_OUT_PNG && p->kind != IKS_OUT_EXR) ||
-           iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
+    return p->fmt->sink != IKS_SINK_FILES || iks_output_check_writable(p->d.output, p->pattern, p->d.first, err);
 }
 
 /* ---- sound ------------------------------------------------------------------------------------- */
@@ -151,21 +187,23 @@ static bool check_writable(const plan *p, iks_err *err)
 #define DEFAULT_SOUND_SECONDS 180.0 /* the length of the sound the site renders and plays */
 #define MAX_SOUND_SECONDS 21600.0   /* 6 hours: under a WAV's 4 GiB */
 
-static bool is_wav(const char *output)
+/* whether the output is the toy's sound alone (a row of that sink) */
+static bool is_sound(const iks_render_desc *d)
 {
-    size_t n = output ? strlen(output) : 0;
-    return n > 4 && strcasecmp(output + n - 4, ".wav") == 0;
+    const iks_format *f = d && d->output ? iks_format_of(d->output, false) : NULL;
+    return f && f->sink == IKS_SINK_SOUND;
 }
 
 static bool wav_plan(const iks_render_desc *d, double *seconds, iks_err *err)
 {
     *seconds = d->seconds > 0 ? d->seconds : DEFAULT_SOUND_SECONDS;
+    char v[64];
     if (!isfinite(d->seconds) || d->seconds < 0 || *seconds > MAX_SOUND_SECONDS)
-        return iks_err_set(err, IKS_E_USAGE, "--seconds '%g': expected a number of seconds above 0 and at most %g",
-                           d->seconds, MAX_SOUND_SECONDS);
+        return iks_err_field(err, IKS_E_USAGE, "seconds", num(d->seconds, v, sizeof v), "expected a number of seconds "
+                             "above 0 and at most %g", MAX_SOUND_SECONDS);
     if (!isfinite(d->time0) || d->time0 < 0 || d->time0 > MAX_SOUND_SECONDS)
-        return iks_err_set(err, IKS_E_USAGE, "--time '%g' with -o %s: the sound starts at a time from 0 to %g s",
-                           d->time0, d->output, MAX_SOUND_SECONDS);
+        return iks_err_field(err, IKS_E_USAGE, "time0", num(d->time0, v, sizeof v), "with output %s: the sound starts at "
+                             "a time from 0 to %g s", d->output, MAX_SOUND_SECONDS);
     return true;
 }
 
@@ -182,9 +220,13 @@ static iks_code render_wav(iks_toy *t, const iks_render_desc *d, iks_render_stat
     iks_err err = IKS_ERR_INIT;
     double seconds;
     if (!wav_plan(d, &seconds, &err)) return iks_publish(&err);
-    if (!iks_gltoy_has_audio(&t->gl))
-        return iks_fail_usage("-o %s: %s has no sound (a mainSound function, a JSON's sound pass, sound.glsl, or a "
-                              "music channel)", d->output, t->tf.name);
+    if (!iks_gltoy_has_audio(&t->gl)) {
+        char v[320];
+        snprintf(v, sizeof v, "'%.300s'", d->output);
+        iks_err_field(&err, IKS_E_USAGE, "output", v, "%s has no sound (a mainSound function, a JSON's sound pass, "
+                      "sound.glsl, or a music channel)", t->tf.name);
+        return iks_publish(&err);
+    }
     if (!iks_make_parent_dirs(d->output)) {
         iks_err_errno(&err, IKS_E_IO, errno, d->output);
         return iks_publish(&err);
@@ -251,7 +293,7 @@ static void audio_remove(char *tmp)
 iks_code iks_render_check(const iks_render_desc *d)
 {
     iks_err err = IKS_ERR_INIT;
-    if (d && is_wav(d->output)) {
+    if (is_sound(d)) {
         double s;
         return wav_plan(d, &s, &err) ? IKS_OK : iks_publish(&err);
     }
@@ -286,15 +328,17 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     g->toy = &t->gl;
     const iks_render_desc *d = &p->d;
     int max = iks_gpu_max_size();
+    char v[64];
+    snprintf(v, sizeof v, "%dx%d", d->width, d->height);
     if ((long)d->width * d->ssaa > max || (long)d->height * d->ssaa > max)
-        return iks_err_set(err, IKS_E_USAGE, "--size %dx%d%s: this GL allows at most %d pixels on a side", d->width,
-                           d->height, d->ssaa > 1 ? " with --ssaa" : "", max);
-    iks_format fmt = p->hdr ? IKS_RGBA32F : IKS_RGBA8;
+        return iks_err_field(err, IKS_E_USAGE, "size", v, "%sthis GL allows at most %d pixels on a side",
+                             d->ssaa > 1 ? "times ssaa: " : "", max);
+    iks_pixfmt fmt = p->hdr ? IKS_RGBA32F : IKS_RGBA8;
     if (!iks_target_create(&g->hi, d->width * d->ssaa, d->height * d->ssaa, fmt, err))
-        return iks_err_prefix(err, "--size: ");
+        return iks_err_prefix(err, "size: ");
     if ((g->toy->w != g->hi.w || g->toy->h != g->hi.h) && !iks_gltoy_resize(g->toy, g->hi.w, g->hi.h, err)) return false;
     if (d->ssaa > 1) {
-        if (!iks_target_create(&g->lo, d->width, d->height, fmt, err)) return iks_err_prefix(err, "--size: ");
+        if (!iks_target_create(&g->lo, d->width, d->height, fmt, err)) return iks_err_prefix(err, "size: ");
         if (!iks_downsample_create(&g->down, err)) return false;
     }
     return iks_readback_create(&g->rb, RING, d->width, d->height, fmt, err);
@@ -385,13 +429,13 @@ static bool keep_going(const plan *p, long done, long total, double start)
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
 
-/* whether --resume keeps frame i: its file is there, a complete PNG of this render's kind */
+/* whether resuming keeps frame i: its file is there, complete, of this render's kind */
 static bool kept_frame(const plan *p, long i)
 {
     if (!p->d.resume) return false;
     char path[PATH_MAX];
-    return iks_output_path(p->d.output, p->pattern, i, path, sizeof path) &&
-           iks_png_check_file(path, p->d.width, p->d.height, p->d.depth == 16 ? 16 : 8, p->d.alpha);
+    return p->fmt->check && iks_output_path(p->d.output, p->pattern, i, path, sizeof path) &&
+           p->fmt->check(path, p->d.width, p->d.height, p->d.depth, p->d.alpha && p->fmt->alpha);
 }
 
 /* what a checkpoint of this render at frame must say about itself */
@@ -429,7 +473,7 @@ static bool maybe_checkpoint(gl_state *g, const plan *p, long drawn, iks_render_
     if (every <= 0 || !g->toy->has_buffers || drawn % every != 0) return true;
     iks_ckpt_want w;
     ckpt_want(p, g, drawn, &w);
-    if (!iks_ckpt_save(p->d.checkpoint_dir, g->toy, &w, err)) return iks_err_prefix(err, "--checkpoint: ");
+    if (!iks_ckpt_save(p->d.checkpoint_dir, g->toy, &w, err)) return iks_err_prefix(err, "checkpoint_dir: ");
     st->checkpoints++;
     return true;
 }
@@ -454,7 +498,7 @@ static bool reach_state(gl_state *g, const plan *p, iks_toy *t, long from, long 
     long at = 0;
     if (p->d.checkpoint_dir && from > 0) {
         at = iks_ckpt_newest(p->d.checkpoint_dir, from, err);
-        if (at < 0) return iks_err_prefix(err, "--checkpoint: ");
+        if (at < 0) return iks_err_prefix(err, "checkpoint_dir: ");
         if (at > 0) {
             iks_ckpt_want w;
             ckpt_want(p, g, at, &w);
@@ -481,17 +525,17 @@ static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
     if (!dir || !t->gl.has_buffers) return true;
     struct stat sb;
     if (stat(dir, &sb) == 0) {
-        if (!S_ISDIR(sb.st_mode)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: not a directory", dir);
+        if (!S_ISDIR(sb.st_mode)) return iks_ckpt_dir_err(err, IKS_E_IO, dir, "not a directory");
     } else if (errno != ENOENT) {
-        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+        return iks_ckpt_dir_err(err, IKS_E_IO, dir, strerror(errno));
     } else if (p->d.checkpoint_every > 0) {
         char probe[PATH_MAX];
         if (snprintf(probe, sizeof probe, "%s/x", dir) >= (int)sizeof probe)
-            return iks_err_set(err, IKS_E_USAGE, "--checkpoint %.200s...: the name is too long", dir);
-        if (!iks_make_parent_dirs(probe)) return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+            return iks_ckpt_dir_err(err, IKS_E_USAGE, dir, "the name is too long");
+        if (!iks_make_parent_dirs(probe)) return iks_ckpt_dir_err(err, IKS_E_IO, dir, strerror(errno));
     }
     if (p->d.checkpoint_every > 0 && access(dir, W_OK) != 0)
-        return iks_err_set(err, IKS_E_IO, "--checkpoint %s: %s", dir, strerror(errno));
+        return iks_ckpt_dir_err(err, IKS_E_IO, dir, strerror(errno));
     return true;
 }
 
@@ -512,7 +556,7 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
      * nothing, an empty directory included; frames it did write keep theirs */
     char *top_out = d && d->output ? iks_missing_parent(d->output) : NULL, *ck = NULL, *top_ck = NULL;
     if (d && d->checkpoint_dir && asprintf(&ck, "%s/x", d->checkpoint_dir) >= 0) top_ck = iks_missing_parent(ck);
-    iks_code c = d && is_wav(d->output) ? render_wav(t, d, st) : render_frames(t, d, st);
+    iks_code c = is_sound(d) ? render_wav(t, d, st) : render_frames(t, d, st);
     if (c != IKS_OK) {
         if (ck) iks_remove_made_dirs(ck, top_ck);
         if (top_out) iks_remove_made_dirs(d->output, top_out);
@@ -531,6 +575,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
         return iks_publish(&err);
     p.e = t->e;
     const iks_render_desc *r = &p.d;
+    st->width = r->width;
+    st->height = r->height;
     if (t->gl.image_less)
         return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     gl_state g;
@@ -540,9 +586,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     }
     /* the toy's sound goes into a video as its audio track (a GIF has none) */
     char *audio = NULL;
-    const char *vfmt = p.kind == IKS_OUT_VIDEO ? iks_video_format(r->output) : NULL;
-    if (p.kind == IKS_OUT_VIDEO && iks_gltoy_has_audio(&t->gl) && !(vfmt && !strcmp(vfmt, "gif") && !r->ffmpeg_args) &&
-        !video_audio(t, r, &audio, &st->samples, &err)) {
+    bool takes_audio = p.fmt->audio || (p.fmt->sink == IKS_SINK_FFMPEG && r->ffmpeg_args);
+    if (takes_audio && iks_gltoy_has_audio(&t->gl) && !video_audio(t, r, &audio, &st->samples, &err)) {
         gl_free(&g);
         return iks_publish(&err);
     }
@@ -550,7 +595,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
                            .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
-                           .png_fast = p.png_fast, .audio = audio };
+                           .quality = r->quality, .png_fast = p.png_fast, .audio = audio };
     if (!iks_writer_open(&wd, &w, &err)) {
         audio_remove(audio);
         gl_free(&g);
@@ -565,11 +610,11 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     long total = st->total = r->end - r->first;
     bool stopped = false, ok = true;
     double start = iks_now();
-    /* --resume: the frames already there from the start on are kept as they are */
+    /* resume: the frames already there from the start on are kept as they are */
     long from = r->first;
     while (from < r->end && kept_frame(&p, from)) from++, st->kept++;
     if (r->checkpoint_dir && !t->gl.has_buffers)
-        iks_logf(&t->e->log, IKS_LOG_INFO, "--checkpoint: this toy has no buffers, so no state to save or load");
+        iks_logf(&t->e->log, IKS_LOG_INFO, "checkpoint_dir: this toy has no buffers, so no state to save or load");
     /* buffers carry state from frame to frame: a range that starts later must live through the frames
      * before it, unsaved (from a checkpoint when there is one), to be the same as one long run */
     if (t->gl.has_buffers && from < r->end && !reach_state(&g, &p, t, from, total, start, st, &stopped, &err)) ok = false;
@@ -578,7 +623,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
      * outstanding (or when drawing stops), so its readback overlaps the drawing of the next ones. */
     long next = from, slot_frame[RING], drawn = 0, collected = 0;
     while (ok) {
-        /* frames --resume keeps: skipped, or drawn unsaved where the buffers need them */
+        /* frames resuming keeps: skipped, or drawn unsaved where the buffers need them */
         for (; ok && next < r->end && !stopped && next > from && kept_frame(&p, next); next++) {
             st->kept++;
             if (t->gl.has_buffers) ok = draw_unsaved(&g, &p, next, st, &err);
@@ -620,17 +665,18 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     sigaction(SIGPIPE, &old_pipe, NULL);
     if (ok && stopped) {
         /* what the user has now, and how to go on */
-        if (p.kind == IKS_OUT_VIDEO && wr.kept)
+        bool one_file = p.fmt->sink == IKS_SINK_FFMPEG || p.fmt->sink == IKS_SINK_ANIM;
+        if (one_file && wr.kept)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
                         "(it plays)", r->output, st->written, total);
-        else if (p.kind == IKS_OUT_VIDEO)
+        else if (one_file)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
-        else if (p.kind == IKS_OUT_PNG && r->resume && st->written + st->kept < total)
+        else if (p.fmt->sink == IKS_SINK_FILES && r->resume && st->written + st->kept < total)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
-                        "same command again (with --resume) draws the rest", st->written + st->kept, total);
-        else if ((p.kind == IKS_OUT_PNG || p.kind == IKS_OUT_EXR) && st->written < total)
+                        "same render again (resuming) draws the rest", st->written + st->kept, total);
+        else if (p.fmt->sink == IKS_SINK_FILES && st->written < total)
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
-                        "rest with --frames %ld:%ld", st->written, total, r->first + st->written, r->end);
+                        "rest are frames %ld:%ld", st->written, total, r->first + st->written, r->end);
         else
             iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
     }
@@ -696,10 +742,17 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     plan p;
     if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
     p.e = t->e;
-    if (p.kind != IKS_OUT_PNG || p.hdr) return iks_fail_usage("bench render: the output must be 8-bit PNG files");
+    if (p.fmt->encode != iks_png_image || p.hdr) return iks_fail_usage("bench render: the output must be 8-bit PNG files");
     if (reps < 1) reps = 3;
     const iks_render_desc *r = &p.d;
     long frames = r->end - r->first;
+    if (frames > MAX_BENCH_FRAMES) {
+        char v[64];
+        snprintf(v, sizeof v, "%ld:%ld", r->first, r->end);
+        iks_err_field(&err, IKS_E_USAGE, "frames", v, "the benchmark keeps every frame in memory: at most %ld frames",
+                      MAX_BENCH_FRAMES);
+        return iks_publish(&err);
+    }
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores < 1) cores = 1;
     gl_state g;

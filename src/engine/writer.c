@@ -1,12 +1,12 @@
-/* writer.c: the output side of a render: the output's name, and the sinks frames go to (PNG files on
- * the encoder pool, raw frames down a descriptor, a video through writer_video.c).
- * What it does not do: draw or read back (render.c, live.c). */
+/* writer.c: the output side of a render: the output's name, and the sinks frames go to as the format's
+ * row says (engine/formats.c): image files on the encoder pool, raw frames down a descriptor, a video
+ * through writer_video.c, an animation encoded in order here.
+ * What it does not do: draw or read back (render.c, live.c), or know any format by name. */
 #include "engine/writer.h"
 #include "base/strutil.h"
 #include "engine/writer_internal.h"
 
-#include "io/hdrio.h"
-#include "io/pngio.h"
+#include "io/outfile.h"
 #include "io/pool.h"
 
 #include <errno.h>
@@ -47,33 +47,42 @@ static int count_conversions(const char *p)
 }
 
 
-bool iks_output_classify(const char *output, long nframes, bool any_video, iks_out_kind *kind, bool *pattern,
+/* the user's text as a message quotes it: 'NAME', cut to a length a message can hold */
+static void quoted(const char *s, char *buf, size_t n) { snprintf(buf, n, "'%.300s'", s); }
+
+bool iks_output_classify(const char *output, long nframes, bool any_video, const iks_format **fmt, bool *pattern,
                          iks_err *err)
 {
     *pattern = false;
-    if (strcmp(output, "-") == 0) {
-        *kind = IKS_OUT_RAW;
+    *fmt = NULL;
+    char q[320];
+    quoted(output, q, sizeof q);
+    const iks_format *f = iks_format_of(output, any_video);
+    if (f && f->sink == IKS_SINK_RAW) {
+        *fmt = f;
         return true;
     }
     int conv = count_conversions(output);
-    if (conv == -2)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s': a frame number's width is at most %d", output, MAX_FIELD);
+    if (conv == -2) return iks_err_field(err, IKS_E_USAGE, "output", q, "a frame number's width is at most %d", MAX_FIELD);
     if (conv < 0 || conv > 1)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': the name may hold one frame number like %%04d and no other %% "
-                           "conversion (write %%%% for a literal %%)", output);
+        return iks_err_field(err, IKS_E_USAGE, "output", q, "the name may hold one frame number like %%04d and no "
+                             "other %% conversion (write %%%% for a literal %%)");
     *pattern = conv == 1;
-    if (iks_video_format(output) || (any_video && !iks_ends_with(output, ".png"))) {
-        *kind = IKS_OUT_VIDEO;
-        if (*pattern) return iks_err_set(err, IKS_E_USAGE, "-o '%s': a video is one file, without a frame number", output);
-        return true;
+    if (!f) {
+        char exts[256];
+        iks_format_list(exts, sizeof exts);
+        return iks_err_field(err, IKS_E_USAGE, "output", q, "expected a name ending in one of %s, or '-' for raw frames",
+                             exts);
     }
-    *kind = iks_ends_with(output, ".exr") ? IKS_OUT_EXR : IKS_OUT_PNG;
-    if (!iks_ends_with(output, ".png") && !iks_ends_with(output, ".exr"))
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': expected a .png or .exr name, '-' for raw frames, or a video "
-                           "(.mp4 .webm .mkv .gif)", output);
-    if (!*pattern && nframes > 1)
-        return iks_err_set(err, IKS_E_USAGE, "-o '%s': %ld frames need a frame number in the name, e.g. out/frame_%%04d%s",
-                           output, nframes, *kind == IKS_OUT_EXR ? ".exr" : ".png");
+    if (*pattern && f->sink != IKS_SINK_FILES)
+        return iks_err_field(err, IKS_E_USAGE, "output", q, "%s is one file, without a frame number",
+                             f->sink == IKS_SINK_SOUND ? "a sound" : "a video");
+    if (!*pattern && nframes > 1 && f->sink == IKS_SINK_FILES) {
+        const char *ext = strrchr(output, '.');
+        return iks_err_field(err, IKS_E_USAGE, "output", q, "%ld frames need a frame number in the name, e.g. "
+                             "out/frame_%%04d%s", nframes, ext ? ext : "");
+    }
+    *fmt = f;
     return true;
 }
 
@@ -119,7 +128,7 @@ bool iks_output_check_writable(const char *output, bool pattern, long first, iks
 {
     char path[PATH_MAX];
     if (!iks_output_path(output, pattern, first, path, sizeof path))
-        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s...': the file name is too long", output);
+        return iks_err_field(err, IKS_E_USAGE, "output", NULL, "'%.200s...': the file name is too long", output);
     if (!iks_make_parent_dirs(path)) return iks_err_errno(err, IKS_E_IO, errno, path);
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
@@ -135,45 +144,33 @@ bool iks_output_check_writable(const char *output, bool pattern, long first, iks
 
 struct iks_writer {
     iks_writer_desc d;
-    iks_out_kind kind;
+    const iks_format *fmt;
     bool pattern;
-    iks_pool *pool;       /* PNG: encoders that write the files */
-    uint8_t *seq;         /* raw and video: the one buffer, written in order on submit */
+    iks_image_opts img;   /* what the format's encoders are told */
+    iks_pool *pool;       /* files: encoders that write them */
+    uint8_t *seq;         /* in-order sinks: the one buffer, taken on submit */
     int fd;               /* raw and video: where frames go */
     iks_video vid;
+    void *anim;           /* an animation's encoder state */
     long written_seq;
     iks_err err;          /* the first failure of an in-order sink */
     bool ffmpeg_gone;     /* a video's pipe broke: ffmpeg ended, and will say why */
 };
 
-bool iks_output_float(iks_out_kind kind, int depth)
-{
-    return kind == IKS_OUT_EXR || (kind == IKS_OUT_PNG && depth == 16);
-}
-
-/* One frame to its file, on an encoder thread: PNG (8 or 16 bits) or EXR */
-static bool png_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
+/* One frame to its file, on an encoder thread, by the format's encoder */
+static bool file_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 {
     const iks_writer *w = vctx;
     char path[PATH_MAX];
     if (!iks_output_path(w->d.output, w->pattern, frame, path, sizeof path))
-        return iks_err_set(err, IKS_E_USAGE, "-o '%.200s...': the name of frame %ld is too long", w->d.output, frame);
-    uint8_t *png;
+        return iks_err_field(err, IKS_E_USAGE, "output", NULL, "'%.200s...': the name of frame %ld is too long",
+                             w->d.output, frame);
+    uint8_t *bytes;
     size_t len;
-    const float *fpx = (const float *)(const void *)px;
-    if (w->kind == IKS_OUT_EXR) {
-        if (!iks_exr_encode(fpx, w->d.width, w->d.height, w->d.depth == 32, &png, &len, err))
-            return iks_err_prefix(err, "%.400s: ", path);
-    } else if (w->d.depth == 16) {
-        if (!iks_png16_encode(fpx, w->d.width, w->d.height, w->d.alpha, &png, &len, err))
-            return iks_err_prefix(err, "%.400s: ", path);
-    } else {
-        iks_png_opts o = { .level = w->d.png_fast ? 1 : w->d.png_level, .alpha = w->d.alpha };
-        if (!iks_png_encode(px, w->d.width, w->d.height, &o, &png, &len, err)) return iks_err_prefix(err, "%.400s: ", path);
-    }
-    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, png, len);
+    if (!w->fmt->encode(px, &w->img, &bytes, &len, err)) return iks_err_prefix(err, "%.400s: ", path);
+    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, bytes, len);
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));
-    free(png);
+    free(bytes);
     return ok;
 }
 
@@ -195,43 +192,63 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
     w->fd = -1;
     w->vid.fd = -1;
     w->err = (iks_err)IKS_ERR_INIT;
-    if (!iks_output_classify(d->output, 1, d->ffmpeg_args != NULL, &w->kind, &w->pattern, err)) {
+    if (!iks_output_classify(d->output, 1, d->ffmpeg_args != NULL, &w->fmt, &w->pattern, err)) {
         free(w);
         return false;
     }
-    size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_output_float(w->kind, d->depth) ? 16 : 4);
-    if (w->kind == IKS_OUT_PNG || w->kind == IKS_OUT_EXR) {
-        w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, png_job, w);
+    const iks_format *f = w->fmt;
+    if (f->sink == IKS_SINK_SOUND) {
+        free(w);
+        return iks_err_field(err, IKS_E_USAGE, "output", NULL, "'%.300s': %s takes sound, not frames", d->output, f->id.name);
+    }
+    w->img = (iks_image_opts){ .w = d->width, .h = d->height, .depth = d->depth, .alpha = d->alpha && f->alpha,
+                               .level = d->png_level, .fast = d->png_fast, .quality = d->quality };
+    size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_format_float(f, d->depth) ? 16 : 4);
+    if (f->sink == IKS_SINK_FILES) {
+        w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, file_job, w);
         if (!w->pool) {
             free(w);
             return iks_err_set(err, IKS_E_NOMEM, "out of memory for %d frame buffers of %dx%d", d->jobs + 2, d->width,
                                d->height);
         }
-    } else {
-        w->seq = malloc(frame_bytes);
-        if (!w->seq) {
-            free(w);
-            return iks_err_set(err, IKS_E_NOMEM, "out of memory for a %dx%d frame", d->width, d->height);
-        }
+        *out = w;
+        return true;
+    }
+    w->seq = malloc(frame_bytes);
+    if (!w->seq) {
+        free(w);
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory for a %dx%d frame", d->width, d->height);
+    }
+    bool ok = true;
+    if (f->sink == IKS_SINK_RAW) {
         w->fd = d->raw_fd > 0 ? d->raw_fd : STDOUT_FILENO;
         /* a caller's descriptor that is not open (or not for writing) is its mistake, said before any
          * frame is drawn, not as an I/O error at the first frame */
-        int fl = w->kind == IKS_OUT_RAW ? fcntl(w->fd, F_GETFL) : O_WRONLY;
+        int fl = fcntl(w->fd, F_GETFL);
         if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY) {
-            int fd = w->fd;
-            free(w->seq);
-            free(w);
-            if (fd == STDOUT_FILENO) return iks_err_set(err, IKS_E_IO, "-o -: standard output is %s", fl < 0 ? "closed" : "not open for writing");
-            return iks_err_set(err, IKS_E_USAGE, "raw_fd %d: %s", fd, fl < 0 ? "not an open descriptor" : "not open for writing");
-        }
-        if (w->kind == IKS_OUT_VIDEO) {
-            if (!iks_video_start(&w->vid, &w->d, err)) {
-                free(w->seq);
-                free(w);
-                return false;
+            const char *why = fl < 0 ? "not an open descriptor" : "not open for writing";
+            if (w->fd == STDOUT_FILENO)
+                ok = iks_err_set(err, IKS_E_IO, "standard output is %s", fl < 0 ? "closed" : "not open for writing");
+            else {
+                char v[32];
+                snprintf(v, sizeof v, "%d", w->fd);
+                ok = iks_err_field(err, IKS_E_USAGE, "raw_fd", v, "%s", why);
             }
-            w->fd = w->vid.fd;
         }
+    } else if (f->sink == IKS_SINK_FFMPEG) {
+        ok = iks_video_start(&w->vid, &w->d, f, err);
+        w->fd = w->vid.fd;
+    } else if (f->sink == IKS_SINK_ANIM) {
+        /* the file appears whole at the end: its name is checked and its directory made now */
+        if (iks_outfile_check(d->output) != 0) ok = iks_err_set(err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
+        else if (!iks_make_parent_dirs(d->output)) ok = iks_err_errno(err, IKS_E_IO, errno, d->output);
+        else ok = f->anim->open(&w->img, d->fps, &w->anim, err);
+    }
+    if (!ok) {
+        if (w->anim) f->anim->free(w->anim);
+        free(w->seq);
+        free(w);
+        return false;
     }
     *out = w;
     return true;
@@ -251,14 +268,17 @@ bool iks_writer_submit(iks_writer *w, int slot, long frame)
         return true;
     }
     if (w->err.code != IKS_OK) return false;
-    if (!write_raw(w->fd, w->seq, w->d.width, w->d.height)) {
+    if (w->fmt->sink == IKS_SINK_ANIM) {
+        if (!w->fmt->anim->add(w->anim, w->seq, &w->err)) return iks_err_prefix(&w->err, "%s: ", w->d.output);
+    } else if (!write_raw(w->fd, w->seq, w->d.width, w->d.height)) {
         char fdname[32];
         snprintf(fdname, sizeof fdname, "raw_fd %d", w->fd);
-        const char *where = w->kind != IKS_OUT_RAW ? w->d.output : w->fd == STDOUT_FILENO ? "stdout" : fdname;
+        bool video = w->fmt->sink == IKS_SINK_FFMPEG;
+        const char *where = video ? w->d.output : w->fd == STDOUT_FILENO ? "stdout" : fdname;
         /* a reader that stopped reading, and a signal that asked us to stop: stopped, not failed */
         if (errno == EINTR && iks_stop_requested())
             return iks_err_set(&w->err, IKS_E_INTERRUPTED, "interrupted while writing frame %ld to %s", frame, where);
-        w->ffmpeg_gone = errno == EPIPE && w->kind == IKS_OUT_VIDEO;
+        w->ffmpeg_gone = errno == EPIPE && video;
         return iks_err_set(&w->err, IKS_E_IO, "%s: %s", where, w->ffmpeg_gone ? "ffmpeg stopped reading" : strerror(errno));
     }
     w->written_seq++;
@@ -288,7 +308,22 @@ bool iks_writer_close(iks_writer *w, bool caller_ok, iks_writer_result *res, iks
         res->written = iks_pool_done(w->pool);
         iks_pool_destroy(w->pool);
     } else res->written = w->written_seq;
-    if (w->kind == IKS_OUT_VIDEO) {
+    if (w->fmt->sink == IKS_SINK_ANIM) {
+        /* as a video: frames stopped early still make a file that plays; a failure makes none */
+        bool keep = ok && caller_ok && res->written > 0;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        if (keep && !w->fmt->anim->finish(w->anim, &bytes, &len, err)) keep = ok = false;
+        if (keep && !iks_write_atomic(w->d.output, bytes, len)) {
+            iks_err_set(err, IKS_E_IO, "%s: %s", w->d.output, iks_outfile_strerror(errno));
+            keep = ok = false;
+        }
+        free(bytes);
+        w->fmt->anim->free(w->anim);
+        res->kept = keep;
+        res->fps_played = w->d.fps;
+    }
+    if (w->fmt->sink == IKS_SINK_FFMPEG) {
         iks_err verr = IKS_ERR_INIT;
         /* frames stopped early still make a video that plays; a failure, or none at all, makes none */
         bool keep = ok && caller_ok && res->written > 0;

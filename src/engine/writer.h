@@ -1,5 +1,6 @@
-/* writer.h: where rendered frames go, whoever draws them: numbered PNG files (encoded on a bounded pool
- * of threads, written atomically), raw RGBA frames to a file descriptor, or one video through ffmpeg.
+/* writer.h: where rendered frames go, whoever draws them, as the output's format says (engine/formats.h):
+ * numbered image files (encoded on a bounded pool of threads, written atomically), raw RGBA frames to a
+ * file descriptor, one video through ffmpeg, or one animation encoded here.
  * iks_render feeds it from its frame loop and the viewer's recording from the window's frames, so both
  * write the same files the same way.
  * What it does not do: draw, read back from GL, or decide frame times (the caller's). */
@@ -7,12 +8,11 @@
 #define IKS_WRITER_H
 
 #include "base/err.h"
+#include "engine/formats.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-typedef enum { IKS_OUT_PNG, IKS_OUT_RAW, IKS_OUT_VIDEO, IKS_OUT_EXR } iks_out_kind;
 
 typedef struct {
     const char *output;   /* a PNG name or pattern, "-" for raw frames, or a video name */
@@ -24,13 +24,11 @@ typedef struct {
     int jobs;             /* encoder threads (PNG) */
     int nice;             /* the encoders' lower priority, > 0 where GL runs on the CPU */
     const char *ffmpeg_args; /* a video's output options instead of ours (and any extension then) */
-    int depth;            /* bits per channel: 8 (PNG, raw, video), 16 (PNG; an EXR's half), 32 (EXR) */
+    int depth;            /* bits per channel, one the format takes (iks_format_takes) */
+    int quality;          /* lossy formats: 1..100 */
     bool png_fast;        /* 8-bit PNGs through the fast path (ISA-L) rather than libdeflate at png_level */
     const char *audio;    /* a video's audio track: a WAV file of the same length, or NULL */
 } iks_writer_desc;
-
-/* Whether frames for this output are float RGBA (16 bytes a pixel) rather than RGBA8 */
-bool iks_output_float(iks_out_kind kind, int depth);
 
 /* What the output became, from iks_writer_close */
 typedef struct {
@@ -42,10 +40,11 @@ typedef struct {
 
 typedef struct iks_writer iks_writer;
 
-/* The output's kind from its name, and whether it holds a frame number (a printf-style %d, the only
- * conversion allowed). nframes > 1 without a number in a PNG name is an error. any_video: a name that
- * is none of ours is a video for ffmpeg to make (the user gave its arguments). IKS_E_USAGE naming -o. */
-bool iks_output_classify(const char *output, long nframes, bool any_video, iks_out_kind *kind, bool *pattern,
+/* The output's format from its name (iks_format_of), and whether the name holds a frame number (a
+ * printf-style %d, the only conversion allowed): files of several frames need one, a single file takes
+ * none. any_video: a name that is none of ours is a video for ffmpeg to make (the user gave its
+ * arguments). IKS_E_USAGE about the field "output". */
+bool iks_output_classify(const char *output, long nframes, bool any_video, const iks_format **fmt, bool *pattern,
                          iks_err *err);
 /* The file name of frame `frame` of an output (pattern or single name), the number in full (64 bits).
  * false with errno ENAMETOOLONG when it does not fit in n bytes. */
@@ -55,7 +54,7 @@ bool iks_output_check_writable(const char *output, bool pattern, long first, iks
 
 /* Opens the output (starts the PNG encoders, or ffmpeg). Owner: the caller, through iks_writer_close. */
 bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err);
-/* A buffer for the next frame's pixels, width*height*4 bytes (or floats: iks_output_float) bottom row
+/* A buffer for the next frame's pixels, width*height*4 bytes (or floats: iks_format_float) bottom row
  * first as GL reads them; it
  * blocks while every buffer is being encoded. NULL once the output has failed (iks_writer_close says
  * why). */

@@ -8,9 +8,6 @@
 #include <limits.h>
 #include <sys/types.h>
 
-/* ffmpeg's muxer for a video name (.mp4 .webm .mkv .gif), or NULL when the name is no video */
-const char *iks_video_format(const char *out);
-
 typedef struct {
     pid_t pid;
     int fd;               /* raw RGBA frames go here, top row first */
@@ -20,7 +17,9 @@ typedef struct {
     bool padded;          /* an odd size padded to even for 4:2:0 */
 } iks_video;
 
-bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err);
+/* Starts ffmpeg making d->output as the format's row says (its muxer and options, or the user's
+ * ffmpeg_args instead). */
+bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f, iks_err *err);
 /* Closes the pipe (ffmpeg then finishes the file) and waits for ffmpeg. keep: rename the file over the
  * output; otherwise it is removed. false with err set when ffmpeg failed or the rename did. */
 bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *err);

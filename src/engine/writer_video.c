@@ -1,12 +1,10 @@
 /* writer_video.c: the writer's video sink: raw RGBA frames, top row first, piped into ffmpeg, which
  * encodes the file under a hidden temporary name that is renamed over the output once ffmpeg has
- * finished it. Defaults that play everywhere: H.264 in yuv420p (.mp4 .mkv, with +faststart for .mp4),
- * VP9 in yuv420p (.webm), a GIF with a palette made for the clip; odd sizes are padded to even ones
- * (4:2:0 needs them) with a black row or column on the bottom or right. Any other output through the
- * user's own ffmpeg arguments.
- * What it does not do: encode (ffmpeg's), or choose frames (the caller's). */
+ * finished it. ffmpeg's options are the format's row (engine/formats.c: defaults that play everywhere);
+ * odd sizes are padded to even ones where the row says 4:2:0 needs them (a black row or column on the
+ * bottom or right). Any other output through the user's own ffmpeg arguments.
+ * What it does not do: encode (ffmpeg's), choose frames (the caller's), or know a container by name. */
 #include "engine/writer.h"
-#include "base/strutil.h"
 #include "engine/writer_internal.h"
 #include "base/buf.h"
 
@@ -27,15 +25,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-
-const char *iks_video_format(const char *out)
-{
-    if (iks_ends_with(out, ".mp4")) return "mp4";
-    if (iks_ends_with(out, ".webm")) return "webm";
-    if (iks_ends_with(out, ".mkv")) return "matroska";
-    if (iks_ends_with(out, ".gif")) return "gif";
-    return NULL;
-}
 
 int iks_gif_delay_cs(double fps)
 {
@@ -128,7 +117,22 @@ bool iks_split_words(const char *s, char ***words, int *n, const char **why)
 
 /* ---- start and end ----------------------------------------------------------------------------- */
 
-bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
+/* Appends the words of s (a row's options: ours, well-formed) to a */
+static void args_of(argv_t *a, const char *s)
+{
+    char **w = NULL;
+    int n = 0;
+    const char *why;
+    if (!s) return;
+    if (!iks_split_words(s, &w, &n, &why)) {
+        a->oom = true;
+        return;
+    }
+    for (int i = 0; i < n; i++) arg(a, w[i]), free(w[i]);
+    free(w);
+}
+
+bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f, iks_err *err)
 {
     memset(v, 0, sizeof *v);
     v->fd = v->err_fd = -1;
@@ -137,14 +141,14 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     bool have_ffmpeg = ffmpeg != NULL;
     free(ffmpeg);
     if (!have_ffmpeg)
-        return iks_err_set(err, IKS_E_UNSUPPORTED, "-o %s: a video needs ffmpeg, which is not installed (apt-get install "
-                           "ffmpeg); or render PNGs with -o out/%%04d.png", out);
+        return iks_err_set(err, IKS_E_UNSUPPORTED, "%s: a video needs ffmpeg, which is not installed (apt-get install "
+                           "ffmpeg); or render image files (out/%%04d.png)", out);
     char **user = NULL;
     int nuser = 0;
     if (d->ffmpeg_args) {
         const char *why;
         if (!iks_split_words(d->ffmpeg_args, &user, &nuser, &why))
-            return why ? iks_err_set(err, IKS_E_USAGE, "--ffmpeg-args '%s': %s", d->ffmpeg_args, why)
+            return why ? iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "%s", why)
                        : iks_err_set(err, IKS_E_NOMEM, "out of memory");
     }
     if (iks_outfile_check(out) != 0) {
@@ -164,14 +168,12 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     /* hidden beside the output, keeping its extension so that ffmpeg can tell the format from it */
     const char *ext = strrchr(out + dl, '.');
     snprintf(v->tmp, sizeof v->tmp, "%.*s.ikshade-%ld.part%s", dl, out, (long)getpid(), ext ? ext : "");
-    const char *fmt = iks_video_format(out);
-    bool gif = fmt && !strcmp(fmt, "gif");
     char size[48], rate[48];
     snprintf(size, sizeof size, "%dx%d", d->width, d->height);
     /* a GIF plays every frame at the delay it can express: that is its frame rate */
-    v->fps_played = gif && !user ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
+    v->fps_played = f->delay_cs && !user ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
     snprintf(rate, sizeof rate, "%.17g", v->fps_played);
-    v->padded = !gif && !user && (d->width % 2 || d->height % 2);
+    v->padded = f->even && !user && (d->width % 2 || d->height % 2);
 
     argv_t a = { 0 };
     arg(&a, "ffmpeg");
@@ -196,56 +198,15 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, iks_err *err)
     }
     if (user) {
         for (int i = 0; i < nuser; i++) arg(&a, user[i]);
-    } else if (gif) {
-        /* one palette made for the whole clip (changes only, so a still background stays clean) */
-        arg(&a, "-filter_complex");
-        arg(&a, "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=5:diff_mode=rectangle");
-        arg(&a, "-loop");
-        arg(&a, "0");
-        arg(&a, "-f");
-        arg(&a, "gif");
     } else {
         if (v->padded) {
             arg(&a, "-vf");
             arg(&a, "pad=ceil(iw/2)*2:ceil(ih/2)*2");
         }
-        if (!strcmp(fmt, "webm")) {
-            arg(&a, "-c:v");
-            arg(&a, "libvpx-vp9");
-            arg(&a, "-b:v");
-            arg(&a, "0");
-            arg(&a, "-crf");
-            arg(&a, "32");
-            /* the realtime settings: several times faster than the default on two cores */
-            arg(&a, "-deadline");
-            arg(&a, "realtime");
-            arg(&a, "-cpu-used");
-            arg(&a, "8");
-            arg(&a, "-row-mt");
-            arg(&a, "1");
-        } else {
-            arg(&a, "-c:v");
-            arg(&a, "libx264");
-            arg(&a, "-preset");
-            arg(&a, "veryfast");
-            arg(&a, "-crf");
-            arg(&a, "18");
-        }
-        arg(&a, "-pix_fmt");
-        arg(&a, "yuv420p");
-        if (d->audio) {
-            /* the codecs every player of the container takes: Opus in WebM, AAC elsewhere */
-            arg(&a, "-c:a");
-            arg(&a, !strcmp(fmt, "webm") ? "libopus" : "aac");
-            arg(&a, "-b:a");
-            arg(&a, "192k");
-        }
-        if (!strcmp(fmt, "mp4")) {
-            arg(&a, "-movflags");
-            arg(&a, "+faststart");
-        }
+        args_of(&a, f->video_args);
+        if (d->audio) args_of(&a, f->audio_args);
         arg(&a, "-f");
-        arg(&a, fmt);
+        arg(&a, f->muxer);
     }
     arg(&a, v->tmp);
     for (int i = 0; i < nuser; i++) free(user[i]);

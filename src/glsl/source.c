@@ -564,7 +564,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             if (!include_allowed(c, found)) {
                 ok = fail(c, IKS_E_FORMAT, "%s:%d: #include \"%s\" lies outside the toy's directory %s (a toy may read "
-                          "only its own files; --allow-media-outside lets it)", path, lineno, name, c->opts->confine_dir);
+                          "only its own files; allow_media_outside lets it)", path, lineno, name, c->opts->confine_dir);
                 free(found);
                 break;
             }

@@ -6,6 +6,7 @@
 
 #include <glad/gl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,30 +73,48 @@ const char *iks_gl_error(void)
 
 /* ---- settings ---------------------------------------------------------------------------------- */
 
+/* an error about the setting arg (its text) or s (parsed) */
+static const char *field_of(const iks_setting *s) { return s && s->field[0] ? s->field : "setting"; }
+#define SET_ERR(e, s, arg, ...) setting_err(e, field_of(s), arg, __VA_ARGS__)
+static bool setting_err(iks_err *e, const char *field, const char *arg, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool setting_err(iks_err *e, const char *field, const char *arg, const char *fmt, ...)
+{
+    char *reason = NULL, q[160];
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&reason, fmt, ap) < 0) reason = NULL;
+    va_end(ap);
+    snprintf(q, sizeof q, "'%.150s'", arg);
+    iks_err_field(e, IKS_E_USAGE, field, q, "%s", reason ? reason : "out of memory");
+    free(reason);
+    return false;
+}
+
 bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg)
-        return iks_err_set(e, IKS_E_USAGE, "--set '%s': expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]", arg);
+        return SET_ERR(e, NULL, arg, "expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]");
     size_t n = (size_t)(eq - arg);
-    if (n >= sizeof out->name) return iks_err_set(e, IKS_E_USAGE, "--set '%s': name too long", arg);
+    if (n >= sizeof out->name) return SET_ERR(e, NULL, arg, "name too long");
     memcpy(out->name, arg, n);
     for (size_t i = 0; i < n; i++) {
         char c = out->name[i];
         if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9')))
-            return iks_err_set(e, IKS_E_USAGE, "--set '%s': '%s' is not a GLSL identifier", arg, out->name);
+            return SET_ERR(e, NULL, arg, "'%s' is not a GLSL identifier", out->name);
     }
     const char *p = eq + 1;
     for (;;) {
-        if (out->n == 4) return iks_err_set(e, IKS_E_USAGE, "--set '%s': at most 4 values", arg);
+        if (out->n == 4) return SET_ERR(e, NULL, arg, "at most 4 values");
         char *end;
         double v;
         if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
         else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
         else v = strtod(p, &end);
         if (end == p || (*end && *end != ',') || !isfinite(v))
-            return iks_err_set(e, IKS_E_USAGE, "--set '%s': value %d is not a finite number", arg, out->n + 1);
+            return SET_ERR(e, NULL, arg, "value %d is not a finite number", out->n + 1);
         out->v[out->n++] = v;
         if (!*end) break;
         p = end + 1;
@@ -298,8 +317,8 @@ bool iks_program_uses(const iks_program *p, const char *name)
 
 void iks_setting_warn_removed(const iks_logger *log, const iks_setting *s)
 {
-    iks_warnf(log, "--set %s: uniform '%s' is declared but unused, so the compiler removed it: the setting has "
-              "no effect", s->name, s->name);
+    iks_warnf(log, "uniform '%s' is declared but unused, so the compiler removed it: setting it has no effect",
+              s->name);
 }
 
 bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_err *e, const iks_logger *log)
@@ -310,15 +329,13 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
         for (int k = 0; k < p->ndecls; k++)
             if (strcmp(p->decls[k].name, s[i].name) == 0) d = &p->decls[k];
         if (!d)
-            return iks_err_set(e, IKS_E_USAGE, "--set %s: the shader declares no uniform '%s'", s[i].name,
-                               s[i].name);
+            return SET_ERR(e, &s[i], s[i].name, "the shader declares no uniform '%s'", s[i].name);
         if (d->comps == 0)
-            return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s%s; only float, int, uint, bool and "
-                               "their vectors can be set", s[i].name, s[i].name, d->type,
-                               d->array ? " (an array)" : "");
+            return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s%s; only float, int, uint, bool and their "
+                           "vectors can be set", s[i].name, d->type, d->array ? " (an array)" : "");
         if (s[i].n != d->comps)
-            return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: expected %d value%s, got %d",
-                               s[i].name, s[i].name, d->type, d->comps, d->comps > 1 ? "s" : "", s[i].n);
+            return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: expected %d value%s, got %d", s[i].name, d->type,
+                           d->comps, d->comps > 1 ? "s" : "", s[i].n);
         GLint loc = glGetUniformLocation(p->prog, s[i].name);
         if (loc < 0) {
             iks_setting_warn_removed(log, &s[i]);
@@ -336,8 +353,8 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
         case IKS_U_BOOL: {
             for (int c = 0; c < d->comps; c++)
                 if (v[c] != floor(v[c]) || fabs(v[c]) > 2147483647.0)
-                    return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
-                                       "whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
+                    return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: value %d (%g) is not a whole number",
+                                   s[i].name, d->type, c + 1, v[c]);
             GLint iv[4] = { (GLint)v[0], (GLint)v[1], (GLint)v[2], (GLint)v[3] };
             if (d->base == IKS_U_BOOL)
                 for (int c = 0; c < 4; c++) iv[c] = iv[c] != 0;
@@ -350,8 +367,8 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
         case IKS_U_UINT: {
             for (int c = 0; c < d->comps; c++)
                 if (v[c] != floor(v[c]) || v[c] < 0 || v[c] > 4294967295.0)
-                    return iks_err_set(e, IKS_E_USAGE, "--set %s: uniform '%s' is %s: value %d (%g) is not a "
-                                       "non-negative whole number", s[i].name, s[i].name, d->type, c + 1, v[c]);
+                    return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: value %d (%g) is not a non-negative "
+                                   "whole number", s[i].name, d->type, c + 1, v[c]);
             GLuint uv[4] = { (GLuint)v[0], (GLuint)v[1], (GLuint)v[2], (GLuint)v[3] };
             if (d->comps == 1) glUniform1uiv(loc, 1, uv);
             if (d->comps == 2) glUniform2uiv(loc, 1, uv);
@@ -367,7 +384,7 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
 
 /* ---- targets ----------------------------------------------------------------------------------- */
 
-bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, iks_err *e)
+bool iks_target_create(iks_target *t, int w, int h, iks_pixfmt fmt, iks_err *e)
 {
     memset(t, 0, sizeof *t);
     int max = iks_gpu_max_size();
@@ -564,9 +581,9 @@ void iks_read(const iks_target *t, void *dst)
 
 /* ---- asynchronous readback --------------------------------------------------------------------- */
 
-static size_t pixel_bytes(iks_format f) { return f == IKS_RGBA32F ? 16 : 4; }
+static size_t pixel_bytes(iks_pixfmt f) { return f == IKS_RGBA32F ? 16 : 4; }
 
-bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_format fmt, iks_err *e)
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_pixfmt fmt, iks_err *e)
 {
     memset(r, 0, sizeof *r);
     if (slots < 1 || slots > IKS_RING_MAX)

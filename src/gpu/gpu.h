@@ -33,9 +33,11 @@ typedef struct {
     char name[64];
     double v[4];
     int n;
+    char field[16]; /* which of the caller's settings it is, for errors ("sets[2]"); "": "setting" */
 } iks_setting;
 
-/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with IKS_E_USAGE and a one-line reason. */
+/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with IKS_E_USAGE about the field "setting" (which a
+ * caller that knows the setting's place renames: iks_err_rename_field). */
 bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
 
 /* ---- programs ---------------------------------------------------------------------------------- */
@@ -69,17 +71,17 @@ void iks_setting_warn_removed(const iks_logger *log, const iks_setting *s);
 
 /* ---- targets ----------------------------------------------------------------------------------- */
 
-typedef enum { IKS_RGBA8, IKS_RGBA32F } iks_format;
+typedef enum { IKS_RGBA8, IKS_RGBA32F } iks_pixfmt;
 
 typedef struct {
     unsigned fbo, tex;
     int w, h;
-    iks_format fmt;
+    iks_pixfmt fmt;
 } iks_target;
 
 /* A size outside what this GL allows is IKS_E_USAGE; GL refusing the texture or framebuffer IKS_E_GL.
  * t is zeroed on failure. */
-bool iks_target_create(iks_target *t, int w, int h, iks_format fmt, iks_err *e);
+bool iks_target_create(iks_target *t, int w, int h, iks_pixfmt fmt, iks_err *e);
 void iks_target_destroy(iks_target *t);
 
 /* A cubemap a pass draws into (shadertoy.com's Cube A): six square RGBA16F faces, as the site keeps
@@ -149,11 +151,11 @@ const char *iks_gl_error(void);
 typedef struct {
     unsigned pbo[IKS_RING_MAX];
     int n, w, h;
-    iks_format fmt;
+    iks_pixfmt fmt;
 } iks_readback;
 /* slots outside 1..IKS_RING_MAX is IKS_E_USAGE; GL failing to make the buffers IKS_E_GL. r is zeroed on
  * failure. */
-bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_format fmt, iks_err *e);
+bool iks_readback_create(iks_readback *r, int slots, int w, int h, iks_pixfmt fmt, iks_err *e);
 void iks_readback_start(iks_readback *r, int slot, const iks_target *t);
 bool iks_readback_finish(iks_readback *r, int slot, void *dst);
 void iks_readback_destroy(iks_readback *r);

@@ -114,6 +114,11 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     return true;
 }
 
+bool iks_exr_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e)
+{
+    return iks_exr_encode(px, o->w, o->h, o->depth == 32, out, len, e);
+}
+
 /* ---- 16-bit PNG -------------------------------------------------------------------------------- */
 
 static void png_mem_write(png_structp png, png_bytep data, png_size_t n)

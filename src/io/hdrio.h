@@ -7,6 +7,7 @@
 #define IKS_HDRIO_H
 
 #include "base/err.h"
+#include "io/encode.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,6 +19,9 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
 
 /* w x h RGBA floats -> a 16-bit PNG (RGB, or RGBA with alpha), values clamped to [0, 1] and rounded to
  * the nearest of 65535 steps. false when out of memory. */
+/* The output table's EXR encoder (io/encode.h): half floats at depth 16, floats at 32. */
+bool iks_exr_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
+
 bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len, iks_err *e);
 
 #endif

@@ -138,3 +138,8 @@ bool iks_jpg_encode(const uint8_t *rgba, int w, int h, int quality, uint8_t **ou
     *len = n;
     return true;
 }
+
+bool iks_jpg_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e)
+{
+    return iks_jpg_encode(px, o->w, o->h, o->quality, out, len, e);
+}

@@ -7,6 +7,7 @@
 #define IKS_JPGIO_H
 
 #include "base/err.h"
+#include "io/encode.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,5 +18,7 @@
  * false with e set: IKS_E_NOMEM, or IKS_E_IO with libjpeg's own message. Thread-safe (encoders run on a pool).
  * A side outside 1..65500 (JPEG's limit) is IKS_E_USAGE too. */
 bool iks_jpg_encode(const uint8_t *rgba, int w, int h, int quality, uint8_t **out, size_t *len, iks_err *e);
+/* The output table's JPEG encoder (io/encode.h): o->quality, o->w x o->h RGBA8. */
+bool iks_jpg_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
 
 #endif

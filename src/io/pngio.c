@@ -8,6 +8,7 @@
  * thread ends (a pthread key's destructor) or by iks_png_thread_done.
  * What it does not do: 16-bit PNGs (hdrio.c), files (outfile.c). */
 #include "io/pngio.h"
+#include "io/hdrio.h"
 #include "base/buf.h"
 #include "base/userfile.h"
 
@@ -298,6 +299,13 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
     *out = png;
     *len = k;
     return true;
+}
+
+bool iks_png_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e)
+{
+    if (o->depth == 16) return iks_png16_encode(px, o->w, o->h, o->alpha, out, len, e);
+    iks_png_opts po = { .level = o->fast ? 1 : o->level, .alpha = o->alpha };
+    return iks_png_encode(px, o->w, o->h, &po, out, len, e);
 }
 
 /* ---- checking a PNG on disk -------------------------------------------------------------------- */

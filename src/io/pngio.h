@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "io/encode.h"
 #include "io/outfile.h" /* iks_write_all, iks_write_atomic: their users came here for them */
 
 /* Which deflate: AUTO is render's --png-level mapping (0 stored, 1 ISA-L igzip level 1, 2..12
@@ -28,6 +29,10 @@ typedef struct {
  * Returns malloc'd bytes in *out (caller frees); false with e set: IKS_E_NOMEM, or IKS_E_IO when the
  * compressor fails. */
 bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len, iks_err *e);
+
+/* The output table's PNG encoder (io/encode.h): 8 bits through iks_png_encode, 16 through libpng
+ * (iks_png16_encode). */
+bool iks_png_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
 
 /* Releases the calling thread's scratch buffers and compressors; each thread that encoded calls it
  * before it ends (calling it again, or without encoding, is harmless). */

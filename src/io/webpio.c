@@ -162,3 +162,21 @@ void iks_webp_anim_free(iks_webp_anim *a)
     WebPAnimEncoderDelete(a->enc);
     free(a);
 }
+
+/* ---- as the output table takes it ---------------------------------------------------------------- */
+
+static bool anim_open(const iks_image_opts *o, double fps, void **state, iks_err *e)
+{
+    iks_webp_anim *a = NULL;
+    bool ok = iks_webp_anim_open(o->w, o->h, fps, o->quality, &a, e);
+    *state = a;
+    return ok;
+}
+static bool anim_add(void *state, const void *px, iks_err *e) { return iks_webp_anim_add(state, px, e); }
+static bool anim_finish(void *state, uint8_t **out, size_t *len, iks_err *e)
+{
+    return iks_webp_anim_finish(state, out, len, e);
+}
+static void anim_free(void *state) { iks_webp_anim_free(state); }
+
+const iks_anim_encoder iks_webp_encoder = { anim_open, anim_add, anim_finish, anim_free };

@@ -10,6 +10,7 @@
 #define IKS_WEBPIO_H
 
 #include "base/err.h"
+#include "io/encode.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,5 +30,7 @@ bool iks_webp_anim_add(iks_webp_anim *a, const uint8_t *rgba, iks_err *e);
  * No frames, or a second finish: IKS_E_USAGE. */
 bool iks_webp_anim_finish(iks_webp_anim *a, uint8_t **out, size_t *len, iks_err *e);
 void iks_webp_anim_free(iks_webp_anim *a);   /* safe on NULL */
+/* The same as the output table's animation encoder (io/encode.h): o->w x o->h, o->quality. */
+extern const iks_anim_encoder iks_webp_encoder;
 
 #endif

@@ -70,13 +70,15 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
 {
     memset(in, 0, sizeof *in);
     in->vflip = true; /* the site's default for textures */
+    char q[300];
+    snprintf(q, sizeof q, "'%.280s'", spec);
     char *copy = strdup(spec);
     if (!copy) return oom(e);
     char *save = NULL, *what = strtok_r(copy, ",", &save);
     bool ok = what != NULL;
     if (!ok)
-        iks_err_set(e, IKS_E_USAGE, "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a",
-                    spec);
+        iks_err_field(e, IKS_E_USAGE, "channel", q, "expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio "
+                      "or video file, keyboard, black, a buffer a-d or cube_a");
     else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
     else if (!strcmp(what, "cube_a")) in->kind = IKS_IN_CUBE_BUFFER, in->vflip = false;
     else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
@@ -101,14 +103,13 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         in->kind = IKS_IN_IMAGE, in->path = NULL;
         in->live = !strcmp(what, "mic") ? "microphone" : "webcam";
     } else {
-        ok = iks_err_set(e, IKS_E_USAGE,
-                         "'%s': expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a first",
-                         spec);
+        ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an "
+                           "audio or video file, keyboard, black, a buffer a-d or cube_a first");
     }
     for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
         char *eq = strchr(kv, '=');
         if (!eq) {
-            ok = iks_err_set(e, IKS_E_USAGE, "'%s': '%s' is not KEY=VALUE", spec, kv);
+            ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "'%s' is not KEY=VALUE", kv);
             break;
         }
         *eq = '\0';
@@ -119,10 +120,10 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
         else if (!strcmp(kv, "vflip")) good = flag_value(v, &in->vflip);
         else if (!strcmp(kv, "srgb")) good = flag_value(v, &in->srgb);
         else {
-            ok = iks_err_set(e, IKS_E_USAGE, "'%s': unknown setting '%s' (filter, wrap, vflip, srgb)", spec, kv);
+            ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "unknown setting '%s' (filter, wrap, vflip, srgb)", kv);
             break;
         }
-        if (!good) ok = iks_err_set(e, IKS_E_USAGE, "'%s': bad %s '%s'", spec, kv, v);
+        if (!good) ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "bad %s '%s'", kv, v);
     }
     /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
     if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME ||
@@ -215,7 +216,7 @@ static bool media_allowed(const char *where, const char *dir, const iks_input *i
         bool bad = access(p, F_OK) == 0 && !iks_path_inside(dir, p);
         if (bad)
             iks_err_set(e, IKS_E_FORMAT, "%s: media '%s' lies outside the toy's directory %s (a toy may read only its "
-                        "own files; --allow-media-outside lets it)", where, p, dir);
+                        "own files; allow_media_outside lets it)", where, p, dir);
         free(p);
         if (bad) return false;
     }
@@ -411,7 +412,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 if (lost) goto nomem;
                 if (!found && !missing_black) {
                     iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
-                                "(put %s there, or use --missing-media=black)", pp, c, type,
+                                "(put %s there, or run with missing_media_black)", pp, c, type,
                                 media ? media : "(no path)", cube ? "its six faces" : "it");
                     goto out;
                 }
@@ -427,7 +428,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 if (lost) goto nomem;
                 if (!found && !missing_black) {
                     iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
-                                "(put it there, or use --missing-media=black)", pp, c, type, media ? media : "(no path)");
+                                "(put it there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)");
                     goto out;
                 }
                 d->path = NULL; /* silence, or black */
@@ -439,8 +440,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 iks_warnf(log, "%s: iChannel%d: input type '%s' is not supported; black instead", pp, c,
                           type);
             } else {
-                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: input type '%s' is not supported (use "
-                            "--missing-media=black to run without it)", pp, c, type);
+                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: input type '%s' is not supported (run with "
+                            "missing_media_black to run without it)", pp, c, type);
                 goto out;
             }
         }
@@ -499,12 +500,18 @@ static bool blank(const char *s)
 
 /* A live input from --channelN or a manifest (where: what to name it by): refused, or black with
  * --missing-media=black, said once. */
-static bool live_input(const iks_input *in, const char *where, unsigned flags, iks_err *e, const iks_logger *log)
+/* where: the input's place for messages; field (may be NULL): the caller's field it came from, whose
+ * value where's text after the field's name is */
+static bool live_input(const iks_input *in, const char *where, const char *field, unsigned flags, iks_err *e,
+                       const iks_logger *log)
 {
     if (!in->live) return true;
+    if (!(flags & IKS_TF_MISSING_BLACK) && field)
+        return iks_err_field(e, IKS_E_UNSUPPORTED, field, where + strlen(field) + 1, "a %s is not supported (an audio "
+                             "or video file is; missing_media_black runs it as black)", in->live);
     if (!(flags & IKS_TF_MISSING_BLACK))
         return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: a %s is not supported (an audio or video file is; "
-                           "--missing-media=black runs it as black)", where, in->live);
+                           "missing_media_black runs it as black)", where, in->live);
     iks_warnf(log, "%s: a %s is not supported; black instead", where, in->live);
     return true;
 }
@@ -569,7 +576,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         if (in->live) {
             char where[PATH_MAX + 96];
             snprintf(where, sizeof where, "%s:%d: '%.40s'", man, lineno, rhs);
-            if (!(ok = live_input(in, where, flags, e, log))) break;
+            if (!(ok = live_input(in, where, NULL, flags, e, log))) break;
         }
         if (in->path) {
             char *owned = (char *)in->path;
@@ -648,14 +655,15 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
     for (int c = 0; channel && c < 4; c++) {
         if (!channel[c]) continue;
         iks_input *in = &tf->desc.pass[IKS_IMAGE_PASS].in[c];
-        if (!iks_channel_parse(channel[c], in, e)) return iks_err_prefix(e, "--channel%d ", c);
-        char where[64];
-        snprintf(where, sizeof where, "--channel%d '%.40s'", c, channel[c]);
-        if (!live_input(in, where, flags, e, log)) return false;
+        char field[16], where[64];
+        snprintf(field, sizeof field, "channel[%d]", c);
+        if (!iks_channel_parse(channel[c], in, e)) return iks_err_rename_field(e, field), false;
+        snprintf(where, sizeof where, "channel[%d] '%.40s'", c, channel[c]);
+        if (!live_input(in, where, field, flags, e, log)) return false;
         if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
         if (in->kind == IKS_IN_BUFFER || in->kind == IKS_IN_CUBE_BUFFER)
-            return iks_err_set(e, IKS_E_USAGE, "--channel%d '%s': a single file has no buffers (use a JSON or a directory toy)",
-                               c, channel[c]);
+            return iks_err_field(e, IKS_E_USAGE, field, where + strlen(field) + 1, "a single file has no buffers (use a "
+                                 "JSON or a directory toy)");
     }
     return true;
 }
@@ -670,13 +678,22 @@ bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, 
     return ok;
 }
 
+/* a channel the caller gave that this kind of toy cannot take */
+static bool channel_refused(iks_err *e, int c, const char *spec, const char *why)
+{
+    char field[16], q[64];
+    snprintf(field, sizeof field, "channel[%d]", c);
+    snprintf(q, sizeof q, "'%.40s'", spec);
+    return iks_err_field(e, IKS_E_USAGE, field, q, "%s", why);
+}
+
 bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], unsigned flags,
                       iks_err *e, const iks_logger *log)
 {
     memset(tf, 0, sizeof *tf);
     if (iks_ends_with(path, ".json")) {
         for (int c = 0; channel && c < 4; c++)
-            if (channel[c]) return iks_err_set(e, IKS_E_USAGE, "--channel%d: a JSON brings its own channels", c);
+            if (channel[c]) return channel_refused(e, c, channel[c], "a JSON brings its own channels");
         size_t len;
         char *text = iks_userfile_read_text(path, MAX_JSON_BYTES, 0, &len);
         if (!text) {
@@ -692,7 +709,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         for (int c = 0; channel && c < 4; c++)
             if (channel[c])
-                return iks_err_set(e, IKS_E_USAGE, "--channel%d: a directory toy wires its channels in manifest.txt", c);
+                return channel_refused(e, c, channel[c], "a directory toy wires its channels in manifest.txt");
         bool ok = load_dir(tf, path, flags, e, log);
         if (!ok) iks_toyfile_free(tf);
         return ok;

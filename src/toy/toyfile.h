@@ -1,5 +1,5 @@
 /* toyfile.h: what the user names, turned into a toy description: a single shader file or GLSL text in
- * memory (the Image pass) with channels from --channelN, the JSON that shadertoy.com exports or its API
+ * memory (the Image pass) with the caller's channels, the JSON that shadertoy.com exports or its API
  * returns (with or without the outer {"Shader": ...}), or a directory with one file per pass. No GL
  * here. Errors come back as an iks_err naming the file and what is wrong; warnings (parts that are
  * ignored) go to an iks_logger, one message each. */
@@ -25,13 +25,13 @@ typedef struct {
 /* Fills tf from path: a shader file, a .json, or a directory with one file per pass (common.glsl,
  * a.glsl .. d.glsl, cube_a.glsl, image.glsl, sound.glsl) and an optional manifest.txt of lines
  * "PASS.iChannelN = SPEC" (PASS one of a b c d image cube_a sound; SPEC a buffer a-d, cube_a or a
- * --channel value, with its settings). A JSON's passes: image, buffer, common, cubemap (Cube A) and
+ * channel value, with its settings). A JSON's passes: image, buffer, common, cubemap (Cube A) and
  * sound. channel[c] is the
- * --channelC text or NULL (single files only). flags: IKS_TF_*. A JSON's or manifest's media (each
+ * channel C's spec or NULL (single files only). flags: IKS_TF_*. A JSON's or manifest's media (each
  * cubemap face, links resolved) must lie inside the toy's directory unless IKS_TF_MEDIA_OUTSIDE: the
- * toy may come from anywhere, the command line's --channelN is the user's own. tf owns copies of everything it points to. Codes:
- *   IKS_E_USAGE        a --channelN that is malformed or does not fit (a JSON, a directory, a buffer
- *                      for a single file): these messages begin "--channel"
+ * toy may come from anywhere, the caller's own channels are the user's. tf owns copies of everything it points to. Codes:
+ *   IKS_E_USAGE        a channel spec that is malformed or does not fit (a JSON, a directory, a
+ *                      buffer for a single file): errors about the field channel[N]
  *   IKS_E_IO           a file that cannot be read; a texture not on disk beside the JSON
  *   IKS_E_FORMAT       malformed JSON, manifest or toy structure; a binary file; media outside the toy
  *   IKS_E_UNSUPPORTED  an input type (video, ...) or pass type (cubemap, ...) ikshade does not run
@@ -62,7 +62,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
                             const iks_logger *log);
 
-/* Parses one --channelN value: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d|cube_a (a-d: a
+/* Parses one channel spec: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d|cube_a (a-d: a
  * buffer; cube_a: the faces Cube A draws; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
  * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with IKS_E_USAGE and
  * the reason ("'SPEC': ...", for the caller to put the option's name in front), or IKS_E_NOMEM; in->path

@@ -16,15 +16,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!out) return 0;
     static const long frames[] = { 0, 1, 9, 10, 99999, 2147483647L, 2147483648L, 4294967296L, LONG_MAX };
     for (long n = 1; n <= 2; n++) {
-        iks_out_kind kind;
+        const iks_format *fmt;
         bool pattern;
         iks_err e = IKS_ERR_INIT;
-        if (!iks_output_classify(out, n, n == 2, &kind, &pattern, &e)) {
-            if (e.code != IKS_E_USAGE || !e.msg || !e.msg[0]) abort();
+        if (!iks_output_classify(out, n, n == 2, &fmt, &pattern, &e)) {
+            /* refused, about the output, in words */
+            if (e.code != IKS_E_USAGE || !e.msg || !e.msg[0] || strcmp(e.field, "output") != 0) abort();
             iks_err_clear(&e);
             continue;
         }
-        if (n > 1 && kind == IKS_OUT_PNG && !pattern) abort(); /* many frames need a number */
+        if (!fmt) abort();
+        if (n > 1 && fmt->sink == IKS_SINK_FILES && !pattern) abort(); /* many frames need a number */
+        if (pattern && fmt->sink != IKS_SINK_FILES) abort();               /* one file takes no number */
         char a[512], b[512];
         for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
             bool fa = iks_output_path(out, pattern, frames[i], a, sizeof a);

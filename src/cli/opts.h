@@ -1,0 +1,102 @@
+/* opts.h: the command line's option tables (after git's parse-options). One table per command drives
+ * the parsing of its arguments, its `--help`, the man pages (help2man reads --help), the shell
+ * completions (`ikshade completion`), and the checks of the options only the command line has; the
+ * library checks the rest, and an error it reports about one of its fields is put back into the user's
+ * words through the same table: the option that fills that field, and the text the user gave it.
+ * What it does not do: know any command's meaning (cmd_*.c) or print anything but usage errors and help. */
+#ifndef IKS_OPTS_H
+#define IKS_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef enum {
+    IKS_OPT_END,    /* ends a table */
+    IKS_OPT_TABLE,  /* another table's options here (.sub), their offsets from .off */
+    IKS_OPT_FLAG,   /* no value: the bool at .off becomes true */
+    IKS_OPT_STRING, /* the value as given: a const char * at .off */
+    IKS_OPT_LIST,   /* repeatable: each value appended to the iks_strlist at .off */
+    IKS_OPT_INT,    /* a whole number: an int at .off */
+    IKS_OPT_LONG,   /* a whole number: a long at .off */
+    IKS_OPT_DOUBLE, /* a finite number: a double at .off */
+    IKS_OPT_SIZE,   /* WxH, each a whole number from 1: two ints at .off */
+    IKS_OPT_PARSE,  /* .parse turns the value into what lies at .off */
+} iks_opt_kind;
+
+enum {
+    IKS_OPT_NONZERO = 1, /* 0 is refused: the library's zero means "the default" */
+    IKS_OPT_HIDDEN = 2,  /* parsed, but not in --help or the completions */
+};
+
+typedef struct {
+    const char **v; /* argc entries at most: no count of options can overflow it */
+    int n;
+} iks_strlist;
+
+typedef struct iks_opt iks_opt;
+struct iks_opt {
+    iks_opt_kind kind;
+    const char *name;     /* "--fps"; "-I" takes its value joined too (-Idir) */
+    const char *alias;    /* "-o", or NULL */
+    const char *arg;      /* the value's name in --help ("F", "WxH"); NULL for a flag */
+    const char *help;     /* --help's text, lines separated by '\n' */
+    size_t off;           /* where the value goes in the command's struct */
+    /* The library fields this option fills, space separated ("fps"; "sets" for each occurrence
+     * sets[0], sets[1]...), so that an error about one names the option; NULL: the command line's own */
+    const char *field;
+    double min, max;      /* the command line's own range for the value, when min < max */
+    unsigned flags;       /* IKS_OPT_* */
+    /* IKS_OPT_PARSE: false when v is malformed */
+    bool (*parse)(const char *v, void *dst);
+    const char *expect;   /* what a malformed value should have been: "expected a number" */
+    const char *need;     /* what a missing value is: "--size needs WxH"; NULL: arg */
+    /* the completions, alternatives separated by '|': "file", "dir", "file:png jpg" (those extensions),
+     * "words:auto es 330"; NULL: none (a value to type) */
+    const char *complete;
+    const char *label;    /* the name --help shows for a family of rows ("--channelN"); NULL: name */
+    const char *says;     /* how prose names the option where a library message names its field
+                             ("--missing-media black"); NULL: its name */
+    const iks_opt *sub;   /* IKS_OPT_TABLE */
+};
+
+/* An option as given on this command line: which row, its text, its place among repeats */
+typedef struct {
+    const iks_opt *opt;
+    const char *value; /* NULL for a flag */
+    int nth;           /* 0 for the first time this row was given */
+    const char *as;    /* the spelling used: the name or the alias */
+} iks_given;
+
+typedef struct {
+    const char *cmd;
+    const iks_opt *table;
+    iks_given *given;  /* every option given, in order */
+    int ngiven;
+    const char **pos;  /* the other arguments, in order */
+    int npos;
+} iks_args;
+
+/* Parses argv[1..] by table into base (a command's options struct; its lists are allocated here, sized
+ * by argc, and freed by iks_args_free). -1 when the arguments are well formed, else the exit status
+ * after printing the one-line error. "--" ends the options. a is filled either way. */
+int iks_opts_parse(const char *cmd, const iks_opt *table, int argc, char **argv, void *base, iks_args *a);
+/* Frees what iks_opts_parse allocated in a and in base's lists. */
+void iks_args_free(iks_args *a, void *base);
+/* The last time an option (by name) was given; NULL when it was not */
+const iks_given *iks_args_given(const iks_args *a, const char *name);
+
+/* The library's last error in the user's words: when it is about a field an option here fills (its
+ * nth occurrence for "sets[n]"), "ikshade CMD: --flag 'TEXT': REASON"; else the message, with the
+ * fields it names put as the options that fill them. Returns the exit status of the error's code. */
+int iks_opts_error(const iks_args *a);
+/* A library message in the user's words: fields the table fills (those with '_' or a digit in their
+ * name, which no prose word has) written as the options. malloc'd; NULL when out of memory. */
+char *iks_opts_words(const iks_opt *table, const char *message);
+
+/* --help's option lines of table, as "  --name ARG   help" with continued lines aligned */
+void iks_opts_help(FILE *f, const iks_opt *table);
+/* Every option of table for a completion script: one line each, "NAME[,ALIAS] ARG COMPLETE" */
+void iks_opts_list(FILE *f, const iks_opt *table);
+
+#endif
