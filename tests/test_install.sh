@@ -120,13 +120,13 @@ else
   spec=$(cd "$tmp" && PATH="$R/bin:$PATH" XDG_DATA_DIRS="$R/share" bash --norc --noprofile -i -c \
     '. /usr/share/bash-completion/bash_completion; __load_completion ikshade; complete -p ikshade' 2>/dev/null)
   check_eq "bash -i: complete -p ikshade (loaded from the package)" "complete -F _ikshade ikshade" "$spec"
-  check_eq "ikshade <Tab>: the commands" "bench check help import render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
+  check_eq "ikshade <Tab>: the commands" "bench check completion help import render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
   check_eq "ikshade re<Tab>" "render " "$(comp ikshade re)"
   # render's own help says which of its options start with --s (--set, --size, --ssaa, --seconds, ...)
   want_s=$(PATH="$R/bin:$PATH" ikshade render --help | grep -oE -- '(^| )--s[a-z-]+' | tr -d ' ' | sort -u | tr '\n' ' ')
   check "render's help names --set, --size and --ssaa ($want_s)" grep -q -- "--set --size --ssaa" <<<"$(tr ' ' '\n' <<<"$want_s" | grep -E -- '--(set|size|ssaa)$' | tr '\n' ' ')"
   check_eq "ikshade render --s<Tab>: render's options, as its help lists them" "$want_s" "$(comp ikshade render --s)"
-  check_eq "ikshade import --<Tab>" "--base-url --key --output --quiet --timeout " "$(comp ikshade import --)"
+  check_eq "ikshade import --<Tab>" "--base-url --help --key --output --quiet --timeout " "$(comp ikshade import --)"
   check_eq "ikshade render --glsl <Tab>" "330 auto es " "$(comp ikshade render --glsl '')"
   check_eq "ikshade bench <Tab>: its subcommands" "gpu render solver " "$(comp ikshade bench '')"
   check_eq "ikshade render <Tab>: shaders, JSONs and directories" "a.frag sub toy.json " "$(comp ikshade render '')"
