@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 
-.PHONY: all build build-quiet deps deps-test run install deb test test-fast test-asan test-fuzz test-slurm vec-report golden clean
+.PHONY: all build build-quiet deps deps-test run install deb check test test-fast test-asan test-fuzz test-slurm vec-report golden clean
 DESTDIR    ?=
 
 all: build
@@ -40,6 +40,11 @@ install: build
 # A Debian package of the same, installed under /usr: apt-get install ./build/ikshade_*.deb
 deb: build
 	cd $(BUILD) && cpack -G DEB
+
+# The fast tier while working on the code: the unit tests and the GL tests through headless EGL (no X,
+# no ffmpeg, no network, nothing slow), about 2 minutes after a build. `make test` is CI's whole run.
+check: deps-test build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L 'unit|gpu' -LE slow
 
 # The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then each libFuzzer target for FUZZ_SECONDS from its seeds, then the Slurm cluster test.

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""test_layers.py SRC IKSHADE [BUILD]: the house rules of docs/DESIGN-NOTES.md, read from the sources as they are.
+
+- The library speaks its own words: no string literal under the library's folders names an option of
+  the command line (the options come from the program itself: `ikshade completion bash` lists them).
+- One list of uniforms: a built-in uniform's name is spelled in at most two files under src/ and
+  include/ (the list, src/glsl/uniforms.h, and the public header).
+- Layers: each folder of src/ includes only the folders below it (the table below is the drawing in
+  DESIGN-NOTES); src/glsl has no GL and does no I/O of its own; src/cli sees the public API and base's
+  plain helpers alone.
+- One growth helper: realloc appears in src/base/buf.c alone; one clock: CLOCK_MONOTONIC in
+  src/base/clock.c alone.
+- The drawing of the layers in docs/DESIGN-NOTES.md names every folder of src/, and no other.
+- Every test of BUILD has a label: its tier (make check runs the fast ones).
+Each failure is printed with the file and line; the exit status is the number of failures (0: all held).
+"""
+import os
+import re
+import subprocess
+import sys
+
+src, ikshade = sys.argv[1], sys.argv[2]
+build = sys.argv[3] if len(sys.argv) > 3 else None
+failures = 0
+checks = 0
+
+
+def check(ok, what):
+    global failures, checks
+    checks += 1
+    if not ok:
+        failures += 1
+        print("FAIL:", what)
+
+
+def files(top, exts=(".c", ".h")):
+    for root, _, names in os.walk(top):
+        for n in sorted(names):
+            if n.endswith(exts):
+                yield os.path.join(root, n)
+
+
+def strip_comments(text):
+    """the text with comments blanked (strings kept), so that a rule reads code and literals alone"""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(re.sub(r"[^\n]", " ", text[i:j]))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            out.append(" " * (j - i))
+            i = j
+        elif c == '"' or c == "'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def literals(text):
+    """(line, string) of each string literal of C text, comments skipped"""
+    code = strip_comments(text)
+    for m in re.finditer(r'"((?:\\.|[^"\\\n])*)"', code):
+        yield code.count("\n", 0, m.start()) + 1, m.group(1)
+
+
+LIBRARY = ["base", "glsl", "media", "gpu", "platform", "io", "toy", "engine"]
+
+# ---- the command line's options never in a library string --------------------------------------------
+script = subprocess.run([ikshade, "completion", "bash"], capture_output=True, text=True).stdout
+flags = set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*|-[a-zA-Z])(?=[\s\"|)])", script))
+flags -= {"--help", "--version", "-W", "-d", "-F"}  # bash's own words in the script, and ours for every program
+check(len(flags) > 40, "the program lists its options (%d found)" % len(flags))
+flag_re = re.compile(r"(?<![\w-])(" + "|".join(re.escape(f) for f in sorted(flags, key=len, reverse=True)) +
+                     r")(?![\w-])")
+for layer in LIBRARY:
+    for path in files(os.path.join(src, "src", layer)):
+        text = open(path, encoding="utf-8", errors="replace").read()
+        for line, s in literals(text):
+            m = flag_re.search(s)
+            # a child program's own arguments (glslangValidator's --stdin) are no option of ours
+            check(not m, "%s:%d: a library string names the option %s: \"%s\"" %
+                  (os.path.relpath(path, src), line, m.group(1) if m else "", s[:80]))
+
+# ---- a uniform's name in at most two files ---------------------------------------------------------
+ulist = open(os.path.join(src, "src/glsl/uniforms.h")).read()
+names = re.findall(r'#define IKS_U_NAME_\w+ "(\w+)"', ulist) + re.findall(r'X\("(\w+)", IKS_U_NAME_\w+\)', ulist)
+check(len(names) >= 18, "the list has the uniforms and their aliases (%d)" % len(names))
+tree = list(files(os.path.join(src, "src"))) + list(files(os.path.join(src, "include")))
+texts = {p: open(p, encoding="utf-8", errors="replace").read() for p in tree}
+for name in names:
+    where = sorted(os.path.relpath(p, src) for p, t in texts.items() if re.search(r"\b%s\b" % name, t))
+    check(len(where) <= 2 and "src/glsl/uniforms.h" in where,
+          "%s is spelled in %d files (at most the list and the public header): %s" % (name, len(where), " ".join(where)))
+
+# ---- layers ---------------------------------------------------------------------------------------
+ALLOWED = {
+    "base": {"base"},
+    "glsl": {"base", "glsl"},
+    "media": {"base", "media"},
+    "io": {"base", "io"},
+    "gpu": {"base", "glsl", "media", "gpu"},
+    "platform": {"base", "platform"},
+    "toy": {"base", "glsl", "media", "gpu", "toy"},
+    "engine": {"base", "glsl", "media", "gpu", "platform", "io", "toy", "engine"},
+    "cli": {"cli", "base"},
+    "ik": set(),
+}
+CLI_BASE = {"base/buf.h", "base/clock.h", "base/strutil.h"}  # compiled into the program too (iks_util)
+folders = sorted(d for d in os.listdir(os.path.join(src, "src")) if os.path.isdir(os.path.join(src, "src", d)))
+check(set(folders) == set(ALLOWED), "src/ holds the layers this test knows: %s" % " ".join(folders))
+for layer in folders:
+    for path in files(os.path.join(src, "src", layer)):
+        code = strip_comments(texts.get(path) or open(path).read())
+        rel = os.path.relpath(path, src)
+        for n, line in enumerate(code.split("\n"), 1):
+            m = re.match(r'\s*#\s*include\s+"([^"/]+)/([^"]+)"', line)
+            if m:
+                dep = m.group(1)
+                ok = dep in ALLOWED.get(layer, set()) or (dep == "ikshade" and layer != "glsl")
+                if layer == "cli" and dep == "base":
+                    ok = "%s/%s" % (dep, m.group(2)) in CLI_BASE
+                check(ok, "%s:%d: %s includes %s/%s" % (rel, n, layer, dep, m.group(2)))
+            m = re.match(r'\s*#\s*include\s+"([^"/]+)"', line)
+            check(not m, "%s:%d: an internal header named without its folder: %s" % (rel, n, m.group(1) if m else ""))
+        if layer in ("glsl", "cli"):
+            gl = re.search(r"#\s*include\s*<(glad|GL|EGL|GLFW)/|\b(gl[A-Z]\w*|egl[A-Z]\w*|glfw[A-Z]\w*)\s*\(", code)
+            check(not gl, "%s: %s has no GL: %s" % (rel, layer, gl.group(0) if gl else ""))
+        if layer == "glsl":
+            io = re.search(r"(?<![\w>.])(fopen|open|openat|stat|lstat|fstat|read|realpath|opendir|access)\s*\(", code)
+            check(not io, "%s: src/glsl does no I/O of its own (it is handed its files): %s" % (rel, io.group(0) if io else ""))
+        # one growth helper, one clock
+        if rel != "src/base/buf.c":
+            check("realloc(" not in code, "%s: a growth site of its own (realloc): use IKS_GROW or iks_sbuf" % rel)
+        if rel != "src/base/clock.c":
+            check("CLOCK_MONOTONIC" not in code, "%s: a clock of its own: use iks_now" % rel)
+
+# ---- the drawing of the layers names the folders --------------------------------------------------
+notes = open(os.path.join(src, "docs/DESIGN-NOTES.md")).read()
+drawing = notes.split("## Layers", 1)[1].split("```", 2)[1] if "## Layers" in notes and "```" in notes else ""
+drawn = set(re.findall(r"^\s*src/(\w+)/", drawing, re.M))
+check(drawn == set(folders), "DESIGN-NOTES' drawing names the folders of src/: drawn %s, there %s" %
+      (" ".join(sorted(drawn)), " ".join(folders)))
+
+# ---- every test has a tier (its labels) ------------------------------------------------------------
+if build:
+    listed = subprocess.run(["ctest", "--test-dir", build, "-N", "-LE", "."], capture_output=True, text=True).stdout
+    unlabelled = re.findall(r"Test +#\d+: (\S+)", listed)
+    total = re.search(r"Total Tests: (\d+)", listed)
+    check(total is not None and not unlabelled, "every test has a label (a tier): not %s" % " ".join(unlabelled))
+
+print("%d passed, %d failed" % (checks - failures, failures))
+sys.exit(1 if failures else 0)
