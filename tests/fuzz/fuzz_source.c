@@ -1,56 +1,40 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
- * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. */
+ * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. The
+ * files are held in memory (tests/memfiles.h): the GLSL layer links here with src/base alone. */
 #include "glsl/source.h"
-#include "base/userfile.h"
 #include "fuzz.h"
+#include "memfiles.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static char dir[64];
-
-static void put(const char *name, const char *text)
-{
-    char p[128];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    if (!f) abort();
-    fputs(text, f);
-    fclose(f);
-}
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-    (void)argc;
-    (void)argv;
-    snprintf(dir, sizeof dir, "/tmp/ikshade-fuzz-XXXXXX");
-    if (!mkdtemp(dir)) abort();
-    put("a.glsl", "#include \"b.glsl\"\nfloat a() { return 1.0; }\n");
-    put("b.glsl", "float b() { return 2.0; }\n");
-    put("cycle.glsl", "#include \"cycle2.glsl\"\n");
-    put("cycle2.glsl", "#include \"cycle.glsl\"\n");
-    put("ik.glsl", "#ifndef IK\n#define IK\nuniform float r1;\n#endif\n");
-    return 0;
-}
+static const memfile TREE[] = {
+    { "/toy/a.glsl", "#include \"b.glsl\"\nfloat a() { return 1.0; }\n" },
+    { "/toy/b.glsl", "float b() { return 2.0; }\n" },
+    { "/toy/cycle.glsl", "#include \"cycle2.glsl\"\n" },
+    { "/toy/cycle2.glsl", "#include \"cycle.glsl\"\n" },
+    { "/toy/ik.glsl", "#ifndef IK\n#define IK\nuniform float r1;\n#endif\n" },
+};
+static memfiles mem = { TREE, (int)(sizeof TREE / sizeof TREE[0]) };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 1 << 16) return 0;
     char *text = fuzz_text(data, size);
     if (!text) return 0;
-    char path[128];
-    snprintf(path, sizeof path, "%s/main.frag", dir);
-    const char *dirs[] = { dir };
-    /* every entry point's wrapper (mainImage, mainCubemap, mainSound), picked by the input's length */
-    iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1, .text = text, .entry = (iks_entry)(size % 3),
-                          .cube = { size & 4 }, .volume = { false, size & 8 } };
+    const char *dirs[] = { "/toy" };
+    iks_files files = memfiles_table(&mem);
+    /* every entry point's wrapper (mainImage, mainCubemap, mainSound), picked by the input's length;
+     * confined to /toy by the input's length too */
+    iks_source_opts o = { .files = &files, .include_dirs = dirs, .n_include_dirs = 1, .text = text,
+                          .entry = (iks_entry)(size % 3), .cube = { size & 4 }, .volume = { false, size & 8 },
+                          .confine_dir = size & 16 ? "/toy" : NULL };
     iks_source src;
     memset(&src, 0, sizeof src);
     iks_err e = IKS_ERR_INIT;
-    if (iks_source_load(&src, path, &o, &e)) {
+    if (iks_source_load(&src, "/toy/main.frag", &o, &e)) {
         if (e.code != IKS_OK) abort(); /* success leaves the error clear */
         iks_udecl d[8];
         iks_uniform_decls(src.fragment, d, 8);

@@ -1,0 +1,118 @@
+/* test_glsl.c: the GLSL text layer alone (src/glsl with src/base, no GL, no disk: its files are held in
+ * memory and handed over, tests/memfiles.h). Assembly through #include, the line map and the log
+ * mapped back to the files, the refusals (a cycle, a missing include, a file outside a confined toy),
+ * the preludes made from the uniform list, and no file read without a table. */
+#include "check.h"
+#include "glsl/source.h"
+#include "glsl/uniforms.h"
+#include "memfiles.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const memfile TREE[] = {
+    { "/toy/main.frag", "#include \"lib.glsl\"\n"
+                        "void mainImage(out vec4 c, in vec2 f) {\n"
+                        "    c = vec4(lib(), 0.0, 0.0, 1.0);\n"
+                        "}\n" },
+    { "/toy/lib.glsl", "// the library\nfloat lib() { return 0.5; }\n" },
+    { "/toy/cycle.frag", "#include \"cycle2.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n" },
+    { "/toy/cycle2.glsl", "#include \"cycle.frag\"\n" },
+    { "/toy/missing.frag", "#include \"nowhere.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n" },
+    { "/toy/escape.frag", "#include \"../etc/secret.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n" },
+    { "/toy/../etc/secret.glsl", "float secret = 1.0;\n" }, /* as the include names it */
+    { "/toy/twice.frag", "#include \"lib.glsl\"\n#include \"lib.glsl\"\n"
+                         "void mainImage(out vec4 c, in vec2 f) { c = vec4(lib()); }\n" },
+};
+
+static memfiles mem = { TREE, (int)(sizeof TREE / sizeof TREE[0]) };
+
+/* the line of the assembled text that holds needle (1-based), 0 when none */
+static int line_of(const char *text, const char *needle)
+{
+    const char *at = strstr(text, needle);
+    if (!at) return 0;
+    int n = 1;
+    for (const char *p = text; p < at; p++) n += *p == '\n';
+    return n;
+}
+
+int main(void)
+{
+    iks_files files = memfiles_table(&mem);
+    iks_source src;
+    iks_err e = IKS_ERR_INIT;
+
+    /* an include expanded in place, every line mapped to its file and line */
+    iks_source_opts o = { .files = &files };
+    CHECK(iks_source_load(&src, "/toy/main.frag", &o, &e), "main.frag: %s", iks_err_msg(&e));
+    const char *path = NULL;
+    int fl = 0;
+    int at = line_of(src.fragment, "return 0.5");
+    CHECK(at > 0 && iks_source_where(&src, at, &path, &fl) && path && !strcmp(path, "/toy/lib.glsl") && fl == 2,
+          "lib()'s body maps to lib.glsl:2, not %s:%d", path ? path : "(none)", fl);
+    at = line_of(src.fragment, "c = vec4(lib()");
+    CHECK(at > 0 && iks_source_where(&src, at, &path, &fl) && path && !strcmp(path, "/toy/main.frag") && fl == 3,
+          "the call maps to main.frag:3, not %s:%d", path ? path : "(none)", fl);
+    CHECK(src.shadertoy && src.nfiles == 3, "a Shadertoy file with two files read: %d", src.nfiles);
+    /* a driver's log comes back in the user's files */
+    char log[128];
+    snprintf(log, sizeof log, "0:%d(12): error: 'lib' : no matching overloaded function\n",
+             line_of(src.fragment, "c = vec4(lib()"));
+    char *mapped = iks_log_map(log, &src);
+    CHECK(mapped && strstr(mapped, "/toy/main.frag:3:12: error: 'lib'"), "mapped: %s", mapped ? mapped : "(null)");
+    free(mapped);
+    /* the prelude declares every uniform of the list, once; the ones of other passes not */
+#define DECLARED(id, name, type, array, up, from, doc)                                                              \
+    CHECK(strstr(src.fragment, "uniform " type " " name array ";\n") != NULL, "the prelude declares %s", name);
+    IKS_UNIFORMS_COMMON(DECLARED)
+    CHECK(!strstr(src.fragment, IKS_U_NAME_TIME_OFFSET) && !strstr(src.fragment, IKS_U_NAME_CUBE_CORNERS),
+          "an Image pass has neither the sound's nor Cube A's uniforms");
+    CHECK(iks_prelude_declares(IKS_U_NAME_TIME) && iks_prelude_declares(IKS_U_NAME_SAMPLE_OFFSET) &&
+              !iks_prelude_declares("r1"),
+          "iks_prelude_declares knows the list");
+    iks_source_free(&src);
+
+    /* a cubemap channel's sampler is swapped in the prelude, lines unchanged */
+    iks_source_opts oc = { .files = &files, .cube = { false, true } };
+    CHECK(iks_source_load(&src, "/toy/main.frag", &oc, &e) &&
+              strstr(src.fragment, "uniform samplerCube " IKS_U_NAME_CHANNEL1 ";\n") &&
+              strstr(src.fragment, "uniform sampler2D " IKS_U_NAME_CHANNEL0 ";\n"),
+          "channel 1 as a cubemap: %s", iks_err_msg(&e));
+    iks_source_free(&src);
+
+    /* once only: a second include of the same file adds nothing */
+    CHECK(iks_source_load(&src, "/toy/twice.frag", &o, &e), "twice.frag: %s", iks_err_msg(&e));
+    const char *first = strstr(src.fragment, "float lib()");
+    CHECK(first && !strstr(first + 1, "float lib()"), "lib.glsl included once");
+    iks_source_free(&src);
+
+    /* the refusals, each naming the file */
+    CHECK(!iks_source_load(&src, "/toy/cycle.frag", &o, &e) && e.code == IKS_E_FORMAT &&
+              strstr(iks_err_msg(&e), "include cycle"),
+          "a cycle: %s %s", cname(e.code), iks_err_msg(&e));
+    CHECK(!iks_source_load(&src, "/toy/missing.frag", &o, &e) && e.code == IKS_E_FORMAT &&
+              strstr(iks_err_msg(&e), "cannot include \"nowhere.glsl\""),
+          "a missing include: %s %s", cname(e.code), iks_err_msg(&e));
+    iks_source_opts confined = { .files = &files, .confine_dir = "/toy" };
+    CHECK(!iks_source_load(&src, "/toy/escape.frag", &confined, &e) && e.code == IKS_E_FORMAT &&
+              strstr(iks_err_msg(&e), "lies outside the toy's directory"),
+          "an include outside a confined toy: %s %s", cname(e.code), iks_err_msg(&e));
+    CHECK(iks_source_load(&src, "/toy/escape.frag", &o, &e), "... which a file of the user's may read: %s",
+          iks_err_msg(&e));
+    iks_source_free(&src);
+
+    /* no table, no files: text in memory alone */
+    iks_source_opts none = { .text = "#include \"lib.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n" };
+    CHECK(!iks_source_load(&src, "/toy/main.frag", &none, &e) && e.code == IKS_E_FORMAT,
+          "without a files table an include is not found: %s %s", cname(e.code), iks_err_msg(&e));
+    iks_source_opts plain = { .text = "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n" };
+    CHECK(iks_source_load(&src, "<memory>", &plain, &e), "text alone: %s", iks_err_msg(&e));
+    iks_source_free(&src);
+    CHECK(!iks_source_load(&src, "/toy/main.frag", &(iks_source_opts){ 0 }, &e) && e.code == IKS_E_IO,
+          "a file without a table cannot be read: %s %s", cname(e.code), iks_err_msg(&e));
+
+    iks_err_clear(&e);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures != 0;
+}
