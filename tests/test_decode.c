@@ -23,20 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#endif
-#define STB_IMAGE_IMPLEMENTATION
-#define STBI_ONLY_PNG
-#define STBI_ONLY_JPEG
-#include <stb/stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "stb_image_ref.h"
 
 /* the largest difference of one sample allowed between libjpeg-turbo and stb_image on the JPEGs made
  * here (2 was seen): both use accurate integer IDCTs and triangle ("fancy") upsampling, but round

@@ -43,6 +43,14 @@ extern "C" {
 #define IKSHADE_VERSION_MAJOR 0
 #define IKSHADE_VERSION_MINOR 2
 #define IKSHADE_VERSION_PATCH 0
+/* The size of a frame, a toy's buffers and a window where a description leaves it 0, and the largest
+ * side any of them may have (a GL's own limit, iks_engine_max_size, is usually lower) */
+#define IKS_XSTR_(x) #x
+#define IKS_XSTR(x) IKS_XSTR_(x) /* a macro's value as a string: "1280" */
+#define IKS_DEFAULT_WIDTH 1280
+#define IKS_DEFAULT_HEIGHT 720
+#define IKS_MAX_SIDE 65536
+
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
 IKS_API const char *iks_version(void);
 
@@ -138,7 +146,7 @@ struct iks_window {
 };
 
 typedef struct {
-    int width, height;  /* in screen coordinates; 0: 1280x720 */
+    int width, height;  /* in screen coordinates; 0: IKS_DEFAULT_WIDTH x IKS_DEFAULT_HEIGHT */
     const char *title;  /* NULL: "ikshade" */
     bool no_vsync;      /* swap as fast as possible instead of once per refresh */
 } iks_window_desc;
@@ -182,10 +190,11 @@ IKS_API const char *iks_find_shader_dir(void);
 
 /* ---- built-in uniforms ------------------------------------------------------------------------- */
 
-/* A uniform ikshade declares in every pass and sets before every draw (iResolution, iTime, iMouse,
- * ...): its GLSL name, its type (with an array's length: "vec3[4]") and what its value is. */
+/* A uniform ikshade declares in a pass and sets before every draw (iResolution, iTime, iMouse, ...):
+ * its GLSL name, its type (with an array's length: "vec3[4]"), what its value is, and which passes have
+ * it ("every pass", "Cube A", "the sound pass"). */
 typedef struct {
-    const char *name, *type, *doc;
+    const char *name, *type, *doc, *passes;
 } iks_builtin;
 /* The i-th built-in uniform, from 0; NULL past the last. A setting (iks_toy_desc.sets) may not name
  * one: ikshade would overwrite it before every frame. */
@@ -220,7 +229,8 @@ typedef struct {
     bool missing_media_black; /* media a JSON names that are not on disk become black */
     /* Replaces one include by a file: `#include "ik.glsl"` -> a port of the solver. Both or neither. */
     const char *override_include, *override_path;
-    int width, height;      /* the buffers' first size; 0: 1280x720. Drawing at another size resizes */
+    int width, height;      /* the buffers' first size; 0: the default (IKS_DEFAULT_WIDTH x _HEIGHT). Drawing at
+                               another size resizes */
     /* A JSON's or directory toy's media (textures, cubemap faces; links resolved) must lie inside the
      * toy's directory, since a toy may come from anywhere: true lifts that (IKS_E_FORMAT otherwise).
      * The channels given in channel[] are the caller's own and may lie anywhere. */
@@ -313,7 +323,7 @@ typedef struct {
      * frames top row first to raw_fd. */
     const char *output;
     int raw_fd;             /* for "-": 0 means standard output */
-    int width, height;      /* 0: 1280x720 */
+    int width, height;      /* 0: IKS_DEFAULT_WIDTH x IKS_DEFAULT_HEIGHT; at most IKS_MAX_SIDE */
     long first, end;        /* frames first .. end-1; end 0: first + 1 */
     double fps;             /* 0: 60. Frame i is drawn at time0 + i/fps, in double */
     double time0;

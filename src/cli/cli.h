@@ -70,6 +70,9 @@ bool iks_parse_long(const char *s, long *out);
 /* A finite double, for options where NaN or Inf make no sense. */
 bool iks_parse_finite(const char *s, double *out);
 
+/* Writes text from column indent on (the caller has written that much of the line), its words wrapped
+ * under it before column 100, and a newline. */
+void iks_put_wrapped(FILE *f, const char *text, int indent);
 /* Prints the help of a command to f. */
 void iks_print_help(FILE *f, const iks_command *c);
 

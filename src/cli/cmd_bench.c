@@ -36,7 +36,7 @@ static const iks_opt OPTIONS[] = {
       B(reps), .min = 1, .max = 1000, .expect = "expected a whole number", .need = "a count" },
     { IKS_OPT_LONG, "--frames", NULL, "N", "render: frames (default 120)", B(frames), "frames", .flags = IKS_OPT_NONZERO,
       .expect = "expected a whole number", .need = "a count" },
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "render: frame size (default 1280x720)", B(w), "size",
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "render: frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", B(w), "size",
       .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
     { IKS_OPT_END, .flags = 0 },
 };
@@ -50,7 +50,8 @@ const iks_help HELP_BENCH = {
              "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
              "        ik_solve3 and ik_solve3_batch with a pole per case (32 B in, 12 B out).\n"
              "gpu:    solves per second through the GLSL probe at 1e6 and 1e7 cases, beside the CPU batch.\n"
-             "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of 1280x720 by\n"
+             "render: SHADER (a file, JSON or directory toy; default the limb demo), 120 frames of "
+             IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) " by\n"
              "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
              "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
              "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
@@ -409,7 +410,7 @@ static int bench_gpu(int reps)
 static int bench_render(const bopts *o, const char *shader)
 {
     long frames = o->frames ? o->frames : 120, reps = o->reps ? o->reps : 3;
-    int w = o->w ? o->w : 1280, h = o->h ? o->h : 720;
+    int w = o->w, h = o->h; /* 0: the library's default */
     iks_cli_log log = { "bench", true, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     iks_toy *t = NULL;

@@ -102,7 +102,7 @@ static bool parse_png_level(const char *s, void *dst)
 static const iks_opt OPTIONS[] = {
     { IKS_OPT_STRING, "--output", "-o", "OUTPUT", "where the frames go (required): see OUTPUT above", R(output), "output",
       .complete = "file", .need = "an output (see ikshade help render)" },
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "frame size (default 1280x720)", R(width), "size",
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", R(width), "size",
       .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
     { IKS_OPT_PARSE, "--frames", NULL, "N | A:B", "N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
       "files as the whole run, so renders can be split across processes", O(r), "frames", .parse = parse_frames,
@@ -174,7 +174,8 @@ static void outputs(FILE *f)
         snprintf(names, sizeof names, "%s", o->exts);
         for (char *c = names; *c; c++)
             if (*c == ' ') *c = ',';
-        fprintf(f, "  %-20s %s\n", names, o->what);
+        fprintf(f, "  %-20s ", names);
+        iks_put_wrapped(f, o->what, 23);
     }
     fputs("  Frame files are named with one printf-style frame number (out/frame_%04d.png; directories are\n"
           "  made), or one plain name for a single frame (still.png); one file takes every frame (a video, a\n"

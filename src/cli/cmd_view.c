@@ -26,7 +26,7 @@ typedef struct {
 
 #define V(m) offsetof(vopts, m)
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "window size (default 1280x720)", V(w), "size",
+    { IKS_OPT_SIZE, "--size", NULL, "WxH", "window size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", V(w), "size",
       .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
     { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = V(s) },
     { IKS_OPT_FLAG, "--paused", NULL, NULL, "start paused", V(paused), "paused", .flags = 0 },

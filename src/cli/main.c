@@ -43,11 +43,18 @@ static const iks_command *find(const char *name)
 /* `ikshade help uniforms`: the built-in uniforms, from the library's one list */
 static void print_uniforms(FILE *f)
 {
-    fprintf(f, "The uniforms ikshade declares in every pass and sets before every draw (a --set of one is\n"
-               "refused):\n\n");
+    fprintf(f, "The uniforms ikshade declares in a pass and sets before every draw (a --set of one is\n"
+               "refused), as the library lists them:\n");
+    const char *passes = "";
     for (int i = 0; iks_builtin_uniform(i); i++) {
         const iks_builtin *b = iks_builtin_uniform(i);
-        fprintf(f, "  %-12s %-20s %s\n", b->type, b->name, b->doc);
+        if (strcmp(passes, b->passes)) fprintf(f, "\nIn %s:\n", passes = b->passes);
+        /* the library's words for its fields (time0, fps) as render's options */
+        char *doc = iks_opts_words(HELP_RENDER.options, b->doc);
+        const char *d = doc ? doc : b->doc;
+        fprintf(f, "  %-10s %-19s ", b->type, b->name);
+        iks_put_wrapped(f, d, 33);
+        free(doc);
     }
 }
 

@@ -123,6 +123,21 @@ bool iks_parse_long(const char *s, long *out)
     return true;
 }
 
+void iks_put_wrapped(FILE *f, const char *text, int indent)
+{
+    int col = indent;
+    for (const char *d = text; *d;) {
+        size_t n = strcspn(d, " ");
+        if (col + (int)n > 100 && col > indent) fprintf(f, "\n%*s", indent, ""), col = indent;
+        else if (col > indent) fputc(' ', f), col++;
+        fprintf(f, "%.*s", (int)n, d);
+        col += (int)n;
+        d += n;
+        while (*d == ' ') d++;
+    }
+    fputc('\n', f);
+}
+
 void iks_print_help(FILE *f, const iks_command *c)
 {
     const iks_help *h = c->help;

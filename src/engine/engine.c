@@ -258,8 +258,16 @@ void iks_window_close(iks_window *w)
 
 /* ---- the built-in uniforms: glsl/uniforms.h's list ------------------------------------------------ */
 
-#define BUILTIN_ROW(id, name, type, array, up, from, doc) { name, type array, doc },
-static const iks_builtin BUILTINS[] = { IKS_UNIFORMS(BUILTIN_ROW) };
+#define BUILTIN_ROW(id, name, type, array, up, from, doc) { name, type array, doc, PASSES },
+#define PASSES "every pass"
+static const iks_builtin BUILTINS[] = { IKS_UNIFORMS_COMMON(BUILTIN_ROW)
+#undef PASSES
+#define PASSES "Cube A"
+                                        IKS_UNIFORMS_CUBE(BUILTIN_ROW)
+#undef PASSES
+#define PASSES "the sound pass"
+                                        IKS_UNIFORMS_SOUND(BUILTIN_ROW) };
+#undef PASSES
 #define ALIAS_ROW(alias, name) { alias, name },
 static const struct { const char *alias, *name; } ALIASES[] = { IKS_UNIFORM_ALIASES(ALIAS_ROW) };
 
@@ -350,8 +358,8 @@ static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
         return iks_err_field(err, IKS_E_USAGE, d->override_include ? "override_include" : "override_path", NULL,
                              "override_include and override_path go together");
     snprintf(v, sizeof v, "%dx%d", d->width, d->height);
-    if (d->width < 0 || d->height < 0 || d->width > 65536 || d->height > 65536)
-        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 0 (the default) or 1 to 65536 a side");
+    if (d->width < 0 || d->height < 0 || d->width > IKS_MAX_SIDE || d->height > IKS_MAX_SIDE)
+        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 0 (the default) or 1 to %d a side", IKS_MAX_SIDE);
     for (int c = 0; c < 4; c++) {
         snprintf(f, sizeof f, "channel[%d]", c);
         if (d->channel[c] && !channel_check(d->channel[c], f, err)) return false;
@@ -438,7 +446,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     if (e->shader_dir) dirs[nd++] = e->shader_dir;
     iks_source_opts base = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = nd, .override_name = d->override_include,
                              .override_path = d->override_path };
-    int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
+    int w = d->width > 0 ? d->width : IKS_DEFAULT_WIDTH, h = d->height > 0 ? d->height : IKS_DEFAULT_HEIGHT;
     ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
     t->es_issues = ok && d->es_check ? iks_es_check(&t->tf.desc, &base, &e->log) : -1;
     free(dirs);

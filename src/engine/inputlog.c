@@ -171,8 +171,9 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         }
         last_t = v[0];
         if (kind == 'f') {
-            if (v[2] < 1 || v[3] < 1 || v[2] > 65536 || v[3] > 65536 || v[2] != floor(v[2]) || v[3] != floor(v[3])) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: size %gx%g: expected whole numbers from 1 to 65536", name,
+            if (v[2] < 1 || v[3] < 1 || v[2] > IKS_MAX_SIDE || v[3] > IKS_MAX_SIDE || v[2] != floor(v[2]) ||
+                v[3] != floor(v[3])) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: size %gx%g: expected whole numbers from 1 to " IKS_XSTR(IKS_MAX_SIDE), name,
                             lineno, v[2], v[3]);
                 break;
             }

@@ -581,7 +581,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (d->toy.source) l.path = NULL; /* text in memory: nothing on disk to watch */
     const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
     p->framebuffer_size(p, &l.w, &l.h);
-    if (l.w < 1 || l.h < 1) l.w = d->toy.width > 0 ? d->toy.width : 1280, l.h = d->toy.height > 0 ? d->toy.height : 720;
+    if (l.w < 1 || l.h < 1)
+        l.w = d->toy.width > 0 ? d->toy.width : IKS_DEFAULT_WIDTH, l.h = d->toy.height > 0 ? d->toy.height : IKS_DEFAULT_HEIGHT;
     if (l.path) {
         l.watch = iks_watch_create();
         if (!l.watch) iks_warnf(&e->log, "cannot watch files (%s): live reload is off", strerror(errno));

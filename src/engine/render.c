@@ -71,11 +71,11 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     char v[96];
     if (!r->output || !*r->output) return iks_err_field(err, IKS_E_USAGE, "output", NULL, "none given (out/%%04d.png, "
                                                         "a video, or - for raw frames)");
-    if (!r->width) r->width = 1280;
-    if (!r->height) r->height = 720;
+    if (!r->width) r->width = IKS_DEFAULT_WIDTH;
+    if (!r->height) r->height = IKS_DEFAULT_HEIGHT;
     snprintf(v, sizeof v, "%dx%d", r->width, r->height);
-    if (r->width < 1 || r->height < 1 || r->width > 65536 || r->height > 65536)
-        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 1 to 65536 pixels on each side");
+    if (r->width < 1 || r->height < 1 || r->width > IKS_MAX_SIDE || r->height > IKS_MAX_SIDE)
+        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 1 to %d pixels on each side", IKS_MAX_SIDE);
     if (!r->end && r->first < LONG_MAX) r->end = r->first + 1;
     snprintf(v, sizeof v, "%ld:%ld", r->first, r->end);
     if (r->first < 0 || r->end <= r->first)
@@ -356,7 +356,7 @@ void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
     *fi = (iks_frame_info){ .time = d->time0 + (double)i / fps, .frame = i, .time_delta = 1.0 / fps, .frame_rate = fps };
     if (d->input) {
         /* a recorded session: its mouse at i / fps seconds in, scaled to the (supersampled) frame */
-        int w = d->width > 0 ? d->width : 1280, h = d->height > 0 ? d->height : 720;
+        int w = d->width > 0 ? d->width : IKS_DEFAULT_WIDTH, h = d->height > 0 ? d->height : IKS_DEFAULT_HEIGHT;
         iks_input_log_frame(d->input, fps, i, (int)((float)w * k), (int)((float)h * k), fi);
         return;
     }

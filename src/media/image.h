@@ -17,7 +17,7 @@
 /* RGBA8 bytes an image may decode to unless the caller says otherwise: 8192x8192 */
 #define IKS_IMAGE_BUDGET ((size_t)1 << 28)
 /* the largest side taken where no GL says (import): above every GL's textures today */
-#define IKS_IMAGE_SIDE_MAX 65536
+#define IKS_IMAGE_SIDE_MAX IKS_MAX_SIDE
 
 typedef enum { IKS_IMAGE_NONE, IKS_IMAGE_PNG, IKS_IMAGE_JPEG } iks_image_kind;
 

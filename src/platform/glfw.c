@@ -216,10 +216,10 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     static const iks_window_desc dflt = { 0 };
     if (!d) d = &dflt;
     if (d->width < 0 || d->height < 0) {
-        iks_err_set(err, IKS_E_USAGE, "window size %dx%d: expected positive sides (0: 1280x720)", d->width, d->height);
+        iks_err_set(err, IKS_E_USAGE, "window size %dx%d: expected positive sides (0: the default)", d->width, d->height);
         return NULL;
     }
-    int w = d->width ? d->width : 1280, h = d->height ? d->height : 720;
+    int w = d->width ? d->width : IKS_DEFAULT_WIDTH, h = d->height ? d->height : IKS_DEFAULT_HEIGHT;
     glfwSetErrorCallback(on_error);
     last_error[0] = '\0';
     last_code = 0;
