@@ -68,7 +68,14 @@ bad 2 "--mouse '1,,2'" "${R[@]}" -o x.png --mouse 1,,2
 bad 2 "--mouse 'a,b'" "${R[@]}" -o x.png --mouse a,b
 bad 2 "--ssaa '9'" "${R[@]}" -o x.png --ssaa 9
 bad 2 "--jobs '0'" "${R[@]}" -o x.png --jobs 0
-bad 2 "--png-level '13'" "${R[@]}" -o x.png --png-level 13
+bad 2 "--png-level '13': expected a whole number from 0 to 12" "${R[@]}" -o x.png --png-level 13
+bad 2 "--png-level '-1': expected a whole number from 0 to 12" "${R[@]}" -o x.png --png-level -1
+bad 2 "--frames '-3:2': expected a count N >= 1 or a range A:B with 0 <= A < B" "${R[@]}" -o %d.png --frames -3:2 --warmup 5
+bad 2 "--seconds '-5': expected a positive number of seconds" "${R[@]}" -o %d.png --seconds -5
+bad 2 "--ffmpeg-args '-c:v libx264': with output 'x.png': PNG is not made by ffmpeg" "${R[@]}" -o x.png --ffmpeg-args '-c:v libx264'
+bad 2 "--ffmpeg-args '-an': with output 'x.wav': a WAV is not made by ffmpeg" "${R[@]}" -o x.wav --ffmpeg-args -an
+# a path that holds a field's letters is the path, not an option
+bad 1 "/proc/time0_png_level/x.png: " "${R[@]}" -o /proc/time0_png_level/x.png
 bad 2 "unknown option '--bogus' \\(see ikshade help render\\)" "${R[@]}" -o x.png --bogus
 # shards, resume and checkpoints (tests/test_scale.sh has the rest)
 noenv=(env -u SLURM_ARRAY_TASK_ID -u JOB_COMPLETION_INDEX -u PARALLEL_SEQ)

@@ -81,6 +81,7 @@ check_eq "the cubemap toy draws its -x face (red 20)" "20 0 0" "$(png pixel cube
 "$bin" import tstMus -o mus --key testkey > out.txt 2> err.txt; rc=$?
 check_eq "music and webcam: exit 0" 0 "$rc"
 check "... a warning counts what was not fetched (the webcam)" grep -q "warning: tstMus.json: 1 input (a webcam, microphone or music stream) not fetched" err.txt
+check "... in the command line's words: --missing-media black runs it" grep -q "(--missing-media black runs the toy without them)" err.txt
 check "... 1 media file" grep -q ": 1 media file" out.txt
 check_eq "... the JSON and the music" "$MP3 tstMus.json" "$(ls -A mus | tr '\n' ' ' | sed 's/ $//')"
 check "... the music byte for byte" cmp "mus/$MP3" "root/media/a/$MP3"

@@ -4,12 +4,13 @@
 - The library speaks its own words: no string literal under the library's folders names an option of
   the command line (the options come from the program itself: `ikshade completion bash` lists them).
 - One list of uniforms: a built-in uniform's name is spelled in at most two files under src/ and
-  include/ (the list, src/glsl/uniforms.h, and the public header).
+  include/ outside comments (the list, src/glsl/uniforms.h, and the public header); the channels' prefix
+  (iChannel) in those and the command line's help alone.
 - Layers: each folder of src/ includes only the folders below it (the table below is the drawing in
-  DESIGN-NOTES); src/glsl has no GL and does no I/O of its own; src/cli sees the public API and base's
-  plain helpers alone.
-- One growth helper: realloc appears in src/base/buf.c alone; one clock: CLOCK_MONOTONIC in
-  src/base/clock.c alone.
+  DESIGN-NOTES), whether with "" or <>; src/glsl has no GL, does no I/O of its own and takes from
+  base its errors, its files and growth alone; src/cli sees the public API and base's plain helpers alone.
+- One growth helper: realloc (and reallocarray) in src/base/buf.c alone; one clock: CLOCK_MONOTONIC
+  (and its kin, CLOCK_BOOTTIME) in src/base/clock.c alone.
 - The drawing of the layers in docs/DESIGN-NOTES.md names every folder of src/, and no other.
 - Every test of BUILD has a label: its tier (make check runs the fast ones).
 Each failure is printed with the file and line; the exit status is the number of failures (0: all held).
@@ -98,10 +99,20 @@ names = re.findall(r'#define IKS_U_NAME_\w+ "(\w+)"', ulist) + re.findall(r'X\("
 check(len(names) >= 18, "the list has the uniforms and their aliases (%d)" % len(names))
 tree = list(files(os.path.join(src, "src"))) + list(files(os.path.join(src, "include")))
 texts = {p: open(p, encoding="utf-8", errors="replace").read() for p in tree}
+code_of = {p: strip_comments(t) for p, t in texts.items()}
 for name in names:
-    where = sorted(os.path.relpath(p, src) for p, t in texts.items() if re.search(r"\b%s\b" % name, t))
+    where = sorted(os.path.relpath(p, src) for p, t in code_of.items() if re.search(r"\b%s\b" % name, t))
     check(len(where) <= 2 and "src/glsl/uniforms.h" in where,
           "%s is spelled in %d files (at most the list and the public header): %s" % (name, len(where), " ".join(where)))
+
+# the channels' prefix ("iChannel%d" in messages) comes from the list too; the command line's help may
+# name iChannelN for its --channelN options, as it speaks to the user of them
+prefix = re.search(r'#define IKS_U_CHANNEL_PREFIX "(\w+)"', ulist)
+check(prefix is not None, "the list defines IKS_U_CHANNEL_PREFIX")
+if prefix:
+    where = sorted(os.path.relpath(p, src) for p, t in code_of.items() if re.search(r"\b%s" % prefix.group(1), t))
+    extra = [w for w in where if w not in ("src/glsl/uniforms.h", "include/ikshade/ikshade.h") and not w.startswith("src/cli/")]
+    check(not extra, "the prefix %s is spelled outside the list: %s" % (prefix.group(1), " ".join(extra)))
 
 # ---- layers ---------------------------------------------------------------------------------------
 ALLOWED = {
@@ -117,6 +128,7 @@ ALLOWED = {
     "ik": set(),
 }
 CLI_BASE = {"base/buf.h", "base/clock.h", "base/strutil.h"}  # compiled into the program too (iks_util)
+GLSL_BASE = {"base/err.h", "base/files.h", "base/buf.h"}  # errors, the files it is handed, growth: no I/O
 folders = sorted(d for d in os.listdir(os.path.join(src, "src")) if os.path.isdir(os.path.join(src, "src", d)))
 check(set(folders) == set(ALLOWED), "src/ holds the layers this test knows: %s" % " ".join(folders))
 for layer in folders:
@@ -124,12 +136,14 @@ for layer in folders:
         code = strip_comments(texts.get(path) or open(path).read())
         rel = os.path.relpath(path, src)
         for n, line in enumerate(code.split("\n"), 1):
-            m = re.match(r'\s*#\s*include\s+"([^"/]+)/([^"]+)"', line)
-            if m:
+            m = re.match(r'\s*#\s*include\s+["<]([^">/]+)/([^">]+)[">]', line)
+            if m and (line.split("include", 1)[1].strip().startswith('"') or m.group(1) in ALLOWED or m.group(1) == "ikshade"):
                 dep = m.group(1)
                 ok = dep in ALLOWED.get(layer, set()) or (dep == "ikshade" and layer != "glsl")
                 if layer == "cli" and dep == "base":
                     ok = "%s/%s" % (dep, m.group(2)) in CLI_BASE
+                if layer == "glsl" and dep == "base":
+                    ok = "%s/%s" % (dep, m.group(2)) in GLSL_BASE
                 check(ok, "%s:%d: %s includes %s/%s" % (rel, n, layer, dep, m.group(2)))
             m = re.match(r'\s*#\s*include\s+"([^"/]+)"', line)
             check(not m, "%s:%d: an internal header named without its folder: %s" % (rel, n, m.group(1) if m else ""))
@@ -137,13 +151,13 @@ for layer in folders:
             gl = re.search(r"#\s*include\s*<(glad|GL|EGL|GLFW)/|\b(gl[A-Z]\w*|egl[A-Z]\w*|glfw[A-Z]\w*)\s*\(", code)
             check(not gl, "%s: %s has no GL: %s" % (rel, layer, gl.group(0) if gl else ""))
         if layer == "glsl":
-            io = re.search(r"(?<![\w>.])(fopen|open|openat|stat|lstat|fstat|read|realpath|opendir|access)\s*\(", code)
+            io = re.search(r"(?<![\w>.])(fopen|open|openat|stat|lstat|fstat|read|fread|getline|mmap|popen|realpath|opendir|access|iks_userfile_\w+|iks_disk_files)\s*\(", code)
             check(not io, "%s: src/glsl does no I/O of its own (it is handed its files): %s" % (rel, io.group(0) if io else ""))
         # one growth helper, one clock
         if rel != "src/base/buf.c":
-            check("realloc(" not in code, "%s: a growth site of its own (realloc): use IKS_GROW or iks_sbuf" % rel)
+            check(not re.search(r"\brealloc(array)?\s*\(", code), "%s: a growth site of its own (realloc): use IKS_GROW or iks_sbuf" % rel)
         if rel != "src/base/clock.c":
-            check("CLOCK_MONOTONIC" not in code, "%s: a clock of its own: use iks_now" % rel)
+            check(not re.search(r"\bCLOCK_(MONOTONIC\w*|BOOTTIME\w*)", code), "%s: a clock of its own: use iks_now" % rel)
 
 # ---- the drawing of the layers names the folders --------------------------------------------------
 notes = open(os.path.join(src, "docs/DESIGN-NOTES.md")).read()

@@ -339,6 +339,26 @@ check_eq "recording a video: 25 displayed frames, 25 video frames" 25 \
 check_eq "recording a video: the window's size, at --record-fps" "320,180,30/1" \
   "$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,r_frame_rate -of csv=p=0 rec.mp4)"
 check "recording a video: reported" grep -q '^recorded: rec.mp4 (25 frames)' r.out
+# the lossy formats at their default quality: frame k of the recording is the k-th displayed frame
+# (grey k/4), read back by PIL
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(vec3(float(iFrame %% 5) / 4.0), 1.0); }\n' > grey.frag
+for rec in grey.webp greyj/%04d.jpg; do
+  "$bin" view grey.frag --size 96x64 --no-hud --frames 5 --record "$rec" > r.out 2> r.err
+  check "recording $rec: reported ($(tr '\n' '|' < r.err))" grep -q "^recorded: $rec (5 frames)" r.out
+done
+greys=$(/usr/bin/python3 - <<'PY'
+import glob
+from PIL import Image, ImageSequence
+def grey(im):
+    px = list(im.convert("RGB").getdata())
+    return "%dx%d:%d-%d" % (im.size + (min(min(p) for p in px), max(max(p) for p in px)))
+print(" ".join(grey(f) for f in ImageSequence.Iterator(Image.open("grey.webp"))))
+print(" ".join(grey(Image.open(p)) for p in sorted(glob.glob("greyj/*.jpg"))))
+PY
+)
+want="96x64:0-0 96x64:64-64 96x64:128-128 96x64:191-191 96x64:255-255"
+check_eq "recording a WebP: five frames, each the grey it showed" "$want" "$(sed -n 1p <<<"$greys")"
+check_eq "recording JPEGs: five files, each the grey it showed" "$want" "$(sed -n 2p <<<"$greys")"
 
 # a bounded run (--frames, a script's) that never had anything to show fails as a render would, with
 # its error said once; a good one ends well

@@ -51,8 +51,12 @@ static void import_log(void *user, iks_log_level level, const char *message)
 {
     const iks_cli_log *l = user;
     /* notes of progress only on a terminal: a script sees one line, the summary or the error */
-    if (level == IKS_LOG_WARN) iks_warn(l->cmd, "%s", message);
-    else if (!l->quiet && isatty(STDERR_FILENO)) {
+    if (level == IKS_LOG_WARN) {
+        /* its warnings speak of what render and view will need, in their flags */
+        char *words = iks_opts_words(HELP_RENDER.options, message);
+        iks_warn(l->cmd, "%s", words ? words : message);
+        free(words);
+    } else if (!l->quiet && isatty(STDERR_FILENO)) {
         fputs("import: ", stderr);
         iks_put_text(stderr, message);
         fputc('\n', stderr);

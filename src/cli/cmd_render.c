@@ -58,8 +58,8 @@ static bool parse_frames(const char *s, void *dst)
     if (k == 0 || k >= sizeof left) return false;
     memcpy(left, s, k);
     left[k] = '\0';
-    /* an end of 0 is the library's "first + 1": no range the user can mean */
-    return iks_parse_long(left, &r->first) && iks_parse_long(colon + 1, &r->end) && r->end != 0;
+    /* checked here as well as by the library: --warmup moves the range before the library sees it */
+    return iks_parse_long(left, &r->first) && iks_parse_long(colon + 1, &r->end) && r->first >= 0 && r->end > r->first;
 }
 
 /* X,Y or X,Y,CX,CY: held at X,Y after a click at CX,CY (default X,Y) */
@@ -88,11 +88,12 @@ static bool parse_mouse(const char *s, void *dst)
     return true;
 }
 
-/* 0 is the command line's word for stored (the library's -1: its 0 means the default) */
+/* 0 is the command line's word for stored (the library's -1: its 0 means the default); the range is
+ * checked here as it is the command line's own, not the library's */
 static bool parse_png_level(const char *s, void *dst)
 {
     long l;
-    if (!iks_parse_long(s, &l) || l < INT_MIN || l > INT_MAX) return false;
+    if (!iks_parse_long(s, &l) || l < 0 || l > 12) return false;
     *(int *)dst = l == 0 ? -1 : (int)l;
     return true;
 }
@@ -518,6 +519,11 @@ static int render_each(const ropts *o)
         if (es == 0) snprintf(esv, sizeof esv, "ok");
         else if (es > 0) snprintf(esv, sizeof esv, "%d error%s", es, es == 1 ? "" : "s");
         if (es > 0 && !detail[0]) snprintf(detail, sizeof detail, "%s", log.first_es);
+        if (c != IKS_E_COMPILE && detail[0]) {
+            char *words = iks_opts_words(OPTIONS, detail);
+            if (words) snprintf(detail, sizeof detail, "%s", words);
+            free(words);
+        }
         iks_toy_destroy(t);
         if (!strcmp(result, "ok")) ok++;
         else if (!strcmp(result, "skipped")) skipped++;

@@ -90,7 +90,10 @@ typedef struct {
 static void on_error(void *user, iks_code code, const char *message)
 {
     view_state *v = user;
-    iks_print_error("view", code, message);
+    /* a compile error stays the compiler's lines; anything else speaks of view's flags */
+    char *words = code == IKS_E_COMPILE ? NULL : iks_opts_words(OPTIONS, message);
+    iks_print_error("view", code, words ? words : message);
+    free(words);
     v->failing = v->reported = true;
 }
 

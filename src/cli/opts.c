@@ -333,6 +333,16 @@ static bool find_field(const iks_opt *o, size_t base, void *ctx)
 
 static bool ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+static bool lone_word(const char *m, const char *p, size_t n)
+{
+    char before = p == m ? ' ' : p[-1], after = p[n];
+    if (before != ' ' && before != '(') return false;
+    if (!after || after == ' ' || after == ')' || after == ',' || after == ':' || after == ';') return true;
+    /* the end of a sentence, or "png_level's" */
+    if (after == '.') return !p[n + 1] || p[n + 1] == ' ';
+    return after == '\'' && p[n + 1] == 's' && (!p[n + 2] || p[n + 2] == ' ');
+}
+
 char *iks_opts_words(const iks_opt *table, const char *m)
 {
     iks_sbuf out = { 0 };
@@ -348,6 +358,9 @@ char *iks_opts_words(const iks_opt *table, const char *m)
         }
         bool marked = false;
         for (size_t i = 0; i < n && !marked; i++) marked = p[i] == '_' || p[i] == '[' || (i && isdigit((unsigned char)p[i]));
+        /* only a word standing alone: a path (/ro/time0.png) or a quoted name ('png_level', a uniform)
+         * holds the same letters and must come out as it went in */
+        marked = marked && lone_word(m, p, n);
         field_find f = { p, n, NULL };
         if (marked) each_row(table, 0, find_field, &f);
         if (f.found) iks_sbuf_str(&out, f.found->says ? f.found->says : f.found->name);

@@ -26,7 +26,7 @@ typedef enum {
 
 enum {
     IKS_OPT_NONZERO = 1, /* 0 is refused: the library's zero means "the default" */
-    IKS_OPT_HIDDEN = 2,  /* parsed, but not in --help or the completions */
+    IKS_OPT_HIDDEN = 2,  /* parsed and completed, but not a line of --help (--channel1..3 share --channel0's) */
 };
 
 typedef struct {

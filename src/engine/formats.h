@@ -23,6 +23,9 @@ typedef enum {
 /* a set of bits per channel: IKS_DEPTH(8) | IKS_DEPTH(16) */
 #define IKS_DEPTH(bits) (1u << ((bits) / 8))
 
+/* The quality of a lossy format when nobody names one (render's --quality, a recording) */
+#define IKS_DEFAULT_QUALITY 90
+
 typedef struct iks_format {
     /* name ("PNG", for messages), its extensions (lower case, space separated: ".jpg .jpeg"; "-" for
      * raw frames) and a line for the help: the row's public face (iks_output_format) */

@@ -51,7 +51,6 @@ typedef struct {
  * shader gets the time and the time step as floats, where a larger double could arrive as Inf */
 #define MAX_ITIME 1e9
 #define MAX_FRAMES 100000000L /* a render of more is a mistake: 19 days at 60 fps */
-#define DEFAULT_QUALITY 90
 #define MAX_BENCH_FRAMES 100000L
 
 /* "%g" of v, for a message's value */
@@ -76,6 +75,11 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     snprintf(v, sizeof v, "%dx%d", r->width, r->height);
     if (r->width < 1 || r->height < 1 || r->width > IKS_MAX_SIDE || r->height > IKS_MAX_SIDE)
         return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 1 to %d pixels on each side", IKS_MAX_SIDE);
+    /* frames do not use it (the CLI turns it into a range), but a length that cannot be is refused
+     * wherever it is given */
+    if (r->seconds && !(r->seconds > 0 && isfinite(r->seconds)))
+        return iks_err_field(err, IKS_E_USAGE, "seconds", num(r->seconds, v, sizeof v), "expected a positive number of "
+                             "seconds");
     if (!r->end && r->first < LONG_MAX) r->end = r->first + 1;
     snprintf(v, sizeof v, "%ld:%ld", r->first, r->end);
     if (r->first < 0 || r->end <= r->first)
@@ -120,13 +124,17 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->png_level < -1 || r->png_level > 12)
         return iks_err_field(err, IKS_E_USAGE, "png_level", num(r->png_level, v, sizeof v), "expected 1 (fast) to 12 "
                              "(small), or -1 (stored)");
-    if (!r->quality) r->quality = DEFAULT_QUALITY;
+    if (!r->quality) r->quality = IKS_DEFAULT_QUALITY;
     if (r->quality < 1 || r->quality > 100)
         return iks_err_field(err, IKS_E_USAGE, "quality", num(r->quality, v, sizeof v), "expected 1 to 100");
     if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->fmt, &p->pattern, err))
         return false;
     const iks_format *f = p->fmt;
     snprintf(v, sizeof v, "'%.80s'", r->output);
+    /* silently dropped, the user's options would leave a file made otherwise than they asked */
+    if (r->ffmpeg_args && f->sink != IKS_SINK_FFMPEG)
+        return iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "with output '%.200s': %s is not made by ffmpeg; "
+                             "its options apply to videos", r->output, f->id.name);
     if (f->max_side && (r->width > f->max_side || r->height > f->max_side))
         return iks_err_field(err, IKS_E_USAGE, "output", v, "%s holds at most %d pixels on a side, not %dx%d", f->id.name,
                              f->max_side, r->width, r->height);
@@ -204,6 +212,9 @@ static bool wav_plan(const iks_render_desc *d, double *seconds, iks_err *err)
     if (!isfinite(d->time0) || d->time0 < 0 || d->time0 > MAX_SOUND_SECONDS)
         return iks_err_field(err, IKS_E_USAGE, "time0", num(d->time0, v, sizeof v), "with output %s: the sound starts at "
                              "a time from 0 to %g s", d->output, MAX_SOUND_SECONDS);
+    if (d->ffmpeg_args)
+        return iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "with output '%.200s': a WAV is not made by ffmpeg; "
+                             "its options apply to videos", d->output);
     return true;
 }
 

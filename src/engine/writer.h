@@ -25,7 +25,7 @@ typedef struct {
     int nice;             /* the encoders' lower priority, > 0 where GL runs on the CPU */
     const char *ffmpeg_args; /* a video's output options instead of ours (and any extension then) */
     int depth;            /* bits per channel, one the format takes (iks_format_takes) */
-    int quality;          /* lossy formats: 1..100 */
+    int quality;          /* lossy formats: 1..100; 0: IKS_DEFAULT_QUALITY */
     bool png_fast;        /* 8-bit PNGs through the fast path (ISA-L) rather than libdeflate at png_level */
     const char *audio;    /* a video's audio track: a WAV file of the same length, or NULL */
 } iks_writer_desc;

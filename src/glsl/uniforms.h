@@ -26,6 +26,8 @@
 #define IKS_U_NAME_FRAME_RATE "iFrameRate"
 #define IKS_U_NAME_MOUSE "iMouse"
 #define IKS_U_NAME_DATE "iDate"
+/* the channels' common prefix, for messages that name channel N ("iChannel%d") */
+#define IKS_U_CHANNEL_PREFIX "iChannel"
 #define IKS_U_NAME_CHANNEL0 "iChannel0"
 #define IKS_U_NAME_CHANNEL1 "iChannel1"
 #define IKS_U_NAME_CHANNEL2 "iChannel2"

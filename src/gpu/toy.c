@@ -2,6 +2,7 @@
  * sampler objects, not in textures, because one buffer may be read with different filters by
  * different passes (and by itself). */
 #include "gpu/toy.h"
+#include "glsl/uniforms.h"
 #include "base/buf.h"
 #include "base/userfile.h"
 #include "media/image.h"
@@ -255,11 +256,11 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
             t->identity = fnv(t->identity, in->path, strlen(in->path));
         if (in->kind == IKS_IN_CUBE_BUFFER) {
             if (!d->pass[IKS_CUBE_PASS].path)
-                return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads Cube A, which the toy does not have", name, c);
+                return iks_err_set(e, IKS_E_USAGE, "%s: " IKS_U_CHANNEL_PREFIX "%d reads Cube A, which the toy does not have", name, c);
             glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
         }
         if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path))
-            return iks_err_set(e, IKS_E_USAGE, "%s: iChannel%d reads a buffer that the toy does not have", name, c);
+            return iks_err_set(e, IKS_E_USAGE, "%s: " IKS_U_CHANNEL_PREFIX "%d reads a buffer that the toy does not have", name, c);
         if (in->kind == IKS_IN_IMAGE && !load_image(in, &tex[c], res[c], &t->identity, e)) return false;
         if (in->kind == IKS_IN_CUBEMAP) {
             if (!load_cube(in, &tex[c], res[c], &t->identity, e)) return false;
@@ -268,7 +269,7 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
         if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], e)) return false;
         if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
             if (pass < 0)
-                return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: a %s channel in a sound pass is not supported",
+                return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s channel in a sound pass is not supported",
                                    name, c, in->kind == IKS_IN_MUSIC ? "music" : "video");
             if (!iks_media_open(t, pass, c, e)) return false;
         }

@@ -377,18 +377,18 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             const char *w = smp ? str_field(smp, "wrap", NULL) : NULL;
             d->filter = IKS_FILTER_LINEAR;
             if (f && !filter_value(f, &d->filter)) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d: unknown filter '%s'", pp, c, f);
+                iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d: unknown filter '%s'", pp, c, f);
                 goto out;
             }
             d->repeat = w && !strcmp(w, "repeat");
             if (!type) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d has no \"type\"", pp, c);
+                iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d has no \"type\"", pp, c);
                 goto out;
             }
             if (!strcmp(type, "buffer")) {
                 int b = buffer_from_ref(cJSON_GetObjectItemCaseSensitive(in, "id"), media);
                 if (b < 0 || !slot_of[b]) {
-                    iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d reads a buffer the JSON does not define", pp, c);
+                    iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads a buffer the JSON does not define", pp, c);
                     goto out;
                 }
                 d->kind = IKS_IN_BUFFER;
@@ -397,7 +397,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 d->kind = IKS_IN_KEYBOARD;
             } else if (!strcmp(type, "cubemap") && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)) {
                 if (!slot_of[IKS_CUBE_PASS]) {
-                    iks_err_set(e, IKS_E_FORMAT, "%s: iChannel%d reads Cube A, which the JSON does not define", pp, c);
+                    iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads Cube A, which the JSON does not define", pp, c);
                     goto out;
                 }
                 d->kind = IKS_IN_CUBE_BUFFER;
@@ -411,7 +411,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 char *found = media ? find_media(dir, media, &lost) : NULL;
                 if (lost) goto nomem;
                 if (!found && !missing_black) {
-                    iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                    iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
                                 "(put %s there, or run with missing_media_black)", pp, c, type,
                                 media ? media : "(no path)", cube ? "its six faces" : "it");
                     goto out;
@@ -427,7 +427,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 char *found = media ? find_media(dir, media, &lost) : NULL;
                 if (lost) goto nomem;
                 if (!found && !missing_black) {
-                    iks_err_set(e, IKS_E_IO, "%s: iChannel%d: %s '%s' is not on disk beside the JSON "
+                    iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
                                 "(put it there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)");
                     goto out;
                 }
@@ -437,10 +437,10 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             } else if (missing_black) {
                 d->kind = IKS_IN_IMAGE;
                 d->path = NULL;
-                iks_warnf(log, "%s: iChannel%d: input type '%s' is not supported; black instead", pp, c,
+                iks_warnf(log, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported; black instead", pp, c,
                           type);
             } else {
-                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: iChannel%d: input type '%s' is not supported (run with "
+                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported (run with "
                             "missing_media_black to run without it)", pp, c, type);
                 goto out;
             }
@@ -546,7 +546,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         }
         if (!shaped) {
             if (!blank(ln))
-                ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: expected PASS.iChannelN = SPEC, e.g. image." IKS_U_NAME_CHANNEL0 " = a", man,
+                ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: expected PASS." IKS_U_CHANNEL_PREFIX "N = SPEC, e.g. image." IKS_U_NAME_CHANNEL0 " = a", man,
                                  lineno);
             continue;
         }
@@ -556,9 +556,11 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         int p = -1;
         for (int i = 0; dot && i <= IKS_PASSES; i++)
             if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
-        int c = dot && !strncmp(dot + 1, "iChannel", 8) && dot[9] >= '0' && dot[9] <= '3' && !dot[10] ? dot[9] - '0' : -1;
+        const size_t k = sizeof IKS_U_CHANNEL_PREFIX - 1;
+        int c = dot && !strncmp(dot + 1, IKS_U_CHANNEL_PREFIX, k) && dot[k + 1] >= '0' && dot[k + 1] <= '3' && !dot[k + 2]
+                    ? dot[k + 1] - '0' : -1;
         if (p < 0 || c < 0) {
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS.iChannelN with PASS one of a b c d image cube_a sound and N 0-3",
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': expected PASS." IKS_U_CHANNEL_PREFIX "N with PASS one of a b c d image cube_a sound and N 0-3",
                              man, lineno, lhs);
             break;
         }
