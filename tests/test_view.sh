@@ -101,6 +101,17 @@ stop() {
   return $rc
 }
 centre() { png pixel "$1" 320 180; }
+# shown R G B: screenshots until the centre is that colour: the window is up before its first build,
+# and a test that deletes or edits the file must know the first build is done (a loaded machine, a
+# sanitizer build, can take seconds)
+shown() {
+  for _ in $(seq 40); do
+    shot || return 1
+    [ "$(centre "$shot")" = "$1" ] && return 0
+    sleep 0.25
+  done
+  return 1
+}
 nok=0
 # edit_then_wait: after an edit, the next "ok" reload line
 reloaded() { nok=$((nok + 1)); wait_for 'reload .*: ok' "$nok" v.out; }
@@ -269,6 +280,7 @@ reloaded; shot; check "... and a good save shows the picture" [ "$(centre "$shot
 stop
 cp keep.frag live.frag
 start live.frag
+check "live: restarted on the good file, it shows it" shown "80 20 30"
 
 rm live.frag
 wait_for 'live.frag: deleted; showing the last good program' 1 v.err
@@ -377,6 +389,7 @@ check_eq "view --frames 3 of a good shader: exit 0 ($(tr '\n' '|' <nv.err))" 0 "
 mkdir -p gone
 colour 'vec3(11.0, 20.0, 30.0) / 255.0 + tint()' > gone/s.frag; cp col.glsl gone/
 start gone/s.frag
+check "live: the first build is on screen" shown "11 20 30"
 rm -rf gone
 wait_for 's.frag: deleted; showing the last good program' 1 v.err
 mkdir gone; cp col.glsl gone/
@@ -402,6 +415,7 @@ mkdir -p real; cp col.glsl real/
 colour 'vec3(21.0, 20.0, 30.0) / 255.0 + tint()' > real/t.frag
 ln -sf real/t.frag linked.frag
 start linked.frag
+check "live: a link's target is shown" shown "21 20 30"
 colour 'vec3(22.0, 20.0, 30.0) / 255.0 + tint()' > real/t.frag
 reloaded; shot; check "live: an edit of a link's target reloads" [ "$(centre "$shot")" = "22 20 30" ]
 stop
