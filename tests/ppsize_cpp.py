@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ppsize_cpp.py: the macro measure (src/gpu/ppsize.c) against an independent preprocessor, GCC's cpp,
+"""ppsize_cpp.py: the macro measure (src/glsl/ppsize.c) against an independent preprocessor, GCC's cpp,
 on random macro programs: object- and function-like macros calling each other, bare function-like
 names, unbalanced parentheses in bodies (calls the text after a macro closes), #undef and
 redefinitions. The measure must never count fewer tokens than cpp puts out: a count below it is a

@@ -1,4 +1,4 @@
-/* test_ppsize.c: the measure of a text's size with its macros expanded (src/gpu/ppsize.c), which
+/* test_ppsize.c: the measure of a text's size with its macros expanded (src/glsl/ppsize.c), which
  * keeps macro bombs and monstrous expressions away from the GL compiler: exact on the cases a
  * preprocessor defines, linear in time on bombs, and over the limit for every way of doubling. */
 #include "check.h"

@@ -64,7 +64,6 @@ void iks_warn(const char *cmd, const char *fmt, ...) __attribute__((format(print
 
 /* Strict number parsing: the whole string must be the number (no trailing junk, no empty string).
  * Return false on anything else; the caller names the input in its message. */
-bool iks_parse_float(const char *s, float *out);
 bool iks_parse_double(const char *s, double *out);
 bool iks_parse_long(const char *s, long *out);
 /* A finite double, for options where NaN or Inf make no sense. */

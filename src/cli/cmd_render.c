@@ -304,10 +304,7 @@ static int parse_args(int argc, char **argv, ropts *o)
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
-    const iks_output_info *sound = NULL;
-    for (int i = 0; iks_output_format(i); i++)
-        if (!strcmp(iks_output_format(i)->exts, ".wav")) sound = iks_output_format(i);
-    bool to_sound = sound && iks_ends_with(r->output, sound->exts);
+    bool to_sound = iks_ends_with(r->output, ".wav"); /* a sound: --seconds is its length, not frames */
     if (o->input_path) {
         if (iks_input_log_load(o->input_path, &o->input) != IKS_OK) return iks_print_last_error("render");
         /* the whole session at --fps unless --frames says otherwise; its --set values first */
@@ -555,13 +552,9 @@ static int load_error(const ropts *o)
             return iks_exit_status(iks_last_error(NULL));
         }
         /* the same error, about the command line's own --set */
-        for (int k = 0; k < o->args.ngiven; k++) {
-            const iks_given *g = &o->args.given[k];
-            if (!strcmp(g->opt->name, "--set") && g->nth == i - nl) {
-                iks_fail("render", "%s '%s': %s", g->as, g->value, reason);
-                return iks_exit_status(iks_last_error(NULL));
-            }
-        }
+        char own[32];
+        snprintf(own, sizeof own, "sets[%d]", i - nl);
+        return iks_opts_error_as(&o->args, own);
     }
     return iks_opts_error(&o->args);
 }

@@ -116,32 +116,9 @@ static int unknown(const char *cmd, const iks_opt *table, const char *arg)
 
 /* ---- values ------------------------------------------------------------------------------------ */
 
-static bool whole(const char *s, long *out)
-{
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno == ERANGE) return false;
-    *out = v;
-    return true;
-}
-
-static bool finite_num(const char *s, double *out)
-{
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    /* overflow is an error; underflow to a denormal or zero is a legitimate tiny number */
-    if (end == s || *end || !isfinite(v)) return false;
-    *out = v;
-    return true;
-}
-
 /* A value into its place. 1: stored; 0: malformed (the row's expect says how); -1: outside the
  * command line's own range or a forbidden 0 (said here) */
-static int store(const char *cmd, const iks_opt *o, const char *as, const char *v, void *dst, char *why, size_t n)
+static int store(const iks_opt *o, const char *as, const char *v, void *dst, char *why, size_t n)
 {
     why[0] = '\0';
     long l = 0;
@@ -155,11 +132,11 @@ static int store(const char *cmd, const iks_opt *o, const char *as, const char *
     }
     case IKS_OPT_INT:
     case IKS_OPT_LONG:
-        if (!whole(v, &l) || (o->kind == IKS_OPT_INT && (l < INT_MIN || l > INT_MAX))) return 0;
+        if (!iks_parse_long(v, &l) || (o->kind == IKS_OPT_INT && (l < INT_MIN || l > INT_MAX))) return 0;
         d = (double)l;
         break;
     case IKS_OPT_DOUBLE:
-        if (!finite_num(v, &d)) return 0;
+        if (!iks_parse_finite(v, &d)) return 0;
         break;
     case IKS_OPT_SIZE: {
         int *wh = dst;
@@ -168,7 +145,7 @@ static int store(const char *cmd, const iks_opt *o, const char *as, const char *
         long w = strtol(v, &end, 10), h;
         if (end == v || (*end != 'x' && *end != 'X') || w < 1 || w > INT_MAX || errno) return 0;
         const char *q = end + 1;
-        if (!whole(q, &h) || h < 1 || h > INT_MAX || *q == '+' || *q == '-' || isspace((unsigned char)*q)) return 0;
+        if (!iks_parse_long(q, &h) || h < 1 || h > INT_MAX || *q == '+' || *q == '-' || isspace((unsigned char)*q)) return 0;
         wh[0] = (int)w;
         wh[1] = (int)h;
         return 1;
@@ -185,7 +162,6 @@ static int store(const char *cmd, const iks_opt *o, const char *as, const char *
                  "a whole number", o->min, o->max);
         return -1;
     }
-    (void)cmd;
     if (o->kind == IKS_OPT_INT) *(int *)dst = (int)l;
     else if (o->kind == IKS_OPT_LONG) *(long *)dst = l;
     else *(double *)dst = d;
@@ -256,7 +232,7 @@ int iks_opts_parse(const char *cmd, const iks_opt *table, int argc, char **argv,
             if (!v && i + 1 < argc) v = argv[++i];
             if (!v) return iks_usage(cmd, "%s needs %s", f.as, o->need ? o->need : o->arg);
             char why[512];
-            int r = store(cmd, o, f.as, v, (char *)base + f.base + o->off, why, sizeof why);
+            int r = store(o, f.as, v, (char *)base + f.base + o->off, why, sizeof why);
             if (r == 0) return iks_usage(cmd, "%s '%s': %s", f.as, v, o->expect ? o->expect : "malformed");
             if (r < 0) return iks_usage(cmd, "%s", why);
         }
@@ -370,11 +346,13 @@ char *iks_opts_words(const iks_opt *table, const char *m)
     return iks_sbuf_take(&out, NULL);
 }
 
-int iks_opts_error(const iks_args *a)
+int iks_opts_error(const iks_args *a) { return iks_opts_error_as(a, iks_last_error_field(NULL)); }
+
+int iks_opts_error_as(const iks_args *a, const char *field)
 {
     const char *msg, *reason;
     iks_code c = iks_last_error(&msg);
-    const char *field = iks_last_error_field(&reason);
+    iks_last_error_field(&reason);
     const iks_given *g = field && field[0] ? given_for(a, field) : NULL;
     if (c == IKS_E_COMPILE || c == IKS_OK) return iks_print_last_error(a->cmd);
     char *words = iks_opts_words(a->table, g ? reason : msg);
@@ -414,13 +392,3 @@ static bool help_row(const iks_opt *o, size_t base, void *ctx)
 
 void iks_opts_help(FILE *f, const iks_opt *table) { each_row(table, 0, help_row, f); }
 
-static bool list_row(const iks_opt *o, size_t base, void *ctx)
-{
-    (void)base;
-    FILE *f = ctx;
-    fprintf(f, "%s%s%s %s %s\n", o->name, o->alias ? "," : "", o->alias ? o->alias : "", o->arg ? "value" : "flag",
-            o->complete ? o->complete : "-");
-    return true;
-}
-
-void iks_opts_list(FILE *f, const iks_opt *table) { each_row(table, 0, list_row, f); }

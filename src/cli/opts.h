@@ -90,13 +90,14 @@ const iks_given *iks_args_given(const iks_args *a, const char *name);
  * nth occurrence for "sets[n]"), "ikshade CMD: --flag 'TEXT': REASON"; else the message, with the
  * fields it names put as the options that fill them. Returns the exit status of the error's code. */
 int iks_opts_error(const iks_args *a);
+/* The same, with the error taken as about field (a caller that knows the field's place among the
+ * options better than the library: render's --set values after a recording's settings) */
+int iks_opts_error_as(const iks_args *a, const char *field);
 /* A library message in the user's words: fields the table fills (those with '_' or a digit in their
  * name, which no prose word has) written as the options. malloc'd; NULL when out of memory. */
 char *iks_opts_words(const iks_opt *table, const char *message);
 
 /* --help's option lines of table, as "  --name ARG   help" with continued lines aligned */
 void iks_opts_help(FILE *f, const iks_opt *table);
-/* Every option of table for a completion script: one line each, "NAME[,ALIAS] ARG COMPLETE" */
-void iks_opts_list(FILE *f, const iks_opt *table);
 
 #endif

@@ -88,8 +88,9 @@ static bool parse_glsl(const char *v, void *dst)
 
 static bool parse_black(const char *v, void *dst)
 {
+    if (strcmp(v, "black") != 0) return false;
     *(bool *)dst = true;
-    return strcmp(v, "black") == 0;
+    return true;
 }
 
 #define SHARED(m) offsetof(iks_shared_opts, m)

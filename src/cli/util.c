@@ -92,18 +92,6 @@ bool iks_parse_double(const char *s, double *out)
     return true;
 }
 
-bool iks_parse_float(const char *s, float *out)
-{
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    float v = strtof(s, &end);
-    if (end == s || *end != '\0') return false;
-    if (errno == ERANGE && isinf(v)) return false;
-    *out = v;
-    return true;
-}
-
 bool iks_parse_finite(const char *s, double *out)
 {
     double v;

@@ -1,7 +1,7 @@
 /* live.c: iks_live_run: a toy in the caller's window in real time, with shadertoy.com's mouse uniform, a HUD,
  * screenshots, and live reload of the toy and everything it read on every save.
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
- * engine's logger carry everything), or parse GLSL (src/gpu/source.c). */
+ * engine's logger carry everything), or parse GLSL (src/glsl/source.c). */
 #include "engine/engine.h"
 #include "glsl/uniforms.h"
 #include "base/userfile.h"

@@ -124,8 +124,8 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->png_level < -1 || r->png_level > 12)
         return iks_err_field(err, IKS_E_USAGE, "png_level", num(r->png_level, v, sizeof v), "expected 1 (fast) to 12 "
                              "(small), or -1 (stored)");
-    if (!r->quality) r->quality = IKS_DEFAULT_QUALITY;
-    if (r->quality < 1 || r->quality > 100)
+    /* 0: the writer's default (IKS_DEFAULT_QUALITY) */
+    if (r->quality && (r->quality < 1 || r->quality > 100))
         return iks_err_field(err, IKS_E_USAGE, "quality", num(r->quality, v, sizeof v), "expected 1 to 100");
     if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->fmt, &p->pattern, err))
         return false;
