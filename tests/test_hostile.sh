@@ -322,6 +322,53 @@ for sigs in "INT" "INT INT"; do
   check_eq "bench render stopped by $sigs: its temporary directory is gone" "" "$(ls -A "$fx/tmpd")"
 done
 
+# ---- ffmpeg as a sandboxed decoder (issue 25) ---------------------------------------------------------
+# A toy's clip.mp4 that is really an HLS playlist naming a video outside the toy: ffmpeg would open
+# that file (or any URL) itself. Only the file ikshade opened, through MP4/Matroska/Ogg demuxers.
+if command -v ffmpeg >/dev/null; then
+  ffmpeg -v error -nostdin -f lavfi -i testsrc=size=32x32:rate=10 -t 1 -f mpegts "$fx/outside.ts"
+  mkdir "$fx/hlstoy"
+  printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n%s\n#EXT-X-ENDLIST\n' "$fx/outside.ts" > "$fx/hlstoy/clip.mp4"
+  printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy); }\n' > "$fx/hlstoy/image.glsl"
+  printf 'image.iChannel0 = clip.mp4\n' > "$fx/hlstoy/manifest.txt"
+  bad 1 "clip.mp4: not a video in MP4, WebM/Matroska or Ogg \(ffmpeg reads it as 'hls', which a channel does not take\)" \
+    "${R[@]}" "$fx/hlstoy" -o x.png
+  # the same playlist as music, and as a live stream (no ENDLIST: probing would wait for more)
+  printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n%s\n' "$fx/outside.ts" > "$fx/live.ogg"
+  printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n%s\n' "$fx/outside.ts" > "$fx/live.webm"
+  bad 1 "live.ogg: ffmpeg: " "${R[@]}" "$fx/ok.frag" --channel0 "$fx/live.ogg" -o x.png
+  bad 1 "live.webm: " "${R[@]}" "$fx/ok.frag" --channel0 "$fx/live.webm" -o x.png
+
+  # a phone's portrait video: a 64x32 stream with a quarter turn in its display matrix plays 32x64,
+  # upright, as a browser shows it; the texture is the decoded frame, not a transposed smear
+  ffmpeg -v error -nostdin -f lavfi -i testsrc=size=64x32:rate=10 -t 1 -c:v libx264 -pix_fmt yuv444p -qp 0 "$fx/flat.mp4"
+  ffmpeg -v error -nostdin -i "$fx/flat.mp4" -c copy -metadata:s:v:0 rotate=90 "$fx/portrait.mp4"
+  ffmpeg -v error -nostdin -i "$fx/portrait.mp4" -frames:v 1 "$fx/portrait_ref.png"
+  printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0);\n  if (f.x < 1.0 && f.y < 1.0) c = vec4(iChannelResolution[0].xy / 255.0, 0, 1); }\n' > "$fx/rot.frag"
+  out=$(cd "$w" && timeout 60 "$bin" render --quiet --size 32x64 "$fx/rot.frag" --channel0 "$fx/portrait.mp4" -o rot.png 2>&1); rc=$?
+  check "a video with a rotation draws (rc $rc: $out)" [ "$rc" -eq 0 ]
+  cmp=$("$py" -c '
+import sys; sys.path.insert(0, sys.argv[1]); import png
+r, f = png.read(sys.argv[2]), png.read(sys.argv[3])
+w, h = r[0], r[1]
+print(png.px(r, 0, h - 1)[:2], (f[0], f[1]), max(abs(a - b) for y in range(h) for x in range(w) if (x, y) != (0, h - 1)
+      for a, b in zip(png.px(r, x, y)[:3], png.px(f, x, y)[:3])))' "$(dirname "$0")" "$w/rot.png" "$fx/portrait_ref.png" 2>&1)
+  check_eq "the rotated video is 32x64 (iChannelResolution), upright, the frame ffmpeg shows" "(32, 64) (32, 64) 0" "$cmp"
+  rm -rf "${w:?}"/*
+
+  # outputs: a ':' in a directory is not a protocol, and the user's empty --ffmpeg-args are ffmpeg's defaults
+  for o in "take:2/clip.mp4" "pipe:/clip.mp4" "x.mov"; do
+    extra=(); [ "$o" = x.mov ] && extra=(--ffmpeg-args '')
+    out=$(cd "$w" && umask 022 && timeout 60 "${R[@]}" "$fx/ok.frag" --frames 5 -o "$o" "${extra[@]}" 2>&1 >/dev/null); rc=$?
+    check "-o $o ${extra[*]} makes the video (rc $rc: $out)" [ "$rc" -eq 0 ]
+    check_eq "-o $o: 5 frames, read by ffprobe" "5" \
+      "$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 "file:$w/$o" 2>&1)"
+  done
+  check_eq "... and nothing else is left (no temporaries)" "pipe: take:2 x.mov" "$(cd "$w" && echo *)"
+  check_eq "... the video has a new file's mode (umask), not a temporary's 0600" "644" "$(stat -c %a "$w/x.mov")"
+  rm -rf "${w:?}"/*
+fi
+
 # ---- solve's odd numbers -----------------------------------------------------------------------------
 bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"
 bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" solve" "$bin"

@@ -8,6 +8,10 @@
 #include "base/subproc.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -17,6 +21,12 @@
 #include <unistd.h>
 
 static void on_poke(int sig) { (void)sig; }
+
+static bool ends_mp4(const char *s)
+{
+    size_t n = strlen(s);
+    return n >= 4 && !strcmp(s + n - 4, ".mp4");
+}
 
 static void sleep_ms(long ms)
 {
@@ -74,8 +84,98 @@ static bool run(bool drain, size_t len, int *err)
     return ok;
 }
 
+/* ---- names claimed, never replaced ---------------------------------------------------------------- */
+
+static bool shot_name(void *user, int attempt, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/shot-%04d.png", (const char *)user, 1 + attempt);
+    return attempt < 1000;
+}
+
+static void claims(void)
+{
+    char dir[] = "/tmp/ikshade-claim-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    char path[PATH_MAX];
+    /* a file the user has at the first name: never touched */
+    snprintf(path, sizeof path, "%s/shot-0001.png", dir);
+    FILE *f = fopen(path, "w");
+    fputs("mine", f);
+    fclose(f);
+    /* four processes claiming 25 names each at once, all starting from the same first candidate (as two
+     * viewers pressing S at the same moment): 100 files, each written once, none lost */
+    enum { PROCS = 4, EACH = 25 };
+    pid_t kids[PROCS];
+    for (int p = 0; p < PROCS; p++) {
+        if ((kids[p] = fork()) == 0) {
+            for (int i = 0; i < EACH; i++) {
+                char data[32], got[PATH_MAX];
+                int len = snprintf(data, sizeof data, "%d.%d", p, i);
+                if (!iks_write_new(data, (size_t)len, shot_name, dir, got, sizeof got)) _exit(1);
+            }
+            _exit(0);
+        }
+    }
+    int bad = 0;
+    for (int p = 0; p < PROCS; p++) {
+        int st;
+        waitpid(kids[p], &st, 0);
+        bad += !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    CHECK(bad == 0, "%d claiming processes failed", bad);
+    bool seen[PROCS][EACH] = { { false } };
+    int files = 0, dup = 0;
+    for (int i = 2; i <= 1 + PROCS * EACH; i++) {
+        snprintf(path, sizeof path, "%s/shot-%04d.png", dir, i);
+        FILE *g = fopen(path, "r");
+        int p = -1, k = -1;
+        if (g && fscanf(g, "%d.%d", &p, &k) == 2 && p >= 0 && p < PROCS && k >= 0 && k < EACH) {
+            dup += seen[p][k];
+            seen[p][k] = true;
+            files++;
+        }
+        if (g) fclose(g);
+        unlink(path);
+    }
+    CHECK(files == PROCS * EACH && dup == 0, "claimed at once: %d files of %d, %d written twice", files,
+          PROCS * EACH, dup);
+    snprintf(path, sizeof path, "%s/shot-0001.png", dir);
+    char buf[16] = "";
+    f = fopen(path, "r");
+    if (f) {
+        if (!fgets(buf, sizeof buf, f)) buf[0] = '\0';
+        fclose(f);
+    }
+    CHECK(!strcmp(buf, "mine"), "the user's shot-0001.png was replaced: '%s'", buf);
+    unlink(path);
+
+    /* temporaries: unpredictable, exclusive, the extension kept (ffmpeg tells the format from it) */
+    snprintf(path, sizeof path, "%s/clip.mp4", dir);
+    char *t1, *t2;
+    int f1 = iks_outfile_tmp_create_ext(path, ".mp4", &t1), f2 = iks_outfile_tmp_create_ext(path, ".mp4", &t2);
+    CHECK(f1 >= 0 && f2 >= 0 && strcmp(t1, t2) != 0, "two temporaries for one output: %s, %s", t1, t2);
+    CHECK(ends_mp4(t1) && ends_mp4(t2), "the extension kept: %s", t1);
+    struct stat st;
+    CHECK(fstat(f1, &st) == 0 && (st.st_mode & 0777) == 0600, "a temporary is 0600 until published: %o",
+          (unsigned)(st.st_mode & 0777));
+    close(f1), close(f2);
+    unlink(t1), unlink(t2);
+    iks_outfile_tmp_done(t1), iks_outfile_tmp_done(t2);
+    free(t1), free(t2);
+
+    /* two names for one output */
+    char a[PATH_MAX], b[PATH_MAX];
+    snprintf(a, sizeof a, "%s/x.mp4", dir);
+    snprintf(b, sizeof b, "%s/./x.mp4", dir);
+    CHECK(iks_same_output(a, b), "%s and %s: one file not there yet", a, b);
+    snprintf(b, sizeof b, "%s/y.mp4", dir);
+    CHECK(!iks_same_output(a, b), "%s and %s are two", a, b);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    claims();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);

@@ -351,6 +351,21 @@ check_eq "recording a video: 25 displayed frames, 25 video frames" 25 \
 check_eq "recording a video: the window's size, at --record-fps" "320,180,30/1" \
   "$(ffprobe -v error -select_streams v:0 -show_entries stream=width,height,r_frame_rate -of csv=p=0 rec.mp4)"
 check "recording a video: reported" grep -q '^recorded: rec.mp4 (25 frames)' r.out
+# takes: a resize ends a take; V starts the next under a name the user did not type (take-2.mp4), which
+# never replaces a file already there: the user's take-2.mp4 stays, the take becomes take-3.mp4
+printf 'mine' > take-2.mp4
+start limb.frag --record take.mp4
+for _ in $(seq 100); do [ -n "$(ls -A | grep '^\.take')" ] && break; sleep 0.05; done
+xdotool windowsize "$wid" 500 300 sleep 0.5
+wait_for 'take.mp4 ends here' 1 v.err
+xdotool key --window "$wid" v; sleep 1
+stop
+check "takes: the first take is reported" grep -q '^recorded: take.mp4 (' v.out
+check "takes: the next take went to a free name ($(tr '\n' '|' < v.out))" grep -q '^recorded: take-3.mp4 (' v.out
+check_eq "takes: the user's take-2.mp4 is untouched" "mine" "$(cat take-2.mp4)"
+check "takes: take-3.mp4 is a video at the new size" \
+  [ "$(ffprobe -v error -show_entries stream=width,height -of csv=p=0 take-3.mp4 2>&1)" = "500,300" ]
+check_eq "takes: no temporaries left" "" "$(ls -A | grep '^\.take' || true)"
 # the lossy formats at their default quality: frame k of the recording is the k-th displayed frame
 # (grey k/4), read back by PIL
 printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(vec3(float(iFrame %% 5) / 4.0), 1.0); }\n' > grey.frag

@@ -263,6 +263,43 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
     return RL_OK;
 }
 
+/* ---- names the user did not type: claimed, never replacing a file -------------------------------- */
+
+/* ikshade-NNNN.EXT in dir (NULL: the current directory, unprefixed), or with take set, the takes of a
+ * recording named by the user: NAME-N.EXT */
+typedef struct {
+    const char *dir, *ext;
+    int first; /* the first candidate's number */
+    const char *take; /* the recording's name, for takes */
+} numbered;
+
+static bool numbered_name(void *user, int attempt, char *buf, size_t n)
+{
+    const numbered *nm = user;
+    long i = (long)nm->first + attempt;
+    if (i > 99999) return false;
+    if (nm->take) {
+        const char *slash = strrchr(nm->take, '/');
+        const char *dot = strrchr(slash ? slash : nm->take, '.');
+        if (!dot) snprintf(buf, n, "%s-%ld", nm->take, i);
+        else snprintf(buf, n, "%.*s-%ld%s", (int)(dot - nm->take), nm->take, i, dot);
+    } else if (nm->dir) snprintf(buf, n, "%.3900s/ikshade-%04ld%s", nm->dir, i, nm->ext);
+    else snprintf(buf, n, "ikshade-%04ld%s", i, nm->ext);
+    return true;
+}
+
+/* The first number from nm->first whose name is free now: where claiming starts (a file that appears
+ * meanwhile is skipped then) */
+static int first_free(const numbered *nm)
+{
+    char buf[PATH_MAX];
+    for (int a = 0; numbered_name((void *)nm, a, buf, sizeof buf); a++) {
+        struct stat st;
+        if (lstat(buf, &st) != 0 && errno == ENOENT) return nm->first + a;
+    }
+    return nm->first;
+}
+
 /* ---- screenshots ------------------------------------------------------------------------------- */
 
 /* The back buffer as PNG into the next free ikshade-NNNN.png of the screenshot directory. */
@@ -288,13 +325,9 @@ static void screenshot(live *l, int w, int h)
         goto fail;
     }
     char name[PATH_MAX];
-    const char *dir = d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : NULL;
-    for (int i = 1; i < 100000; i++) {
-        if (dir) snprintf(name, sizeof name, "%.3900s/ikshade-%04d.png", dir, i);
-        else snprintf(name, sizeof name, "ikshade-%04d.png", i);
-        if (access(name, F_OK) != 0 && errno == ENOENT) break;
-    }
-    if (iks_write_atomic(name, png, len)) {
+    numbered nm = { d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : NULL, ".png", 1, 0 };
+    nm.first = first_free(&nm);
+    if (iks_write_new(png, len, numbered_name, &nm, name, sizeof name)) {
         free(png);
         if (d->on_screenshot) d->on_screenshot(d->user, name, w, h, NULL);
         return;
@@ -316,28 +349,27 @@ typedef struct {
     long next_frame;    /* a PNG pattern's next number: numbering goes on across recordings */
     int take;           /* recordings started into a single video name: the 2nd is NAME-2.ext */
     char path[PATH_MAX]; /* the current output */
+    numbered names;     /* a name the user did not type (a take after the first, ikshade-NNNN.mp4) */
+    bool claiming;      /* ... is claimed when the file is finished, never replacing one */
+    char claimed[PATH_MAX]; /* the name it took */
 } recorder;
 
-/* The output of take n: the name as given, or with -n before its extension (videos), or the next free
- * ikshade-NNNN.mp4 when the user gave none */
-static void record_name(const iks_live_desc *d, int take, bool pattern, char *buf, size_t n)
+/* The output of take n: the name as given (the user asked for it), or else a name of r->names: NAME-n.ext
+ * (videos), or the next free ikshade-NNNN.mp4 when the user gave none; claimed at the end */
+static void record_name(recorder *r, const iks_live_desc *d, bool pattern)
 {
-    const char *dir = d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : ".";
-    if (!d->record) {
-        for (int i = 1; i < 100000; i++) {
-            snprintf(buf, n, "%.3900s/ikshade-%04d.mp4", dir, i);
-            if (access(buf, F_OK) != 0 && errno == ENOENT) break;
-        }
+    r->claiming = false;
+    if (d->record && (r->take <= 1 || pattern)) {
+        snprintf(r->path, sizeof r->path, "%s", d->record);
         return;
     }
-    if (take <= 1 || pattern) {
-        snprintf(buf, n, "%s", d->record);
-        return;
-    }
-    const char *slash = strrchr(d->record, '/');
-    const char *dot = strrchr(slash ? slash : d->record, '.');
-    if (!dot) snprintf(buf, n, "%s-%d", d->record, take);
-    else snprintf(buf, n, "%.*s-%d%s", (int)(dot - d->record), d->record, take, dot);
+    r->names = d->record ? (numbered){ .take = d->record, .first = r->take }
+                         : (numbered){ .dir = d->screenshot_dir && *d->screenshot_dir ? d->screenshot_dir : ".",
+                                       .ext = ".mp4", .first = 1 };
+    r->names.first = first_free(&r->names);
+    if (d->record) r->take = r->names.first;
+    numbered_name(&r->names, 0, r->path, sizeof r->path);
+    r->claiming = true;
 }
 
 static void record_report(const iks_live_desc *d, iks_logger *log, const char *path, long frames, const char *msg)
@@ -352,9 +384,11 @@ static void record_close(recorder *r, const iks_live_desc *d, iks_logger *log)
     if (!r->w) return;
     iks_err err = IKS_ERR_INIT;
     iks_writer_result res;
+    r->claimed[0] = '\0';
     bool ok = iks_writer_close(r->w, true, &res, &err);
     r->w = NULL;
     r->on = false;
+    if (ok && r->claiming && r->claimed[0]) snprintf(r->path, sizeof r->path, "%s", r->claimed);
     if (ok) record_report(d, log, r->path, res.written, NULL);
     else record_report(d, log, r->path, res.written, iks_err_msg(&err));
     iks_err_clear(&err);
@@ -372,11 +406,16 @@ static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, in
         return false;
     }
     r->take++;
-    record_name(d, r->take, pattern, r->path, sizeof r->path);
+    record_name(r, d, pattern);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     iks_writer_desc wd = { .output = r->path, .width = w, .height = h, .fps = d->record_fps > 0 ? d->record_fps : 60,
                            .png_fast = true, .png_level = 1, .jobs = cores > 1 ? (int)(cores > 8 ? 8 : cores) : 1,
                            .depth = 8 };
+    if (r->claiming) {
+        wd.claim = numbered_name;
+        wd.claim_user = &r->names;
+        wd.claimed = r->claimed;
+    }
     if ((pattern && !iks_output_check_writable(r->path, true, r->next_frame, &err)) || !iks_writer_open(&wd, &r->w, &err)) {
         record_report(d, log, r->path, 0, iks_err_msg(&err));
         iks_err_clear(&err);
@@ -548,6 +587,13 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
             snprintf(q, sizeof q, "'%.300s'", d->record);
             return iks_err_field(err, IKS_E_USAGE, "record", q, "%s", f->sink == IKS_SINK_RAW ? "raw frames need a fixed "
                                  "size; record a video or image files" : "a recording is frames, not sound");
+        }
+        /* one file cannot be both: the second written would replace the first */
+        if (d->record_input && !pattern && iks_same_output(d->record, d->record_input)) {
+            char q[320];
+            snprintf(q, sizeof q, "'%.300s'", d->record_input);
+            return iks_err_field(err, IKS_E_USAGE, "record_input", q, "the same file as the recording '%.300s': the "
+                                 "one would replace the other; name two files", d->record);
         }
     }
     return true;

@@ -314,7 +314,8 @@ bool iks_writer_close(iks_writer *w, bool caller_ok, iks_writer_result *res, iks
         uint8_t *bytes = NULL;
         size_t len = 0;
         if (keep && !w->fmt->anim->finish(w->anim, &bytes, &len, err)) keep = ok = false;
-        if (keep && !iks_write_atomic(w->d.output, bytes, len)) {
+        if (keep && !(w->d.claim ? iks_write_new(bytes, len, w->d.claim, w->d.claim_user, w->d.claimed, PATH_MAX)
+                                 : iks_write_atomic(w->d.output, bytes, len))) {
             iks_err_set(err, IKS_E_IO, "%s: %s", w->d.output, iks_outfile_strerror(errno));
             keep = ok = false;
         }

@@ -9,6 +9,7 @@
 
 #include "base/err.h"
 #include "engine/formats.h"
+#include "io/outfile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +29,12 @@ typedef struct {
     int quality;          /* lossy formats: 1..100; 0: IKS_DEFAULT_QUALITY */
     bool png_fast;        /* 8-bit PNGs through the fast path (ISA-L) rather than libdeflate at png_level */
     const char *audio;    /* a video's audio track: a WAV file of the same length, or NULL */
+    /* a single file (video, animation) under a name the user did not type: claimed, never replacing
+     * anything, as claim(0), claim(1), ... names it (iks_outfile_tmp_claim); the name taken is written
+     * into claimed (PATH_MAX bytes). NULL: output is replaced as the user asked. */
+    iks_name_fn claim;
+    void *claim_user;
+    char *claimed;
 } iks_writer_desc;
 
 /* What the output became, from iks_writer_close */

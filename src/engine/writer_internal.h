@@ -12,7 +12,8 @@ typedef struct {
     pid_t pid;
     int fd;               /* raw RGBA frames go here, top row first */
     int err_fd;           /* ffmpeg's stderr, kept for the message when it fails */
-    char tmp[PATH_MAX];   /* ffmpeg writes here; renamed over the output when it has finished */
+    char *tmp;            /* ours (O_EXCL); ffmpeg writes it; renamed over the output when it has finished */
+    int tmp_fd;           /* tmp held open: its mode is set through it when it is published */
     double fps_played;    /* the file's frame rate: a GIF's is what its whole-centisecond delay gives */
     bool padded;          /* an odd size padded to even for 4:2:0 */
 } iks_video;

@@ -115,6 +115,18 @@ bool iks_split_words(const char *s, char ***words, int *n, const char **why)
     return true;
 }
 
+/* A path for ffmpeg, as a file whatever its ':'s */
+static void file_arg(argv_t *a, const char *path)
+{
+    char *s = NULL;
+    if (asprintf(&s, "file:%s", path) < 0) {
+        a->oom = true;
+        return;
+    }
+    arg(a, s);
+    free(s);
+}
+
 /* ---- start and end ----------------------------------------------------------------------------- */
 
 /* Appends the words of s (a row's options: ours, well-formed) to a */
@@ -132,10 +144,22 @@ static void args_of(argv_t *a, const char *s)
     free(w);
 }
 
+/* Removes the temporary (a video not made) */
+static void tmp_drop(iks_video *v)
+{
+    if (v->tmp_fd >= 0) close(v->tmp_fd);
+    v->tmp_fd = -1;
+    if (!v->tmp) return;
+    unlink(v->tmp);
+    iks_outfile_tmp_done(v->tmp);
+    free(v->tmp);
+    v->tmp = NULL;
+}
+
 bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f, iks_err *err)
 {
     memset(v, 0, sizeof *v);
-    v->fd = v->err_fd = -1;
+    v->fd = v->err_fd = v->tmp_fd = -1;
     const char *out = d->output;
     char *ffmpeg = iks_find_program("ffmpeg");
     bool have_ffmpeg = ffmpeg != NULL;
@@ -143,9 +167,11 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
     if (!have_ffmpeg)
         return iks_err_set(err, IKS_E_UNSUPPORTED, "%s: a video needs ffmpeg, which is not installed (apt-get install "
                            "ffmpeg); or render image files (out/%%04d.png)", out);
+    /* the user's own arguments, even none at all ('' is a choice: ffmpeg's defaults for the container) */
+    bool own = d->ffmpeg_args != NULL;
     char **user = NULL;
     int nuser = 0;
-    if (d->ffmpeg_args) {
+    if (own) {
         const char *why;
         if (!iks_split_words(d->ffmpeg_args, &user, &nuser, &why))
             return why ? iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "%s", why)
@@ -164,16 +190,24 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
         return iks_err_errno(err, IKS_E_IO, e, out);
     }
     const char *slash = strrchr(out, '/');
-    int dl = slash ? (int)(slash - out) + 1 : 0;
-    /* hidden beside the output, keeping its extension so that ffmpeg can tell the format from it */
-    const char *ext = strrchr(out + dl, '.');
-    snprintf(v->tmp, sizeof v->tmp, "%.*s.ikshade-%ld.part%s", dl, out, (long)getpid(), ext ? ext : "");
+    const char *ext = strrchr(slash ? slash + 1 : out, '.');
+    if (!ext || strlen(ext) > 32) ext = "";
+    /* the temporary is ours, made before ffmpeg starts; ffmpeg is handed it as file:NAME, so that no
+     * ':' in a directory's name is read as a protocol ("take:2/", "pipe:/"), and it keeps the output's
+     * extension, so that ffmpeg can tell the container from it under the user's own arguments */
+    v->tmp_fd = iks_outfile_tmp_create_ext(out, ext, &v->tmp);
+    if (v->tmp_fd < 0) {
+        int e = errno;
+        for (int i = 0; i < nuser; i++) free(user[i]);
+        free(user);
+        return iks_err_set(err, IKS_E_IO, "%s: %s", out, iks_outfile_strerror(e));
+    }
     char size[48], rate[48];
     snprintf(size, sizeof size, "%dx%d", d->width, d->height);
     /* a GIF plays every frame at the delay it can express: that is its frame rate */
-    v->fps_played = f->delay_cs && !user ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
+    v->fps_played = f->delay_cs && !own ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
     snprintf(rate, sizeof rate, "%.17g", v->fps_played);
-    v->padded = f->even && !user && (d->width % 2 || d->height % 2);
+    v->padded = f->even && !own && (d->width % 2 || d->height % 2);
 
     argv_t a = { 0 };
     arg(&a, "ffmpeg");
@@ -194,9 +228,9 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
     arg(&a, "pipe:0");
     if (d->audio) {
         arg(&a, "-i");
-        arg(&a, d->audio);
+        file_arg(&a, d->audio);
     }
-    if (user) {
+    if (own) {
         for (int i = 0; i < nuser; i++) arg(&a, user[i]);
     } else {
         if (v->padded) {
@@ -208,11 +242,12 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
         arg(&a, "-f");
         arg(&a, f->muxer);
     }
-    arg(&a, v->tmp);
+    file_arg(&a, v->tmp);
     for (int i = 0; i < nuser; i++) free(user[i]);
     free(user);
     if (a.oom) {
         args_free(&a);
+        tmp_drop(v);
         return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     }
 
@@ -223,9 +258,11 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
     if (pipe2(fds, O_CLOEXEC) != 0) {
         int e = errno;
         args_free(&a);
+        tmp_drop(v);
+        if (v->err_fd >= 0) close(v->err_fd);
+        v->err_fd = -1;
         return iks_err_errno(err, IKS_E_IO, e, "ffmpeg");
     }
-    iks_outfile_tmp_register(v->tmp); /* a second Ctrl-C removes it */
     /* ffmpeg stops on the SIGINT a terminal sends to the whole group; we end it ourselves by closing
      * its input, so that it finishes the file: a group of its own */
     const int cfds[] = { fds[0], IKS_SPAWN_KEEP, v->err_fd >= 0 ? v->err_fd : IKS_SPAWN_KEEP };
@@ -234,7 +271,7 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
     args_free(&a);
     if (rc != 0) {
         close(fds[1]);
-        iks_outfile_tmp_done(v->tmp);
+        tmp_drop(v);
         if (v->err_fd >= 0) close(v->err_fd);
         v->err_fd = -1;
         return iks_err_errno(err, IKS_E_IO, rc, "ffmpeg");
@@ -320,16 +357,15 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
             ok = false;
         }
     }
-    if (ok && iks_outfile_check(d->output) != 0) {
-        iks_err_set(err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
-        ok = false;
-    }
-    if (ok && rename(v->tmp, d->output) != 0) {
-        iks_err_errno(err, IKS_E_IO, errno, d->output);
-        ok = false;
-    }
-    if (!ok) unlink(v->tmp);
-    iks_outfile_tmp_done(v->tmp);
+    if (ok) {
+        /* the mode a new file gets (ffmpeg kept our 0600), what is at the name checked, renamed */
+        ok = d->claim ? iks_outfile_tmp_claim(v->tmp_fd, v->tmp, d->claim, d->claim_user, d->claimed, PATH_MAX)
+                      : iks_outfile_tmp_publish(v->tmp_fd, v->tmp, d->output);
+        if (!ok) iks_err_set(err, IKS_E_IO, "%s: %s", d->output, iks_outfile_strerror(errno));
+        v->tmp_fd = -1;
+        free(v->tmp);
+        v->tmp = NULL;
+    } else tmp_drop(v);
     if (v->err_fd >= 0) close(v->err_fd);
     v->err_fd = -1;
     return ok;

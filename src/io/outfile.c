@@ -232,20 +232,25 @@ static void find_mode(void)
     file_mode = (mode_t)(0666 & ~m);
 }
 
-int iks_outfile_tmp_create(const char *path, char **tmp)
+int iks_outfile_tmp_create(const char *path, char **tmp) { return iks_outfile_tmp_create_ext(path, "", tmp); }
+
+int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp)
 {
     *tmp = NULL;
-    size_t n = strlen(path);
-    char *t = malloc(n + 32);
+    size_t n = strlen(path), ne = strlen(ext);
+    if (ne > 32) return errno = ENAMETOOLONG, -1;
+    char *t = malloc(n + ne + 32);
     if (!t) return -1;
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = path + dirlen;
-    /* hidden, beside the target (rename stays within one file system), and short enough for a
-     * name already near NAME_MAX */
-    if (strlen(base) + 8 <= NAME_MAX) snprintf(t, n + 32, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-    else snprintf(t, n + 32, "%.*s.ikshade.XXXXXX", (int)dirlen, path);
-    int fd = mkostemp(t, O_CLOEXEC);
+    /* hidden, beside the target (rename stays within one file system), unpredictable and claimed with
+     * O_EXCL (mkostemps: a name planted in advance, a symbolic link included, is never followed, and
+     * two processes never share one, whatever their PID namespaces), and short enough for a name
+     * already near NAME_MAX */
+    if (strlen(base) + ne + 8 <= NAME_MAX) snprintf(t, n + ne + 32, "%.*s.%s.XXXXXX%s", (int)dirlen, path, base, ext);
+    else snprintf(t, n + ne + 32, "%.*s.ikshade.XXXXXX%s", (int)dirlen, path, ext);
+    int fd = mkostemps(t, (int)ne, O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
         free(t);
@@ -276,6 +281,84 @@ bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path)
     iks_outfile_tmp_done(tmp);
     errno = e;
     return ok;
+}
+
+/* rename without replacing; where the file system does not offer that (EINVAL), a hard link claims the
+ * name as atomically */
+static bool rename_new(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return true;
+    if (errno != EINVAL && errno != ENOSYS) return false;
+    if (link(from, to) != 0) return false;
+    unlink(from);
+    return true;
+}
+
+bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user, char *buf, size_t n)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_mode);
+    bool ok = fchmod(fd, file_mode) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) ok = false, e = errno;
+    if (ok) {
+        ok = false;
+        e = EEXIST;
+        for (int i = 0; !ok && e == EEXIST && name(user, i, buf, n); i++) {
+            ok = rename_new(tmp, buf);
+            if (!ok) e = errno;
+        }
+    }
+    if (!ok) unlink(tmp);
+    iks_outfile_tmp_done(tmp);
+    errno = e;
+    return ok;
+}
+
+bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, char *buf, size_t n)
+{
+    /* the temporary beside the first candidate: the same directory as all of them */
+    if (!name(user, 0, buf, n)) return errno = EINVAL, false;
+    char *tmp;
+    int fd = iks_outfile_tmp_create(buf, &tmp);
+    if (fd < 0) return false;
+    if (!iks_write_all(fd, data, len)) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        iks_outfile_tmp_done(tmp);
+        free(tmp);
+        errno = e;
+        return false;
+    }
+    bool ok = iks_outfile_tmp_claim(fd, tmp, name, user, buf, n);
+    int e = errno;
+    free(tmp);
+    errno = e;
+    return ok;
+}
+
+/* path's directory, resolved, and its last component; false when the directory cannot be resolved */
+static bool resolved_parts(const char *path, char *dir, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    char d[PATH_MAX];
+    if (!slash) snprintf(d, sizeof d, ".");
+    else if (slash == path) snprintf(d, sizeof d, "/");
+    else snprintf(d, sizeof d, "%.*s", (int)(slash - path), path);
+    *base = slash ? slash + 1 : path;
+    return realpath(d, dir) != NULL;
+}
+
+bool iks_same_output(const char *a, const char *b)
+{
+    if (!strcmp(a, b)) return true;
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char da[PATH_MAX], db[PATH_MAX];
+    const char *ba, *bb;
+    if (!resolved_parts(a, da, &ba) || !resolved_parts(b, db, &bb)) return false;
+    return !strcmp(da, db) && !strcmp(ba, bb);
 }
 
 bool iks_write_atomic(const char *path, const void *data, size_t len)

@@ -40,9 +40,26 @@ const char *iks_outfile_strerror(int e);
 /* Creates a temporary file beside path (O_EXCL, mode 0600 until published), registered for removal
  * on a signal. tmp (malloc'd, caller frees after iks_outfile_tmp_done) gets its name. -1 with errno. */
 int iks_outfile_tmp_create(const char *path, char **tmp);
+/* The same, its name ending with ext (at most 32 bytes: ".mp4"), for a writer that tells the format
+ * from the name (ffmpeg). */
+int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp);
 /* Gives the temporary its final mode (0666 less the umask) and renames it over path after checking
  * what is there; unlinks it on failure. Closes fd either way. false with errno set. */
 bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path);
+/* Names the user did not type (screenshots, takes, ikshade-NNNN.mp4) are claimed, never replaced: the
+ * temporary is renamed with RENAME_NOREPLACE to name(0), else name(1), ... (each candidate written
+ * into buf by the caller's function, false when there are no more), so that two processes claiming
+ * at once get two names and a file already there is never touched. The name taken is left in buf.
+ * Closes fd and unregisters tmp either way (it is removed on failure); false with errno set (EEXIST
+ * when every candidate was taken). */
+typedef bool (*iks_name_fn)(void *user, int attempt, char *buf, size_t n);
+bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user, char *buf, size_t n);
+/* data into a new file, claimed as above */
+bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, char *buf, size_t n);
+/* Whether two output paths name one file (the same file there, or the same name in the same directory
+ * for one not there yet) */
+bool iks_same_output(const char *a, const char *b);
+
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with

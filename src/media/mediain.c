@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,15 @@ typedef struct {
     int out, err; /* its stdout and stderr */
 } child;
 
+/* What ffmpeg and ffprobe may do with a toy's file: read that one file (no other protocol, so no URL,
+ * no pipe, no subprocess) and only through the demuxers of the containers channels take. A playlist
+ * (HLS, DASH, concat, image sequences) named clip.mp4 would otherwise open files or URLs of its own
+ * choosing, outside the toy, or wait for ever on a live stream. The demuxers are named by their first
+ * name ("mov" is MP4, M4A and MOV; "matroska" is MKV and WebM). */
+#define SANDBOX(formats) "-protocol_whitelist", "file", "-format_whitelist", formats
+#define VIDEO_FORMATS "mov,matroska,ogg"
+#define AUDIO_FORMATS "mov,matroska,ogg,mp3,wav,flac"
+
 /* argv with "/dev/fd/3" standing for the file fd; false with e set (no ffmpeg, or no process) */
 static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_err *e)
 {
@@ -72,11 +82,21 @@ static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_er
     return true;
 }
 
-/* Reads up to n bytes, through short reads; the count read (less at the end), -1 on an error. */
+/* A decoder that says nothing for this long is taken to hang (a file crafted to make a demuxer wait,
+ * or a machine stalled): it is ended and the file named, rather than a render that never ends. Far
+ * above what any sane file needs for one frame or a probe on a loaded machine. */
+#define IDLE_LIMIT_MS 30000
+
+/* Reads up to n bytes, through short reads; the count read (less at the end), -1 on an error, -2 when
+ * nothing came for IDLE_LIMIT_MS. */
 static ssize_t read_full(int fd, void *buf, size_t n)
 {
     size_t got = 0;
     while (got < n) {
+        struct pollfd pf = { .fd = fd, .events = POLLIN };
+        int r = poll(&pf, 1, IDLE_LIMIT_MS);
+        if (r < 0 && errno == EINTR) continue;
+        if (r == 0) return -2;
         ssize_t k = read(fd, (char *)buf + got, n - got);
         if (k == 0) break;
         if (k < 0) {
@@ -110,6 +130,30 @@ static int finish(child *c, bool kill_it, char *why, size_t n)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+/* ffmpeg's line in words of the file: without "[hls @ 0x55...] " or our "/dev/fd/3: ", and a demuxer
+ * that the sandbox refused said as what the file is not */
+static void tidy(char *why, const char *wanted)
+{
+    char *p = why;
+    if (*p == '[') {
+        char *q = strstr(p, "] ");
+        if (q) p = q + 2;
+    }
+    static const char FD[] = "/dev/fd/3: ";
+    if (!strncmp(p, FD, sizeof FD - 1)) p += sizeof FD - 1;
+    if (strstr(p, "not on whitelist")) {
+        /* "[hls @ 0x..] Format not on whitelist 'mov,...'": the demuxer's name is in the bracket */
+        char kind[32] = "";
+        if (why[0] == '[') sscanf(why + 1, "%31[^] @]", kind);
+        char tmp[256];
+        snprintf(tmp, sizeof tmp, "not %s%s%s%s", wanted, kind[0] ? " (ffmpeg reads it as '" : "", kind,
+                 kind[0] ? "', which a channel does not take)" : "");
+        strcpy(why, tmp); /* why holds at least 512 bytes */
+        return;
+    }
+    memmove(why, p, strlen(p) + 1);
+}
+
 /* The checked file: a regular one, opened without blocking */
 static int open_media(const char *path, iks_err *e)
 {
@@ -125,8 +169,8 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
     memset(a, 0, sizeof *a);
     int fd = open_media(path, e);
     if (fd < 0) return false;
-    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", "-i", "/dev/fd/3", "-vn", "-ac", "2", "-ar", "44100",
-                     "-f", "f32le", "-", NULL };
+    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", SANDBOX(AUDIO_FORMATS), "-i", "/dev/fd/3", "-vn", "-ac", "2",
+                     "-ar", "44100", "-f", "f32le", "-", NULL };
     child c;
     bool ok = spawn(&c, fd, argv, path, e);
     close(fd);
@@ -134,8 +178,10 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
     size_t cap = 0, cap2 = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
     float pair[2 * 4096];
     bool too_long = false, oom = false;
+    bool hung = false;
     for (;;) {
         ssize_t k = read_full(c.out, pair, sizeof pair);
+        hung = k == -2;
         if (k <= 0) break;
         size_t frames = (size_t)k / (2 * sizeof(float));
         if (a->n + frames > max) {
@@ -157,11 +203,15 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
         a->n += frames;
     }
     char why[512];
-    int st = finish(&c, too_long || oom, why, sizeof why);
-    if (too_long) iks_err_set(e, IKS_E_FORMAT, "%s: longer than %d minutes: too long for a music channel", path,
+    int st = finish(&c, too_long || oom || hung, why, sizeof why);
+    if (hung) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+    else if (too_long) iks_err_set(e, IKS_E_FORMAT, "%s: longer than %d minutes: too long for a music channel", path,
                               IKS_AUDIO_MAX_SECONDS / 60);
     else if (oom) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory decoding it", path);
-    else if (st != 0) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg: %s", path, why[0] ? why : "cannot decode it");
+    else if (st != 0) {
+        tidy(why, "music in MP3, Ogg, MP4/M4A, WebM, WAV or FLAC");
+        iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg: %s", path, why[0] ? why : "cannot decode it");
+    }
     else if (a->n == 0) iks_err_set(e, IKS_E_FORMAT, "%s: no audio in it", path);
     else return true;
     iks_audio_free(a);
@@ -199,9 +249,9 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
         iks_video_close(v);
         return iks_err_set(e, IKS_E_NOMEM, "out of memory");
     }
-    char *argv[] = { "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                     "stream=width,height,avg_frame_rate,r_frame_rate,nb_frames:format=duration", "-of",
-                     "default=noprint_wrappers=1", "/dev/fd/3", NULL };
+    char *argv[] = { "ffprobe", "-v", "error", SANDBOX(VIDEO_FORMATS), "-select_streams", "v:0", "-show_entries",
+                     "stream=width,height,avg_frame_rate,r_frame_rate,nb_frames:stream_side_data=rotation:"
+                     "format=duration", "-of", "default=noprint_wrappers=1", "/dev/fd/3", NULL };
     child c;
     if (!spawn(&c, v->fd, argv, path, e)) {
         iks_video_close(v);
@@ -211,8 +261,13 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
     ssize_t k = read_full(c.out, buf, sizeof buf - 1);
     buf[k > 0 ? k : 0] = '\0';
     char why[512];
-    int st = finish(&c, false, why, sizeof why);
-    double avg = 0, r = 0, dur = 0;
+    int st = finish(&c, k == -2, why, sizeof why);
+    if (k == -2) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: ffprobe said nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+        iks_video_close(v);
+        return false;
+    }
+    double avg = 0, r = 0, dur = 0, rot = 0;
     long nb = 0;
     for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
         char *eq = strchr(line, '=');
@@ -224,9 +279,18 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
         else if (!strcmp(line, "r_frame_rate")) r = rate_of(eq);
         else if (!strcmp(line, "nb_frames")) nb = atol(eq);
         else if (!strcmp(line, "duration")) dur = strtod(eq, NULL);
+        else if (!strcmp(line, "rotation")) rot = strtod(eq, NULL);
+    }
+    /* ffmpeg turns a phone's portrait video upright as it decodes it (as browsers play it, so as the
+     * site's channel shows it): a quarter turn swaps the sides the container gives */
+    if (isfinite(rot) && lround(fabs(rot) / 90.0) % 2 == 1) {
+        int t = v->w;
+        v->w = v->h;
+        v->h = t;
     }
     v->fps = avg > 0 ? avg : r;
     if (st != 0 || v->w <= 0 || v->h <= 0) {
+        tidy(why, "a video in MP4, WebM/Matroska or Ogg");
         iks_err_set(e, IKS_E_FORMAT, "%s: %s", path, st != 0 && why[0] ? why : "no video stream in it");
         iks_video_close(v);
         return false;
@@ -254,21 +318,30 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
 
 double iks_video_duration(const iks_video_in *v) { return (double)v->frames / v->fps; }
 
+/* Ends the decoder now running, if any */
+static void stop_decoder(iks_video_in *v)
+{
+    if (!v->pid) return;
+    child c = { v->pid, v->out, open("/dev/null", O_RDONLY | O_CLOEXEC) };
+    finish(&c, true, NULL, 0);
+    v->pid = 0;
+    v->out = -1;
+}
+
 /* A decoder that gives frame `first` next */
 static bool start_at(iks_video_in *v, long first, iks_err *e)
 {
-    if (v->pid) {
-        child c = { v->pid, v->out, -1 };
-        c.err = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        finish(&c, true, NULL, 0);
-        v->pid = 0;
-        v->out = -1;
-    }
+    stop_decoder(v);
     char ss[64];
     /* half a frame early: the first frame whose time is at or after it is frame `first` */
     snprintf(ss, sizeof ss, "%.6f", first > 0 ? (first - 0.5) / v->fps : 0.0);
-    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", "-ss", ss, "-i", "/dev/fd/3", "-an", "-fps_mode",
-                     "passthrough", "-f", "rawvideo", "-pix_fmt", "rgba", "-", NULL };
+    /* the frames are scaled to the probed size, whatever the stream does (a WebM may change its size
+     * mid-stream, a rotation may be read one way by the probe and another by the decoder): each read
+     * is then a whole frame of the size the texture has */
+    char size[48];
+    snprintf(size, sizeof size, "%dx%d", v->w, v->h);
+    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", SANDBOX(VIDEO_FORMATS), "-ss", ss, "-i", "/dev/fd/3", "-an",
+                     "-fps_mode", "passthrough", "-s", size, "-f", "rawvideo", "-pix_fmt", "rgba", "-", NULL };
     child c;
     if (!spawn(&c, v->fd, argv, v->path, e)) return false;
     /* its stderr is drained only at the end: -v error keeps it far under a pipe's capacity */
@@ -292,6 +365,12 @@ const uint8_t *iks_video_frame_at(iks_video_in *v, double t, iks_err *e)
     size_t bytes = (size_t)v->w * (size_t)v->h * 4;
     while (v->next <= want) {
         ssize_t k = read_full(v->out, v->frame, bytes);
+        if (k == -2) {
+            v->have = -1;
+            stop_decoder(v); /* a later call starts afresh */
+            return iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s at frame %ld: given up", v->path,
+                               IDLE_LIMIT_MS / 1000, v->next), NULL;
+        }
         if (k != (ssize_t)bytes) {
             /* the container said more frames than there are: the last one stands for the rest */
             if (v->have >= 0 && k == 0) {
@@ -308,10 +387,7 @@ const uint8_t *iks_video_frame_at(iks_video_in *v, double t, iks_err *e)
 
 void iks_video_close(iks_video_in *v)
 {
-    if (v->pid) {
-        child c = { v->pid, v->out, open("/dev/null", O_RDONLY | O_CLOEXEC) };
-        finish(&c, true, NULL, 0);
-    }
+    stop_decoder(v);
     if (v->fd >= 0) close(v->fd);
     free(v->path);
     free(v->frame);

@@ -1,7 +1,11 @@
 /* mediain.h: music and video files as channel inputs, decoded by ffmpeg through a pipe (as the video
  * output encodes through one). The path is opened here with the project's care (a regular file only:
  * no FIFO, device or socket that would block or never end) and ffmpeg reads that very file through
- * /dev/fd/3, so what was checked is what is decoded.
+ * /dev/fd/3, so what was checked is what is decoded. ffmpeg is a sandboxed decoder: the file protocol
+ * alone and the demuxers of the channels' containers alone (a playlist named clip.mp4 cannot make it
+ * open other files, URLs or a live stream), and a decoder silent for 30 s is ended and the file named.
+ * A video's rotation is applied (as browsers play it) and its frames scaled to the probed size, so a
+ * frame read is always a whole one.
  * - Audio: the whole track, mixed to mono as WebAudio's analyser mixes it ((L + R) / 2), resampled to
  *   44.1 kHz float; at most IKS_AUDIO_MAX_SECONDS.
  * - Video: RGBA frames at the file's own size, top row first, the frame shown at a time t; frames are
