@@ -59,6 +59,20 @@ check "--each names the FIFO's row" grep -q "b.frag.*FIFO" <<<"$out"
 check "--each runs the shaders after it" grep -qE "c.frag \| ok" <<<"$out"
 rm -rf "${w:?}"/*
 
+# --each prints names as table cells: a newline or a '|' in a file name cannot forge a row, an escape
+# sequence cannot reach the terminal
+mkdir "$fx/each2"
+printf '%s\n' "$ok" > "$fx/each2/a
+b | ok | forged.frag"
+printf '%s\n' "$ok" > "$fx/each2/$(printf 'e\033[31mred.frag')"
+out=$(cd "$w" && timeout 60 "$bin" render --each "$fx/each2" --size 16x16 2>/dev/null); rc=$?
+check_eq "--each with odd names: exit 0" 0 "$rc"
+check_eq "--each: one row per shader (2 + the header's 2)" 4 "$(printf '%s\n' "$out" | wc -l)"
+check "--each: the newline and bars escaped" grep -qF '| a\nb \| ok \| forged.frag | ok |' <<<"$out"
+check "--each: the escape sequence shown, not sent" grep -qF '| e\x1b[31mred.frag | ok |' <<<"$out"
+check_eq "--each: no control character in the table" 0 "$(printf '%s' "$out" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')"
+rm -rf "${w:?}"/*
+
 # ---- #include where the preprocessor will not look -----------------------------------------------
 cat > "$fx/dead.frag" <<'G'
 /* a comment that mentions
@@ -368,6 +382,41 @@ print(png.px(r, 0, h - 1)[:2], (f[0], f[1]), max(abs(a - b) for y in range(h) fo
   check_eq "... the video has a new file's mode (umask), not a temporary's 0600" "644" "$(stat -c %a "$w/x.mov")"
   rm -rf "${w:?}"/*
 fi
+
+# ---- resource limits and hostile environments (issue 25) ---------------------------------------------
+# past `ulimit -f`: the one-line "File too large" naming the file, no SIGXFSZ death, no temporary left
+grad='void mainImage(out vec4 c, in vec2 f) { c = vec4(fract(f.x * 0.37 + f.y * 0.11), f.y / 64.0, 0.5, 1.0); }'
+printf '%s\n' "$grad" > "$fx/grad.frag"
+bad 1 "big.png: File too large \(0 of 1 frames written\)" bash -c 'ulimit -f 1; exec "$@"' sh "$bin" render --quiet --size 512x512 "$fx/grad.frag" -o big.png
+if command -v ffmpeg >/dev/null; then
+  bad 1 "big.mp4: ffmpeg could not finish it: File too large" bash -c 'ulimit -f 1; exec "$@"' sh "$bin" render --quiet --size 256x256 --frames 30 "$fx/grad.frag" -o big.mp4
+fi
+# an interrupted video of a sound toy: the sound is cut where the picture ends (it was the whole
+# asked-for minute and a half under ten seconds of picture, "properly closed")
+if command -v ffmpeg >/dev/null; then
+  snd=$(cd "$(dirname "$0")/.." && pwd)/examples/sound.frag
+  (cd "$w" && exec "$bin" render --quiet --size 64x64 --frames 6000 "$snd" -o snd.mp4 2>err) & p=$!
+  for _ in $(seq 200); do [ -n "$(ls -A "$w" | grep '^\.snd')" ] && break; sleep 0.05; done
+  sleep 2; kill -INT "$p"; wait "$p"; rc=$?
+  check_eq "a sound toy's video, interrupted: exit 130 ($(cat "$w/err"))" 130 "$rc"
+  lens=$(ffprobe -v error -show_entries stream=codec_type,duration -of csv=p=0 "$w/snd.mp4" | sort | tr '\n' ' ')
+  check "... its sound ends with its picture (audio,video durations: $lens)" "$py" -c '
+import sys; d = dict(x.split(",") for x in sys.argv[1].split())
+sys.exit(0 if float(d["video"]) < 90 and abs(float(d["audio"]) - float(d["video"])) < 0.1 else 1)' "$lens"
+  rm -rf "${w:?}"/*
+fi
+# a scheduler's numbers out of any scheduler's range: refused by name, no overflow (UBSan), no blame
+# for a --shard the user never typed
+bad 2 "SLURM_ARRAY_TASK_ID '9223372036854775807': expected a whole number from 0 to 1000000000" \
+  env SLURM_ARRAY_TASK_ID=9223372036854775807 SLURM_ARRAY_TASK_COUNT=2 SLURM_ARRAY_TASK_MIN=-9223372036854775807 \
+  "${R[@]}" "$fx/ok.frag" --shard auto --frames 4 -o f/%d.png
+bad 2 "SLURM_ARRAY_TASK_MIN '-5': expected a whole number from 0 to 1000000000" \
+  env SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 SLURM_ARRAY_TASK_MIN=-5 "${R[@]}" "$fx/ok.frag" --shard auto --frames 4 -o f/%d.png
+bad 2 "SLURM_ARRAY_TASK_STEP '9223372036854775807': expected a whole number from 1 to 1000000000" \
+  env SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_STEP=9223372036854775807 \
+  "${R[@]}" "$fx/ok.frag" --shard auto --frames 4 -o f/%d.png
+bad 2 "JOB_COMPLETION_INDEX '9223372036854775807': expected a whole number from 0 to 1000000000" \
+  env JOB_COMPLETION_INDEX=9223372036854775807 "${R[@]}" "$fx/ok.frag" --shard auto --shard-count 3 --frames 4 -o f/%d.png
 
 # ---- solve's odd numbers -----------------------------------------------------------------------------
 bad 1 "stdin:1: field 1 \(px\): '1e400' is out of range for a float" bash -c "echo '1e400 1 1 1' | \"\$0\" solve" "$bin"

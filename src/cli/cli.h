@@ -53,6 +53,8 @@ int iks_signals_stopped(void);
 int iks_signals_exit_status(int status);
 /* Writes s with control characters other than newline and tab shown as \xHH. */
 void iks_put_text(FILE *f, const char *s);
+/* s as one cell of a Markdown table row: '|' escaped, control characters (a newline too) as \n, \xNN */
+void iks_put_cell(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints "ikshade CMD: message" on stderr; returns EXIT_FAIL. */
 int iks_fail(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -203,6 +203,8 @@ const iks_help HELP_RENDER = {
     .operand = "toy",
 };
 
+#define MAX_ENV_INDEX 1000000000L /* a scheduler's task numbers, from the environment: at most this */
+
 /* K and N of --shard auto from the environment of the scheduler running us; -1 when found, else the
  * exit code after printing the one-line error */
 static int shard_from_env(long count, long *k, long *n)
@@ -225,6 +227,16 @@ static int shard_from_env(long count, long *k, long *n)
             (xs && !iks_parse_long(xs, &max)) || (ss && !iks_parse_long(ss, &step)) || cnt < 1 || step < 1)
             return iks_usage("render", "--shard auto: SLURM_ARRAY_TASK_ID '%s' without a whole SLURM_ARRAY_TASK_COUNT "
                              "and _MIN (and _STEP): give --shard K/N", slurm);
+        /* Slurm's indices are far below this (MaxArraySize): numbers past it are not a scheduler's, and
+         * in range no sum or product below can overflow */
+        const struct { const char *name, *text; long v, lo; } env[] = {
+            { "SLURM_ARRAY_TASK_ID", slurm, id, 0 }, { "SLURM_ARRAY_TASK_COUNT", cs, cnt, 1 },
+            { "SLURM_ARRAY_TASK_MIN", ms, min, 0 }, { "SLURM_ARRAY_TASK_MAX", xs, max, 0 },
+            { "SLURM_ARRAY_TASK_STEP", ss, step, 1 } };
+        for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+            if (env[i].text && (env[i].v < env[i].lo || env[i].v > MAX_ENV_INDEX))
+                return iks_usage("render", "--shard auto: %s '%s': expected a whole number from %ld to %ld", env[i].name,
+                                 env[i].text, env[i].lo, (long)MAX_ENV_INDEX);
         if (id < min || (id - min) % step || (id - min) / step >= cnt || (xs && max != min + (cnt - 1) * step))
             return iks_usage("render", "--shard auto: Slurm array task %ld is not one of %ld evenly spaced tasks from %ld "
                              "(an array like --array=1,5,7?); use --array=0-%ld, or --shard K/N", id, cnt, min, cnt - 1);
@@ -236,8 +248,9 @@ static int shard_from_env(long count, long *k, long *n)
     }
     const char *name = kube ? "JOB_COMPLETION_INDEX" : "PARALLEL_SEQ", *v = kube ? kube : par;
     long idx;
-    if (!iks_parse_long(v, &idx) || idx < (kube ? 0 : 1))
-        return iks_usage("render", "--shard auto: %s '%s': expected a whole number from %d", name, v, kube ? 0 : 1);
+    if (!iks_parse_long(v, &idx) || idx < (kube ? 0 : 1) || idx > MAX_ENV_INDEX)
+        return iks_usage("render", "--shard auto: %s '%s': expected a whole number from %d to %ld", name, v, kube ? 0 : 1,
+                         (long)MAX_ENV_INDEX);
     if (!count)
         return iks_usage("render", "--shard auto with %s (%s) needs --shard-count N: the number of %s", name,
                          kube ? "a Kubernetes Indexed Job" : "GNU parallel", kube ? "completions" : "jobs");
@@ -393,11 +406,11 @@ static bool on_progress(void *user, const iks_progress *p)
 
 static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* the first line of a message, with table-breaking characters replaced */
+/* the first line of a message (iks_put_cell escapes what would break the table) */
 static void one_line(const char *s, char *out, size_t n)
 {
     size_t k = 0;
-    for (; s && *s && *s != '\n' && k + 1 < n; s++) out[k++] = *s == '|' ? '/' : *s;
+    for (; s && *s && *s != '\n' && k + 1 < n; s++) out[k++] = *s;
     out[k] = '\0';
 }
 
@@ -525,8 +538,12 @@ static int render_each(const ropts *o)
         if (!strcmp(result, "ok")) ok++;
         else if (!strcmp(result, "skipped")) skipped++;
         else failed++;
-        if (ms >= 0) printf("| %s | %s | %.1f | %s | %s |\n", names[i], result, ms, esv, detail);
-        else printf("| %s | %s | | %s | %s |\n", names[i], result, esv, detail);
+        fputs("| ", stdout);
+        iks_put_cell(stdout, names[i]);
+        if (ms >= 0) printf(" | %s | %.1f | %s | ", result, ms, esv);
+        else printf(" | %s | | %s | ", result, esv);
+        iks_put_cell(stdout, detail);
+        fputs(" |\n", stdout);
         fflush(stdout);
     }
     iks_engine_destroy(e);

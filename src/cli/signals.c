@@ -8,7 +8,8 @@
  *   SIGTERM only once. The grace is extended (up to FINISH_SECONDS) while a video that has had its
  *   last frame is being finished by ffmpeg, and the end of the grace is said in one line.
  * - SIGPIPE is ignored: a closed pipe is an EPIPE error where it matters (raw frames to stdout) and
- *   nothing at all on stderr, instead of death by signal.
+ *   nothing at all on stderr, instead of death by signal. SIGXFSZ too: a file past `ulimit -f` is the
+ *   one-line EFBIG error of the file it was, its temporary removed.
  * - One signal sent twice at once is one request: `timeout` sends its SIGTERM to the command and then
  *   to the command's process group, which holds the command again, and a stop that counted the copy
  *   as the second signal died at once, losing a recording half the time; `timeout --foreground`,
@@ -129,6 +130,9 @@ void iks_signals_install(void)
     sigaction(SIGALRM, &sa, NULL);
     sa.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &sa, NULL);
+    /* past `ulimit -f` a write fails with EFBIG ("File too large", named, temporaries removed) instead
+     * of the process dying silently with its temporary left */
+    sigaction(SIGXFSZ, &sa, NULL);
 }
 
 void iks_signals_command_thread(void)

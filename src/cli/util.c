@@ -26,6 +26,18 @@ static void put_text(FILE *f, const char *s, bool one_line)
 
 void iks_put_text(FILE *f, const char *s) { put_text(f, s, false); }
 
+void iks_put_cell(FILE *f, const char *s)
+{
+    /* a file may be named "a\nb | ok | forged.frag": one cell, its bars escaped as Markdown does */
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '|') fputs("\\|", f);
+        else if (ch == '\n') fputs("\\n", f);
+        else if (ch < 0x20 || ch == 0x7f) fprintf(f, "\\x%02x", ch);
+        else fputc(ch, f);
+    }
+}
+
 static void vmsg(const char *cmd, const char *kind, const char *fmt, va_list ap)
 {
     char *m = NULL;

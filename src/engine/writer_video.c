@@ -238,7 +238,12 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
             arg(&a, "pad=ceil(iw/2)*2:ceil(ih/2)*2");
         }
         args_of(&a, f->video_args);
-        if (d->audio) args_of(&a, f->audio_args);
+        if (d->audio) {
+            args_of(&a, f->audio_args);
+            /* the track is the sound of every frame asked for; a render stopped early has fewer: the
+             * sound ends with the picture (padded with silence should it ever be the shorter) */
+            args_of(&a, "-af apad -shortest");
+        }
         arg(&a, "-f");
         arg(&a, f->muxer);
     }
