@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# test_import.sh IKSHADE SRC: `ikshade import` against a stand-in for shadertoy.com's API on 127.0.0.1
+# test_import.sh IKSHADE SRC [RACE]: `ikshade import` against a stand-in for shadertoy.com's API on 127.0.0.1
 # (tests/import/server.py serving the recorded answers in tests/import/api/, the textures made here).
 # The site itself is never contacted. Each import is read back: the files byte for byte against what
 # was served, and the imported toy rendered and its pixels checked; each failure gives its exit code
 # and one line, and leaves the output directory as it was.
 set -u
-bin=$(readlink -f "$1") src=$(cd "$2" && pwd)
+bin=$(readlink -f "$1") src=$(cd "$2" && pwd) race=${3:+$(readlink -f "$3")}
 . "$src/lib.sh"
 png() { python3 "$src/png.py" "$@"; }
 tmp=$(mktemp -d); srv=
@@ -87,12 +87,80 @@ check_eq "... the JSON and the music" "$MP3 tstMus.json" "$(ls -A mus | tr '\n' 
 check "... the music byte for byte" cmp "mus/$MP3" "root/media/a/$MP3"
 check "... and the imported toy runs, its webcam black" "$bin" render mus/tstMus.json -o mus.png --size 8x8 --quiet --missing-media=black
 
-# ---- the key from $SHADERTOY_KEY; an existing directory keeps its other files; the JSON is replaced ----
-mkdir keep && echo mine > keep/notes.txt && echo old > keep/tstOne.json
+# ---- the key from $SHADERTOY_KEY; an existing directory keeps its other files ----
+mkdir keep && echo mine > keep/notes.txt
 check "the key from SHADERTOY_KEY" env SHADERTOY_KEY=testkey "$bin" import tstOne -o keep --quiet
 check "the user's other file is untouched" grep -qx mine keep/notes.txt
-check "an older tstOne.json is replaced" cmp keep/tstOne.json <(body tstOne)
 check_eq "no temporary left in keep/" "$TEX notes.txt tstOne.json" "$(ls -A keep | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- import never replaces a file: the same bytes are left as they are, other bytes refused ----
+# files: the directory's names, inodes, times and bytes, to compare before and after
+files() { (cd "$1" && for f in $(ls -A); do printf '%s %s %s\n' "$f" "$(stat -c %i.%Y "$f")" "$(cksum < "$f" 2>/dev/null)"; done); }
+media_asked() { grep -c "^/media/" requests.log; } # how many media requests the server has seen
+before=$(files keep)
+check "importing the same shader again: exit 0 (its files are already there, the same bytes)" \
+  "$bin" import tstOne -o keep --key testkey --quiet
+check_eq "... not one file rewritten (the same inodes and times)" "$before" "$(files keep)"
+# the user edited the JSON: refused before a single media request, nothing changed
+printf "\n// my edit\n" >> keep/tstOne.json
+before=$(files keep) m0=$(media_asked)
+expect_fail "the user's edited JSON is not replaced" 1 \
+  "^ikshade import: keep/tstOne\.json: already there: not replaced \(import into a new directory, or remove it\)\$" \
+  "$bin" import tstOne -o keep --key testkey
+check_eq "... keep/ as it was, byte for byte" "$before" "$(files keep)"
+check "... the edit is still there" grep -qx "// my edit" keep/tstOne.json
+check_eq "... no media file was even asked for" "$m0" "$(media_asked)"
+# the user's own file under a medium's name: fetched, compared, refused; the JSON not written either
+body tstOne > keep/tstOne.json && echo my-texture > "keep/$TEX"
+before=$(files keep)
+expect_fail "the user's file under a texture's name is not replaced" 1 \
+  "^ikshade import: keep/$TEX: already there: not replaced \(import into a new directory, or remove it\)\$" \
+  "$bin" import tstOne -o keep --key testkey
+check_eq "... keep/ as it was, byte for byte, no temporary" "$before" "$(files keep)"
+check "... the user's texture is theirs" grep -qx my-texture "keep/$TEX"
+# several: the first named, the others counted; a directory under a medium's name is refused unread
+rm "keep/$TEX" && mkdir "keep/$TEX" && echo "// mine" >> keep/tstOne.json
+before=$(files keep)
+expect_fail "a directory under a texture's name and an edited JSON" 1 \
+  "^ikshade import: keep/$TEX: already there, and 1 other of the toy's files: not replaced \(import into a new directory, or remove them\)\$" \
+  "$bin" import tstOne -o keep --key testkey
+check_eq "... keep/ as it was" "$before" "$(files keep)"
+# a medium the user deleted comes back; the JSON, the same bytes, is left as it is
+rmdir "keep/$TEX" && body tstOne > keep/tstOne.json
+json_was=$(stat -c %i.%Y keep/tstOne.json)
+check "a deleted texture: imported again, exit 0" "$bin" import tstOne -o keep --key testkey --quiet
+check "... the texture back, byte for byte" cmp "keep/$TEX" "root/media/a/$TEX"
+check_eq "... the JSON not rewritten" "$json_was" "$(stat -c %i.%Y keep/tstOne.json)"
+# a file of the user's that appears after the checks, just before the JSON's rename (RACE: an
+# LD_PRELOAD module that makes it): claimed at the rename, not replaced; the texture already moved is
+# taken back
+if [ -n "$race" ]; then
+  mkdir race && echo mine > race/notes.txt
+  LD_PRELOAD=$race RACE_NAME=tstOne.json ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+    "$bin" import tstOne -o race --key testkey > out.txt 2> err.txt; rc=$?
+  check_eq "a file appearing at the rename: exit 1" "1" "$rc"
+  check "... said in one line" grep -qx "ikshade import: race/tstOne.json: already there: not replaced (import into a new directory, or remove it)" err.txt
+  check_eq "... race/ holds the user's files alone (the texture taken back, no temporary)" "notes.txt tstOne.json" \
+    "$(ls -A race | tr '\n' ' ' | sed 's/ $//')"
+  check "... the late file is the user's" grep -qx user race/tstOne.json
+else
+  echo "note: no RACE module given: the rename-time race is not tested" >&2
+fi
+# a directory made while the import runs (a slow texture): claimed at the rename, not replaced. Made
+# empty, it is the user's directory that receives the files (a plain rename replaces an empty one)...
+variant tstSlm 'ins[0]["filepath"] = "/media/slow/'"$TEX"'"'
+"$bin" import tstSlm -o late --key testkey --quiet 2>err.txt & pid=$!
+sleep 0.5; mkdir late; ino=$(stat -c %i late); wait $pid; rc=$?
+check_eq "a directory made during the import: exit 0" "0" "$rc$( [ $rc = 0 ] || cat err.txt)"
+check_eq "... the same directory (not replaced)" "$ino" "$(stat -c %i late)"
+check_eq "... holding the toy" "$TEX tstSlm.json" "$(ls -A late | tr '\n' ' ' | sed 's/ $//')"
+# ... and made with a file under the texture's name, that file is not replaced, nor anything written
+"$bin" import tstSlm -o late2 --key testkey 2>err.txt & pid=$!
+sleep 0.5; mkdir late2; echo mine > "late2/$TEX"; wait $pid; rc=$?
+check_eq "a directory made during the import with the texture's name in it: exit 1" "1" "$rc"
+check "... said in one line" grep -qx "ikshade import: late2/$TEX: already there: not replaced (import into a new directory, or remove it)" err.txt
+check_eq "... late2/ holds the user's file alone" "$TEX:mine" "$(ls -A late2 | tr '\n' ' ' | sed 's/ $//'):$(cat "late2/$TEX")"
+check "... no temporary beside it" bash -c '! ls -A | grep -q "^\.late2"'
 
 # ---- a name holding a newline (and an escape): the summary stays one line ----
 variant tstNln 'd["Shader"]["info"]["name"] = "Two\nlines\x1b[31m"'
@@ -212,6 +280,96 @@ check_eq "... the file as it was" "x" "$(cat afile)"
 # nested output directories are made; the parents of one that failed are the only trace
 check "import into a/b/c (parents made)" "$bin" import tstOne -o a/b/c --key testkey --quiet
 check "... a/b/c/tstOne.json" cmp a/b/c/tstOne.json <(body tstOne)
+
+# ---- what is fetched is bounded by what a toy can read, refused before any media request ----
+# thousands of textures in a pass of a kind the loader does not run (it stops reading there, and such
+# a JSON is saved anyway): import's own bound stops them, four channels a pass
+variant tstMny 'd["Shader"]["renderpass"].append(dict(type="sdf", name="X", code="", outputs=[],
+  inputs=[dict(ins[0], channel=i % 4, filepath="/media/a/x%05d.png" % i) for i in range(5000)]))'
+variant tstCh9 'd["Shader"]["renderpass"].append(dict(type="sdf", code="", inputs=[dict(ins[0], channel=9)]))'
+variant tstPas 'd["Shader"]["renderpass"] += [dict(type="sdf", code="", inputs=[dict(ins[0], channel=0)]) for _ in range(3000)]'
+# and in the passes it runs, by the loader's own rules
+variant tstCh4 'ins.append(dict(ins[0], channel=4, filepath="/media/a/y.png"))'
+variant tstDup 'ins.append(dict(ins[0], channel=0, filepath="/media/a/y.png"))'
+variant tstCom 'd["Shader"]["renderpass"] += [dict(type="common", code="", inputs=[]) for _ in range(2)]'
+m0=$(media_asked)
+refused tstMny "^ikshade import: tstMny\\.json: renderpass\\[2\\]: two inputs on iChannel0\$"
+refused tstCh9 "^ikshade import: tstCh9\\.json: renderpass\\[2\\]: an input without a \"channel\" number 0-3\$"
+refused tstPas "^ikshade import: tstPas\\.json: 3002 passes: a toy has at most 8 \\(Image, Buffer A-D, Cube A, Sound and Common\\)\$"
+refused tstCh4 "^ikshade import: tstCh4\\.json\\[Image\\]: an input without a \"channel\" number 0-3\$"
+refused tstDup "^ikshade import: tstDup\\.json\\[Image\\]: two inputs on iChannel0\$"
+refused tstCom "^ikshade import: tstCom\\.json: two passes of type \"common\"\$"
+check_eq "... not one media request for any of them" "$m0" "$(media_asked)"
+# the same texture read by two passes, on three channels: fetched once
+variant tstShr 'd["Shader"]["renderpass"][0]["inputs"].append(dict(ins[0], channel=1)); ins.append(dict(ins[0], channel=3))'
+t0=$(grep -c "^/media/a/$TEX " requests.log)
+check "a texture three channels read: exit 0" "$bin" import tstShr -o shr --key testkey --quiet
+check_eq "... fetched once" "1" "$(( $(grep -c "^/media/a/$TEX " requests.log) - t0 ))"
+# time linear in the JSON's size: 12 MB of inputs in one pass is refused at once, not after n^2 steps
+python3 - "$tmp/root/api" <<'P'
+import json, sys
+inputs = ",".join('{"channel":%d,"type":"texture","filepath":"/media/a/z%06d.png"}' % (i % 4, i) for i in range(190000))
+body = '{"Shader":{"info":{"name":"big"},"renderpass":[{"type":"image","code":"","inputs":[],"outputs":[]},' \
+       '{"type":"sdf","code":"","inputs":[%s]}]}}' % inputs
+open(sys.argv[1] + "/tstBig.http", "w").write("200 application/json\n" + body)
+P
+check "... (a 12 MB JSON served)" [ "$(stat -c %s root/api/tstBig.http)" -gt 12000000 ]
+t0=$(date +%s%N)
+TIMEOUT=20 refused tstBig "tstBig\\.json: renderpass\\[1\\]: two inputs on iChannel0"
+check "... within 3 s" [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 3000 ]
+
+# ---- no message shows a secret: the key, a base URL's password (as given, and decoded) ----
+# a hostile server: it echoes the key it got, redirects to URLs holding it, is slow, fails
+sec=$tmp/sec; mkdir -p "$sec"; n=0
+PW='Sesame%21Open' # decoded: Sesame!Open
+pwbase="http://user:$PW@127.0.0.1:$port"
+# said CODE PATTERN CMD...: run in $w, exit CODE and output (stdout and stderr) matching PATTERN; the
+# output kept in sec/ for the search at the end
+said() {
+  local code=$1 pat=$2 rc; shift 2; n=$((n + 1))
+  (cd "$w" && timeout -s KILL 20 "$@") > "$sec/$n.txt" 2>&1 </dev/null; rc=$?
+  rm -rf "${w:?}"/* "$w"/.[!.]* 2>/dev/null
+  check_eq "[$*]: exit" "$code" "$rc"
+  check "[$*]: says $pat" grep -qE -- "$pat" "$sec/$n.txt"
+}
+said 1 "tstEch: the API says: no such key: \\*\\*\\* \\(as sent: key=\\*\\*\\*\\) \\(check the API key\\)\$" \
+  "${I[@]}" tstEch -o d --key testkey
+# a key with characters sent percent-encoded: echoed decoded and as sent, both redacted
+said 1 "tstEch: the API says: no such key: \\*\\*\\* \\(as sent: key=\\*\\*\\*\\)" "${I[@]}" tstEch -o d --key 'test key/&+x'
+said 1 "tstRdk: (Could not resolve host: \\*\\*\\*\\.invalid|timed out after)" "${I[@]}" tstRdk -o d --key testkey --timeout 3
+said 1 "tstRdp: .*(Couldn't connect|Failed to connect)" "${I[@]}" tstRdp -o d --key testkey
+said 1 "tstRdl: Maximum \\(5\\) redirects followed" "${I[@]}" tstRdl -o d --key testkey
+said 1 "^ikshade import: http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/api/v1/shaders/tstSlow: timed out after [0-9.]+ s: no answer" \
+  "${I[@]}" tstSlow -o d --key testkey --timeout 1 --base-url "$pwbase"
+said 1 "^ikshade import: http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/api/v1/shaders/tst500: HTTP 500" \
+  "${I[@]}" tst500 -o d --key testkey --base-url "$pwbase"
+said 1 "^ikshade import: http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/media/a/[0-9a-f]+\\.png: HTTP 404" \
+  "${I[@]}" tstMis -o d --key testkey --base-url "$pwbase"
+said 1 "^ikshade import: http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/media/drip/x\\.png: timed out after" \
+  "${I[@]}" tstDrm -o d --key testkey --timeout 1 --base-url "$pwbase"
+said 1 "^ikshade import: http://user:\\*\\*\\*@127\\.0\\.0\\.1:$dead/api/v1/shaders/tstOne: .*(Couldn't connect|Failed to connect)" \
+  "${I[@]}" tstOne -o d --key testkey --base-url "http://user:$PW@127.0.0.1:$dead"
+# from the server's JSON: the shader's name in the summary, a pass's type in a warning
+variant tstNam 'd["Shader"]["info"]["name"] = "key testkey, Sesame!Open"'
+said 0 "^d/tstNam\\.json \\(\"key \\*\\*\\*, \\*\\*\\*\"\\): 1 media file" "${I[@]}" tstNam -o d --key testkey --base-url "$pwbase"
+variant tstWrn 'd["Shader"]["renderpass"].append(dict(type="x-testkey", code="", inputs=[]))'
+said 0 "^ikshade import: warning: tstWrn\\.json: renderpass\\[2\\] has type 'x-\\*\\*\\*'.* \\(saved anyway\\)\$" \
+  "${I[@]}" tstWrn -o d --key testkey
+# the command line's own messages: an option's value, a mistyped option, the shader argument
+said 2 "^ikshade import: --base-url 'ftp://user:\\*\\*\\*@x': expected an http:// or https:// URL\$" \
+  "${I[@]}" tstOne -o d --key testkey --base-url "ftp://user:$PW@x"
+said 2 "^ikshade import: unknown option '--kye': did you mean '--key'" "${I[@]}" tstOne -o d --kye=testkey
+said 2 "^ikshade import: shader 'https://u:\\*\\*\\*@www\\.shadertoy\\.com/user/x\\?key=\\*\\*\\*': no shader ID in it" \
+  "${I[@]}" "https://u:$PW@www.shadertoy.com/user/x?key=testkey" -o d --key testkey
+# progress, shown on a terminal
+n=$((n + 1))
+(cd "$w" && script -qec "$(printf '%q ' "${I[@]}" tstOne -o d --key testkey --base-url "$pwbase")" /dev/null) > "$sec/$n.txt" 2>&1
+rm -rf "${w:?}"/* "$w"/.[!.]* 2>/dev/null
+check "on a terminal: progress names the URLs, the password redacted" \
+  grep -q "^import: fetching http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/api/v1/shaders/tstOne" "$sec/$n.txt"
+check "... and each texture's" grep -q "^import: fetched http://user:\\*\\*\\*@127\\.0\\.0\\.1:$port/media/a/$TEX" "$sec/$n.txt"
+check_eq "$n runs kept" "$n" "$(ls "$sec" | wc -l)"
+check "no message of any of them holds the key or the password" bash -c '! grep -rE "testkey|test key|test%20key|Sesame" "$1"' _ "$sec"
 
 echo "rows: $rows"
 finish

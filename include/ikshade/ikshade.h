@@ -530,8 +530,10 @@ IKS_API void iks_probe_destroy(iks_probe *p);
  * textures and cubemap faces its passes name (BASE/media/a/...), into out_dir as ID.json and the media
  * beside it under their file names, where iks_toy_load finds them. Everything is written into a
  * temporary directory first and moved into out_dir only when all of it arrived: a failure leaves
- * out_dir as it was (out_dir is created when absent; files already there under the same names are
- * replaced). */
+ * out_dir as it was (out_dir is created when absent). Nothing already in out_dir is replaced: a name
+ * the toy would take that holds other bytes (or is not a regular file) is IKS_E_IO, and nothing is
+ * written; one holding the very bytes is left as it is. A JSON naming more passes than a toy has (8),
+ * or more than one input on a channel 0-3, is IKS_E_FORMAT before any media file is requested. */
 typedef struct {
     const char *shader;   /* an ID ("XsXXDn") or a URL with one (https://www.shadertoy.com/view/XsXXDn) */
     const char *key;      /* the API key */
@@ -555,7 +557,8 @@ typedef struct {
 /* IKS_E_USAGE: no shader, no key, an ID or URL without an ID, no out_dir. IKS_E_IO: the network (no
  * connection, a refused one, a timeout), an HTTP error status, the API's own error ("Shader not found":
  * a wrong ID, or a shader not published as public+api), out_dir not writable. IKS_E_FORMAT: an answer
- * that is not a shader's JSON. IKS_E_INTERRUPTED: iks_interrupt. The messages never hold the key. */
+ * that is not a shader's JSON. IKS_E_INTERRUPTED: iks_interrupt. No message (errors, and what goes to
+ * log) holds the key or base_url's password: "***" stands for each, "user:***@" in a URL. */
 IKS_API iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats);
 
 /* ---- small things an embedding program needs ---------------------------------------------------- */

@@ -1,5 +1,6 @@
 /* err.c: iks_err and the logger (see err.h). */
 #include "base/err.h"
+#include "base/strutil.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -122,6 +123,23 @@ void iks_err_move(iks_err *dst, iks_err *src)
     src->msg = NULL;
     src->field[0] = '\0';
     src->reason_len = 0;
+}
+
+void iks_err_redact(iks_err *e, const char *const *secret, size_t n)
+{
+    if (!e || !e->msg || e->msg == OOM) return;
+    size_t len = strlen(e->msg), keep = e->field[0] && e->reason_len <= len ? len - e->reason_len : len;
+    char *head = strndup(e->msg, keep);
+    char *h = head ? iks_redact(head, secret, n) : NULL, *r = iks_redact(e->msg + keep, secret, n), *m = NULL;
+    if (h && r && asprintf(&m, "%s%s", h, r) < 0) m = NULL;
+    drop(e);
+    if (m) {
+        e->msg = m;
+        e->reason_len = strlen(r);
+    } else {
+        e->msg = OOM, e->code = IKS_E_NOMEM, e->field[0] = '\0', e->reason_len = 0;
+    }
+    free(head), free(h), free(r);
 }
 
 const char *iks_err_msg(const iks_err *e)

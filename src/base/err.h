@@ -40,6 +40,9 @@ bool iks_err_errno(iks_err *e, iks_code code, int errnum, const char *what);
 void iks_err_clear(iks_err *e);
 /* Moves src into dst (dst's old error is freed); src is left clear. */
 void iks_err_move(iks_err *dst, iks_err *src);
+/* Replaces the secrets in the message as iks_redact does, the field's reason kept apart; when memory
+ * runs out the message becomes "out of memory" rather than keep a secret. */
+void iks_err_redact(iks_err *e, const char *const *secret, size_t n);
 /* The message, "" when none. */
 const char *iks_err_msg(const iks_err *e);
 

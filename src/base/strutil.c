@@ -1,6 +1,7 @@
 /* strutil.c: see strutil.h. */
 #include "base/strutil.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -8,4 +9,56 @@ bool iks_ends_with(const char *s, const char *suffix)
 {
     size_t a = strlen(s), b = strlen(suffix);
     return a >= b && strcasecmp(s + a - b, suffix) == 0;
+}
+
+/* where a URL's authority (after "://") ends: a message puts a URL in quotes or parentheses */
+static size_t authority_len(const char *a) { return strcspn(a, "/?#'\"()<> \t\r\n"); }
+
+char *iks_redact(const char *text, const char *const *secret, size_t n)
+{
+    size_t len = strlen(text);
+    /* each replacement turns at least one byte (a secret's) or a five-byte "?key=" into at most three
+     * more: the text at most triples */
+    char *out = malloc(3 * len + 1), *w = out;
+    if (!out) return NULL;
+    size_t pw_from = 0, pw_to = 0; /* the password of the URL being copied, [pw_from, pw_to) */
+    size_t auth_end = 0;           /* the end of the last authority read: a "://" inside it starts no URL */
+    bool in_url = false;
+    for (size_t i = 0; i < len;) {
+        if (i >= pw_from && i < pw_to) {
+            memcpy(w, "***", 3), w += 3;
+            i = pw_to;
+            continue;
+        }
+        size_t best = 0; /* the longest secret here: one may hold another (the key, and the key escaped) */
+        for (size_t k = 0; k < n; k++) {
+            size_t m = secret[k] ? strlen(secret[k]) : 0;
+            if (m > best && !strncmp(text + i, secret[k], m)) best = m;
+        }
+        if (best) {
+            memcpy(w, "***", 3), w += 3;
+            i += best;
+            continue;
+        }
+        if (i >= auth_end && !strncmp(text + i, "://", 3)) {
+            size_t a = i + 3, end = a + authority_len(text + a), at = end;
+            while (at > a && text[at - 1] != '@') at--;
+            if (at > a) { /* user info: user:password@, the '@' the last one (a password may hold one) */
+                const char *colon = memchr(text + a, ':', at - 1 - a);
+                if (colon && (size_t)(colon - text) + 1 < at - 1)
+                    pw_from = (size_t)(colon - text) + 1, pw_to = at - 1;
+            }
+            auth_end = end;
+            in_url = true;
+        } else if (in_url && (text[i] == '?' || text[i] == '&') && !strncasecmp(text + i + 1, "key=", 4)) {
+            size_t v = i + 5, m = strcspn(text + v, "&#'\"()<> \t\r\n");
+            memcpy(w, text + i, 5), w += 5;
+            if (m) memcpy(w, "***", 3), w += 3;
+            i = v + m;
+            continue;
+        }
+        *w++ = text[i++];
+    }
+    *w = '\0';
+    return out;
 }

@@ -1,11 +1,20 @@
 /* strutil.h: small string helpers every layer (and the command line) shares, written once.
- * What it does not do: allocate, or know what the strings mean. */
+ * What it does not do: know what the strings mean. */
 #ifndef IKS_STRUTIL_H
 #define IKS_STRUTIL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Whether s ends with suffix, ignoring ASCII case (file extensions: ".PNG" is a PNG). */
 bool iks_ends_with(const char *s, const char *suffix);
+
+/* text as a message may show it: each of the n strings of secret (NULL and "" skipped) replaced by
+ * "***" wherever it appears, and, in any URL (after a "://"), the password of a user:password@
+ * ("user:***@") and the value of a key= query parameter ("?key=***"), so that a URL a server
+ * redirected to or libcurl quoted is covered too. malloc'd; NULL when memory ran out (the caller then
+ * shows nothing rather than the secret). The one redaction every message holding a URL or a key
+ * passes through. */
+char *iks_redact(const char *text, const char *const *secret, size_t n);
 
 #endif

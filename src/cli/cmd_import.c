@@ -21,7 +21,7 @@ static const iks_opt OPTIONS[] = {
     { IKS_OPT_STRING, "--output", "-o", "DIR", "where ID.json and its media go (created when absent)", I(out), "out_dir",
       .complete = "dir", .need = "a directory" },
     { IKS_OPT_STRING, "--key", NULL, "KEY", "the API key (default: $SHADERTOY_KEY, which keeps it out of `ps`)", I(key), "key",
-      .need = "the API key" },
+      .flags = IKS_OPT_SECRET, .need = "the API key" },
     { IKS_OPT_STRING, "--base-url", NULL, "URL", "another server than https://www.shadertoy.com, serving the same paths (a\n"
       "mirror, or a local server for tests; default: $IKSHADE_SHADERTOY_URL)", I(base), "base_url", .need = "a URL" },
     { IKS_OPT_DOUBLE, "--timeout", NULL, "S", "seconds to connect, and of less than 1 KiB/s, per request (default 20 and\n"

@@ -2,6 +2,7 @@
 #include "cli/opts.h"
 
 #include "base/buf.h"
+#include "base/strutil.h"
 #include "cli/cli.h"
 #include "cli/session.h"
 #include "ikshade/ikshade.h"
@@ -103,15 +104,28 @@ static bool near_row(const iks_opt *o, size_t base, void *ctx)
     return true;
 }
 
+static bool secret_row(const iks_opt *o, size_t base, void *ctx)
+{
+    (void)base;
+    *(bool *)ctx |= (o->flags & IKS_OPT_SECRET) != 0;
+    return true;
+}
+
 static int unknown(const char *cmd, const iks_opt *table, const char *arg)
 {
     /* the nearest option within two edits is the likely one */
     const char *eq = strchr(arg, '=');
     nearest n = { arg, eq ? (size_t)(eq - arg) : strlen(arg), NULL, 3 };
     each_row(table, 0, near_row, &n);
-    if (n.best)
-        return iks_usage(cmd, "unknown option '%s': did you mean '%s'? (see ikshade help %s)", arg, n.best, cmd);
-    return iks_usage(cmd, "unknown option '%s' (see ikshade help %s)", arg, cmd);
+    /* a mistyped secret option's value is the secret */
+    bool secret = false;
+    each_row(table, 0, secret_row, &secret);
+    char *shown = secret ? strndup(arg, n.na) : iks_redact(arg, NULL, 0);
+    if (!shown) return iks_fail(cmd, "out of memory");
+    int rc = n.best ? iks_usage(cmd, "unknown option '%s': did you mean '%s'? (see ikshade help %s)", shown, n.best, cmd)
+                    : iks_usage(cmd, "unknown option '%s' (see ikshade help %s)", shown, cmd);
+    free(shown);
+    return rc;
 }
 
 /* ---- values ------------------------------------------------------------------------------------ */
@@ -357,10 +371,11 @@ int iks_opts_error_as(const iks_args *a, const char *field)
     if (c == IKS_E_COMPILE || c == IKS_OK) return iks_print_last_error(a->cmd);
     char *words = iks_opts_words(a->table, g ? reason : msg);
     const char *text = words ? words : g ? reason : msg;
-    if (g && g->value) iks_fail(a->cmd, "%s '%s': %s", g->as, g->value, text);
+    char *value = g && g->value && !(g->opt->flags & IKS_OPT_SECRET) ? iks_redact(g->value, NULL, 0) : NULL;
+    if (value) iks_fail(a->cmd, "%s '%s': %s", g->as, value, text);
     else if (g) iks_fail(a->cmd, "%s: %s", g->as, text);
     else iks_fail(a->cmd, "%s", text);
-    free(words);
+    free(value), free(words);
     return iks_exit_status(c);
 }
 

@@ -27,6 +27,9 @@ typedef enum {
 enum {
     IKS_OPT_NONZERO = 1, /* 0 is refused: the library's zero means "the default" */
     IKS_OPT_HIDDEN = 2,  /* parsed and completed, but not a line of --help (--channel1..3 share --channel0's) */
+    /* the value is a secret (an API key): no message shows it, nor the value of an unknown option of
+     * its table (--kye=KEY); every other value a message shows has its URLs' passwords redacted */
+    IKS_OPT_SECRET = 4,
 };
 
 typedef struct {

@@ -6,10 +6,12 @@
 #include "io/outfile.h"
 #include "media/image.h"
 #include "media/volume.h"
+#include "base/strutil.h"
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,8 +63,75 @@ static char *join(const char *a, const char *b)
     return asprintf(&p, "%s/%s", a, b) < 0 ? NULL : p;
 }
 
+/* ---- secrets --------------------------------------------------------------------------------- */
+
+/* The secrets no message may show: the key as given and as sent (percent-encoded), and the password of
+ * the base URL's user:password@ as given and decoded (what a server may echo). iks_redact covers any
+ * other URL's password and key= besides. */
+typedef struct {
+    char *s[4];
+} secrets;
+
+static char *percent_decode(const char *s, size_t n)
+{
+    char *o = malloc(n + 1), *w = o;
+    if (!o) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        char hex[3] = { 0 };
+        if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) && isxdigit((unsigned char)s[i + 2])) {
+            memcpy(hex, s + i + 1, 2);
+            *w++ = (char)strtol(hex, NULL, 16);
+            i += 2;
+        } else {
+            *w++ = s[i];
+        }
+    }
+    *w = '\0';
+    return o;
+}
+
+static bool secrets_make(secrets *z, const char *key, const char *base)
+{
+    memset(z, 0, sizeof *z);
+    if (key && *key && (!(z->s[0] = strdup(key)) || !(z->s[1] = escape(key)))) return false;
+    const char *a = base ? strstr(base, "://") : NULL;
+    if (!a) return true;
+    a += 3;
+    size_t n = strcspn(a, "/?#"), at = n;
+    while (at > 0 && a[at - 1] != '@') at--;
+    const char *colon = at ? memchr(a, ':', at - 1) : NULL;
+    if (!colon || (size_t)(colon + 1 - a) >= at - 1) return true; /* no password */
+    size_t pn = at - 1 - (size_t)(colon + 1 - a);
+    return (z->s[2] = strndup(colon + 1, pn)) && (z->s[3] = percent_decode(colon + 1, pn));
+}
+
+static void secrets_free(secrets *z)
+{
+    for (size_t i = 0; i < sizeof z->s / sizeof z->s[0]; i++) free(z->s[i]);
+}
+
+static char *redact(const secrets *z, const char *text)
+{
+    return iks_redact(text, (const char *const *)z->s, sizeof z->s / sizeof z->s[0]);
+}
+
+/* the caller's logger, every message redacted on its way */
+typedef struct {
+    iks_logger to;
+    const secrets *z;
+} redacting_log;
+
+static void log_redacted(void *user, iks_log_level level, const char *message)
+{
+    const redacting_log *r = user;
+    char *m = redact(r->z, message);
+    if (m) r->to.fn(r->to.user, level, m); /* out of memory: dropped, rather than shown with its secret */
+    free(m);
+}
+
 /* What an answer that is not a shader says, in one line: the API's "Error", or the status and a hint */
-static bool answer_error(const char *shown, const char *id, const iks_http_body *b, const cJSON *root, iks_err *e)
+static bool answer_error(const char *shown, const char *id, const iks_http_body *b, const cJSON *root,
+                         const secrets *z, iks_err *e)
 {
     const cJSON *err = cJSON_GetObjectItemCaseSensitive(root, "Error");
     if (cJSON_IsString(err)) {
@@ -70,10 +139,13 @@ static bool answer_error(const char *shown, const char *id, const iks_http_body 
             return iks_err_set(e, IKS_E_IO, "shader '%s': not found by the API: no shader has this ID, or it is not "
                                "published as \"public+api\" (private and unlisted shaders never are; save its JSON "
                                "from the site's page instead)", id);
-        char said[161];
+        /* redacted before it is cut: the server may echo the key it got, and half a key is a secret still */
+        char *whole = redact(z, err->valuestring), said[161];
+        if (!whole) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
         size_t i = 0;
-        for (const char *c = err->valuestring; *c && i + 1 < sizeof said; c++) said[i++] = isprint((unsigned char)*c) ? *c : '?';
+        for (const char *c = whole; *c && i + 1 < sizeof said; c++) said[i++] = isprint((unsigned char)*c) ? *c : '?';
         said[i] = '\0';
+        free(whole);
         return iks_err_set(e, IKS_E_IO, "%s: the API says: %s%s", shown, said,
                            strstr(said, "key") || strstr(said, "Key") ? " (check the API key)" : "");
     }
@@ -213,28 +285,170 @@ static bool taken(const char *path)
     return lstat(path, &st) == 0;
 }
 
-/* Moves the gathered files into out_dir: all targets are checked first, then renamed media first and
- * the JSON last, so that no ID.json is there unless its media are */
-static bool publish(const char *tmp, const char *out_dir, bool exists, char **names, int n, iks_err *e)
+/* ---- into out_dir, never over a file of the user's ------------------------------------------------ */
+
+/* Whether the regular file at path holds exactly what the file at ours holds, or (ours NULL) the n
+ * bytes at mem. Anything else there (a directory, a link, a FIFO) is not read, and is not the same. */
+static bool same_bytes(const char *path, const char *ours, const char *mem, size_t n)
+{
+    enum { CHUNK = 1 << 16 };
+    int a = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), b = ours ? open(ours, O_RDONLY | O_CLOEXEC) : -1;
+    struct stat sa, sb;
+    char *buf = malloc(2 * CHUNK);
+    bool same = a >= 0 && (!ours || b >= 0) && buf && fstat(a, &sa) == 0 && S_ISREG(sa.st_mode) &&
+                (!ours || (fstat(b, &sb) == 0 && (n = (size_t)sb.st_size, true))) && (size_t)sa.st_size == n;
+    for (size_t at = 0; same && at < n;) {
+        size_t want = n - at < CHUNK ? n - at : CHUNK;
+        ssize_t got = read(a, buf, want);
+        if (got <= 0) {
+            same = false;
+            break;
+        }
+        const char *other = mem ? mem + at : buf + CHUNK;
+        for (size_t k = 0; !mem && k < (size_t)got;) {
+            ssize_t r = read(b, buf + CHUNK + k, (size_t)got - k);
+            if (r <= 0) {
+                same = false;
+                break;
+            }
+            k += (size_t)r;
+        }
+        same = same && !memcmp(buf, other, (size_t)got);
+        at += (size_t)got;
+    }
+    /* a file that grew since fstat is not what was compared */
+    char more;
+    same = same && read(a, &more, 1) == 0;
+    free(buf);
+    if (a >= 0) close(a);
+    if (b >= 0) close(b);
+    return same;
+}
+
+static bool already_there(iks_err *e, const char *path, int others)
+{
+    if (others)
+        return iks_err_set(e, IKS_E_IO, "%s: already there, and %d other of the toy's files: not replaced (import "
+                           "into a new directory, or remove them)", path, others);
+    return iks_err_set(e, IKS_E_IO, "%s: already there: not replaced (import into a new directory, or remove it)",
+                       path);
+}
+
+/* Moves from to to unless a file is at to, deciding both at once: 0, or -1 with errno (EEXIST: one
+ * is there), so that a file that appears after the checks is not replaced either */
+static int claim(const char *from, const char *to)
+{
+    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return -1;
+    /* a file system without RENAME_NOREPLACE: link() claims the name as atomically */
+    if (link(from, to) == 0) return unlink(from), 0;
+    if (errno != EPERM && errno != ENOTSUP) return -1;
+    /* nor hard links (FAT): checked the instant before */
+    struct stat st;
+    if (lstat(to, &st) == 0) return errno = EEXIST, -1;
+    return rename(from, to);
+}
+
+/* Before anything is fetched: what in out_dir the toy's names are already is refused now when it can
+ * be, the JSON differing from its answer, or a name that is no regular file (a media file's bytes are
+ * judged once fetched). files: n names, the JSON's last. */
+static bool check_early(const char *out_dir, const char *const *files, int n, const iks_http_body *json, iks_err *e)
+{
+    char *first = NULL;
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        char *to = join(out_dir, files[i]);
+        if (!to) {
+            free(first);
+            return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", out_dir);
+        }
+        struct stat st;
+        bool there = lstat(to, &st) == 0;
+        if (!there && errno != ENOENT) {
+            iks_err_errno(e, IKS_E_IO, errno, to);
+            free(to), free(first);
+            return false;
+        }
+        if (there && (!S_ISREG(st.st_mode) || (i == n - 1 && !same_bytes(to, NULL, json->data, json->len)))) {
+            bad++;
+            if (!first) first = to, to = NULL;
+        }
+        free(to);
+    }
+    if (bad) already_there(e, first, bad - 1);
+    free(first);
+    return !bad;
+}
+
+/* Moves the gathered files into out_dir. out_dir new: the gathered directory becomes it. Else each
+ * name is checked first, and one already there with other bytes (or not a regular file) is an error
+ * that leaves out_dir as it was; one with the same bytes is left as it is, the user's edits are never
+ * replaced. Then each is claimed (media first, the JSON last, so that no ID.json is there unless its
+ * media are), and a failure takes back those already moved. */
+static bool publish(const char *tmp, const char *out_dir, bool exists, char **names, int n, const iks_logger *log,
+                    iks_err *e)
 {
     if (!exists) {
-        if (rename(tmp, out_dir) != 0) return iks_err_errno(e, IKS_E_IO, errno, out_dir);
-        return true;
+        if (renameat2(AT_FDCWD, tmp, AT_FDCWD, out_dir, RENAME_NOREPLACE) == 0) return true;
+        /* without RENAME_NOREPLACE, rename replaces no directory but an empty one, which holds nothing */
+        if ((errno == EINVAL || errno == ENOSYS || errno == ENOTSUP) && rename(tmp, out_dir) == 0) return true;
+        struct stat st;
+        /* made meanwhile (another import): published into as an existing one */
+        if ((errno != EEXIST && errno != ENOTEMPTY) || stat(out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+            return iks_err_errno(e, IKS_E_IO, errno == ENOTEMPTY ? EEXIST : errno, out_dir);
     }
-    for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < n; i++) {
-            char *from = join(tmp, names[i]), *to = join(out_dir, names[i]);
-            bool ok = from && to;
-            if (!ok) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", out_dir);
-            else if (pass == 0 && iks_outfile_check(to) != 0)
-                ok = iks_err_set(e, IKS_E_IO, "%s: %s", to, iks_outfile_strerror(errno));
-            else if (pass == 1 && rename(from, to) != 0) ok = iks_err_errno(e, IKS_E_IO, errno, to);
-            free(from);
-            free(to);
-            if (!ok) return false;
+    char **from = calloc((size_t)n, sizeof *from), **to = calloc((size_t)n, sizeof *to);
+    unsigned char *state = calloc((size_t)n, 1); /* 0: to move, 1: the same bytes there, 2: moved */
+    bool ok = from && to && state;
+    if (!ok) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", out_dir);
+    char *first = NULL;
+    int bad = 0;
+    for (int i = 0; ok && i < n; i++) {
+        if (!(from[i] = join(tmp, names[i])) || !(to[i] = join(out_dir, names[i]))) {
+            ok = iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", out_dir);
+            break;
         }
-    rmdir(tmp);
-    return true;
+        struct stat st;
+        if (lstat(to[i], &st) != 0) {
+            if (errno != ENOENT) ok = iks_err_errno(e, IKS_E_IO, errno, to[i]);
+        } else if (same_bytes(to[i], from[i], NULL, 0)) {
+            state[i] = 1;
+        } else if (!bad++) {
+            first = to[i];
+        }
+    }
+    if (ok && bad) ok = already_there(e, first, bad - 1);
+    for (int i = 0; ok && i < n; i++) {
+        if (state[i] == 1) {
+            iks_logf(log, IKS_LOG_INFO, "%s: already there with the same bytes: left as it is", to[i]);
+            continue;
+        }
+        if (claim(from[i], to[i]) == 0) {
+            state[i] = 2;
+        } else if (errno != EEXIST) {
+            ok = iks_err_errno(e, IKS_E_IO, errno, to[i]);
+        } else if (same_bytes(to[i], from[i], NULL, 0)) {
+            state[i] = 1; /* another import of the same toy put it there meanwhile */
+        } else {
+            ok = already_there(e, to[i], 0);
+        }
+    }
+    for (int i = n - 1; !ok && state && i >= 0; i--) {
+        if (state[i] != 2 || claim(to[i], from[i]) == 0) continue;
+        /* a file of ours that cannot be taken back is said, not hidden */
+        iks_err_prefix(e, "%s could not be taken back (%s); ", to[i], strerror(errno));
+    }
+    if (ok) iks_outfile_remove_dir(tmp); /* what it still holds are the files left as they were */
+    for (int i = 0; from && to && i < n; i++) free(from[i]), free(to[i]);
+    free(from), free(to), free(state);
+    return ok;
+}
+
+/* Every message of an import leaves through here or the redacting logger: none shows a secret */
+static iks_code fail(iks_err *e, const secrets *z)
+{
+    iks_err_redact(e, (const char *const *)z->s, sizeof z->s / sizeof z->s[0]);
+    return iks_publish(e);
 }
 
 iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
@@ -245,27 +459,45 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_err err = IKS_ERR_INIT;
     char q[300];
     if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
-    snprintf(q, sizeof q, "'%.280s'", d->shader);
-    if (!parse_id(d->shader, st->id, sizeof st->id))
-        return iks_err_field(&err, IKS_E_USAGE, "shader", q, "no shader ID in it (an ID is letters and digits, as XsXXDn "
-                             "in https://www.shadertoy.com/view/XsXXDn)"), iks_publish(&err);
-    if (!d->key || !*d->key)
-        return iks_err_field(&err, IKS_E_USAGE, "key", NULL, "none given: the API serves shaders only with one (make "
-                             "one at https://www.shadertoy.com/myapps)"), iks_publish(&err);
-    if (!d->out_dir || !*d->out_dir) return iks_err_field(&err, IKS_E_USAGE, "out_dir", NULL, "none given"), iks_publish(&err);
+    secrets z;
+    if (!secrets_make(&z, d->key, d->base_url)) {
+        secrets_free(&z);
+        return iks_err_set(&err, IKS_E_NOMEM, "import: out of memory"), iks_publish(&err);
+    }
+    iks_code rc = IKS_OK;
+    /* redacted before it is cut to fit: a password cut in two would not be recognised */
+    char *given = redact(&z, d->shader);
+    if (!given) rc = (iks_err_set(&err, IKS_E_NOMEM, "import: out of memory"), fail(&err, &z));
+    else snprintf(q, sizeof q, "'%.280s'", given);
+    free(given);
+    if (rc == IKS_OK && !parse_id(d->shader, st->id, sizeof st->id))
+        rc = (iks_err_field(&err, IKS_E_USAGE, "shader", q, "no shader ID in it (an ID is letters and digits, as "
+                            "XsXXDn in https://www.shadertoy.com/view/XsXXDn)"), fail(&err, &z));
+    if (rc == IKS_OK && (!d->key || !*d->key))
+        rc = (iks_err_field(&err, IKS_E_USAGE, "key", NULL, "none given: the API serves shaders only with one (make "
+                            "one at https://www.shadertoy.com/myapps)"), fail(&err, &z));
+    if (rc == IKS_OK && (!d->out_dir || !*d->out_dir))
+        rc = (iks_err_field(&err, IKS_E_USAGE, "out_dir", NULL, "none given"), fail(&err, &z));
     /* not quoted: a URL may hold a password */
-    if (d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) && strncmp(d->base_url, "https://", 8))
-        return iks_err_field(&err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), iks_publish(&err);
+    if (rc == IKS_OK && d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) &&
+        strncmp(d->base_url, "https://", 8))
+        rc = (iks_err_field(&err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), fail(&err, &z));
     snprintf(q, sizeof q, "%g", d->timeout);
-    if (!(d->timeout >= 0 && d->timeout <= 86400))
-        return iks_err_field(&err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
-                             "default)"), iks_publish(&err);
-    iks_logger log = { d->log, d->log_user };
+    if (rc == IKS_OK && !(d->timeout >= 0 && d->timeout <= 86400))
+        rc = (iks_err_field(&err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
+                            "default)"), fail(&err, &z));
+    if (rc != IKS_OK) {
+        secrets_free(&z);
+        return rc;
+    }
+    redacting_log rlog = { { d->log, d->log_user }, &z };
+    iks_logger log = { d->log ? log_redacted : NULL, &rlog };
     iks_http_body b = { 0 };
     iks_media_list media = { 0 };
     iks_toyfile tf = { 0 };
     cJSON *root = NULL; /* the answer, parsed: what each medium is read as */
     char *base = NULL, *key = NULL, *url = NULL, *shown = NULL, *jname = NULL, *out = NULL, *tmp = NULL;
+    char *shown_base = NULL; /* base as messages show it */
     char **names = NULL; /* the files gathered in tmp, the JSON last */
     int nnames = 0;
     bool ok = false, registered = false;
@@ -281,8 +513,9 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
         out[--n] = '\0';
         while (n > 1 && out[n - 1] == '/') out[--n] = '\0';
     }
+    if (!(shown_base = redact(&z, base))) goto nomem;
     if (asprintf(&url, "%s/api/v1/shaders/%s?key=%s", base, st->id, key) < 0) url = NULL;
-    if (asprintf(&shown, "%s/api/v1/shaders/%s", base, st->id) < 0) shown = NULL;
+    if (asprintf(&shown, "%s/api/v1/shaders/%s", shown_base, st->id) < 0) shown = NULL;
     if (asprintf(&jname, "%s.json", st->id) < 0) jname = NULL;
     if (!url || !shown || !jname) goto nomem;
 
@@ -317,21 +550,34 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     root = cJSON_ParseWithOpts(b.data, NULL, true);
     const cJSON *shader = root ? cJSON_GetObjectItemCaseSensitive(root, "Shader") : NULL;
     if (b.status != 200 || !cJSON_IsObject(shader)) {
-        answer_error(shown, st->id, &b, root, &err);
+        answer_error(shown, st->id, &b, root, &z, &err);
         goto done;
     }
     const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
     const cJSON *nm = info ? cJSON_GetObjectItemCaseSensitive(info, "name") : NULL;
-    if (cJSON_IsString(nm)) snprintf(st->name, sizeof st->name, "%s", nm->valuestring);
+    /* the name is the server's to choose, and is shown: a hostile one could echo the key in it */
+    if (cJSON_IsString(nm)) {
+        char *said = redact(&z, nm->valuestring);
+        if (!said) goto nomem;
+        snprintf(st->name, sizeof st->name, "%s", said);
+        free(said);
+    }
     /* the loader's rules: a JSON it cannot read is not saved; one using what ikshade does not run yet
      * (a cubemap pass) is, with a warning */
+    iks_err unsupported = IKS_ERR_INIT;
     if (!iks_toyfile_parse_json(&tf, jname, b.data, IKS_TF_MISSING_BLACK | IKS_TF_MEDIA_OUTSIDE, &err, NULL)) {
         if (err.code != IKS_E_UNSUPPORTED) goto done;
-        iks_warnf(&log, "%s (saved anyway)", iks_err_msg(&err));
-        iks_err_clear(&err);
+        iks_err_move(&unsupported, &err);
     }
     iks_toyfile_free(&tf);
-    if (!iks_toyfile_json_media(jname, b.data, &media, &err)) goto done;
+    /* a JSON the loader stopped reading at a pass it does not run is bounded by the media list's own
+     * rules: refused there, it is not "saved anyway" */
+    if (!iks_toyfile_json_media(jname, b.data, &media, &err)) {
+        iks_err_clear(&unsupported);
+        goto done;
+    }
+    if (unsupported.code != IKS_OK) iks_warnf(&log, "%s (saved anyway)", iks_err_msg(&unsupported));
+    iks_err_clear(&unsupported);
     st->skipped = media.skipped;
     if (media.skipped)
         iks_warnf(&log, "%s: %d input%s (a webcam, microphone or music stream) not fetched: live inputs are no "
@@ -368,6 +614,16 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
         }
     }
 
+    if (exists) {
+        const char **files = calloc((size_t)media.n + 1, sizeof *files);
+        if (!files) goto nomem;
+        for (int i = 0; i < media.n; i++) files[i] = strrchr(media.path[i], '/') + 1;
+        files[media.n] = jname;
+        bool clear = check_early(out, files, media.n + 1, &b, &err);
+        free(files);
+        if (!clear) goto done;
+    }
+
     /* gathered in a temporary directory: inside out_dir when it exists, else beside it */
     if (exists) {
         if (asprintf(&tmp, "%s/.ikshade-import-XXXXXX", out) < 0) tmp = NULL;
@@ -401,28 +657,30 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
 
     for (int i = 0; i < media.n; i++) {
         const char *path = media.path[i], *file = strrchr(path, '/') + 1;
-        char *murl = NULL, *dest = NULL;
-        if (asprintf(&murl, "%s%s", base, path) < 0 || !(dest = join(tmp, file))) {
-            free(murl);
+        char *murl = NULL, *mshown = NULL, *dest = NULL;
+        if (asprintf(&murl, "%s%s", base, path) < 0) murl = NULL;
+        if (asprintf(&mshown, "%s%s", shown_base, path) < 0) mshown = NULL;
+        if (!murl || !mshown || !(dest = join(tmp, file))) {
+            free(murl), free(mshown);
             goto nomem;
         }
         iks_http_body m = { 0 };
         /* the names differ as the file system here compares them too: nothing is replaced */
         bool got = !taken(dest) || iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s is one file with another here: "
                                                   "they cannot both lie beside it", jname, path);
-        got = got && iks_http_get(murl, murl, MEDIA_MAX, d->timeout, &m, &err);
+        got = got && iks_http_get(murl, mshown, MEDIA_MAX, d->timeout, &m, &err);
         unsigned as = read_as(shader, path);
         if (got && m.status != 200)
-            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a %s %s names)", murl, m.status, media_noun(as), jname);
-        if (got) got = media_fits(as, murl, jname, &m, &err);
+            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a %s %s names)", mshown, m.status, media_noun(as), jname);
+        if (got) got = media_fits(as, mshown, jname, &m, &err);
         if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(&err, IKS_E_IO, errno, dest);
         if (got) {
             st->bytes += (long long)m.len;
             st->media++;
-            iks_logf(&log, IKS_LOG_INFO, "fetched %s (%zu bytes)", murl, m.len);
+            iks_logf(&log, IKS_LOG_INFO, "fetched %s (%zu bytes)", mshown, m.len);
         }
         iks_http_body_free(&m);
-        free(murl);
+        free(murl), free(mshown);
         free(dest);
         if (!got) goto done;
         names[nnames++] = (char *)file;
@@ -435,7 +693,7 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     free(jdest);
     if (!wrote) goto done;
     names[nnames++] = jname;
-    if (!publish(tmp, out, exists, names, nnames, &err)) goto done;
+    if (!publish(tmp, out, exists, names, nnames, &log, &err)) goto done;
     ok = true;
     goto done;
 nomem:
@@ -448,6 +706,8 @@ done:
     cJSON_Delete(root);
     iks_http_body_free(&b);
     free(names);
-    free(base), free(key), free(url), free(shown), free(jname), free(out), free(tmp);
-    return ok ? IKS_OK : iks_publish(&err);
+    free(base), free(key), free(url), free(shown), free(shown_base), free(jname), free(out), free(tmp);
+    rc = ok ? IKS_OK : fail(&err, &z);
+    secrets_free(&z);
+    return rc;
 }

@@ -1,6 +1,7 @@
 /* fetch.c: HTTP GETs through libcurl (see fetch.h). */
 #include "io/fetch.h"
 #include "base/buf.h"
+#include "base/strutil.h"
 
 #include "io/outfile.h"
 
@@ -131,7 +132,11 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
                            : rc == CURLE_COULDNT_CONNECT   ? " (no network, or the server is down?)"
                            : rc == CURLE_PEER_FAILED_VERIFICATION ? " (its TLS certificate is not trusted here)"
                                                                    : "";
-        iks_err_set(e, IKS_E_IO, "%s: %s%s", shown, why[0] ? why : curl_easy_strerror(rc), hint);
+        /* and may quote a URL a server redirected to, which may hold a password or a key= */
+        char *said = iks_redact(why[0] ? why : curl_easy_strerror(rc), NULL, 0);
+        if (said) iks_err_set(e, IKS_E_IO, "%s: %s%s", shown, said, hint);
+        else iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", shown);
+        free(said);
     }
     iks_http_body_free(b);
     return ok;

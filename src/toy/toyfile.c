@@ -25,6 +25,8 @@
 #include <sys/stat.h>
 
 #define MAX_JSON_BYTES (32u << 20)
+/* the passes a toy has: the drawn ones (IKS_PASSES), Sound and Common */
+#define MAX_JSON_PASSES (IKS_PASSES + 2)
 
 /* Takes ownership of s (malloc'd) and returns it; NULL when s is NULL or memory ran out (s is freed
  * then), which the caller reports as IKS_E_NOMEM. */
@@ -295,6 +297,11 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         char *nm = NULL;
         if (!strcmp(type, "image")) slot = IKS_IMAGE_PASS;
         else if (!strcmp(type, "common")) {
+            /* one Common text is prepended to every pass: a second would silently replace the first */
+            if (tf->desc.common_path) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: two passes of type \"common\"", path);
+                goto out;
+            }
             if (asprintf(&nm, "%s[Common]", jbase) < 0 || !(tf->desc.common_path = keep(tf, nm))) goto nomem;
             tf->desc.common_text = code->valuestring;
             continue;
@@ -359,6 +366,7 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
             goto out;
         }
         const cJSON *in;
+        bool taken[4] = { false };
         cJSON_ArrayForEach(in, inputs)
         {
             const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
@@ -367,6 +375,12 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 goto out;
             }
             int c = (int)chv->valuedouble;
+            /* the site gives a channel one input: of two, one would be dropped without a word */
+            if (taken[c]) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: two inputs on " IKS_U_CHANNEL_PREFIX "%d", pp, c);
+                goto out;
+            }
+            taken[c] = true;
             iks_input *d = &pass_at(tf, s)->in[c];
             const char *type = str_field(in, "type", "ctype");
             const char *media = str_field(in, "filepath", "src");
@@ -752,12 +766,37 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
         iks_err_set(e, IKS_E_FORMAT, "%s: no \"renderpass\" array: not a shadertoy.com export", name);
         goto out;
     }
+    /* What a toy can read bounds what is fetched, checked before anything is: a pass has four
+     * channels, and a toy at most one pass of each kind (a JSON naming thousands of inputs would
+     * otherwise cost thousands of requests). The loader's own rules, whatever kinds of pass it runs. */
+    int npasses = cJSON_GetArraySize(passes);
+    if (npasses > MAX_JSON_PASSES) {
+        iks_err_set(e, IKS_E_FORMAT, "%s: %d passes: a toy has at most %d (Image, Buffer A-D, Cube A, Sound and "
+                    "Common)", name, npasses, MAX_JSON_PASSES);
+        goto out;
+    }
+    int k = -1;
     cJSON_ArrayForEach(pass, passes)
     {
+        k++;
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(pass, "inputs");
-        if (!cJSON_IsArray(inputs)) continue;
+        const char *ptype = str_field(pass, "type", NULL);
+        /* the loader reads no inputs of the Common pass: nothing to fetch for them */
+        if (!cJSON_IsArray(inputs) || (ptype && !strcmp(ptype, "common"))) continue;
+        bool taken[4] = { false };
         cJSON_ArrayForEach(in, inputs)
         {
+            const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
+            if (!cJSON_IsNumber(chv) || chv->valuedouble < 0 || chv->valuedouble > 3) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d]: an input without a \"channel\" number 0-3", name, k);
+                goto out;
+            }
+            int c = (int)chv->valuedouble;
+            if (taken[c]) {
+                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d]: two inputs on " IKS_U_CHANNEL_PREFIX "%d", name, k, c);
+                goto out;
+            }
+            taken[c] = true;
             const char *type = str_field(in, "type", "ctype");
             const char *media = str_field(in, "filepath", "src");
             /* files ikshade reads: textures, cubemap faces, volumes, music and video. Buffers, Cube A and

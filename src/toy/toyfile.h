@@ -73,7 +73,9 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e);
  * (FILE.png, FILE_1.png .. FILE_5.png), once each, as the site gives them ("/media/a/<hash>.jpg");
  * skipped counts the inputs that are neither a file nor a buffer or the keyboard (video, music, ...).
  * A path that is not a plain /media/... path (no "..", no odd characters) is IKS_E_FORMAT, so that a
- * name from the network can be used as a URL path and a file name. */
+ * name from the network can be used as a URL path and a file name; so are more passes than a toy has
+ * (8), an input without a channel 0-3 and two inputs on one channel, so that the list is at most what
+ * a toy can read (the Common pass's inputs, which the loader ignores, are not listed). */
 typedef struct {
     char **path;
     int n;

@@ -6,11 +6,17 @@ body as the site sent it; an ID without a file gets the API's {"Error":"Shader n
 other than "testkey" its {"Error":"Invalid key"} (both with status 200, as the API does). GET
 /media/... serves ROOT/media/... (404 when absent). The ID tstSlow waits 20 s before answering; the ID
 tstDrip, and any path under /media/drip/, send a long answer two bytes a second, for ever; a path
-under /media/html/ is answered 200 with an HTML page, as a site's error page can be. Prints the port
-it listens on, then serves until killed; each request's path (the key left out) goes to LOG, one a
-line.
+under /media/html/ is answered 200 with an HTML page, as a site's error page can be; a path under
+/media/slow/ is ROOT/media/a/'s file of that name, answered after 2 s.
+A hostile server, for the redaction of secrets (each with any key): the ID tstEch answers the API's
+{"Error"} echoing the key it got, decoded and as sent; tstRdk redirects to http://KEY.invalid/?key=KEY
+(libcurl's message names the host); tstRdp to http://u:KEY@127.0.0.1:1/?key=KEY (nobody listens);
+tstRdl to itself with ?key=KEY for ever.
+Prints the port it listens on, then serves until killed; each request's path (the key left out) goes
+to LOG, one a line.
 """
 import http.server
+import json
 import os
 import sys
 import time
@@ -47,6 +53,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(LOG, "a") as f:
             f.write("%s key=%s\n" % (url.path, "ok" if q.get("key") == ["testkey"] else repr(q.get("key"))))
         parts = url.path.split("/")
+        key = (q.get("key") or [""])[0]
+        if url.path.startswith("/api/v1/shaders/") and len(parts) == 5 and parts[4] == "tstEch":
+            said = {"Error": "no such key: %s (as sent: %s)" % (key, url.query)}
+            return self.send(200, "application/json", json.dumps(said).encode())
+        redirect = {"tstRdk": "http://%s.invalid/?key=%s" % (key, key), "tstRdp": "http://u:%s@127.0.0.1:1/?key=%s" % (key, key),
+                    "tstRdl": "/api/v1/shaders/tstRdl?key=%s" % key}
+        if url.path.startswith("/api/v1/shaders/") and len(parts) == 5 and parts[4] in redirect:
+            self.send_response(302)
+            self.send_header("Location", redirect[parts[4]])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if url.path.startswith("/api/v1/shaders/") and len(parts) == 5:
             if q.get("key") != ["testkey"]:
                 return self.send(200, "application/json", b'{"Error":"Invalid key"}')
@@ -61,6 +79,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 head, _, body = f.read().partition(b"\n")
             status, ctype = head.decode().split(" ", 1)
             return self.send(int(status), ctype, body)
+        if url.path.startswith("/media/slow/"):
+            time.sleep(2)
+            p = os.path.join(ROOT, "media", "a", parts[-1])
+            if os.path.isfile(p):
+                with open(p, "rb") as f:
+                    return self.send(200, "image/png", f.read())
         if url.path.startswith("/media/drip/"):
             return self.drip("image/png")
         if url.path.startswith("/media/html/"):
