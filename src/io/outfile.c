@@ -278,6 +278,40 @@ bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path)
     return ok;
 }
 
+bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, find_mode);
+    bool ok = fchmod(fd, file_mode) == 0;
+    int e = errno;
+    if (close(fd) != 0 && ok) ok = false, e = errno;
+    if (ok) {
+        /* RENAME_NOREPLACE claims the name in one step; file systems without it (NFS, some FUSE) get
+         * a hard link, which fails on an existing name too; one that has neither gets a check and a
+         * rename, whose window two writers of one name could only race in. */
+        int r = -1;
+#ifdef RENAME_NOREPLACE
+        r = renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE);
+        if (r != 0 && errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) ok = false, e = errno;
+#endif
+        if (ok && r != 0) {
+            r = link(tmp, path);
+            if (r == 0) unlink(tmp);
+            else if (errno == EEXIST) ok = false, e = errno;
+        }
+        if (ok && r != 0) {
+            struct stat sb;
+            if (lstat(path, &sb) == 0) ok = false, e = EEXIST;
+            else if (errno != ENOENT) ok = false, e = errno;
+            else if (rename(tmp, path) != 0) ok = false, e = errno;
+        }
+    }
+    if (!ok) unlink(tmp);
+    iks_outfile_tmp_done(tmp);
+    errno = e;
+    return ok;
+}
+
 bool iks_write_atomic(const char *path, const void *data, size_t len)
 {
     if (iks_outfile_check(path) != 0) return false;

@@ -43,6 +43,9 @@ int iks_outfile_tmp_create(const char *path, char **tmp);
 /* Gives the temporary its final mode (0666 less the umask) and renames it over path after checking
  * what is there; unlinks it on failure. Closes fd either way. false with errno set. */
 bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path);
+/* The same for a name that must not be taken from anyone (another toy's checkpoint): what is already
+ * at path, whatever it is, stays, and false with errno EEXIST. */
+bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path);
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
