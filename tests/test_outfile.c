@@ -2,7 +2,8 @@
  * finished, even when more signals arrive meanwhile (the signal policy pokes the writing thread with
  * SIGURG after the stop: it once cut the patience short at random, and CI lost a video); a reader that
  * has stopped reading makes it give up, with EINTR, within the patience. Removing the temporaries on
- * a signal ends a child that would make one after the removal. */
+ * a signal ends a child that would make one after the removal. Publishing under a name that must not
+ * be taken (a checkpoint's) leaves what is there alone, a symbolic link included. */
 #include "check.h"
 #include "io/outfile.h"
 #include "base/subproc.h"
@@ -206,6 +207,37 @@ int main(void)
     CHECK(access(tmp, F_OK) != 0, "%s was made after the removal", tmp);
     iks_outfile_tmp_done(tmp);
     unlink(tmp);
+
+    /* publish_new: a free name is taken; a taken one (a file, a dangling link) stays as it was */
+    char target[96], *t = NULL;
+    snprintf(target, sizeof target, "%s/ckpt", dir);
+    int fd = iks_outfile_tmp_create(target, &t);
+    CHECK(fd >= 0 && write(fd, "one", 3) == 3, "tmp_create");
+    CHECK(iks_outfile_tmp_publish_new(fd, t, target), "publish_new to a free name (errno %d)", errno);
+    CHECK(access(t, F_OK) != 0, "the temporary %s is gone after publishing", t);
+    free(t);
+    fd = iks_outfile_tmp_create(target, &t);
+    CHECK(fd >= 0 && write(fd, "two", 3) == 3, "tmp_create");
+    ok = iks_outfile_tmp_publish_new(fd, t, target);
+    err = errno;
+    CHECK(!ok && err == EEXIST, "publish_new over a file: refused with EEXIST (returned %d, errno %d)", ok, err);
+    CHECK(access(t, F_OK) != 0, "the refused temporary %s is removed", t);
+    free(t);
+    char got[8] = "";
+    int rfd = open(target, O_RDONLY);
+    CHECK(rfd >= 0 && read(rfd, got, sizeof got) == 3 && memcmp(got, "one", 3) == 0, "the first file is as it was");
+    if (rfd >= 0) close(rfd);
+    unlink(target);
+    CHECK(symlink("nowhere", target) == 0, "symlink");
+    fd = iks_outfile_tmp_create(target, &t);
+    CHECK(fd >= 0, "tmp_create");
+    ok = iks_outfile_tmp_publish_new(fd, t, target);
+    err = errno;
+    CHECK(!ok && err == EEXIST, "publish_new over a dangling link: refused with EEXIST (returned %d, errno %d)", ok, err);
+    free(t);
+    char link[16] = "";
+    CHECK(readlink(target, link, sizeof link - 1) == 7, "the link is as it was");
+    unlink(target);
     rmdir(dir);
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;

@@ -3,7 +3,9 @@
 # Kubernetes Indexed Job and GNU parallel environments) give exactly the files of one run, N above the
 # frame count included; --resume after a render killed mid-way gives one run's files, redrawing broken
 # ones; checkpoints let a feedback toy's later range start there (fewer frames drawn, counted) with
-# the same bytes, and refuse a checkpoint of another shader, size, fps or format version, or a damaged one.
+# the same bytes; a checkpoint of another toy (another shader, a volume rewritten in place), size or fps
+# is not used (several toys share one directory, each its own files), one of another format version or
+# a damaged one (cut short even right after its header) is refused, and never kept by a later save.
 set -u
 . "$(dirname "$0")/lib.sh"
 bin=$1 root=$2
@@ -34,6 +36,11 @@ for f in sorted(os.listdir(a)):
           f'sizes {os.path.getsize(pa)} and {os.path.getsize(pb)} bytes; {b}/{f} has the pixels of {a}/{same}')
 PY
 }
+# ck DIR N: the name of DIR's checkpoint of frame N (ckpt-KEY-FRAME.iksc), one per line if several
+ck() { ls "$1" | grep -E "^ckpt-[0-9a-f]{16}-0*$2\.iksc$"; }
+# same_frames A B: every file of B has the bytes of A's file of its name
+same_frames() { local f; for f in "$2"/*; do cmp -s "$f" "$1/${f##*/}" || return 1; done; }
+differ() { ! cmp -s "$1" "$2"; }
 # summary FILE WORDS: the number before WORDS in the summary line, 0 when absent
 num() { grep -oE "[0-9]+ $2" "$1" | head -1 | grep -oE '^[0-9]+' || echo 0; }
 
@@ -105,7 +112,7 @@ check "--shard auto under GNU parallel over (stand-in) ssh hosts: one run" same 
 IKSHADE=$bin SHADER=$trails OUT=pscript FRAMES=0:9 SIZE=96x54 CHECKPOINT_EVERY=4 JOBS=2 \
   "$root/examples/scale-out/render-parallel.sh" 4
 check "render-parallel.sh, 4 parts here: one run" same one5 pscript
-check "... leaving checkpoints beside the frames" [ -s pscript.checkpoints/ckpt-000000000004.iksc ]
+check "... leaving checkpoints beside the frames" [ -s "pscript.checkpoints/$(ck pscript.checkpoints 4)" ]
 mkdir -p "$tmp/h2" && cd "$tmp/h2"
 HOME=$tmp/h2 PARALLEL_SSH=$fakessh HOSTS=1/hostA,1/hostB IKSHADE=$bin SHADER=$trails OUT="p ssh" FRAMES=0:9 \
   SIZE=96x54 "$root/examples/scale-out/render-parallel.sh" 3
@@ -216,9 +223,11 @@ expect_fail "--checkpoint-every 0" 2 "--checkpoint-every '0': expected a number 
 C=(render "$trails" --size 128x72)
 "$bin" "${C[@]}" -o cone/%03d.png --frames 30 --quiet
 "$bin" "${C[@]}" -o cpart/%03d.png --frames 0:13 --checkpoint cp --checkpoint-every 5 2>c1.log
-check "checkpoints after frames 5 and 10 (none at 15: not drawn)" [ "$(ls cp | tr '\n' ' ')" = "ckpt-000000000005.iksc ckpt-000000000010.iksc " ]
+check "checkpoints after frames 5 and 10 (none at 15: not drawn), named by the render's key" \
+  [ "$(ls cp | sed -E 's/^ckpt-[0-9a-f]{16}-/ckpt-KEY-/' | tr '\n' ' ')" = "ckpt-KEY-000000000005.iksc ckpt-KEY-000000000010.iksc " ]
+check "... one key for both" [ "$(ls cp | cut -c 6-21 | sort -u | wc -l)" -eq 1 ]
 check "a checkpoint holds both halves of each buffer pair in float, and a little" \
-  [ "$(stat -c %s cp/ckpt-000000000005.iksc)" -eq $((208 + 2 * 128 * 72 * 16 + 1 + 768 + 8)) ]
+  [ "$(stat -c %s "cp/$(ck cp 5)")" -eq $((208 + 2 * 128 * 72 * 16 + 1 + 768 + 8)) ]
 "$bin" "${C[@]}" -o cpart/%03d.png --frames 22:30 --checkpoint cp --checkpoint-every 5 2>c2.log
 "$bin" "${C[@]}" -o cpart/%03d.png --frames 13:22 --checkpoint cp 2>c3.log
 check "ranges 0:13, 22:30, 13:22 through checkpoints equal one run of 30, byte for byte" same cone cpart
@@ -276,31 +285,110 @@ check "a replayed session with keys: three ranges through checkpoints equal one 
 check "... the later ranges started from the checkpoint of frame 6, after three key events" \
   grep -q 'checkpoint of frame 6' k2.log
 check "... both of them" grep -q 'checkpoint of frame 6' k3.log
-expect_fail "a checkpoint of another session" 2 "refused: it was made with another frame rate, start time, mouse or recorded session" \
-  "$bin" render ktoy --size 40x24 --fps 20 -o kref/%02d.png --frames 10:12 --checkpoint kcp
+"$bin" render ktoy --size 40x24 --fps 20 -o kref/%02d.png --frames 10:12 --checkpoint kcp 2>kref.log
+check "a checkpoint of another session is not used: a note names the newest and says why" \
+  grep -qE "ckpt-[0-9a-f]{16}-000000000009.iksc and other checkpoints there not used: it was made with another frame rate, start time, mouse or recorded session" kref.log
+check "... and the range draws its 10 frames before it" [ "$(num kref.log 'drawn unsaved')" -eq 10 ]
+
+# checkpoints of other renders are not theirs: another size, fps or shader finds none of its own (a
+# note says why the newest there is not used), draws from frame 0 and leaves the others alone
+"$bin" render "$trails" --size 64x36 -o oth1/%03d.png --frames 12:14 --checkpoint cp 2>o1.log
+check "another size: not used, with why" grep -qE "ckpt-[0-9a-f]{16}-000000000010.iksc and other checkpoints there not used: it holds buffers of 128x72, this render draws 64x36" o1.log
+check "... drawn from frame 0" [ "$(num o1.log 'drawn unsaved')" -eq 12 ]
+"$bin" "${C[@]}" --fps 30 -o oth2/%03d.png --frames 12:14 --checkpoint cp 2>o2.log
+check "another fps: not used, with why" grep -q "not used: it was made with another frame rate, start time, mouse or recorded session" o2.log
+cp -r "$trails" other && sed -i 's/0\.97/0.96/' other/a.glsl
+"$bin" render other --size 128x72 -o oth3/%03d.png --frames 12:14 --checkpoint cp 2>o3.log
+check "another shader: not used, with why" grep -q "not used: it was made from a different toy" o3.log
+check "... drawn from frame 0" [ "$(num o3.log 'drawn unsaved')" -eq 12 ]
+
+# two toys checkpointing the same frames into one directory: each keeps its own files and resumes from them
+"$bin" "${C[@]}" -o two1/%03d.png --frames 0:10 --checkpoint two --checkpoint-every 5 --quiet
+"$bin" render other --size 128x72 -o two2/%03d.png --frames 0:10 --checkpoint two --checkpoint-every 5 --quiet
+check "two toys' checkpoints of frames 5 and 10 in one directory: all four there" [ "$(ls two | wc -l)" -eq 4 ]
+check "... two of frame 10" [ "$(ck two 10 | wc -l)" -eq 2 ]
+check "... the first toy's as it wrote it (the second replaced nothing)" cmp -s "two/$(ck cp 10)" "cp/$(ck cp 10)"
+"$bin" "${C[@]}" -o two1/%03d.png --frames 10:13 --checkpoint two 2>two1.log
+"$bin" render other --size 128x72 -o two2/%03d.png --frames 10:13 --checkpoint two 2>two2.log
+"$bin" render other --size 128x72 -o oone/%03d.png --frames 13 --quiet
+check "the first toy resumed from its own checkpoint of frame 10" grep -q 'buffers from the checkpoint of frame 10' two1.log
+check "the second toy too" grep -q 'buffers from the checkpoint of frame 10' two2.log
+check "... the first toy's frames equal one run's" same_frames cone two1
+check "... the second toy's too" same_frames oone two2
+check "... which differ from the first toy's (the test tells them apart)" differ two1/012.png two2/012.png
+
+# a volume rewritten in place (same name, same size, other bytes) is another toy: its old checkpoint is
+# not used, and the resumed frames are those of a fresh render with the new volume
+mkdir -p vtoy
+vol() { python3 -c 'import struct, sys, random; r = random.Random(int(sys.argv[2])); open(sys.argv[1], "wb").write(b"BIN\0" + struct.pack("<IIIBBH", 4, 4, 4, 1, 0, 0) + bytes(r.randrange(256) for _ in range(64)))' "$@"; }
+vol vtoy/noise.bin 1
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0) * 0.8 + texelFetch(iChannel1, ivec3(int(f.x) %% 4, int(f.y) %% 4, iFrame %% 4), 0).rrrr * 0.3; }\n' >vtoy/a.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(f), 0).rgb, 1.0); }\n' >vtoy/image.glsl
+printf 'a.iChannel0 = a\na.iChannel1 = noise.bin\nimage.iChannel0 = a\n' >vtoy/manifest.txt
+"$bin" render vtoy --size 32x18 -o vold/%02d.png --frames 0:8 --checkpoint volcp --checkpoint-every 4 --quiet
+sz=$(stat -c %s vtoy/noise.bin)
+vol vtoy/noise.bin 2
+check "the new volume has the old one's size and name" [ "$(stat -c %s vtoy/noise.bin)" -eq "$sz" ]
+"$bin" render vtoy --size 32x18 -o vfresh/%02d.png --frames 0:8 --quiet
+"$bin" render vtoy --size 32x18 -o vres/%02d.png --frames 6:8 --checkpoint volcp 2>vres.log
+check "a volume changed on disk: the resumed frames equal a fresh render's" same_frames vfresh vres
+check "... which differ from the old volume's (the test has teeth)" differ vold/07.png vfresh/07.png
+check "... the old checkpoint was not used, and a note says why" grep -q "not used: it was made from a different toy" vres.log
+check "... (6 frames drawn unsaved)" [ "$(num vres.log 'drawn unsaved')" -eq 6 ]
+
+# music is decoded while drawing, so its file's bytes join the identity: a track rewritten in place
+# (same name, same length) is another toy too
+mkdir -p mtoy
+wav() { python3 -c 'import math, struct, sys, wave; w = wave.open(sys.argv[1], "wb"); w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100); f = float(sys.argv[2]); w.writeframes(b"".join(struct.pack("<hh", *(2 * [int(12000 * math.sin(2 * math.pi * f * i / 44100))])) for i in range(22050))); w.close()' "$@"; }
+wav mtoy/tone.wav 440
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0) * 0.8 + texelFetch(iChannel1, ivec2(int(f.x) * 16, 0), 0) * 0.3; }\n' >mtoy/a.glsl
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texelFetch(iChannel0, ivec2(f), 0).rgb, 1.0); }\n' >mtoy/image.glsl
+printf 'a.iChannel0 = a\na.iChannel1 = tone.wav\nimage.iChannel0 = a\n' >mtoy/manifest.txt
+"$bin" render mtoy --size 32x18 -o mold/%02d.png --frames 0:8 --checkpoint mcp --checkpoint-every 4 --quiet
+wav mtoy/tone.wav 3000
+"$bin" render mtoy --size 32x18 -o mfresh/%02d.png --frames 0:8 --quiet
+"$bin" render mtoy --size 32x18 -o mres/%02d.png --frames 6:8 --checkpoint mcp 2>mres.log
+check "a music file changed on disk: the resumed frames equal a fresh render's" same_frames mfresh mres
+check "... which differ from the old track's" differ mold/07.png mfresh/07.png
+check "... the old checkpoint was not used, and a note says why" grep -q "not used: it was made from a different toy" mres.log
 
 # refusals: one line, exit 2 (1 for a damaged file), no frame written
-expect_fail "a checkpoint of another size" 2 "ckpt-000000000010.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*use another --checkpoint" \
-  "$bin" render "$trails" --size 64x36 -o ref1/%03d.png --frames 12:14 --checkpoint cp
-expect_fail "a checkpoint of another fps" 2 "refused: it was made with another frame rate, start time, mouse or recorded session" \
-  "$bin" "${C[@]}" --fps 30 -o ref2/%03d.png --frames 12:14 --checkpoint cp
-cp -r "$trails" other && sed -i 's/0\.97/0.96/' other/a.glsl
-expect_fail "a checkpoint of another shader" 2 "refused: it was made from a different shader" \
-  "$bin" render other --size 128x72 -o ref3/%03d.png --frames 12:14 --checkpoint cp
-mkdir -p vcp && cp cp/ckpt-000000000010.iksc vcp/
-printf '\x02' | dd of=vcp/ckpt-000000000010.iksc bs=1 seek=8 conv=notrunc 2>/dev/null
-expect_fail "a checkpoint of another format version" 1 "checkpoint format version 2; this ikshade reads version 1" \
+# a file under this render's name whose header is another render's (copied or renamed there)
+"$bin" render "$trails" --size 64x36 -o r64/%03d.png --frames 0:5 --checkpoint cp64 --checkpoint-every 5 --quiet
+cp "cp/$(ck cp 5)" "cp64/$(ck cp64 5)"
+expect_fail "a checkpoint whose header is another render's" 2 "ckpt-[0-9a-f]{16}-000000000005.iksc: refused: it holds buffers of 128x72, this render draws 64x36.*use another --checkpoint" \
+  "$bin" render "$trails" --size 64x36 -o ref1/%03d.png --frames 6:7 --checkpoint cp64
+mkdir -p vcp && cp "cp/$(ck cp 10)" vcp/
+printf '\x01' | dd of="vcp/$(ck cp 10)" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_fail "a checkpoint of another format version" 1 "checkpoint format version 1; this ikshade reads version 2" \
   "$bin" "${C[@]}" -o ref4/%03d.png --frames 12:14 --checkpoint vcp
-mkdir -p dmg && cp cp/ckpt-000000000010.iksc dmg/
-printf '\x55' | dd of=dmg/ckpt-000000000010.iksc bs=1 seek=5000 conv=notrunc 2>/dev/null
+mkdir -p oldname && cp "cp/$(ck cp 10)" oldname/ckpt-000000000010.iksc
+"$bin" "${C[@]}" -o old/%03d.png --frames 12:14 --checkpoint oldname 2>old.log
+check "a file named as format version 1 named it is not used, with a note" \
+  grep -q "ckpt-000000000010.iksc not used: an older ikshade's (checkpoint format version 1; delete it)" old.log
+check "... drawn from frame 0" [ "$(num old.log 'drawn unsaved')" -eq 12 ]
+mkdir -p dmg && cp "cp/$(ck cp 10)" dmg/
+printf '\x55' | dd of="dmg/$(ck cp 10)" bs=1 seek=5000 conv=notrunc 2>/dev/null
 expect_fail "a damaged checkpoint" 1 "checksum mismatch \(damaged checkpoint; delete it\)" \
   "$bin" "${C[@]}" -o ref5/%03d.png --frames 12:14 --checkpoint dmg
-mkdir -p cut && head -c 9000 cp/ckpt-000000000010.iksc >cut/ckpt-000000000010.iksc
+mkdir -p cut && head -c 9000 "cp/$(ck cp 10)" >"cut/$(ck cp 10)"
 expect_fail "a checkpoint cut short" 1 "cut short" "$bin" "${C[@]}" -o ref6/%03d.png --frames 12:14 --checkpoint cut
-mkdir -p junk && echo hello >junk/ckpt-000000000010.iksc
+# cut right after its header: the header alone is whole and right, the file is not
+mkdir -p cuth && head -c 208 "cp/$(ck cp 10)" >"cuth/$(ck cp 10)"
+expect_fail "a checkpoint cut right after its header is not used" 1 \
+  "cuth/ckpt-[0-9a-f]{16}-000000000010.iksc: cut short: 208 bytes, where its header makes $((208 + 2 * 128 * 72 * 16 + 1 + 768 + 8)) \(damaged checkpoint; delete it\)" \
+  "$bin" "${C[@]}" -o ref8/%03d.png --frames 12:14 --checkpoint cuth
+"$bin" "${C[@]}" -o cutw/%03d.png --frames 0:11 --checkpoint cuth --checkpoint-every 10 2>cutw.log
+check "... nor kept by a render that saves that frame: a warning names it and what is wrong" \
+  grep -qE "warning: .*cuth/ckpt-[0-9a-f]{16}-000000000010.iksc: cut short: 208 bytes.*written again" cutw.log
+check "... and it is written whole again" cmp -s "cuth/$(ck cp 10)" "cp/$(ck cp 10)"
+mkdir -p junk && echo hello >"junk/$(ck cp 10)"
 expect_fail "a file that is no checkpoint" 1 "not an ikshade checkpoint" "$bin" "${C[@]}" -o ref7/%03d.png --frames 12:14 --checkpoint junk
+"$bin" "${C[@]}" -o junkw/%03d.png --frames 0:11 --checkpoint junk --checkpoint-every 10 2>junkw.log
+check "a file that is no checkpoint is never replaced by a save: a warning says so" grep -q "not an ikshade checkpoint; not replaced" junkw.log
+check "... it is as it was" [ "$(cat "junk/$(ck cp 10)")" = hello ]
 check "no refused render wrote a frame" [ -z "$(find ref* -type f 2>/dev/null)" ]
-check "no temporary checkpoint left behind" [ -z "$(find cp dcp -name '.*' -type f)" ]
+check "no temporary checkpoint left behind" [ -z "$(find cp dcp two volcp cuth -name '.*' -type f)" ]
 
 # a toy without buffers: checkpoints are not needed and none are written
 "$bin" render "$root/shaders/limb.frag" --size 64x36 -o nob/%02d.png --frames 3:6 --checkpoint nobcp --checkpoint-every 2 2>nob.log

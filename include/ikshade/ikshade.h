@@ -356,9 +356,11 @@ typedef struct {
      * with buffers draws kept frames unsaved when later frames need their state. PNG outputs only. */
     bool resume;
     /* A directory of checkpoints of a toy with buffers (format: docs/DESIGN-NOTES.md). A range that
-     * starts after 0 starts from the newest one at or before it instead of from frame 0; one made from
-     * another shader, size, settings, fps, time0, mouse or session, or by another format version, is
-     * IKS_E_USAGE. With checkpoint_every N > 0, the state after each N-th frame drawn (frames N, 2N,
+     * starts after 0 starts from the newest one of its own render at or before it instead of from frame
+     * 0: checkpoints are named by a hash of the toy (its sources and its media's bytes), size,
+     * settings, fps, time0, mouse and session, so renders of other toys or options share the directory
+     * and never use or replace each other's. A damaged one is IKS_E_FORMAT; one of another format
+     * version too. With checkpoint_every N > 0, the state after each N-th frame drawn (frames N, 2N,
      * ...) is saved there atomically: a toy's buffers twice, w x h x 16 bytes each, per checkpoint. */
     const char *checkpoint_dir;
     long checkpoint_every;

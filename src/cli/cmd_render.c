@@ -153,8 +153,10 @@ static const iks_opt OPTIONS[] = {
     { IKS_OPT_FLAG, "--resume", NULL, NULL, "keep frames whose PNG files are already there, complete and valid; draw\n"
       "the rest (a killed or preempted task is simply run again)", R(resume), "resume", .flags = 0 },
     { IKS_OPT_STRING, "--checkpoint", NULL, "DIR", "a toy with buffers starts a range from the newest checkpoint in DIR at\n"
-      "or before it instead of from frame 0 (the same frames as one run); one\n"
-      "made from another shader, size, --set, --fps, --time, --mouse, --input or\nformat version is refused",
+      "or before it instead of from frame 0 (the same frames as one run); each\n"
+      "toy, size, --set, --fps, --time, --mouse and --input has its own there\n"
+      "(named by a hash of the shaders and the media's bytes too), so toys may\n"
+      "share DIR; a damaged one, or one of another format version, is refused",
       R(checkpoint_dir), "checkpoint_dir", .complete = "dir", .need = "a directory" },
     { IKS_OPT_LONG, "--checkpoint-every", NULL, "N", "save the buffers' state in DIR after every N-th frame (frames N, 2N,\n"
       "...), atomically, at full float precision", R(checkpoint_every), "checkpoint_every", .flags = IKS_OPT_NONZERO,

@@ -1,11 +1,12 @@
 /* checkpoint.h: a toy's feedback state at a frame, saved to a file so that a render of a later range
- * starts there instead of from frame 0. The format (version 1, all numbers little-endian):
+ * starts there instead of from frame 0. The format (version 2, all numbers little-endian):
  *
  *   offset  size  field
  *   0       8     magic "IKSCKPT\n"
- *   8       4     format version (1)
+ *   8       4     format version (2; version 1 hashed music, video and volumes by their names)
  *   12      4     header size (HEADER_BYTES: the payload starts there)
- *   16      8     the toy's identity: a hash of its passes' assembled sources, channels and textures
+ *   16      8     the toy's identity: a hash of its passes' assembled sources, its channels, the texels
+ *                 of its images, cubemaps and volumes and the bytes of its music and video files
  *   24      8     a hash of the --set values applied
  *   32      8     a hash of the render's parameters that reach the buffers: the buffers' size,
  *                 fps, time0, the fixed mouse or the recorded session
@@ -20,8 +21,14 @@
  *                 bottom row first, then which half is the newest; then the keyboard's rows)
  *   end-8   8     FNV-1a 64 of the payload
  *
- * Files are named ckpt-FRAME.iksc (FRAME in 12 digits) in the checkpoint directory, written under a
- * temporary name and renamed, so a killed render never leaves a partial checkpoint. */
+ * Files are named ckpt-KEY-FRAME.iksc in the checkpoint directory: KEY is iks_ckpt_key of the header
+ * (16 hex digits: toy, settings, parameters and buffer size together), FRAME 12 digits. Renders of
+ * different toys or options share one directory without meeting: each finds its own newest checkpoint
+ * by name and never writes another's. Before a checkpoint is used or kept it is checked whole (size =
+ * header + payload + 8, checksum); a damaged one is refused on load and written again on save. A file
+ * is written under a temporary name and claimed without replacing anything there (RENAME_NOREPLACE),
+ * so a killed render never leaves a partial checkpoint and no render replaces another's. Files of
+ * version 1 (ckpt-FRAME.iksc) are not used, with a note. */
 #ifndef IKS_CHECKPOINT_H
 #define IKS_CHECKPOINT_H
 
@@ -30,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define IKS_CKPT_VERSION 1
+#define IKS_CKPT_VERSION 2
 #define IKS_CKPT_HEADER_BYTES 208
 
 typedef struct {
@@ -55,17 +62,24 @@ typedef struct {
     const char *renderer;
 } iks_ckpt_want;
 
-/* The newest checkpoint in dir at a frame from 1 to at_most, by name; 0 when there is none (dir
- * missing counts as none). -1 with IKS_E_IO when dir cannot be listed. */
-long iks_ckpt_newest(const char *dir, long at_most, iks_err *err);
-/* Loads dir's checkpoint of frame into t after checking it against want (want->h.frame is ignored;
- * want->h.time is that frame's time): a mismatch is IKS_E_USAGE in one line naming the file and what
- * differs. *next_key gets the session's next key. A renderer that differs is one warning to log. */
+/* The key of a render's checkpoints, in their names: a hash of h's toy_id, settings_id, params_id,
+ * width and height */
+uint64_t iks_ckpt_key(const iks_ckpt_header *h);
+
+/* The newest checkpoint of want's render in dir at a frame from 1 to at_most, by name; 0 when there is
+ * none (dir missing counts as none). Newer ones of other renders, or of format version 1, are a note
+ * to log saying why they are not used. -1 with IKS_E_IO when dir cannot be listed. */
+long iks_ckpt_newest(const char *dir, const iks_ckpt_want *want, long at_most, const iks_logger *log, iks_err *err);
+/* Loads dir's checkpoint of want's render at frame into t after checking the file whole (IKS_E_FORMAT:
+ * cut short, longer, checksum mismatch) and against want (want->h.frame is ignored; want->h.time is
+ * that frame's time): a mismatch is IKS_E_USAGE; each in one line naming the file and what is wrong.
+ * *next_key gets the session's next key. A renderer that differs is one warning to log. */
 bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_want *want, int64_t *next_key,
                    const iks_logger *log, iks_err *err);
-/* Saves t's state as dir's checkpoint of want->h.frame (made if missing), atomically. One already
- * there with the same header is kept as it is. */
-bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, iks_err *err);
+/* Saves t's state as dir's checkpoint of want->h.frame (made if missing), atomically. A whole one of
+ * this render already there is kept as it is; a damaged one is written again, with a warning; anything
+ * else at the name is left alone, with a warning (a save that is skipped, not a failure). */
+bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, const iks_logger *log, iks_err *err);
 
 /* FNV-1a 64, for the parameter hashes */
 #define IKS_FNV_START 0xcbf29ce484222325ull

@@ -336,18 +336,7 @@ static bool already_there(iks_err *e, const char *path, int others)
 
 /* Moves from to to unless a file is at to, deciding both at once: 0, or -1 with errno (EEXIST: one
  * is there), so that a file that appears after the checks is not replaced either */
-static int claim(const char *from, const char *to)
-{
-    if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return 0;
-    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return -1;
-    /* a file system without RENAME_NOREPLACE: link() claims the name as atomically */
-    if (link(from, to) == 0) return unlink(from), 0;
-    if (errno != EPERM && errno != ENOTSUP) return -1;
-    /* nor hard links (FAT): checked the instant before */
-    struct stat st;
-    if (lstat(to, &st) == 0) return errno = EEXIST, -1;
-    return rename(from, to);
-}
+static int claim(const char *from, const char *to) { return iks_rename_new(from, to) ? 0 : -1; }
 
 /* Before anything is fetched: what in out_dir the toy's names are already is refused now when it can
  * be, the JSON differing from its answer, or a name that is no regular file (a media file's bytes are

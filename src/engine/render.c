@@ -322,6 +322,7 @@ typedef struct {
     iks_downsample down;
     iks_readback rb;
     long next_key;     /* a replayed session's next key event */
+    uint64_t toy_id;   /* the toy's identity with its media's bytes (iks_gltoy_content_id), for checkpoints */
 } gl_state;
 
 static void gl_free(gl_state *g)
@@ -454,7 +455,7 @@ static void ckpt_want(const plan *p, const gl_state *g, long frame, iks_ckpt_wan
 {
     const iks_render_desc *d = &p->d;
     memset(w, 0, sizeof *w);
-    w->h.toy_id = g->toy->identity;
+    w->h.toy_id = g->toy_id;
     w->h.settings_id = g->toy->settings_id;
     uint64_t h = IKS_FNV_START;
     int size[3] = { d->width, d->height, d->ssaa };
@@ -484,7 +485,7 @@ static bool maybe_checkpoint(gl_state *g, const plan *p, long drawn, iks_render_
     if (every <= 0 || !g->toy->has_buffers || drawn % every != 0) return true;
     iks_ckpt_want w;
     ckpt_want(p, g, drawn, &w);
-    if (!iks_ckpt_save(p->d.checkpoint_dir, g->toy, &w, err)) return iks_err_prefix(err, "checkpoint_dir: ");
+    if (!iks_ckpt_save(p->d.checkpoint_dir, g->toy, &w, &p->e->log, err)) return iks_err_prefix(err, "checkpoint_dir: ");
     st->checkpoints++;
     return true;
 }
@@ -508,10 +509,11 @@ static bool reach_state(gl_state *g, const plan *p, iks_toy *t, long from, long 
 {
     long at = 0;
     if (p->d.checkpoint_dir && from > 0) {
-        at = iks_ckpt_newest(p->d.checkpoint_dir, from, err);
+        iks_ckpt_want w;
+        ckpt_want(p, g, from, &w);
+        at = iks_ckpt_newest(p->d.checkpoint_dir, &w, from, &t->e->log, err);
         if (at < 0) return iks_err_prefix(err, "checkpoint_dir: ");
         if (at > 0) {
-            iks_ckpt_want w;
             ckpt_want(p, g, at, &w);
             int64_t next_key;
             if (!iks_ckpt_load(p->d.checkpoint_dir, at, g->toy, &w, &next_key, &t->e->log, err)) return false;
@@ -628,7 +630,9 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
         iks_logf(&t->e->log, IKS_LOG_INFO, "checkpoint_dir: this toy has no buffers, so no state to save or load");
     /* buffers carry state from frame to frame: a range that starts later must live through the frames
      * before it, unsaved (from a checkpoint when there is one), to be the same as one long run */
-    if (t->gl.has_buffers && from < r->end && !reach_state(&g, &p, t, from, total, start, st, &stopped, &err)) ok = false;
+    /* the toy's media are read whole for its identity once, where checkpoints are kept */
+    if (r->checkpoint_dir && t->gl.has_buffers && !iks_gltoy_content_id(&t->gl, &g.toy_id, &err)) ok = false;
+    if (ok && t->gl.has_buffers && from < r->end && !reach_state(&g, &p, t, from, total, start, st, &stopped, &err)) ok = false;
     start = iks_now();
     /* The n-th frame saved is drawn into ring slot n % RING and collected once RING frames are
      * outstanding (or when drawing stops), so its readback overlaps the drawing of the next ones. */

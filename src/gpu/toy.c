@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
 
@@ -46,7 +47,7 @@ static const float CUBE_CORNERS[6][5][3] = {
     { { 1, 1, -1 }, { -1, 1, -1 }, { -1, -1, -1 }, { 1, -1, -1 }, { 0, 0, 0 } },
 };
 
-/* FNV-1a, 64 bits: the toy's identity for checkpoints (a changed shader, channel or texture changes it) */
+/* FNV-1a, 64 bits: the toy's identity for checkpoints (a changed shader, channel or medium changes it) */
 #define FNV_START 0xcbf29ce484222325ull
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -134,7 +135,7 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t
 
 /* shadertoy.com's volume (.bin, parsed by src/media/volume.c) as a 3D texture of 1-4 channels of
  * bytes or floats */
-static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_err *e)
+static bool load_volume(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     if (!in->path) { /* missing media: one black texel */
         static const unsigned char black[4] = { 0, 0, 0, 255 };
@@ -155,6 +156,9 @@ static bool load_volume(const iks_input *in, unsigned *tex, float res[3], iks_er
     static const GLenum LAYOUT[4] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
     unsigned ch = v.channels;
     bool floats = v.format == 10;
+    /* the texels themselves, not the file's name: a volume rewritten in place is another toy */
+    uint32_t dims[5] = { v.x, v.y, v.z, ch, v.format };
+    *id = fnv(fnv(*id, dims, sizeof dims), v.texels, (size_t)v.x * v.y * v.z * ch * (floats ? 4 : 1));
     while (glGetError() != GL_NO_ERROR) {}
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_3D, *tex);
@@ -249,11 +253,10 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
         const iks_input *in = &in4[c];
         out[c] = *in;
         /* what the channel is joins the toy's identity (a checkpoint holds only for the same toy); media
-         * files by their pixels where they are images, by name where they are decoded over time */
-        int what[8] = { pass, c, (int)in->kind, in->buffer, (int)in->filter, in->repeat, in->vflip, in->srgb };
+         * by their decoded texels here, music and video by their bytes in iks_gltoy_content_id (never
+         * by name: a file rewritten in place is another toy) */
+        int what[9] = { pass, c, (int)in->kind, in->buffer, (int)in->filter, in->repeat, in->vflip, in->srgb, !!in->path };
         t->identity = fnv(t->identity, what, sizeof what);
-        if ((in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO || in->kind == IKS_IN_VOLUME) && in->path)
-            t->identity = fnv(t->identity, in->path, strlen(in->path));
         if (in->kind == IKS_IN_CUBE_BUFFER) {
             if (!d->pass[IKS_CUBE_PASS].path)
                 return iks_err_set(e, IKS_E_USAGE, "%s: " IKS_U_CHANNEL_PREFIX "%d reads Cube A, which the toy does not have", name, c);
@@ -266,7 +269,7 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
             if (!load_cube(in, &tex[c], res[c], &t->identity, e)) return false;
             glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
         }
-        if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], e)) return false;
+        if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], &t->identity, e)) return false;
         if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
             if (pass < 0)
                 return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s channel in a sound pass is not supported",
@@ -291,6 +294,8 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     t->identity = FNV_START;
     draw_order(t, d);
     t->identity = fnv(t->identity, t->order, sizeof t->order);
+    int cube_size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
+    t->identity = fnv(t->identity, &cube_size, sizeof cube_size);
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     const iks_pass *sound = d->sound.path ? &d->sound : NULL;
     for (int p = 0; p < IKS_PASSES; p++) {
@@ -350,6 +355,41 @@ fail:;
     t->nwanted = nwanted;
     t->capwanted = capwanted;
     return false;
+}
+
+/* Music and video are decoded while the frames are drawn, so their bytes join the identity here, read
+ * whole once, and only by a caller that needs the identity (a render keeping checkpoints): a viewer's
+ * every rebuild would otherwise read a long video through. */
+bool iks_gltoy_content_id(const iks_gltoy *t, uint64_t *id, iks_err *e)
+{
+    uint64_t h = t->identity;
+    enum { CHUNK = 1 << 20 };
+    unsigned char *buf = NULL;
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++) {
+            const iks_input *in = &t->in[p][c];
+            if ((in->kind != IKS_IN_MUSIC && in->kind != IKS_IN_VIDEO) || !in->path) continue;
+            if (!buf && !(buf = malloc(CHUNK))) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+            int fd = iks_userfile_open(in->path, 0);
+            if (fd < 0) {
+                free(buf);
+                return iks_err_set(e, IKS_E_IO, "%s: %s", in->path, iks_userfile_strerror(errno));
+            }
+            int pc[2] = { p, c };
+            h = fnv(h, pc, sizeof pc);
+            ssize_t r;
+            while ((r = read(fd, buf, CHUNK)) > 0 || (r < 0 && errno == EINTR))
+                if (r > 0) h = fnv(h, buf, (size_t)r);
+            int err = errno;
+            close(fd);
+            if (r < 0) {
+                free(buf);
+                return iks_err_set(e, IKS_E_IO, "%s: %s", in->path, iks_userfile_strerror(err));
+            }
+        }
+    free(buf);
+    *id = h;
+    return true;
 }
 
 void iks_gltoy_destroy(iks_gltoy *t)

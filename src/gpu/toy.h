@@ -95,7 +95,8 @@ typedef struct {
     iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
     float *snd_cache;                /* a block of the sound pass's samples for a speaker (owned), */
     long snd_block;                  /* ... and which block it is (-1: none) */
-    uint64_t identity;               /* a hash of what the passes are: sources, channels, media pixels */
+    uint64_t identity;               /* a hash of what the passes are: sources, channels, the texels of
+                                      * images, cubemaps and volumes (music and video: below) */
     uint64_t settings_id;            /* a hash of every setting applied, in order (iks_gltoy_apply) */
 } iks_gltoy;
 
@@ -156,6 +157,9 @@ bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
  * into a float target and read back, as the site does. IKS_E_USAGE when the toy has no sound pass,
  * IKS_E_GL when the target cannot be made. */
 bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e);
+/* The toy's identity (t->identity) with the bytes of its music and video files, which it reads whole:
+ * a checkpoint's mark of the toy. IKS_E_IO naming a file that cannot be read, IKS_E_NOMEM. */
+bool iks_gltoy_content_id(const iks_gltoy *t, uint64_t *id, iks_err *e);
 /* ---- feedback state (render's checkpoints) ----
  * Everything a frame leaves behind for later frames: the contents of every feedback target (both halves
  * of each ping-pong pair, since a pass that discards pixels leaves the older half's there), which half

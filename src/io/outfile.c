@@ -283,15 +283,22 @@ bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path)
     return ok;
 }
 
-/* rename without replacing; where the file system does not offer that (EINVAL), a hard link claims the
- * name as atomically */
-static bool rename_new(const char *from, const char *to)
+bool iks_rename_new(const char *from, const char *to)
 {
+    /* RENAME_NOREPLACE claims the name in one step; file systems without it (NFS, some FUSE) get a
+     * hard link, which fails on an existing name too; one that has neither gets a check and a rename,
+     * whose window two writers of one name could only race in */
     if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0) return true;
-    if (errno != EINVAL && errno != ENOSYS) return false;
-    if (link(from, to) != 0) return false;
-    unlink(from);
-    return true;
+    if (errno != EINVAL && errno != ENOSYS && errno != ENOTSUP) return false;
+    if (link(from, to) == 0) {
+        unlink(from);
+        return true;
+    }
+    if (errno == EEXIST) return false;
+    struct stat sb;
+    if (lstat(to, &sb) == 0) return errno = EEXIST, false;
+    if (errno != ENOENT) return false;
+    return rename(from, to) == 0;
 }
 
 bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user, char *buf, size_t n)
@@ -305,7 +312,7 @@ bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user
         ok = false;
         e = EEXIST;
         for (int i = 0; !ok && e == EEXIST && name(user, i, buf, n); i++) {
-            ok = rename_new(tmp, buf);
+            ok = iks_rename_new(tmp, buf);
             if (!ok) e = errno;
         }
     }
@@ -313,6 +320,24 @@ bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user
     iks_outfile_tmp_done(tmp);
     errno = e;
     return ok;
+}
+
+/* the one candidate of iks_outfile_tmp_publish_new */
+static bool only_name(void *user, int attempt, char *buf, size_t n)
+{
+    return attempt == 0 && (size_t)snprintf(buf, n, "%s", (const char *)user) < n;
+}
+
+bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path)
+{
+    char buf[PATH_MAX];
+    if (strlen(path) >= sizeof buf) {
+        close(fd);
+        unlink(tmp);
+        iks_outfile_tmp_done(tmp);
+        return errno = ENAMETOOLONG, false;
+    }
+    return iks_outfile_tmp_claim(fd, tmp, only_name, (void *)path, buf, sizeof buf);
 }
 
 bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, char *buf, size_t n)

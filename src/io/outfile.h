@@ -46,6 +46,9 @@ int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp);
 /* Gives the temporary its final mode (0666 less the umask) and renames it over path after checking
  * what is there; unlinks it on failure. Closes fd either way. false with errno set. */
 bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path);
+/* The same for a name that must not be taken from anyone (another toy's checkpoint): what is already
+ * at path, whatever it is, stays, and false with errno EEXIST. */
+bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path);
 /* Names the user did not type (screenshots, takes, ikshade-NNNN.mp4) are claimed, never replaced: the
  * temporary is renamed with RENAME_NOREPLACE to name(0), else name(1), ... (each candidate written
  * into buf by the caller's function, false when there are no more), so that two processes claiming
@@ -59,7 +62,8 @@ bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, c
 /* Whether two output paths name one file (the same file there, or the same name in the same directory
  * for one not there yet) */
 bool iks_same_output(const char *a, const char *b);
-
+/* rename(2) that never replaces what is at to: false with errno EEXIST when something is there */
+bool iks_rename_new(const char *from, const char *to);
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
