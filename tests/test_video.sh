@@ -115,7 +115,7 @@ check "... nor a hidden temporary" [ -z "$(ls -A | grep '^\.')" ]
 # full file system where this test may mount one.
 mkdir -p fakebin && cat > fakebin/ffmpeg <<'SH'
 #!/bin/sh
-for a; do out=$a; done
+for a; do out=${a#file:}; done
 cat >/dev/null
 printf 'stub' >"$out"
 echo "Error writing trailer of $out: No space left on device" >&2
@@ -177,7 +177,7 @@ done
 # over every frame does; here an ffmpeg that sleeps 7 s after its input ends): waited for, said, kept
 mkdir -p slowbin && cat > slowbin/ffmpeg <<'SH'
 #!/bin/sh
-for a; do out=$a; done
+for a; do out=${a#file:}; done
 head -c 1 >/dev/null && : >"$STARTED"
 cat >/dev/null
 sleep 7

@@ -241,8 +241,8 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
         if (d->audio) {
             args_of(&a, f->audio_args);
             /* the track is the sound of every frame asked for; a render stopped early has fewer: the
-             * sound ends with the picture (padded with silence should it ever be the shorter) */
-            args_of(&a, "-af apad -shortest");
+             * sound ends with the picture (a whole render's track is exactly as long as its frames) */
+            args_of(&a, "-shortest");
         }
         arg(&a, "-f");
         arg(&a, f->muxer);
