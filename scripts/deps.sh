@@ -7,8 +7,9 @@
 # Quiet: one summary line when it installs something; apt's whole log only when it fails.
 set -euo pipefail
 # glslang-tools: render and view check shaders as the site's GLSL ES 3.00 with it (a feature, not a test)
+# libx11-dev: the viewer ends a recording properly when the X server goes away (Xlib's IO error hook)
 # libjpeg62-turbo-dev: JPEG textures and .jpg output; libwebp-dev: animated .webp output
-BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libstb-dev libdeflate-dev libpng-dev libjpeg62-turbo-dev
+BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libx11-dev libstb-dev libdeflate-dev libpng-dev libjpeg62-turbo-dev
             libwebp-dev libcjson-dev libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev
             help2man dpkg-dev file libasound2-dev glslang-tools)
 # chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests

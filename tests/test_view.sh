@@ -398,6 +398,12 @@ echo junk > junk.png
 check_eq "view --frames 3 with a texture that is no image: exit 1" 1 "$rc"
 "$bin" view limb.frag --size 64x36 --frames 3 > nv.out 2> nv.err; rc=$?
 check_eq "view --frames 3 of a good shader: exit 0 ($(tr '\n' '|' <nv.err))" 0 "$rc"
+# the HUD shows the file's name: bytes outside its font's table (UTF-8, a tab, an escape) are drawn as
+# '?', not looked up past the table (the sanitizer build reads this case)
+hudname=$(printf 'caf\303\251\t\033x.frag')
+cp limb.frag "$hudname"
+"$bin" view "$hudname" --size 64x36 --frames 3 > nv.out 2> nv.err; rc=$?
+check_eq "view with the HUD of a name in UTF-8 with control bytes: exit 0 ($(tr '\n' '|' <nv.err))" 0 "$rc"
 
 # ---- live reload where it used to stop for good ------------------------------------------------------
 # the shader's directory deleted and made again (a checkout, a sync tool)
@@ -441,4 +447,24 @@ wait_for 'cannot include "later.glsl"' 1 v.err
 printf 'vec3 later() { return vec3(31.0, 20.0, 30.0) / 255.0; }\n' > later.glsl
 reloaded; shot; check "live: a missing #include created later is picked up" [ "$(centre "$shot")" = "31 20 30" ]
 stop
+
+# ---- the X server goes away during a recording ------------------------------------------------------
+# Xlib ends the process when its connection dies; the recording is finished first: the video plays,
+# holds the frames the viewer says, and no temporary is left
+mkfifo xfd
+Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp 3>xfd >/dev/null 2>&1 & xpid=$!
+read -r -t 20 xdisp <xfd; rm -f xfd
+mkdir lost
+(cd lost && DISPLAY=":$xdisp" exec "$bin" view ../limb.frag --size 320x180 --record lost.mp4 > v.out 2> v.err) & lp=$!
+for _ in $(seq 300); do [ -n "$(ls -A lost | grep '^\.lost')" ] && break; sleep 0.05; done
+sleep 1
+kill "$xpid"; wait "$xpid" 2>/dev/null
+wait "$lp"; rc=$?
+check_eq "the display gone during --record: exit 1 ($(tr '\n' '|' < lost/v.err))" 1 "$rc"
+said=$(grep -oE '^recorded: lost.mp4 \([0-9]+ frames\)' lost/v.out | grep -oE '\([0-9]+' | tr -d '(')
+check "... the recording is reported ($(cat lost/v.out))" [ -n "$said" ] && [ "$said" -gt 0 ]
+check_eq "... and holds the frames it says, read by ffprobe" "$said" \
+  "$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 lost/lost.mp4 2>&1)"
+check "... the warning says why" grep -q "the display went away" lost/v.err
+check_eq "... no temporary left" "" "$(ls -A lost | grep '^\.' || true)"
 finish

@@ -8,6 +8,7 @@
 #include "base/buf.h"
 
 #include "platform/audio.h"
+#include "platform/platform.h"
 #include "gpu/hud.h"
 #include "io/outfile.h"
 #include "engine/writer.h"
@@ -512,6 +513,26 @@ static void inputs_close(input_rec *r, const iks_live_desc *d, iks_logger *log)
     r->tmp = NULL;
 }
 
+/* ---- the display going away ----------------------------------------------------------------------- */
+
+typedef struct {
+    recorder *rec;
+    input_rec *inputs;
+    const iks_live_desc *d;
+    iks_logger *log;
+} display_lost;
+
+/* The X server ended under the viewer: the process is about to end (iks_platform_on_display_lost);
+ * what is being recorded is finished as a stop would finish it, so the video plays and says its frames */
+static void on_display_lost(void *user)
+{
+    display_lost *l = user;
+    iks_warnf(l->log, "the display went away (its connection was lost): the window is gone%s",
+              l->rec->w || l->inputs->f ? "; finishing the recording" : "");
+    record_close(l->rec, l->d, l->log);
+    inputs_close(l->inputs, l->d, l->log);
+}
+
 /* ---- the loop ---------------------------------------------------------------------------------- */
 
 typedef struct {
@@ -659,6 +680,8 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     recorder rec = { .w = NULL };
     input_rec inputs;
     inputs_open(&inputs, d, &l, &e->log);
+    display_lost lost = { &rec, &inputs, d, &e->log };
+    iks_platform_on_display_lost(on_display_lost, &lost);
     bool record_at_start = d->record != NULL;
     double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0, last_drawn = 0;
     long title_draws = 0;
@@ -879,6 +902,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (d->measure)
         iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "its frames" : "a signal or the embedding program");
     iks_audio_out_close(audio);
+    iks_platform_on_display_lost(NULL, NULL);
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);

@@ -142,12 +142,20 @@ void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale)
     for (const char *s = text; *s;) {
         const char *e = strchr(s, '\n');
         size_t n = e ? (size_t)(e - s) : strlen(s);
-        memcpy(line, s, n);
-        line[n] = '\0';
+        /* stb_easy_font has glyphs for ' '..'~' alone and indexes its table with (char - 32): any
+         * other byte (a path's "café", a tab) would read outside it. One '?' per character: UTF-8's
+         * continuation bytes are dropped */
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char ch = (unsigned char)s[i];
+            if (ch >= 0x80 && ch < 0xC0) continue;
+            line[k++] = ch == '\t' ? ' ' : ch >= 32 && ch < 127 ? (char)ch : '?';
+        }
+        line[k] = '\0';
         int lw = stb_easy_font_width(line);
         if (lw > widest) widest = lw;
         unsigned char col[4] = { 235, 235, 235, 255 };
-        if (is_error_line(line, n)) col[0] = 255, col[1] = 120, col[2] = 90;
+        if (is_error_line(line, k)) col[0] = 255, col[1] = 120, col[2] = 90;
         quads += stb_easy_font_print(0, y, line, col, (char *)v + used, (int)(cap - used));
         used = 4 * sizeof(vtx) * (size_t)quads;
         y += 12;

@@ -6,6 +6,10 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include <X11/Xlib.h>
+/* glfw3native.h's one declaration we use: that header also wants the headers of XRandR, which the
+ * build does not otherwise need */
+extern Display *glfwGetX11Display(void);
 
 #include <math.h>
 #include <stdio.h>
@@ -201,11 +205,55 @@ static void toggle_fullscreen(iks_platform *p)
     g->fullscreen = true;
 }
 
+/* ---- the X server going away ------------------------------------------------------------------ */
+
+/* Xlib calls its IO error handler when the connection dies (the server ended, the network went) and
+ * exits when it returns. GLFW 3.3 installs none, so the process ended there with a recording's
+ * temporary left and its video lost. Ours runs the hook first, then whatever handled it before (Xlib's
+ * default, or a host program's own): the program keeps its behaviour, our files are finished. */
+static XIOErrorHandler prev_io;
+static bool io_hooked;
+static void (*lost_fn)(void *);
+static void *lost_user;
+
+void iks_platform_on_display_lost(void (*fn)(void *user), void *user)
+{
+    lost_fn = fn;
+    lost_user = user;
+}
+
+static int on_io_error(Display *dpy)
+{
+    void (*fn)(void *) = lost_fn;
+    lost_fn = NULL; /* once: the hook's own work must not come back here */
+    if (fn) fn(lost_user);
+    if (prev_io) return prev_io(dpy);
+    exit(1);
+}
+
+static void hook_io(void)
+{
+    if (io_hooked || !glfwGetX11Display()) return;
+    prev_io = XSetIOErrorHandler(on_io_error);
+    io_hooked = true;
+}
+
+static void unhook_io(void)
+{
+    if (!io_hooked) return;
+    /* given back only if it is still ours: a handler installed after ours stays */
+    XIOErrorHandler now = XSetIOErrorHandler(prev_io);
+    if (now != on_io_error) XSetIOErrorHandler(now);
+    io_hooked = false;
+    prev_io = NULL;
+}
+
 static void destroy(iks_platform *p)
 {
     if (!p) return;
     glfw_impl *g = p->impl;
     if (g && g->win) glfwDestroyWindow(g->win);
+    if (open_windows == 1) unhook_io();
     if (--open_windows == 0) glfwTerminate();
     free(g);
     free(p);
@@ -280,6 +328,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     glfwSetWindowCloseCallback(g->win, on_close);
     glfwMakeContextCurrent(g->win);
     glfwSwapInterval(d->no_vsync ? 0 : 1);
+    hook_io();
     iks_pin_modules();
     return p;
 }

@@ -21,6 +21,12 @@ iks_platform *iks_egl_create(iks_err *e);
  * Owner: the caller, through destroy(). */
 iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *e);
 
+/* Where the window system can lose its connection for good (an X server that ends), fn(user) is called
+ * at that moment, before the process is ended by what handled that before (Xlib's default: exit(1)):
+ * the last chance to finish files in flight. It must not touch GL or the window. NULL fn: none.
+ * Process-wide, as Xlib's hook is; set by the viewer's loop for its recordings. */
+void iks_platform_on_display_lost(void (*fn)(void *user), void *user);
+
 /* Sanitizer builds only (a no-op otherwise): keeps every module loaded so far loaded for good. Mesa and
  * GLFW unload the GL driver on terminate, after which LeakSanitizer can no longer name the driver's
  * own leaks (they show as "<unknown module>") and so cannot suppress them by library. */
