@@ -29,6 +29,9 @@ if [ -z "${IKS_IN_XVFB:-}" ]; then
   expect_fail "render --input of another file" 1 "bad_input_$$.txt:1: not an ikshade input recording" \
     "$bin" render --input /tmp/bad_input_$$.txt -o x.png
   rm -f /tmp/bad_input_$$.txt x.png
+  expect_fail "--record and --record-input naming one file" 2 \
+    "--record-input './r.mp4': the same file as the recording 'r.mp4': the one would replace the other" \
+    "$bin" view --record r.mp4 --record-input ./r.mp4
   expect_fail "--record-fps 0" 2 "--record-fps '0': expected a number other than 0" "$bin" view --record r.mp4 --record-fps 0
   echo "part 1: $pass passed, $fail failed"
   [ "$fail" -eq 0 ] || exit 1
