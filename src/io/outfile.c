@@ -340,22 +340,29 @@ bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path)
     return iks_outfile_tmp_claim(fd, tmp, only_name, (void *)path, buf, sizeof buf);
 }
 
+/* A temporary beside path holding data: its fd, or -1 with errno set and nothing left behind */
+static int tmp_with(const char *path, const void *data, size_t len, char **tmp)
+{
+    int fd = iks_outfile_tmp_create(path, tmp);
+    if (fd < 0) return -1;
+    if (iks_write_all(fd, data, len)) return fd;
+    int e = errno;
+    close(fd);
+    unlink(*tmp);
+    iks_outfile_tmp_done(*tmp);
+    free(*tmp);
+    *tmp = NULL;
+    errno = e;
+    return -1;
+}
+
 bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, char *buf, size_t n)
 {
     /* the temporary beside the first candidate: the same directory as all of them */
     if (!name(user, 0, buf, n)) return errno = EINVAL, false;
     char *tmp;
-    int fd = iks_outfile_tmp_create(buf, &tmp);
+    int fd = tmp_with(buf, data, len, &tmp);
     if (fd < 0) return false;
-    if (!iks_write_all(fd, data, len)) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        iks_outfile_tmp_done(tmp);
-        free(tmp);
-        errno = e;
-        return false;
-    }
     bool ok = iks_outfile_tmp_claim(fd, tmp, name, user, buf, n);
     int e = errno;
     free(tmp);
@@ -390,17 +397,8 @@ bool iks_write_atomic(const char *path, const void *data, size_t len)
 {
     if (iks_outfile_check(path) != 0) return false;
     char *tmp;
-    int fd = iks_outfile_tmp_create(path, &tmp);
+    int fd = tmp_with(path, data, len, &tmp);
     if (fd < 0) return false;
-    if (!iks_write_all(fd, data, len)) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        iks_outfile_tmp_done(tmp);
-        free(tmp);
-        errno = e;
-        return false;
-    }
     bool ok = iks_outfile_tmp_publish(fd, tmp, path);
     int e = errno;
     free(tmp);
