@@ -63,7 +63,7 @@ test-asan: deps-test
 test-fuzz: deps-test
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint fuzz_pngcheck \
-	  fuzz_image fuzz_volume
+	  fuzz_image fuzz_volume fuzz_probe
 	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # examples/scale-out/render.sbatch run as a job array by a one-node Slurm cluster that the test starts

@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 crashes="$build/crashes"; mkdir -p "$crashes"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 status=0
-for t in source log solve cli json manifest output inputlog checkpoint pngcheck image volume; do
+for t in source log solve cli json manifest output inputlog checkpoint pngcheck image volume probe; do
   bin="$build/fuzz_$t"
   [ -x "$bin" ] || { echo "fuzz: $bin is missing (make test-fuzz builds it)" >&2; exit 1; }
   reg="$root/tests/fuzz/regress/$t"

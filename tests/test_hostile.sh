@@ -61,11 +61,11 @@ rm -rf "${w:?}"/*
 
 # --each prints names as table cells: a newline or a '|' in a file name cannot forge a row, an escape
 # sequence cannot reach the terminal
-mkdir "$fx/each2"
-printf '%s\n' "$ok" > "$fx/each2/a
+mkdir "$fx/eachnames"
+printf '%s\n' "$ok" > "$fx/eachnames/a
 b | ok | forged.frag"
-printf '%s\n' "$ok" > "$fx/each2/$(printf 'e\033[31mred.frag')"
-out=$(cd "$w" && timeout 60 "$bin" render --each "$fx/each2" --size 16x16 2>/dev/null); rc=$?
+printf '%s\n' "$ok" > "$fx/eachnames/$(printf 'e\033[31mred.frag')"
+out=$(cd "$w" && timeout 60 "$bin" render --each "$fx/eachnames" --size 16x16 2>/dev/null); rc=$?
 check_eq "--each with odd names: exit 0" 0 "$rc"
 check_eq "--each: one row per shader (2 + the header's 2)" 4 "$(printf '%s\n' "$out" | wc -l)"
 check "--each: the newline and bars escaped" grep -qF '| a\nb \| ok \| forged.frag | ok |' <<<"$out"
@@ -352,6 +352,14 @@ if command -v ffmpeg >/dev/null; then
   printf '#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1.0,\n%s\n' "$fx/outside.ts" > "$fx/live.webm"
   bad 1 "live.ogg: ffmpeg: " "${R[@]}" "$fx/ok.frag" --channel0 "$fx/live.ogg" -o x.png
   bad 1 "live.webm: " "${R[@]}" "$fx/ok.frag" --channel0 "$fx/live.webm" -o x.png
+
+  # a decoder that hangs (a demuxer made to wait, a stalled machine) is ended after 30 s of silence and
+  # the file named: here an ffprobe that never answers
+  mkdir -p "$fx/hangbin"
+  printf '#!/bin/sh\necho $$ > "%s"\nexec sleep 1000\n' "$fx/hang.pid" > "$fx/hangbin/ffprobe"; chmod +x "$fx/hangbin/ffprobe"
+  ffmpeg -v error -nostdin -f lavfi -i testsrc=size=32x32:rate=10 -t 1 "$fx/hang.mp4"
+  bad 1 "hang.mp4: ffprobe said nothing for 30 s: given up" env PATH="$fx/hangbin:$PATH" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/hang.mp4" -o x.png
+  check "... and the hung ffprobe was ended" bash -c '[ -s "$1" ] && ! kill -0 "$(cat "$1")" 2>/dev/null' _ "$fx/hang.pid"
 
   # a phone's portrait video: a 64x32 stream with a quarter turn in its display matrix plays 32x64,
   # upright, as a browser shows it; the texture is the decoded frame, not a transposed smear

@@ -7,6 +7,7 @@
 #include "base/userfile.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
@@ -267,27 +268,12 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
         iks_video_close(v);
         return false;
     }
-    double avg = 0, r = 0, dur = 0, rot = 0;
-    long nb = 0;
-    for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-        char *eq = strchr(line, '=');
-        if (!eq) continue;
-        *eq++ = '\0';
-        if (!strcmp(line, "width")) v->w = atoi(eq);
-        else if (!strcmp(line, "height")) v->h = atoi(eq);
-        else if (!strcmp(line, "avg_frame_rate")) avg = rate_of(eq);
-        else if (!strcmp(line, "r_frame_rate")) r = rate_of(eq);
-        else if (!strcmp(line, "nb_frames")) nb = atol(eq);
-        else if (!strcmp(line, "duration")) dur = strtod(eq, NULL);
-        else if (!strcmp(line, "rotation")) rot = strtod(eq, NULL);
-    }
-    /* ffmpeg turns a phone's portrait video upright as it decodes it (as browsers play it, so as the
-     * site's channel shows it): a quarter turn swaps the sides the container gives */
-    if (isfinite(rot) && lround(fabs(rot) / 90.0) % 2 == 1) {
-        int t = v->w;
-        v->w = v->h;
-        v->h = t;
-    }
+    iks_video_probe pr;
+    iks_video_parse_probe(buf, &pr);
+    v->w = pr.w;
+    v->h = pr.h;
+    double avg = pr.avg_fps, r = pr.r_fps, dur = pr.duration;
+    long nb = pr.frames;
     v->fps = avg > 0 ? avg : r;
     if (st != 0 || v->w <= 0 || v->h <= 0) {
         tidy(why, "a video in MP4, WebM/Matroska or Ogg");
@@ -326,6 +312,45 @@ static void stop_decoder(iks_video_in *v)
     finish(&c, true, NULL, 0);
     v->pid = 0;
     v->out = -1;
+}
+
+void iks_video_parse_probe(char *text, iks_video_probe *p)
+{
+    memset(p, 0, sizeof *p);
+    double rot = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *eq = strchr(line, '=');
+        if (!eq) continue;
+        *eq++ = '\0';
+        /* ffprobe's numbers, but read as untrusted text: out of range is none */
+        long n = 0;
+        char *end;
+        errno = 0;
+        if (!strcmp(line, "width") || !strcmp(line, "height") || !strcmp(line, "nb_frames")) {
+            n = strtol(eq, &end, 10);
+            if (errno || end == eq || n < 0) n = 0;
+        }
+        if (!strcmp(line, "width")) p->w = n > INT_MAX ? 0 : (int)n;
+        else if (!strcmp(line, "height")) p->h = n > INT_MAX ? 0 : (int)n;
+        else if (!strcmp(line, "nb_frames")) p->frames = n;
+        else if (!strcmp(line, "avg_frame_rate")) p->avg_fps = rate_of(eq);
+        else if (!strcmp(line, "r_frame_rate")) p->r_fps = rate_of(eq);
+        else if (!strcmp(line, "duration")) {
+            double d = strtod(eq, NULL);
+            p->duration = d > 0 && d < 1e9 ? d : 0; /* a frame count from it stays a long */
+        } else if (!strcmp(line, "rotation")) {
+            double d = strtod(eq, NULL);
+            rot = isfinite(d) ? d : 0;
+        }
+    }
+    /* ffmpeg turns a phone's portrait video upright as it decodes it (as browsers play it, so as the
+     * site's channel shows it): a quarter turn swaps the sides the container gives */
+    if (fabs(rot) < 1e9 && lround(fabs(rot) / 90.0) % 2 == 1) {
+        int t = p->w;
+        p->w = p->h;
+        p->h = t;
+    }
 }
 
 /* A decoder that gives frame `first` next */

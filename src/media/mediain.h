@@ -52,6 +52,15 @@ typedef struct {
     long have;         /* its index, -1 before the first */
 } iks_video_in;
 
+/* What ffprobe said of a video stream (its text: "key=value" lines), as a decoder will give it: the
+ * sides swapped for a quarter turn. Numbers out of range, or not numbers, are 0. text is modified. */
+typedef struct {
+    int w, h;
+    double avg_fps, r_fps, duration;
+    long frames;
+} iks_video_probe;
+void iks_video_parse_probe(char *text, iks_video_probe *p);
+
 /* Opens and probes (size, rate, frame count); no frame is decoded yet. */
 bool iks_video_open(iks_video_in *v, const char *path, iks_err *e);
 /* The frame shown at t seconds into the clip, looping as the site's videos do (t mod duration);
