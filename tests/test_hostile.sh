@@ -361,6 +361,17 @@ if command -v ffmpeg >/dev/null; then
   bad 1 "hang.mp4: ffprobe said nothing for 30 s: given up" env PATH="$fx/hangbin:$PATH" "${R[@]}" "$fx/ok.frag" --channel0 "$fx/hang.mp4" -o x.png
   check "... and the hung ffprobe was ended" bash -c '[ -s "$1" ] && ! kill -0 "$(cat "$1")" 2>/dev/null' _ "$fx/hang.pid"
 
+  # Ctrl-C while a video's decoder is stalled: the stop does not wait out its 30 s of silence (an
+  # ffmpeg that never answers; ffprobe is the real one)
+  printf '#!/bin/sh\nexec sleep 1000\n' > "$fx/hangbin/ffmpeg"; chmod +x "$fx/hangbin/ffmpeg"
+  mkdir -p "$fx/stallbin"; ln -sf "$fx/hangbin/ffmpeg" "$fx/stallbin/ffmpeg"
+  (cd "$w" && PATH="$fx/stallbin:$PATH" exec timeout -s KILL 20 "${R[@]}" "$fx/ok.frag" --channel0 "$fx/hang.mp4" -o x.png 2>err) & p=$!
+  sleep 2; kill -INT "$p" 2>/dev/null  # timeout passes it on to the render
+  wait "$p"; rc=$?
+  check_eq "Ctrl-C during a stalled video decode: exit 130, not a 30 s wait ($(cat "$w/err"))" 130 "$rc"
+  check_eq "... nothing left behind" "err" "$(ls -A "$w")"
+  rm -rf "${w:?}"/*
+
   # a phone's portrait video: a 64x32 stream with a quarter turn in its display matrix plays 32x64,
   # upright, as a browser shows it; the texture is the decoded frame, not a transposed smear
   ffmpeg -v error -nostdin -f lavfi -i testsrc=size=64x32:rate=10 -t 1 -c:v libx264 -pix_fmt yuv444p -qp 0 "$fx/flat.mp4"

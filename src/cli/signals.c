@@ -9,7 +9,8 @@
  *   last frame is being finished by ffmpeg, and the end of the grace is said in one line.
  * - SIGPIPE is ignored: a closed pipe is an EPIPE error where it matters (raw frames to stdout) and
  *   nothing at all on stderr, instead of death by signal. SIGXFSZ too: a file past `ulimit -f` is the
- *   one-line EFBIG error of the file it was, its temporary removed.
+ *   one-line EFBIG error of the file it was, its temporary removed; children (ffmpeg) inherit that on
+ *   purpose, so an encoder past the limit says "File too large" too instead of dying silently.
  * - One signal sent twice at once is one request: `timeout` sends its SIGTERM to the command and then
  *   to the command's process group, which holds the command again, and a stop that counted the copy
  *   as the second signal died at once, losing a recording half the time; `timeout --foreground`,

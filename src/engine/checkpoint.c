@@ -440,11 +440,7 @@ bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, con
         bool done = there == REPLACE_DAMAGED ? iks_outfile_tmp_publish(fd, tmp, path) : iks_outfile_tmp_publish_new(fd, tmp, path);
         if (!done && errno == EEXIST) (void)judge_existing(path, want, payload, true, log);
         else if (!done) ok = iks_err_set(err, IKS_E_IO, "%s: %s", path, iks_outfile_strerror(errno));
-    } else {
-        close(fd);
-        unlink(tmp);
-        iks_outfile_tmp_done(tmp);
-    }
+    } else iks_outfile_tmp_discard(fd, &tmp);
     free(tmp);
     return ok;
 }

@@ -279,14 +279,16 @@ static bool numbered_name(void *user, int attempt, char *buf, size_t n)
     const numbered *nm = user;
     long i = (long)nm->first + attempt;
     if (i > 99999) return false;
+    int r;
     if (nm->take) {
         const char *slash = strrchr(nm->take, '/');
         const char *dot = strrchr(slash ? slash : nm->take, '.');
-        if (!dot) snprintf(buf, n, "%s-%ld", nm->take, i);
-        else snprintf(buf, n, "%.*s-%ld%s", (int)(dot - nm->take), nm->take, i, dot);
-    } else if (nm->dir) snprintf(buf, n, "%.3900s/ikshade-%04ld%s", nm->dir, i, nm->ext);
-    else snprintf(buf, n, "ikshade-%04ld%s", i, nm->ext);
-    return true;
+        if (!dot) r = snprintf(buf, n, "%s-%ld", nm->take, i);
+        else r = snprintf(buf, n, "%.*s-%ld%s", (int)(dot - nm->take), nm->take, i, dot);
+    } else if (nm->dir) r = snprintf(buf, n, "%s/ikshade-%04ld%s", nm->dir, i, nm->ext);
+    else r = snprintf(buf, n, "ikshade-%04ld%s", i, nm->ext);
+    /* a name cut short would be another file (another directory, no extension): none then */
+    return r >= 0 && (size_t)r < n;
 }
 
 /* The first number from nm->first whose name is free now: where claiming starts (a file that appears
@@ -474,13 +476,7 @@ static void inputs_open(input_rec *r, const iks_live_desc *d, const live *l, iks
     int fd = iks_make_parent_dirs(d->record_input) ? iks_outfile_tmp_create(d->record_input, &r->tmp) : -1;
     if (fd < 0 || !(r->f = fdopen(fd, "w"))) {
         snprintf(msg, sizeof msg, "%s", strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(r->tmp);
-            iks_outfile_tmp_done(r->tmp);
-        }
-        free(r->tmp);
-        r->tmp = NULL;
+        iks_outfile_tmp_discard(fd, &r->tmp);
         record_report(d, log, d->record_input, 0, msg);
         return;
     }
@@ -503,10 +499,7 @@ static void inputs_close(input_rec *r, const iks_live_desc *d, iks_logger *log)
     else {
         char msg[256];
         snprintf(msg, sizeof msg, "%s", strerror(errno));
-        if (fd < 0) {
-            unlink(r->tmp);
-            iks_outfile_tmp_done(r->tmp);
-        }
+        if (fd < 0) iks_outfile_tmp_discard(-1, &r->tmp);
         record_report(d, log, d->record_input, 0, msg);
     }
     free(r->tmp);

@@ -281,11 +281,7 @@ static bool video_audio(iks_toy *t, const iks_render_desc *r, char **tmp, long *
     free(wav);
     if (fd >= 0 && close(fd) != 0 && ok) ok = false, e = errno;
     if (!ok) {
-        if (name) {
-            unlink(name);
-            iks_outfile_tmp_done(name);
-            free(name);
-        }
+        iks_outfile_tmp_discard(-1, &name);
         return iks_err_set(err, IKS_E_IO, "%s: its audio track: %s", r->output, iks_outfile_strerror(e));
     }
     *tmp = name;
@@ -293,13 +289,7 @@ static bool video_audio(iks_toy *t, const iks_render_desc *r, char **tmp, long *
     return true;
 }
 
-static void audio_remove(char *tmp)
-{
-    if (!tmp) return;
-    unlink(tmp);
-    iks_outfile_tmp_done(tmp);
-    free(tmp);
-}
+static void audio_remove(char *tmp) { iks_outfile_tmp_discard(-1, &tmp); }
 
 iks_code iks_render_check(const iks_render_desc *d)
 {

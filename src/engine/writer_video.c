@@ -147,13 +147,8 @@ static void args_of(argv_t *a, const char *s)
 /* Removes the temporary (a video not made) */
 static void tmp_drop(iks_video *v)
 {
-    if (v->tmp_fd >= 0) close(v->tmp_fd);
+    iks_outfile_tmp_discard(v->tmp_fd, &v->tmp);
     v->tmp_fd = -1;
-    if (!v->tmp) return;
-    unlink(v->tmp);
-    iks_outfile_tmp_done(v->tmp);
-    free(v->tmp);
-    v->tmp = NULL;
 }
 
 bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f, iks_err *err)

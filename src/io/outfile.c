@@ -19,13 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ---- the stop request -------------------------------------------------------------------------- */
-
-static atomic_int stop_flag;
-
-void iks_stop_request(void) { atomic_store(&stop_flag, 1); }
-void iks_stop_reset(void) { atomic_store(&stop_flag, 0); }
-bool iks_stop_requested(void) { return atomic_load(&stop_flag) != 0; }
+/* ---- writes that a stop request may end (base/stop.h) ------------------------------------------- */
 
 /* After a stop was asked, how long a write may wait for its reader before it gives up: under the
  * signal policy's grace period (src/cli/signals.c, 5 s), and long enough for an encoder on a loaded
@@ -328,6 +322,19 @@ static bool only_name(void *user, int attempt, char *buf, size_t n)
     return attempt == 0 && (size_t)snprintf(buf, n, "%s", (const char *)user) < n;
 }
 
+void iks_outfile_tmp_discard(int fd, char **tmp)
+{
+    int e = errno;
+    if (fd >= 0) close(fd);
+    if (*tmp) {
+        unlink(*tmp);
+        iks_outfile_tmp_done(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+    }
+    errno = e;
+}
+
 bool iks_outfile_tmp_publish_new(int fd, const char *tmp, const char *path)
 {
     char buf[PATH_MAX];
@@ -346,13 +353,7 @@ static int tmp_with(const char *path, const void *data, size_t len, char **tmp)
     int fd = iks_outfile_tmp_create(path, tmp);
     if (fd < 0) return -1;
     if (iks_write_all(fd, data, len)) return fd;
-    int e = errno;
-    close(fd);
-    unlink(*tmp);
-    iks_outfile_tmp_done(*tmp);
-    free(*tmp);
-    *tmp = NULL;
-    errno = e;
+    iks_outfile_tmp_discard(fd, tmp);
     return -1;
 }
 

@@ -14,6 +14,8 @@
 #ifndef IKS_OUTFILE_H
 #define IKS_OUTFILE_H
 
+#include "base/stop.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 #include <stddef.h>
@@ -64,6 +66,9 @@ bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, c
 bool iks_same_output(const char *a, const char *b);
 /* rename(2) that never replaces what is at to: false with errno EEXIST when something is there */
 bool iks_rename_new(const char *from, const char *to);
+/* A temporary given up: fd closed (when >= 0), the file removed, unregistered, *tmp freed and NULL;
+ * errno kept. Safe with *tmp NULL. */
+void iks_outfile_tmp_discard(int fd, char **tmp);
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
@@ -90,10 +95,6 @@ void iks_outfile_remove_dir(const char *dir);
 /* Async-signal-safe: removes every registered temporary. */
 void iks_outfile_remove_temporaries(void);
 
-/* Async-signal-safe: asks every blocking write and render loop in the process to stop. */
-void iks_stop_request(void);
-void iks_stop_reset(void);
-bool iks_stop_requested(void);
 
 /* mkdir -p of the directory part of path; false with errno set. */
 bool iks_make_parent_dirs(const char *path);

@@ -5,6 +5,8 @@
 #include "base/buf.h"
 #include "base/subproc.h"
 #include "base/userfile.h"
+#include "base/clock.h"
+#include "base/stop.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,30 +59,27 @@ typedef struct {
 #define VIDEO_FORMATS "mov,matroska,ogg"
 #define AUDIO_FORMATS "mov,matroska,ogg,mp3,wav,flac"
 
-/* argv with "/dev/fd/3" standing for the file fd; false with e set (no ffmpeg, or no process) */
+/* argv with "/dev/fd/3" standing for the file fd; false with e set (no ffmpeg, or no process). Its
+ * stderr goes to a file in memory, read at the end: a pipe there, read only then, filled with one line
+ * per damaged frame of a long file and blocked ffmpeg, which then looked hung. */
 static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_err *e)
 {
-    int o[2], er[2];
+    int o[2];
     if (pipe2(o, O_CLOEXEC) != 0) return iks_err_set(e, IKS_E_IO, "%s: %s", path, strerror(errno));
-    if (pipe2(er, O_CLOEXEC) != 0) {
-        close(o[0]);
-        close(o[1]);
-        return iks_err_set(e, IKS_E_IO, "%s: %s", path, strerror(errno));
-    }
-    const int fds[] = { IKS_SPAWN_NULL, o[1], er[1], fd };
+    int log = memfd_create("ikshade-decoder-log", MFD_CLOEXEC); /* -1: its words are lost, not the file */
+    const int fds[] = { IKS_SPAWN_NULL, o[1], log >= 0 ? log : IKS_SPAWN_NULL, fd };
     int rc = iks_spawn(&c->pid, argv, fds, 4, false);
     close(o[1]);
-    close(er[1]);
     if (rc != 0) {
         close(o[0]);
-        close(er[0]);
+        if (log >= 0) close(log);
         c->pid = 0;
         if (rc == ENOENT)
             return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: decoding it needs %s (apt-get install ffmpeg)", path, argv[0]);
         return iks_err_set(e, IKS_E_IO, "%s: cannot run %s: %s", path, argv[0], strerror(rc));
     }
     c->out = o[0];
-    c->err = er[0];
+    c->err = log;
     return true;
 }
 
@@ -88,16 +88,26 @@ static bool spawn(child *c, int fd, char *const argv[], const char *path, iks_er
  * above what any sane file needs for one frame or a probe on a loaded machine. */
 #define IDLE_LIMIT_MS 30000
 
-/* Reads up to n bytes, through short reads; the count read (less at the end), -1 on an error, -2 when
- * nothing came for IDLE_LIMIT_MS. */
+#define HUNG (-2)    /* read_full: nothing came for IDLE_LIMIT_MS */
+#define STOPPED (-3) /* read_full: a stop was asked (base/stop.h) while it waited */
+
+/* Reads up to n bytes of a child's pipe, through short reads; the count read (less at the end), -1 on
+ * an error, HUNG or STOPPED. The silence is measured from the last byte, across signals. */
 static ssize_t read_full(int fd, void *buf, size_t n)
 {
     size_t got = 0;
+    double since = iks_now();
     while (got < n) {
+        int left = (int)(IDLE_LIMIT_MS - (iks_now() - since) * 1000.0);
+        if (left <= 0) return HUNG;
         struct pollfd pf = { .fd = fd, .events = POLLIN };
-        int r = poll(&pf, 1, IDLE_LIMIT_MS);
-        if (r < 0 && errno == EINTR) continue;
-        if (r == 0) return -2;
+        int r = poll(&pf, 1, left);
+        if (r < 0 && errno == EINTR) {
+            /* a stop must not wait out a stalled decoder: the signal policy's grace is shorter */
+            if (iks_stop_requested()) return STOPPED;
+            continue;
+        }
+        if (r == 0) return HUNG;
         ssize_t k = read(fd, (char *)buf + got, n - got);
         if (k == 0) break;
         if (k < 0) {
@@ -105,6 +115,7 @@ static ssize_t read_full(int fd, void *buf, size_t n)
             return -1;
         }
         got += (size_t)k;
+        since = iks_now();
     }
     return (ssize_t)got;
 }
@@ -116,16 +127,16 @@ static int finish(child *c, bool kill_it, char *why, size_t n)
     if (kill_it) kill(c->pid, SIGKILL);
     if (c->out >= 0) close(c->out);
     c->out = -1;
-    if (why && n) {
-        why[0] = '\0';
-        if (!kill_it) {
-            ssize_t k = read_full(c->err, why, n - 1);
-            why[k > 0 ? k : 0] = '\0';
-            why[strcspn(why, "\n")] = '\0';
-        }
-    }
-    close(c->err);
     int st = iks_reap(c->pid);
+    if (why && n) {
+        /* its log, now that it has ended: the first line */
+        why[0] = '\0';
+        ssize_t k = !kill_it && c->err >= 0 ? pread(c->err, why, n - 1, 0) : 0;
+        why[k > 0 ? k : 0] = '\0';
+        why[strcspn(why, "\n")] = '\0';
+    }
+    if (c->err >= 0) close(c->err);
+    c->err = -1;
     c->pid = 0;
     if (st == -1) return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -179,10 +190,9 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
     size_t cap = 0, cap2 = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
     float pair[2 * 4096];
     bool too_long = false, oom = false;
-    bool hung = false;
+    ssize_t k = 0;
     for (;;) {
-        ssize_t k = read_full(c.out, pair, sizeof pair);
-        hung = k == -2;
+        k = read_full(c.out, pair, sizeof pair);
         if (k <= 0) break;
         size_t frames = (size_t)k / (2 * sizeof(float));
         if (a->n + frames > max) {
@@ -204,8 +214,9 @@ bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
         a->n += frames;
     }
     char why[512];
-    int st = finish(&c, too_long || oom || hung, why, sizeof why);
-    if (hung) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+    int st = finish(&c, too_long || oom || k == HUNG || k == STOPPED, why, sizeof why);
+    if (k == HUNG) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+    else if (k == STOPPED) iks_err_set(e, IKS_E_INTERRUPTED, "%s: decoding it was interrupted", path);
     else if (too_long) iks_err_set(e, IKS_E_FORMAT, "%s: longer than %d minutes: too long for a music channel", path,
                               IKS_AUDIO_MAX_SECONDS / 60);
     else if (oom) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory decoding it", path);
@@ -262,9 +273,10 @@ bool iks_video_open(iks_video_in *v, const char *path, iks_err *e)
     ssize_t k = read_full(c.out, buf, sizeof buf - 1);
     buf[k > 0 ? k : 0] = '\0';
     char why[512];
-    int st = finish(&c, k == -2, why, sizeof why);
-    if (k == -2) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: ffprobe said nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+    int st = finish(&c, k == HUNG || k == STOPPED, why, sizeof why);
+    if (k == HUNG || k == STOPPED) {
+        if (k == HUNG) iks_err_set(e, IKS_E_FORMAT, "%s: ffprobe said nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
+        else iks_err_set(e, IKS_E_INTERRUPTED, "%s: probing it was interrupted", path);
         iks_video_close(v);
         return false;
     }
@@ -308,7 +320,7 @@ double iks_video_duration(const iks_video_in *v) { return (double)v->frames / v-
 static void stop_decoder(iks_video_in *v)
 {
     if (!v->pid) return;
-    child c = { v->pid, v->out, open("/dev/null", O_RDONLY | O_CLOEXEC) };
+    child c = { v->pid, v->out, -1 };
     finish(&c, true, NULL, 0);
     v->pid = 0;
     v->out = -1;
@@ -369,10 +381,10 @@ static bool start_at(iks_video_in *v, long first, iks_err *e)
                      "-fps_mode", "passthrough", "-s", size, "-f", "rawvideo", "-pix_fmt", "rgba", "-", NULL };
     child c;
     if (!spawn(&c, v->fd, argv, v->path, e)) return false;
-    /* its stderr is drained only at the end: -v error keeps it far under a pipe's capacity */
+    /* its log is not read: a failure is said by the frames that do not come */
     v->pid = c.pid;
     v->out = c.out;
-    close(c.err);
+    if (c.err >= 0) close(c.err);
     v->next = first;
     return true;
 }
@@ -384,15 +396,21 @@ const uint8_t *iks_video_frame_at(iks_video_in *v, double t, iks_err *e)
     long want = (long)floor(tm * v->fps + 1e-9);
     if (want >= v->frames) want = v->frames - 1;
     if (want == v->have) return v->frame;
+    /* a decoder that hung once is not started again each frame (the viewer would stall 30 s a frame) */
+    if (v->hung)
+        return iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s: given up", v->path,
+                           IDLE_LIMIT_MS / 1000), NULL;
     /* forward within two seconds: read on; otherwise a new decoder from a seek */
     if (!v->pid || want < v->next || want - v->next > 2 * v->fps)
         if (!start_at(v, want, e)) return NULL;
     size_t bytes = (size_t)v->w * (size_t)v->h * 4;
     while (v->next <= want) {
         ssize_t k = read_full(v->out, v->frame, bytes);
-        if (k == -2) {
+        if (k == HUNG || k == STOPPED) {
             v->have = -1;
-            stop_decoder(v); /* a later call starts afresh */
+            stop_decoder(v); /* stopped: a later call (a render resumed) starts afresh */
+            if (k == STOPPED) return iks_err_set(e, IKS_E_INTERRUPTED, "%s: decoding it was interrupted", v->path), NULL;
+            v->hung = true;
             return iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s at frame %ld: given up", v->path,
                                IDLE_LIMIT_MS / 1000, v->next), NULL;
         }

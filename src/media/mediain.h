@@ -50,6 +50,7 @@ typedef struct {
     long next;         /* the index of the frame it gives next */
     uint8_t *frame;    /* the frame last read, w * h * 4, owned */
     long have;         /* its index, -1 before the first */
+    bool hung;         /* a decoder of it said nothing for the idle limit: not started again */
 } iks_video_in;
 
 /* What ffprobe said of a video stream (its text: "key=value" lines), as a decoder will give it: the
