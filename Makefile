@@ -18,18 +18,21 @@ deps:
 deps-test:
 	@scripts/deps.sh test
 
-$(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+# One line of output, and the whole log only when it fails (build/logs/build.log keeps it); V=1 shows
+# the compiler's progress as it goes
+ifeq ($(V),1)
+QUIETLY = sh -c
+else
+QUIETLY = scripts/quietly.sh $(1) $(2) sh -c
+endif
 
-build: deps $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS)
+build: deps
+	@$(call QUIETLY,$(BUILD)/logs/build.log,"build $(BUILD)/ikshade") \
+	  'cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release && cmake --build $(BUILD) -j $(JOBS)'
 
-# The same build with one line of output, and the whole log only when it fails
-build-quiet: deps
-	@scripts/quietly.sh $(BUILD)/logs/build.log "build $(BUILD)/ikshade" \
-	  sh -c 'cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release && cmake --build $(BUILD) -j $(JOBS)'
+build-quiet: build
 
-run: build-quiet
+run: build
 	@scripts/run.sh $(BUILD)/ikshade
 
 # The program, libikshade and libik, their headers and pkg-config files, the shaders, the man pages
@@ -39,31 +42,33 @@ install: build
 
 # A Debian package of the same, installed under /usr: apt-get install ./build/ikshade_*.deb
 deb: build
-	cd $(BUILD) && cpack -G DEB
+	@$(call QUIETLY,$(BUILD)/logs/deb.log,"package $(BUILD)/ikshade_*.deb") 'cd $(BUILD) && cpack -G DEB'
+	@ls $(BUILD)/ikshade_*.deb
 
 # The fast tier while working on the code: the unit tests and the GL tests through headless EGL (no X,
 # no ffmpeg, no network, nothing slow), about 2 minutes after a build. `make test` is CI's whole run.
 check: deps-test build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L 'unit|gpu' -LE slow
+	@JOBS=$(JOBS) scripts/ctest.sh $(BUILD) check -L 'unit|gpu' -LE slow
 
 # The whole suite in the normal build, then again under AddressSanitizer + UndefinedBehaviorSanitizer,
 # then each libFuzzer target for FUZZ_SECONDS from its seeds, then the Slurm cluster test.
 test: test-fast test-asan test-fuzz test-slurm
 
 test-fast: deps-test build
-	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@JOBS=$(JOBS) scripts/ctest.sh $(BUILD) test
 
 test-asan: deps-test
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@$(call QUIETLY,$(ASAN_BUILD)/logs/build.log,"build $(ASAN_BUILD)/ikshade (ASan+UBSan)") \
+	  'cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_SANITIZE=ON && cmake --build $(ASAN_BUILD) -j $(JOBS)'
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:intercept_tls_get_addr=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS)
+	  JOBS=$(JOBS) scripts/ctest.sh $(ASAN_BUILD) test
 
+FUZZ_TARGETS = fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint \
+  fuzz_pngcheck fuzz_image fuzz_volume fuzz_probe
 test-fuzz: deps-test
-	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint fuzz_pngcheck \
-	  fuzz_image fuzz_volume fuzz_probe
+	@$(call QUIETLY,$(FUZZ_BUILD)/logs/build.log,"build the fuzz targets in $(FUZZ_BUILD)") \
+	  'cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON && cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)'
 	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 # examples/scale-out/render.sbatch run as a job array by a one-node Slurm cluster that the test starts

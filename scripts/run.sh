@@ -16,6 +16,11 @@ if [ -z "${IKSHADE_HEADLESS:-}" ] && [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; 
   echo "No window could be opened; rendering headless instead."
 fi
 echo "Rendering the IK limb demo headless: $frames frames of 1280x720 at 60 fps into $out/"
-"$bin" render -o "$out/limb_%04d.png" --frames "$frames"
-echo "Frames are in $out/ (limb_0000.png .. limb_$(printf '%04d' $((frames - 1))).png)."
-echo "Make a video:  ffmpeg -framerate 60 -i $out/limb_%04d.png -pix_fmt yuv420p limb.mp4"
+"$bin" render -o "$out/limb_%04d.png" --frames "$frames" --quiet
+# one line: where the frames are, and a next step that works on this machine
+if command -v ffmpeg >/dev/null; then
+  next="$bin render -o $out/limb.mp4 --frames $frames   (the same as a video)"
+else
+  next="$bin render -o $out/limb.webp --frames $frames --size 640x360   (an animated WebP; apt-get install ffmpeg for .mp4)"
+fi
+echo "Frames are in $out/ (limb_0000.png .. limb_$(printf '%04d' $((frames - 1))).png). Next: $next"

@@ -1,4 +1,7 @@
 # lib.sh: helpers for the shell tests. Each test sources this, calls `check`, and ends with `finish`.
+# No test reads the terminal: a program run under `timeout` (its own process group, in the background)
+# that touches a terminal on its standard input, as ffmpeg does, is stopped by SIGTTOU and never ends.
+exec </dev/null
 pass=0 fail=0
 # check DESCRIPTION COMMAND...: passes when the command succeeds. A failure prints the command with its
 # arguments expanded, so `check "size" [ "$(png info a.png)" = "160 90 3" ]` shows what was got

@@ -82,6 +82,31 @@ check "from another directory: ikshade render -o out/%04d.png --frames 10 (the p
   hidden bash -c 'cd "$1" && PATH="$2/bin:$PATH" ikshade render -o out/%04d.png --frames 10 --quiet' _ "$tmp/elsewhere" "$R"
 check_eq "... 10 frames" "10" "$(ls "$tmp/elsewhere/out" 2>/dev/null | grep -c '^[0-9]\{4\}\.png$')"
 check_eq "... frame 9: a 1280x720 RGB PNG" "1280 720 3" "$(png info "$tmp/elsewhere/out/0009.png" 2>&1)"
+# the demos by name, from any directory: `ikshade demos` lists what the package holds, and each
+# command's --help examples run as printed (import's need the site and a key; view's run under Xvfb
+# for 5 frames)
+demos=$(hidden bash -c 'cd "$1" && PATH="$2/bin:$PATH" ikshade demos --paths' _ "$tmp/elsewhere" "$R" 2>&1)
+for d in limb creature feedback dirtoy cube trails busy sound; do
+  check "ikshade demos --paths: $d is in the package ($(grep "^$d " <<<"$demos"))" grep -qE "^$d +$R/share/ikshade/" <<<"$demos"
+done
+mkdir -p "$tmp/ex"
+for c in $commands; do
+  [ "$c" = import ] && continue
+  "$bin" "$c" --help | sed -n '/^examples\{0,1\}:$/,/^$/p' | sed -n 's/^  \([a-z].*\)/\1/p; /^      /p' |
+    sed -e ':a' -e '/\\$/N; s/\\\n *//; ta' | sed 's/  *#.*$//' > "$tmp/ex/$c.txt"
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    run=$(sed 's/^ikshade view\b/ikshade view --frames 5/' <<<"$line")
+    case $line in "ikshade view"*) x=xvfb_exec ;; *) x= ;; esac
+    rm -rf "$tmp/ex/dir" && mkdir "$tmp/ex/dir"
+    hidden bash -c 'cd "$1" && export PATH="$2/bin:$PATH" && '"$(declare -f xvfb_exec)"' && '"$x"' bash -c "$3"' \
+      _ "$tmp/ex/dir" "$R" "$run" > "$tmp/ex/out" 2>&1 </dev/null
+    rc=$?
+    check "ikshade $c --help's example, from an empty directory: $line (exit $rc: $(tail -n 2 "$tmp/ex/out" | tr '\n' ' '))" [ $rc -eq 0 ]
+  done < "$tmp/ex/$c.txt"
+done
+check_eq "the examples of render, view, solve and demos were found" "4" \
+  "$(for c in render view solve demos; do [ -s "$tmp/ex/$c.txt" ] && echo "$c"; done | wc -l)"
 lib=$(ldd "$R/bin/ikshade" | sed -n 's/.*libikshade.so.0 => \([^ ]*\) .*/\1/p')
 check_eq "... the package's program loads the package's library (through its RUNPATH)" \
   "$R/lib/libikshade.so.0" "$( [ -n "$lib" ] && readlink -m "$lib" | sed 's/\.0\.[0-9.]*$/.0/')"
@@ -120,7 +145,7 @@ else
   spec=$(cd "$tmp" && PATH="$R/bin:$PATH" XDG_DATA_DIRS="$R/share" bash --norc --noprofile -i -c \
     '. /usr/share/bash-completion/bash_completion; __load_completion ikshade; complete -p ikshade' 2>/dev/null)
   check_eq "bash -i: complete -p ikshade (loaded from the package)" "complete -F _ikshade ikshade" "$spec"
-  check_eq "ikshade <Tab>: the commands" "bench check completion help import render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
+  check_eq "ikshade <Tab>: the commands" "bench check completion demos help import render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
   check_eq "ikshade re<Tab>" "render " "$(comp ikshade re)"
   # render's own help says which of its options start with --s (--set, --size, --ssaa, --seconds, ...)
   want_s=$(PATH="$R/bin:$PATH" ikshade render --help | grep -oE -- '(^| )--s[a-z-]+' | tr -d ' ' | sort -u | tr '\n' ' ')
@@ -129,7 +154,8 @@ else
   check_eq "ikshade import --<Tab>" "--base-url --help --key --output --quiet --timeout " "$(comp ikshade import --)"
   check_eq "ikshade render --glsl <Tab>" "330 auto es " "$(comp ikshade render --glsl '')"
   check_eq "ikshade bench <Tab>: its subcommands" "gpu render solver " "$(comp ikshade bench '')"
-  check_eq "ikshade render <Tab>: shaders, JSONs and directories" "a.frag sub toy.json " "$(comp ikshade render '')"
+  check_eq "ikshade render <Tab>: shaders, JSONs, directories and the demos" "a.frag busy creature cube dirtoy feedback limb sound sub toy.json trails " "$(comp ikshade render '')"
+  check_eq "ikshade view cr<Tab>: a demo" "creature " "$(comp ikshade view cr)"
   check_eq "ikshade render -o <Tab>: any file" "a.frag notes.txt sub toy.json " "$(comp ikshade render -o '')"
 fi
 finish

@@ -250,5 +250,11 @@ printf 'pcm.!default {\n  type hw\n  card 9\n}\n' > alsa/.asoundrc
 view spec.frag --channel0 tone.wav --frames 20; rc=$?
 check "no sound device: the viewer runs on (rc $rc)" [ "$rc" -eq 0 ]
 check "... and says so once" [ "$(grep -c 'no sound: ALSA' view.out)" -eq 1 ]
+# a configuration ALSA itself complains about: its own lines stay out, its reason goes into our one
+printf 'pcm.!default {\n  type plug\n  slave.pcm "ikshade_no_such_pcm"\n}\n' > alsa/.asoundrc
+view spec.frag --channel0 tone.wav --frames 5
+check "ALSA's own complaint: no line of ALSA's (its handler is ours while we open): $(grep -m1 '^ALSA lib' view.out)" \
+  bash -c '! grep -q "^ALSA lib" "$1"' _ view.out
+check "... and its reason in our one warning" grep -q 'no sound: ALSA: .*(Unknown PCM ikshade_no_such_pcm)' view.out
 
 finish

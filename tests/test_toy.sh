@@ -265,4 +265,19 @@ check "--each: the summary" grep -q "6 shaders: 3 ok, 2 failed, 1 skipped" repor
 rm each/broken.frag each/trunc.json
 "$bin" render --each each --size 64x36 --quiet > /dev/null
 check "--each exits 0 when all worked" [ $? -eq 0 ]
+
+# ---- the demos by name: what ships, and a path here wins over a name ----
+list=$("$bin" demos)
+for d in limb creature feedback dirtoy cube trails busy sound; do
+  check "ikshade demos lists $d" grep -q "^$d " <<<"$list"
+done
+"$bin" render feedback -o fbname.png --size 64x36 --frames 30:31 --quiet
+"$bin" render "$tests/../examples/feedback.json" -o fbpath.png --size 64x36 --frames 30:31 --quiet
+check "render feedback (a name) is examples/feedback.json's frame" cmp fbname.png fbpath.png
+mkdir -p here && (cd here && printf 'void mainImage(out vec4 c, in vec2 p) { c = vec4(0.0, 1.0, 0.0, 1.0); }\n' > creature &&
+  "$bin" render creature -o mine.png --size 8x8 --quiet)
+check_eq "a file named creature in the current directory wins over the demo" "0 255 0" "$(png pixel here/mine.png 4 4 2>&1)"
+expect_fail "a name that is neither a file nor a demo" 1 "creatur: no such file here, and no demo of that name \(ikshade demos lists them\)" \
+  "$bin" render creatur -o x.png
+check "... and no output" test ! -e x.png
 finish

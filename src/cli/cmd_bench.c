@@ -477,7 +477,10 @@ int cmd_bench(int argc, char **argv)
                        "takes no operands");
     else if (!strcmp(what, "solver")) rc = bench_solver(o.reps ? (int)o.reps : 5);
     else if (!strcmp(what, "gpu")) rc = bench_gpu(o.reps ? (int)o.reps : 3);
-    else rc = bench_render(&o, o.args.npos > 1 ? o.args.pos[1] : NULL);
+    else {
+        char demo[4096];
+        rc = bench_render(&o, o.args.npos > 1 ? iks_cli_toy_path(o.args.pos[1], demo, sizeof demo) : NULL);
+    }
     iks_args_free(&o.args, &o);
     return rc;
 }

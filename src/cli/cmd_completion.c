@@ -85,7 +85,11 @@ static void bash_value(const iks_opt *o, void *ctx)
 static void bash_operands(FILE *f, const char *spec)
 {
     if (!spec) return;
-    if (!strcmp(spec, "toy")) fprintf(f, "    _filedir '@(frag|glsl|fs|json)'\n");
+    if (!strcmp(spec, "toy")) {
+        fprintf(f, "    _filedir '@(frag|glsl|fs|json)'\n    COMPREPLY+=($(compgen -W \"");
+        iks_cli_demo_names(f);
+        fprintf(f, "\" -- \"$cur\"))\n");
+    }
     else if (!strncmp(spec, "words:", 6)) fprintf(f, "    COMPREPLY=($(compgen -W \"%s\" -- \"$cur\"))\n", spec + 6);
 }
 
@@ -165,7 +169,11 @@ static void zsh(FILE *f)
         fprintf(f, "    %s)\n        _arguments -s \\\n", c->name);
         each_opt(c->help->options, zsh_opt, f);
         const char *op = c->help->operand;
-        if (op && !strcmp(op, "toy")) fprintf(f, "        \"*:shader:_files -g \\\"*.(frag|glsl|fs|json)\\\"\"\n");
+        if (op && !strcmp(op, "toy")) {
+            fprintf(f, "        \"*:shader or demo:_alternative 'files:shader:_files -g \\\"*.(frag|glsl|fs|json)\\\"' 'demos:demo:(");
+            iks_cli_demo_names(f);
+            fprintf(f, ")'\"\n");
+        }
         else if (op && !strncmp(op, "words:", 6)) fprintf(f, "        \"1:what:(%s)\"\n", op + 6);
         else fprintf(f, "        \n");
         fprintf(f, "        ;;\n");
@@ -224,8 +232,13 @@ static void fish(FILE *f)
         each_opt(c->help->options, fish_opt, &ctx);
         const char *op = c->help->operand;
         if (op && !strcmp(op, "toy"))
+        {
             fprintf(f, "complete -c ikshade -n '__fish_seen_subcommand_from %s' -F -a '(__fish_complete_suffix .frag "
                        ".glsl .fs .json)'\n", c->name);
+            fprintf(f, "complete -c ikshade -n '__fish_seen_subcommand_from %s' -a '", c->name);
+            iks_cli_demo_names(f);
+            fprintf(f, "' -d demo\n");
+        }
         else if (op && !strncmp(op, "words:", 6))
             fprintf(f, "complete -c ikshade -n '__fish_seen_subcommand_from %s' -a '%s'\n", c->name, op + 6);
     }

@@ -33,6 +33,7 @@ typedef struct {
     long shard_count;       /* --shard-count N, 0 when not given */
     /* made after parsing */
     const char *shader;
+    char demo[4096];        /* where a demo named in place of a path is */
     iks_input_log *input;   /* the --input recording, owned */
     const char **sets;      /* its settings, then the command line's (which win), when --input */
     int nsets;
@@ -187,7 +188,7 @@ static void outputs(FILE *f)
 }
 
 const iks_help HELP_RENDER = {
-    .usage = "usage: ikshade render [SHADER] -o OUTPUT [options]\n",
+    .usage = "usage: ikshade render [SHADER|DEMO] -o OUTPUT [options]\n",
     .about = "Renders frames of a Shadertoy-style shader headless (no display needed). SHADER is a file, a\n"
              "shadertoy.com JSON export (Common, Buffers A-D, Cube A, Image, Sound), or a directory with\n"
              "image.glsl, a.glsl..d.glsl, cube_a.glsl, sound.glsl, common.glsl and manifest.txt; it defaults to\n"
@@ -198,7 +199,8 @@ const iks_help HELP_RENDER = {
     .options = OPTIONS,
     .after = "examples:\n"
              "  ikshade render -o out/%04d.png --frames 120\n"
-             "  ikshade render shaders/limb.frag -o still.png --mouse 900,500 --set r1=0.6\n"
+             "  ikshade render limb -o still.png --mouse 900,500 --set r1=0.6     # a demo by name: ikshade demos\n"
+             "  ikshade render creature -o walk.mp4 --seconds 2\n"
              "  ikshade render -o limb.mp4 --frames 120\n"
              "  ikshade render -o - --frames 60 | ffmpeg -y -f rawvideo -pix_fmt rgba -s 1280x720 -framerate 60 -i - \\\n"
              "      -pix_fmt yuv420p out.mp4\n",
@@ -303,7 +305,7 @@ static int parse_args(int argc, char **argv, ropts *o)
     if (rc >= 0) return rc;
     if (o->args.npos > 1)
         return iks_usage("render", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
-    o->shader = o->args.npos ? o->args.pos[0] : NULL;
+    o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
     iks_render_desc *r = &o->r;
     r->time0 = o->s.t0;
     bool frames_given = iks_args_given(&o->args, "--frames") != NULL;
@@ -562,6 +564,7 @@ static int render_each(const ropts *o)
  * recording's to name; the others are the command line's */
 static int load_error(const ropts *o)
 {
+    if (iks_cli_toy_missing("render", o->shader)) return EXIT_FAIL;
     const char *reason;
     const char *field = iks_last_error_field(&reason);
     int nl = o->nsets - o->s.sets.n, i;

@@ -21,6 +21,7 @@ typedef struct {
     double record_fps;
     const char *record_input;
     const char *shader;
+    char demo[4096]; /* where a demo named in place of a path is */
     iks_args args;
 } vopts;
 
@@ -51,7 +52,7 @@ static const iks_opt OPTIONS[] = {
 };
 
 const iks_help HELP_VIEW = {
-    .usage = "usage: ikshade view [SHADER] [options]\n",
+    .usage = "usage: ikshade view [SHADER|DEMO] [options]\n",
     .about = "Runs a Shadertoy-style shader, a shadertoy.com JSON export, or a directory toy in a window\n"
              "(default: the IK limb demo; drag the target with the left mouse button). The shader and every\n"
              "file it includes are reloaded on each save; a broken edit keeps the last good picture and shows\n"
@@ -71,7 +72,12 @@ const iks_help HELP_VIEW = {
              "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
              "\n"
              "The mouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
-             "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n",
+             "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
+             "\n"
+             "examples:\n"
+             "  ikshade view                                  # the limb demo\n"
+             "  ikshade view creature --set speed=0.8         # a demo by name: ikshade demos lists them\n"
+             "  ikshade view feedback --record take.mp4       # a shadertoy.com JSON, recorded as you watch\n",
     .operand = "toy",
 };
 
@@ -154,7 +160,7 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
     int rc = iks_opts_parse("view", OPTIONS, argc, argv, o, &o->args);
     if (rc >= 0) return rc;
     if (o->args.npos > 1) return iks_usage("view", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
-    o->shader = o->args.npos ? o->args.pos[0] : NULL;
+    o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
     *wd = (iks_window_desc){ .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
                              .no_vsync = o->no_vsync };
     *d = (iks_live_desc){ .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
@@ -167,6 +173,7 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
 
 static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
 {
+    if (iks_cli_toy_missing("view", o->shader)) return EXIT_FAIL;
     if (o->shader && access(o->shader, R_OK) != 0) return iks_fail("view", "%s: %s", o->shader, strerror(errno));
     iks_window *win = NULL;
     if (iks_window_open(wd, &win) != IKS_OK) {

@@ -5,6 +5,7 @@
 
 #include <alsa/asoundlib.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -22,6 +23,18 @@ struct iks_audio_out {
     int16_t buf[2 * CHUNK];
 };
 
+/* ALSA prints its own lines ("ALSA lib confmisc.c:855:(...) cannot find card '0'") on stderr where there
+ * is no sound device, before our one warning says the same. Its thread-local handler takes them for this
+ * thread alone while we open (a host's own handler, set with snd_lib_error_set_handler, still gets them):
+ * the first becomes the warning's reason. */
+static _Thread_local char alsa_said[160];
+
+static void alsa_quiet(const char *file, int line, const char *func, int err, const char *fmt, va_list ap)
+{
+    (void)file, (void)line, (void)func, (void)err;
+    if (!alsa_said[0]) vsnprintf(alsa_said, sizeof alsa_said, fmt, ap);
+}
+
 iks_audio_out *iks_audio_out_open(iks_err *e)
 {
     iks_audio_out *a = calloc(1, sizeof *a);
@@ -29,12 +42,16 @@ iks_audio_out *iks_audio_out_open(iks_err *e)
         iks_err_set(e, IKS_E_NOMEM, "out of memory");
         return NULL;
     }
+    alsa_said[0] = '\0';
+    snd_local_error_handler_t was = snd_lib_error_set_local(alsa_quiet);
     int rc = snd_pcm_open(&a->pcm, "default", SND_PCM_STREAM_PLAYBACK, SND_PCM_NONBLOCK);
     if (rc >= 0)
         rc = snd_pcm_set_params(a->pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 2, IKS_AUDIO_OUT_RATE,
                                 1, 250000 /* us of buffer */);
+    snd_lib_error_set_local(was);
     if (rc < 0) {
-        iks_err_set(e, IKS_E_UNSUPPORTED, "ALSA: %s", snd_strerror(rc));
+        if (alsa_said[0]) iks_err_set(e, IKS_E_UNSUPPORTED, "ALSA: %s (%s)", snd_strerror(rc), alsa_said);
+        else iks_err_set(e, IKS_E_UNSUPPORTED, "ALSA: %s", snd_strerror(rc));
         if (a->pcm) snd_pcm_close(a->pcm);
         free(a);
         return NULL;

@@ -10,7 +10,15 @@ cp "$src"/{package.json,package-lock.json,render.mjs,site.js,analyser.mjs} "$des
 if ! [ -f "$dest/node_modules/puppeteer-core/package.json" ] ||
    ! cmp -s "$src/package-lock.json" "$dest/node_modules/.ikshade-lock"; then
   if ! (cd "$dest" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
-    echo "FAIL: npm ci of the WebGL harness's tools failed:" >&2; tail -5 "$dest/npm.log" >&2; exit 1
+    # one line that says what the test needs, then npm's own words
+    reg=$(cd "$dest" && npm config get registry 2>/dev/null)
+    if grep -qE 'SELF_SIGNED_CERT|UNABLE_TO_(GET|VERIFY)|CERT_|certificate' "$dest/npm.log"; then
+      why="the npm registry ($reg) is behind a TLS certificate npm does not trust (an intercepting proxy?): set npm's cafile, see README"
+    elif grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dest/npm.log"; then
+      why="the npm registry ($reg) cannot be reached"
+    else why="npm ci failed"; fi
+    echo "FAIL: this test needs npm's puppeteer-core (test tooling) from the npm registry: $why" >&2
+    tail -5 "$dest/npm.log" | sed 's/^/  npm: /' >&2; exit 1
   fi
   cp "$src/package-lock.json" "$dest/node_modules/.ikshade-lock"
 fi

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# ctest.sh BUILD NAME [CTEST ARGS...]: runs a build's tests for `make test` and `make check`, on every
+# core, each with /dev/null as its standard input (a test that runs ffmpeg or a viewer under `timeout`
+# from a terminal would otherwise be stopped by SIGTTOU and wait for ever). Prints one line per test as
+# ctest does; the whole output of every test goes to BUILD/logs/NAME.xml (JUnit) and NAME.log, and each
+# failing test is named at the end with its FAIL lines and the last IKS_TEST_TAIL (40) lines of its
+# output.
+set -uo pipefail
+build=$1 name=$2; shift 2
+logs=$build/logs
+mkdir -p "$logs"
+junit=$(cd "$logs" && pwd)/$name.xml
+rm -f "$junit"
+ctest --test-dir "$build" -j "${JOBS:-$(nproc 2>/dev/null || echo 2)}" --output-junit "$junit" \
+  --output-log "$logs/$name.log" "$@" </dev/null
+rc=$?
+if [ $rc -ne 0 ]; then
+  python3 - "$junit" "$logs/$name.log" "${IKS_TEST_TAIL:-40}" <<'PY' >&2
+import sys, xml.etree.ElementTree as ET
+try:
+    root = ET.parse(sys.argv[1]).getroot()
+except (OSError, ET.ParseError) as e:
+    print(f"(no test report: {e})"); sys.exit(0)
+for tc in root.iter('testcase'):
+    st = tc.get('status', '')
+    if st in ('run', 'notrun', 'disabled') and tc.find('failure') is None:
+        continue
+    out = (tc.findtext('system-out') or '').rstrip().split('\n')
+    fl = tc.find('failure')
+    why = fl.get('message', '') if fl is not None else st
+    tail = out[-int(sys.argv[3]):]
+    # a test's FAIL lines may come long before its end: they first, then its last lines
+    fails = [l for l in out[:-len(tail)] if l.startswith('FAIL')][:40]
+    print(f"\n== {tc.get('name')}: {why or 'failed'} (its whole output: {sys.argv[2]})")
+    for line in fails + (['   ...'] if fails else []) + tail:
+        print('   ' + line)
+PY
+fi
+exit $rc

@@ -1,0 +1,118 @@
+/* cmd_demos.c: the toys that ship with ikshade, by name. `ikshade demos` lists them; `view`, `render`
+ * and `bench render` take a name where they take a toy (`ikshade view creature`), so that an installed
+ * ikshade runs its demos from any directory. A path that exists always wins over a name: a user's own
+ * ./creature directory is theirs. The demos live in the shaders directory the library finds
+ * (iks_find_shader_dir) and in examples/ beside it (share/ikshade/examples when installed). */
+#include "cli/cli.h"
+#include "ikshade/ikshade.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <stdbool.h>
+
+typedef struct {
+    const char *name;
+    const char *path;  /* relative to the shaders directory's parent: shaders/... or examples/... */
+    const char *about; /* one line, for the list */
+} demo;
+
+static const demo DEMOS[] = {
+    { "limb", "shaders/limb.frag", "Inigo Quilez's two-bone IK: drag the target (the default toy)" },
+    { "creature", "shaders/creature.frag", "a four-legged creature walking, every leg solved by ik.glsl" },
+    { "feedback", "examples/feedback.json", "a shadertoy.com JSON: Common, Buffer A fed back into itself, Image" },
+    { "dirtoy", "examples/dirtoy", "a directory toy: a wave equation in Buffer A lighting a texture" },
+    { "cube", "examples/cube", "Cube A: a sky kept in a cubemap, seen in a mirror ball" },
+    { "trails", "examples/scale-out/trails", "trails that remember every frame (the scale-out example)" },
+    { "busy", "examples/busy.frag", "SDF iso-lines drawn to be hard to compress (bench render's scene)" },
+    { "sound", "examples/sound.frag", "a sound shader and its picture: -o song.wav, or hear it in view" },
+};
+enum { NDEMOS = sizeof DEMOS / sizeof DEMOS[0] };
+
+/* where demo d is, if it is there */
+static bool demo_path(const demo *d, char *buf, size_t n)
+{
+    const char *dir = iks_find_shader_dir();
+    if (!dir) return false;
+    char p[PATH_MAX], real[PATH_MAX];
+    int w = snprintf(p, sizeof p, "%s/../%s", dir, d->path);
+    /* the name messages and the window's title show: /usr/share/ikshade/examples/cube, not .../shaders/../ */
+    if (w <= 0 || (size_t)w >= sizeof p || !realpath(p, real)) return false;
+    return (size_t)snprintf(buf, n, "%s", real) < n;
+}
+
+static bool is_name(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-' || *s == '_')) return false;
+    return true;
+}
+
+const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
+{
+    struct stat st;
+    if (!arg || !is_name(arg) || lstat(arg, &st) == 0 || errno != ENOENT) return arg;
+    for (int i = 0; i < NDEMOS; i++)
+        if (!strcmp(DEMOS[i].name, arg)) return demo_path(&DEMOS[i], buf, n) ? buf : arg;
+    return arg;
+}
+
+bool iks_cli_toy_missing(const char *cmd, const char *arg)
+{
+    struct stat st;
+    if (!arg || !is_name(arg) || lstat(arg, &st) == 0 || errno != ENOENT) return false;
+    iks_fail(cmd, "%s: no such file here, and no demo of that name (ikshade demos lists them)", arg);
+    return true;
+}
+
+void iks_cli_demo_names(FILE *f)
+{
+    for (int i = 0; i < NDEMOS; i++) fprintf(f, "%s%s", i ? " " : "", DEMOS[i].name);
+}
+
+typedef struct {
+    bool paths;
+    iks_args args;
+} dopts;
+
+static const iks_opt OPTIONS[] = {
+    { IKS_OPT_FLAG, "--paths", NULL, NULL, "print where each demo is instead of what it shows", offsetof(dopts, paths),
+      .field = NULL },
+    { IKS_OPT_END, .flags = 0 },
+};
+
+const iks_help HELP_DEMOS = {
+    .usage = "usage: ikshade demos [--paths]\n",
+    .about = "Lists the toys that ship with ikshade, by the names that `view`, `render` and `bench render` take\n"
+             "in place of a path. A file or directory of that name in the current directory wins.\n",
+    .options = OPTIONS,
+    .after = "examples:\n"
+             "  ikshade view creature\n"
+             "  ikshade render feedback -o trail/%04d.png --frames 60\n",
+};
+
+int cmd_demos(int argc, char **argv)
+{
+    dopts o = { 0 };
+    int rc = iks_opts_parse("demos", OPTIONS, argc, argv, &o, &o.args);
+    if (rc < 0 && o.args.npos) rc = iks_usage("demos", "'%s': demos takes no operands", o.args.pos[0]);
+    iks_args_free(&o.args, &o);
+    if (rc >= 0) return rc;
+    const char *dir = iks_find_shader_dir();
+    if (!dir) return iks_fail("demos", "cannot find the shaders directory (set IKSHADE_SHADERS)");
+    int shown = 0;
+    for (int i = 0; i < NDEMOS; i++) {
+        char p[PATH_MAX];
+        if (!demo_path(&DEMOS[i], p, sizeof p)) continue;
+        if (o.paths) printf("%-9s %s\n", DEMOS[i].name, p);
+        else printf("%-9s %s\n", DEMOS[i].name, DEMOS[i].about);
+        shown++;
+    }
+    if (!shown) return iks_fail("demos", "no demo found beside %s", dir);
+    return EXIT_OK;
+}
