@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 10
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 
-.PHONY: all build build-quiet deps deps-test run install deb check test test-fast test-asan test-fuzz test-slurm vec-report golden clean
+.PHONY: all build build-quiet deps deps-test run install deb check test test-fast test-asan test-fuzz test-slurm vec-report golden pictures clean
 DESTDIR    ?=
 
 all: build
@@ -26,9 +26,10 @@ else
 QUIETLY = scripts/quietly.sh $(1) $(2) sh -c
 endif
 
+# configured once: a build directory made elsewhere (or by hand, with other options) is built as it is
 build: deps
 	@$(call QUIETLY,$(BUILD)/logs/build.log,"build $(BUILD)/ikshade") \
-	  'cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release && cmake --build $(BUILD) -j $(JOBS)'
+	  '{ [ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release; } && cmake --build $(BUILD) -j $(JOBS)'
 
 build-quiet: build
 
@@ -86,6 +87,10 @@ vec-report:
 golden: build
 	$(BUILD)/ikshade render -o tests/golden/limb.png --size 320x180 --time 1.5 --quiet
 	@echo "tests/golden/limb.png regenerated: look at it before committing"
+
+# The README's pictures (docs/limb.png, docs/creature.png), drawn again after a change to the demos
+pictures: build
+	scripts/pictures.sh $(BUILD)/ikshade docs
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

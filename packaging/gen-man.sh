@@ -15,10 +15,19 @@ for r in "${rows[@]}"; do read -r c _ <<<"$r"; names+=("ikshade-$c"); done
 page() { # NAME DESCRIPTION ARGS...: one page from `$bin ARGS... --help`
   local name=$1 desc=$2; shift 2
   # help2man takes the synopsis from a line beginning "Usage:"; ours say "usage:", as git's do
-  printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s %s"; exit 0; }\n"%s" %s "$@" | sed "1s/^usage:/Usage:/"\n' \
+  # The help's "examples:" block becomes the page's EXAMPLES section, one command a line, indented
+  # and not filled (help2man would run them together into one paragraph)
+  printf '#!/bin/sh\n[ "$1" = --version ] && { echo "%s %s"; exit 0; }\n"%s" %s "$@" | sed "1s/^usage:/Usage:/; /^examples\\{0,1\\}:\$/,/^\$/d"\n' \
     "$name" "$version" "$bin" "$*" > "$tmp/$name"
   chmod +x "$tmp/$name"
-  { echo '[SEE ALSO]'
+  local ex
+  ex=$("$bin" "$@" --help | sed -n '/^examples\{0,1\}:$/,/^$/{/^examples\{0,1\}:$/d;/^$/d;s/^  //;p}')
+  { if [ -n "$ex" ]; then
+      printf '[EXAMPLES]\n.nf\n.RS 2\n'
+      sed 's/\\/\\e/g; s/^[.'"'"']/\\\&&/' <<<"$ex"
+      printf '.RE\n.fi\n'
+    fi
+    echo '[SEE ALSO]'
     local first=1 n
     for n in "${names[@]}"; do
       [ "$n" = "$name" ] && continue

@@ -125,6 +125,12 @@ for c in $commands; do
     check "man ikshade-$c documents $o" grep -qe "$o" <<<"$text"
   done
 done
+# the help's examples are the page's EXAMPLES, one command a line (not run together into a paragraph)
+for c in render view demos; do
+  want=$("$bin" "$c" --help | sed -n '/^examples\{0,1\}:$/,/^$/p' | grep -c "^  ikshade $c")
+  got=$(man -P cat "ikshade-$c" 2>/dev/null | sed -n '/^EXAMPLES/,/^SEE ALSO/p' | grep -c "^ *ikshade $c\b")
+  check_eq "man ikshade-$c: EXAMPLES has its $want examples on lines of their own" "$want" "$got"
+done
 text=$(man -P cat ikshade 2>/dev/null)
 for c in $commands; do check "man ikshade lists $c" grep -qE "^ +$c " <<<"$text"; done
 unset MANPATH MANWIDTH

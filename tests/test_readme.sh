@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# test_readme.sh SRC BUILD: every indented command block of README.md, run as written, in order, in a
-# fresh copy of the repository (its tracked files and those git does not ignore, as a clone has them)
+# test_readme.sh SRC BUILD: every indented command block of README.md and of the guide's pages in docs/
+# (PAGES below, in the order a reader meets them), run as written, in order, in a fresh copy of the
+# repository (its tracked files and those git does not ignore, as a clone has them)
 # with `build` there pointing at BUILD, as after `make build`. Blocks after a
 # `<!-- readme-test: skip (REASON) -->` line are left out (tests/readme_blocks.py says which); viewer
 # commands run under a fresh Xvfb with `--frames 30` added after `ikshade view`. A failing command is
@@ -18,24 +19,42 @@ mkdir -p "$clone" "$tmp/home"
 check "the copy has the README and examples/" test -f "$clone/README.md" -a -d "$clone/examples"
 check "the copy has no build output" test ! -e "$clone/build"
 ln -s "$build" "$clone/build"
+limit=1500 # s, for all of them
 
-python3 "$src/tests/readme_blocks.py" "$clone/README.md" 30 > "$tmp/readme.sh"
-check "README.md has command blocks" grep -q '^echo "== README.md' "$tmp/readme.sh"
-grep '^# README.md' "$tmp/readme.sh" | sed 's/^# /note: /' >&2
+# the guide: the README, then its pages as its contents list them; every page in docs/ but the design
+# notes must be one of them (a new page cannot go untested)
+PAGES="README.md docs/viewer.md docs/rendering.md docs/shadertoy.md docs/scale-out.md docs/library.md docs/internals.md docs/troubleshooting.md"
+for f in "$clone"/docs/*.md; do
+  f=docs/${f##*/}
+  [ "$f" = docs/DESIGN-NOTES.md ] && continue
+  check "$f is one of the pages the test runs" grep -qw "$f" <<<"$PAGES"
+done
+for f in $PAGES; do
+  check "README.md links to $f" bash -c '[ "$1" = README.md ] || grep -qF "($1)" "$2/README.md"' _ "$f" "$clone"
+done
+(cd "$clone" && python3 "$src/tests/readme_blocks.py" 30 $PAGES) > "$tmp/readme.sh"
+for f in README.md docs/viewer.md docs/rendering.md; do
+  check "$f has command blocks" grep -q "^echo \"== $f:" "$tmp/readme.sh"
+done
+grep '^# [^ ]*\.md:' "$tmp/readme.sh" | sed 's/^# /note: /' >&2
 # HOME is the test's own, so that `make install PREFIX=$HOME/.local` stays inside it; PATH is Debian's
 # default for a new user (no python from pyenv or a virtualenv before the system's)
-(cd "$clone" && HOME=$tmp/home PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin timeout -s KILL 1200 bash -c 'xvfb_exec() { '"$(declare -f xvfb_exec | tail -n +2)"'; }; xvfb_exec bash "$1"' _ "$tmp/readme.sh") \
+(cd "$clone" && HOME=$tmp/home PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin timeout -s KILL $limit bash -c 'xvfb_exec() { '"$(declare -f xvfb_exec | tail -n +2)"'; }; xvfb_exec bash "$1"' _ "$tmp/readme.sh") \
   > "$tmp/out.log" 2> "$tmp/err.log"
 rc=$?
-if [ $rc -ne 0 ]; then
+if [ $rc -eq 137 ]; then
   fail=$((fail + 1))
-  echo "FAIL: README commands: $rc failed (exit $rc); each with its line:" >&2
-  grep '^README.md:[0-9]*: exit' "$tmp/err.log" | sed 's/^/  /' >&2
+  echo "FAIL: the guide's commands: killed after $limit s, while running: $(grep '^\$ ' "$tmp/out.log" | tail -n 1)" >&2
+  echo "  the last lines of their output:" >&2; tail -n 25 "$tmp/err.log" | sed 's/^/    /' >&2
+elif [ $rc -ne 0 ]; then
+  fail=$((fail + 1))
+  echo "FAIL: the guide's commands: $rc failed; each with its page and line:" >&2
+  grep '^[^ ]*\.md:[0-9]*: exit' "$tmp/err.log" | sed 's/^/  /' >&2
   echo "  the last lines of their output:" >&2; tail -n 25 "$tmp/err.log" | sed 's/^/    /' >&2
 else
   pass=$((pass + 1))
 fi
-echo "$(grep -c '^\$ ' "$tmp/out.log") README commands run" >&2
+echo "$(grep -c '^\$ ' "$tmp/out.log") commands of the guide run" >&2
 
 # ---- what they made, read back ----
 c=$clone
@@ -57,4 +76,12 @@ check "make install DESTDIR=\$PWD/out/stage PREFIX=/usr staged the tree" test -x
 "$build/ikshade" render "$src/examples/media/tiles.frag" -o "$tmp/tiles.png" --size 256x256 --quiet
 check "examples/media/tiles.png is tiles.frag's picture (at most 1/255 off)" png diff "$tmp/tiles.png" "$src/examples/media/tiles.png" 1 0
 check "examples/dirtoy/tiles.png is the same picture" cmp "$src/examples/media/tiles.png" "$src/examples/dirtoy/tiles.png"
+# the README's pictures are what `make pictures` draws from the demos as they are now
+mkdir -p "$tmp/pictures" && bash "$src/scripts/pictures.sh" "$build/ikshade" "$tmp/pictures"
+for p in limb creature; do
+  check "docs/$p.png is what scripts/pictures.sh draws (at most 1/255 off)" png diff "$tmp/pictures/$p.png" "$src/docs/$p.png" 1 0
+  check "README.md shows docs/$p.png" grep -qF "](docs/$p.png)" "$src/README.md"
+done
+check_eq "the first steps' clip: walk.webp, 240 frames of 640x360 (read by PIL)" "240 640x360" \
+  "$(/usr/bin/python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); print(im.n_frames, "%dx%d" % im.size)' "$c/walk.webp" 2>&1)"
 finish
