@@ -12,28 +12,32 @@ mkdir -p "$logs"
 junit=$(cd "$logs" && pwd)/$name.xml
 rm -f "$junit"
 ctest --test-dir "$build" -j "${JOBS:-$(nproc 2>/dev/null || echo 2)}" --output-junit "$junit" \
-  --output-log "$logs/$name.log" "$@" </dev/null
+  --test-output-size-passed 65536 --test-output-size-failed 8388608 "$@" </dev/null
 rc=$?
-if [ $rc -ne 0 ]; then
-  python3 - "$junit" "$logs/$name.log" "${IKS_TEST_TAIL:-40}" <<'PY' >&2
+# the JUnit file holds every test's output: written out as BUILD/logs/NAME.log, and the failures shown
+python3 - "$junit" "$logs/$name.log" "${IKS_TEST_TAIL:-40}" "$rc" <<'PY' >&2
 import sys, xml.etree.ElementTree as ET
+junit, logname, ntail, rc = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 try:
-    root = ET.parse(sys.argv[1]).getroot()
+    root = ET.parse(junit).getroot()
 except (OSError, ET.ParseError) as e:
-    print(f"(no test report: {e})"); sys.exit(0)
-for tc in root.iter('testcase'):
-    st = tc.get('status', '')
-    if st in ('run', 'notrun', 'disabled') and tc.find('failure') is None:
-        continue
-    out = (tc.findtext('system-out') or '').rstrip().split('\n')
-    fl = tc.find('failure')
-    why = fl.get('message', '') if fl is not None else st
-    tail = out[-int(sys.argv[3]):]
-    # a test's FAIL lines may come long before its end: they first, then its last lines
-    fails = [l for l in out[:-len(tail)] if l.startswith('FAIL')][:40]
-    print(f"\n== {tc.get('name')}: {why or 'failed'} (its whole output: {sys.argv[2]})")
-    for line in fails + (['   ...'] if fails else []) + tail:
-        print('   ' + line)
+    if rc:
+        print(f"(no test report: {e})")
+    sys.exit(0)
+with open(logname, 'w') as log:
+    for tc in root.iter('testcase'):
+        st = tc.get('status', '')
+        out = (tc.findtext('system-out') or '').rstrip().split('\n')
+        log.write(f"==== {tc.get('name')}: {st} ({tc.get('time', '?')} s)\n" + '\n'.join(out) + '\n\n')
+        fl = tc.find('failure')
+        if fl is None and st in ('run', 'notrun', 'disabled'):
+            continue
+        tail = out[-ntail:]
+        # a test's FAIL lines may come long before its end: they first, then its last lines
+        fails = [l for l in out[:-len(tail)] if l.startswith('FAIL')][:40]
+        why = fl.get('message', '') if fl is not None else st
+        print(f"\n== {tc.get('name')}: {why or 'failed'} (its whole output: {logname})")
+        for line in fails + (['...'] if fails else []) + tail:
+            print('   ' + line)
 PY
-fi
 exit $rc

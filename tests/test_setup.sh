@@ -67,4 +67,36 @@ mrun=$(make -s -n -C "$src" run BUILD="$tmp/b" 2>&1)
 check "make run installs the build set only" bash -c 'grep -q "scripts/deps.sh build" <<<"$1" && ! grep -q "deps.sh test" <<<"$1"' _ "$mrun"
 check "make run builds through quietly.sh" grep -q "scripts/quietly.sh" <<<"$mrun"
 check "make test-fast installs the test set" grep -q "scripts/deps.sh test" <<<"$(make -s -n -C "$src" test-fast BUILD="$tmp/b" 2>&1)"
+# the WebGL2 harness's tools without the npm registry: one line that says what the test needs and why
+if command -v npm >/dev/null; then
+  out=$(npm_config_registry=http://127.0.0.1:9/ npm_config_fetch_retries=0 npm_config_cache="$tmp/npmcache" \
+        bash "$src/tests/webgl/install.sh" "$src/tests/webgl" "$tmp/hw" 2>&1); rc=$?
+  check_eq "webgl/install.sh without a registry: exit 1" 1 "$rc"
+  check "... its first line says what it needs and why: $(head -n 1 <<<"$out")" \
+    grep -q "^FAIL: this test needs npm's puppeteer-core (test tooling) from the npm registry: the npm registry (http://127.0.0.1:9/) cannot be reached$" <<<"$(head -n 1 <<<"$out")"
+else
+  fail=$((fail + 1)); echo "FAIL: npm is not installed (scripts/deps.sh test installs it)" >&2
+fi
+# scripts/ctest.sh: a test's standard input is /dev/null whatever ctest's is (here a pipe nobody closes,
+# as a terminal would be: `cat` would wait for ever), and a failing test is named with its FAIL lines
+# and its last lines
+ct=$tmp/ct && mkdir -p "$ct"
+cat > "$ct/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(t NONE)
+enable_testing()
+add_test(NAME reads.stdin COMMAND sh -c "cat >/dev/null && echo stdin-ended")
+add_test(NAME fails COMMAND sh -c "echo 'FAIL: the early reason'; for i in $(seq 1 60); do echo filler $i; done; echo the-last-line; exit 3")
+CM
+cmake -S "$ct" -B "$ct/b" >/dev/null 2>&1
+mkfifo "$tmp/never"
+sleep 1000 > "$tmp/never" & holder=$!
+out=$(timeout 60 "$src/scripts/ctest.sh" "$ct/b" t < "$tmp/never" 2>&1); rc=$?
+kill $holder 2>/dev/null
+check "ctest.sh: exit non-zero when a test fails (rc $rc; 124 would be a hang on stdin)" bash -c '[ "$1" -ne 0 ] && [ "$1" -ne 124 ]' _ "$rc"
+check "... the test that reads stdin passed (it got /dev/null)" grep -q "reads.stdin .*Passed" <<<"$out"
+check "... the failing test is named" grep -q "^== fails: " <<<"$out"
+check "... with its FAIL line from early on" grep -q "FAIL: the early reason" <<<"$out"
+check "... and its last line" grep -q "the-last-line" <<<"$out"
+check "... its whole output kept in BUILD/logs" grep -q "filler 1$" "$ct/b/logs/t.log"
 finish
