@@ -107,6 +107,16 @@ for c in $commands; do
 done
 check_eq "the examples of render, view, solve and demos were found" "4" \
   "$(for c in render view solve demos; do [ -s "$tmp/ex/$c.txt" ] && echo "$c"; done | wc -l)"
+# the Python package the .deb ships, used from the unpacked root: a snapshot of the default toy
+check "the .deb holds the Python package with its generated layout" \
+  grep -qxF ./usr/lib/python3/dist-packages/ikshade/_layout.py <<<"$contents"
+pre=
+readelf -d "$build/libikshade.so" | grep -q 'NEEDED.*libasan' && pre=$(cc -print-file-name=libasan.so)
+pyout=$(hidden bash -c 'cd "$1" && LD_PRELOAD="$3" PYTHONPATH="$2/lib/python3/dist-packages" IKSHADE_LIB="$2/lib/libikshade.so.0" /usr/bin/python3 -c "
+import ikshade
+a = ikshade.Toy(\"\", size=(64, 36)).snapshot(time=1.5)
+print(ikshade.__file__.startswith(\"$2/\"), a.shape)"' _ "$tmp/elsewhere" "$R" "$pre" 2>&1)
+check_eq "python3 -c 'import ikshade' from the package's files: the limb demo, (36, 64, 4)" "True (36, 64, 4)" "$pyout"
 lib=$(ldd "$R/bin/ikshade" | sed -n 's/.*libikshade.so.0 => \([^ ]*\) .*/\1/p')
 check_eq "... the package's program loads the package's library (through its RUNPATH)" \
   "$R/lib/libikshade.so.0" "$( [ -n "$lib" ] && readlink -m "$lib" | sed 's/\.0\.[0-9.]*$/.0/')"

@@ -1,0 +1,236 @@
+"""ikshade: Shadertoy-style shaders from Python, drawn by libikshade.
+
+    import ikshade
+    toy = ikshade.Toy("shaders/limb.frag", size=(640, 360))
+    img = toy.snapshot(time=1.5, mouse=(400, 200, 400, 200))   # numpy (360, 640, 4) uint8, top row first
+    toy.set("r1", 0.6)
+    ikshade.render("shaders/limb.frag", "out/%04d.png", frames=120, size=(1280, 720))
+    x, status = ikshade.ik.solve2(points, 1.0, 1.0)            # the C solver over numpy arrays
+
+A toy draws on a headless OpenGL context that the package makes once per process. Failures raise
+ikshade.Error, whose .code and .code_name are the library's (usage, io, format, compile, ...) and
+whose .field names the argument at fault.
+"""
+from __future__ import annotations
+
+import ctypes
+import os
+import struct
+import threading
+import zlib
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple, Union
+
+from . import _lib, ik
+from ._lib import Error
+
+__all__ = ["Toy", "render", "Error", "ik", "version", "renderer"]
+
+try:
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised by the tests with numpy hidden
+    _np = None
+
+_engine_lock = threading.Lock()
+_engine: Optional[int] = None
+
+
+def version() -> str:
+    """The library's version, as `ikshade --version` prints it."""
+    return (_lib.iks_version() or b"").decode()
+
+
+def _engine_handle() -> int:
+    global _engine
+    with _engine_lock:
+        if _engine is None:
+            e = ctypes.c_void_p()
+            d = _lib.Struct("iks_engine_desc")
+            _lib.check(_lib.iks_engine_create(d.ptr, ctypes.byref(e)))
+            _engine = e.value
+        return _engine
+
+
+def renderer() -> str:
+    """The GL renderer that draws (GL_RENDERER: "llvmpipe (...)" on a machine without a GPU)."""
+    return (_lib.iks_engine_renderer(_engine_handle()) or b"").decode()
+
+
+def _is_source(s: str) -> bool:
+    # GLSL text rather than a path: a path has no newline and no braces
+    return "\n" in s or "{" in s
+
+
+def _setting(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        vals = ["1" if value else "0"]
+    elif isinstance(value, (int, float)):
+        vals = [repr(float(value)) if isinstance(value, float) else str(value)]
+    else:
+        vals = [("1" if v else "0") if isinstance(v, bool) else repr(float(v)) if isinstance(v, float) else str(v)
+                for v in value]
+    return f"{name}={','.join(vals)}"
+
+
+def _toy_desc(source: Union[str, os.PathLike], size: Tuple[int, int], channels: Optional[Dict[int, str]],
+              sets: Optional[Dict[str, Any]]) -> _lib.Struct:
+    d = _lib.Struct("iks_toy_desc")
+    s = os.fspath(source)
+    if isinstance(source, str) and _is_source(s) and not os.path.exists(s):
+        d["source"] = s
+    elif s:
+        d["path"] = s  # "" leaves it NULL: the limb demo
+    w, h = size
+    d["width"], d["height"] = int(w), int(h)
+    if channels:
+        chans = [None] * 4
+        for k, v in channels.items():
+            if not isinstance(k, int) or not 0 <= k <= 3:
+                raise Error(1, f"channels: {k!r}: expected a channel number 0..3", "channel")
+            chans[k] = v
+        d["channel"] = chans
+    if sets:
+        arr = _lib.string_array([_setting(k, v) for k, v in sets.items()])
+        d["sets"] = arr
+        d["nsets"] = len(sets)
+    return d
+
+
+class Toy:
+    """A shader toy loaded and built: a file (.frag/.glsl), a shadertoy.com JSON, a directory toy, or
+    GLSL text (anything with a newline or a brace that is not a path); "" is the IK limb demo. size is (width, height) of its
+    snapshots; channels maps 0..3 to what `--channelN` takes ("tex.png,filter=mipmap", "keyboard");
+    sets gives uniforms their first values."""
+
+    def __init__(self, source: Union[str, os.PathLike] = "", size: Tuple[int, int] = (640, 360),
+                 channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None):
+        self.size = (int(size[0]), int(size[1]))
+        if self.size[0] < 1 or self.size[1] < 1:
+            raise Error(1, f"size {size!r}: expected whole numbers from 1", "size")
+        self._handle: Optional[int] = None
+        engine = _engine_handle()
+        d = _toy_desc(source, self.size, channels, sets)
+        t = ctypes.c_void_p()
+        _lib.check(_lib.iks_toy_load(engine, d.ptr, ctypes.byref(t)))
+        self._handle = t.value
+        self.frame = 0
+
+    @property
+    def name(self) -> str:
+        return (_lib.iks_toy_name(self._live()) or b"").decode("utf-8", "replace")
+
+    def _live(self) -> int:
+        if not self._handle:
+            raise Error(1, "the toy was closed", "")
+        return self._handle
+
+    def set(self, name: str, value: Union[float, int, bool, Sequence[float]]) -> None:
+        """Gives uniform `name` a value: a number, a bool, or a sequence for a vector."""
+        _lib.check(_lib.iks_toy_set(self._live(), _setting(name, value).encode()))
+
+    def snapshot(self, time: float = 0.0, frame: Optional[int] = None,
+                 mouse: Optional[Sequence[float]] = None, size: Optional[Tuple[int, int]] = None,
+                 fps: float = 60.0) -> Any:
+        """Draws one frame (iTime = time, iFrame = frame, or one more than the last snapshot's; iMouse
+        as shadertoy.com defines it, two or four numbers in pixels, y up; iTimeDelta 1/fps and
+        iFrameRate fps, as `ikshade render` gives them) and returns it as a numpy array of shape
+        (height, width, 4), dtype uint8, the top row first; a memoryview of that shape where numpy is
+        missing."""
+        w, h = size or self.size
+        if fps <= 0:
+            raise Error(1, f"fps {fps!r}: expected a number above 0", "fps")
+        f = _lib.Struct("iks_frame_info", time=float(time), frame=int(self.frame if frame is None else frame),
+                        time_delta=1.0 / fps, frame_rate=float(fps))
+        if mouse is not None:
+            m = [float(v) for v in mouse]
+            if len(m) == 2:
+                m += [abs(m[0]), abs(m[1])]
+            f["mouse"] = m
+        if _np is not None:
+            out = _np.zeros((h, w, 4), dtype=_np.uint8)
+            ptr = out.ctypes.data
+        else:
+            buf = bytearray(w * h * 4)
+            ptr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
+            out = memoryview(buf).cast("B", (h, w, 4))
+        _lib.check(_lib.iks_toy_draw(self._live(), f.ptr, w, h, ptr, None))
+        self.frame = (self.frame if frame is None else int(frame)) + 1
+        return out
+
+    def _repr_png_(self) -> bytes:
+        """The toy at iTime 0 as a PNG, so that Jupyter shows it"""
+        img = self.snapshot(time=0.0, frame=0)
+        h, w = self.size[1], self.size[0]
+        raw = bytes(img) if _np is None else img.tobytes()
+        return _png(raw, w, h)
+
+    def close(self) -> None:
+        if self._handle:
+            _lib.iks_toy_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self) -> "Toy":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+def _png(rgba: bytes, w: int, h: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + rgba[y * w * 4:(y + 1) * w * 4] for y in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
+
+
+def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tuple[int, int], range] = 1,
+           size: Tuple[int, int] = (1280, 720), fps: float = 60.0, time: float = 0.0,
+           mouse: Optional[Sequence[float]] = None, seconds: float = 0.0, ssaa: int = 1,
+           channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None,
+           progress: Optional[Callable[[int, int], Optional[bool]]] = None) -> Dict[str, Any]:
+    """Renders frames of a toy to files, as `ikshade render` does: output is a pattern (out/%04d.png),
+    one file for one frame, a video (.mp4 .webm .gif through ffmpeg), an animated .webp, .exr, or .wav
+    for the sound (seconds long). frames: a count from 0, (first, end) or a range. progress(done, total)
+    is called as frames are written; returning False stops the render (ikshade.Error, code_name
+    "interrupted", every file on disk complete). Returns the render's numbers (written, total, seconds,
+    samples, width, height)."""
+    if isinstance(frames, range):
+        if frames.step != 1:
+            raise Error(1, f"frames {frames!r}: a range with step 1", "frames")
+        first, end = frames.start, frames.stop
+    elif isinstance(frames, tuple):
+        first, end = frames
+    else:
+        first, end = 0, int(frames)
+    with Toy(source, size=size, channels=channels, sets=sets) as toy:
+        d = _lib.Struct("iks_render_desc", output=os.fspath(output), width=int(size[0]), height=int(size[1]),
+                        first=int(first), end=int(end), fps=float(fps), time0=float(time), ssaa=int(ssaa),
+                        seconds=float(seconds))
+        if mouse is not None:
+            m = [float(v) for v in mouse]
+            d["mouse"] = m if len(m) == 4 else m + [abs(m[0]), abs(m[1])]
+            d["have_mouse"] = True
+        errors = []
+
+        def on_progress(user: Any, p: int) -> bool:
+            try:
+                r = progress(_lib.read("iks_progress", p, "done"), _lib.read("iks_progress", p, "total"))
+                return r is None or bool(r)
+            except BaseException as e:  # raised again after the render, which this stops
+                errors.append(e)
+                return False
+        cb = _lib.PROGRESS_FN(on_progress) if progress else None
+        if cb:
+            d["progress"] = ctypes.cast(cb, ctypes.c_void_p).value
+        stats = _lib.Struct("iks_render_stats")
+        code = _lib.iks_render(toy._live(), d.ptr, stats.ptr)
+        if errors:
+            raise errors[0]
+        _lib.check(code)
+        return {k: stats[k] for k in ("written", "total", "seconds", "samples", "width", "height")}

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# test_python.sh SRC BUILD: the Python package as a user installs it, offline: a clean venv
+# (python3 -m venv --system-site-packages, numpy from Debian), `pip install ./python` from the source
+# tree, then every call of the package held against the command line: Toy.snapshot's pixels are
+# `ikshade render`'s (top row first), set() changes a uniform, errors carry the library's code and
+# field, a memoryview where numpy is missing, ik.solve2 gives `ikshade solve`'s bits, render() writes
+# the frames its progress callback counts and stops when it says so, _repr_png_ is a PNG PIL reads.
+set -u
+src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
+. "$src/tests/lib.sh"
+bin=$build/ikshade
+png() { /usr/bin/python3 "$src/tests/png.py" "$@"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# A sanitized library needs the ASan runtime first in the process: preloaded into Python
+py_env=()
+if readelf -d "$build/libikshade.so" | grep -q 'NEEDED.*libasan'; then
+  py_env=(LD_PRELOAD="$(cc -print-file-name=libasan.so)" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0")
+fi
+
+# ---- install, as the README says, into a fresh venv; the source tree stays clean of build output ----
+/usr/bin/python3 -m venv --system-site-packages "$tmp/venv"
+# pip builds in place: a copy of python/ (as a clone has it) keeps the real tree's python/build out of
+# the way of other tests, and IKSHADE_BUILD names the build under test
+mkdir -p "$tmp/tree" && cp -r "$src/python" "$src/include" "$src/CMakeLists.txt" "$tmp/tree/"
+rm -rf "$tmp/tree/python/build" "$tmp/tree/python/"*.egg-info
+(cd "$tmp/tree" && IKSHADE_BUILD="$build" PIP_NO_INDEX=1 "$tmp/venv/bin/pip" install ./python) > "$tmp/pip.log" 2>&1
+check "pip install ./python in a venv, offline (log: $(tail -n 3 "$tmp/pip.log" | tr '\n' ' '))" \
+  grep -q "Successfully installed ikshade" "$tmp/pip.log"
+py() { (cd "$tmp" && env "${py_env[@]}" "$tmp/venv/bin/python" "$@"); }
+where=$(py -c 'import ikshade, os; print(os.path.dirname(ikshade.__file__))' 2>&1)
+check "the venv imports the installed package, not the source ($where)" grep -q "^$tmp/venv/lib/" <<<"$where"
+check "the layout was made from the header (_layout.py installed)" test -f "$where/_layout.py"
+check_eq "ikshade.version() is the program's" "$("$bin" --version | awk '{print $2}')" "$(py -c 'import ikshade; print(ikshade.version())' 2>&1)"
+check "type stubs and py.typed installed" test -f "$where/__init__.pyi" -a -f "$where/ik.pyi" -a -f "$where/py.typed"
+check "the stubs parse" py -c 'import ast, sys; [ast.parse(open(f).read()) for f in sys.argv[1:]]' "$where/__init__.pyi" "$where/ik.pyi"
+
+# ---- snapshot: the pixels of `ikshade render`, top row first ----
+"$bin" render "$src/shaders/limb.frag" -o "$tmp/cli.png" --size 640x360 --time 1.5 --mouse 400,200 --quiet
+cat > "$tmp/snap.py" <<'PY'
+import sys, numpy as np, ikshade
+t = ikshade.Toy(sys.argv[1], size=(640, 360))
+img = t.snapshot(time=1.5, frame=0, mouse=(400, 200, 400, 200))
+assert img.shape == (360, 640, 4) and img.dtype == np.uint8, (img.shape, img.dtype)
+from PIL import Image
+Image.fromarray(np.ascontiguousarray(img[:, :, :3])).save(sys.argv[2])  # RGB, as render writes PNGs
+PY
+py "$tmp/snap.py" "$src/shaders/limb.frag" "$tmp/py.png" > "$tmp/snap.out" 2>&1
+check "Toy.snapshot ran ($(tail -n 2 "$tmp/snap.out"))" test -f "$tmp/py.png"
+check "Toy.snapshot is ikshade render's picture, pixel for pixel" png diff "$tmp/py.png" "$tmp/cli.png" 0 0
+out=$(py -c '
+import ikshade
+t = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolution.xy, 0.0, 1.0); }", size=(4, 2))
+a = t.snapshot()
+print(a[0, 0, 1], a[1, 0, 1], a[0, 3, 0] > a[0, 0, 0])' 2>&1)
+check_eq "GLSL text in memory; the top row first (green 191 at the top, 64 below; red grows rightwards)" "191 64 True" "$out"
+
+# ---- set, errors ----
+out=$(py -c '
+import ikshade
+src = "uniform float k = 0.25;\nuniform vec3 v = vec3(0.0);\nvoid mainImage(out vec4 c, in vec2 p) { c = vec4(k, v.y, 0.0, 1.0); }"
+t = ikshade.Toy(src, size=(2, 2))
+a = t.snapshot()[0, 0, 0]
+t.set("k", 0.5); t.set("v", (0.0, 1.0, 0.0))
+b = t.snapshot()[0, 0, :2].tolist()
+print(a, b)
+for bad in (lambda: t.set("nosuch", 1), lambda: t.set("v", 1.0)):
+    try:
+        bad()
+    except ikshade.Error as e:
+        print(e.code_name, e.code, repr(e.field), "|", e)
+try:
+    ikshade.Toy("/nonexistent/x.frag")
+except ikshade.Error as e:
+    print(e.code_name, "|", e)
+try:
+    ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = nope; }")
+except ikshade.Error as e:
+    print(e.code_name, "|", e)
+' 2>&1)
+check "set: k 0.25 -> 0.5 and v.y 0 -> 1 ($(head -n 1 <<<"$out"))" grep -qx "64 \[128, 255\]" <<<"$(head -n 1 <<<"$out")"
+check "set of an undeclared uniform: ikshade.Error usage, the library's words ($(sed -n 2p <<<"$out"))" \
+  grep -q "^usage 1 .*the shader declares no uniform 'nosuch'" <<<"$(sed -n 2p <<<"$out")"
+check "set of a vec3 with one value: usage ($(sed -n 3p <<<"$out"))" grep -q "^usage 1 .*expected 3 values" <<<"$(sed -n 3p <<<"$out")"
+check "a missing file: io, named ($(sed -n 4p <<<"$out"))" grep -q "^io | /nonexistent/x.frag" <<<"$(sed -n 4p <<<"$out")"
+check "a compile error: compile, with the line ($(sed -n 5p <<<"$out"))" grep -q "^compile | .*1:.*error" <<<"$(sed -n 5p <<<"$out")"
+
+# ---- no numpy: a memoryview of the same shape ----
+out=$(py -c '
+import sys
+sys.modules["numpy"] = None
+import ikshade
+m = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0, 0.5, 0.0, 1.0); }", size=(3, 2)).snapshot()
+print(type(m).__name__, m.shape, m[1, 2, 0], m[1, 2, 1])' 2>&1)
+check_eq "without numpy: a memoryview (2, 3, 4)" "memoryview (2, 3, 4) 255 128" "$out"
+
+# ---- ik.solve2: the bits of ikshade solve ----
+cases="1 1 1 1
+1.6 0 1 1
+3 0 1 1
+0.25 0 1 1
+0 0 1 1
+-0.7 0.3 0.9 0.4"
+want=$(printf '%s\n' "$cases" | "$bin" solve)
+got=$(py -c '
+import sys, numpy as np, ikshade
+rows = [list(map(float, l.split())) for l in sys.argv[1].splitlines()]
+p = np.array([r[:2] for r in rows], dtype=np.float32)
+x, st = ikshade.ik.solve2(p, np.array([r[2] for r in rows]), np.array([r[3] for r in rows]))
+for (a, b), s in zip(x, st):
+    print("%.9g %.9g %s" % (a, b, ikshade.ik.STATUS[s]))' "$cases" 2>&1)
+check_eq "ik.solve2 over arrays gives ikshade solve's answers, bit for bit" "$want" "$got"
+want=$(echo '1 1 1 1 -1' | "$bin" solve)
+got=$(py -c 'import ikshade; x, s = ikshade.ik.solve2((1, 1), 1, 1, bend=-1); print("%.9g %.9g %s" % (x[0], x[1], ikshade.ik.STATUS[s]))' 2>&1)
+check_eq "ik.solve2 of one point, bend -1" "$want" "$got"
+
+# ---- render: frames, progress, a stop ----
+out=$(py -c '
+import sys, ikshade
+seen = []
+s = ikshade.render(sys.argv[1], sys.argv[2] + "/%03d.png", frames=5, size=(64, 36), time=1.5,
+                   progress=lambda done, total: seen.append((done, total)))
+print(s["written"], s["total"], s["width"], s["height"], max(d for d, t in seen), set(t for d, t in seen))
+try:
+    ikshade.render(sys.argv[1], sys.argv[2] + "/stop/%03d.png", frames=50, size=(64, 36),
+                   progress=lambda done, total: done < 2)
+except ikshade.Error as e:
+    print(e.code_name)
+' "$src/shaders/limb.frag" "$tmp/r" 2>&1)
+check_eq "render: 5 frames of 64x36, the callback saw them all" "5 5 64 36 5 {5}" "$(head -n 1 <<<"$out")"
+check_eq "... frames on disk" "5" "$(ls "$tmp/r" | grep -c '\.png$')"
+"$bin" render "$src/shaders/limb.frag" -o "$tmp/cli3.png" --frames 3:4 --size 64x36 --time 1.5 --quiet
+check "... frame 3 is ikshade render's" png diff "$tmp/r/003.png" "$tmp/cli3.png" 0 0
+check_eq "a progress callback returning False stops it: interrupted" "interrupted" "$(sed -n 2p <<<"$out")"
+n=$(ls "$tmp/r/stop" 2>/dev/null | grep -c '\.png$')
+check "... with only whole frames left, fewer than 50 ($n)" bash -c '[ "$1" -lt 50 ] && for f in "$2"/*.png; do python3 "$3" info "$f" >/dev/null || exit 1; done' _ "$n" "$tmp/r/stop" "$src/tests/png.py"
+
+# ---- Jupyter: _repr_png_ ----
+out=$(py -c '
+import io, ikshade
+from PIL import Image
+t = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(0.0, 1.0, 0.0, 1.0); }", size=(5, 3))
+im = Image.open(io.BytesIO(t._repr_png_()))
+print(im.size, im.mode, im.getpixel((4, 2)))' 2>&1)
+check_eq "_repr_png_: a PNG PIL reads" "(5, 3) RGBA (0, 255, 0, 255)" "$out"
+finish
