@@ -51,7 +51,7 @@ check_eq "Package" "ikshade" "$(field Package)"
 check_eq "Version is ikshade --version's" "$version" "$(field Version)"
 check_eq "Architecture is this machine's" "$(dpkg --print-architecture)" "$(field Architecture)"
 deps=$(field Depends)
-for d in libc6 libcurl4 libglfw3 libcjson1 libdeflate0 libpng16-16 libisal2 libegl1 libegl-mesa0 libgl1-mesa-dri; do
+for d in libc6 libcurl4 libasound2 libopenexr-3-1-30 libglfw3 libcjson1 libdeflate0 libpng16-16 libisal2 libegl1 libegl-mesa0 libgl1-mesa-dri; do
   check "Depends names $d (Depends: $deps)" grep -qE "(^|, )$d( |,|$)" <<<"$deps"
 done
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')

@@ -1,6 +1,7 @@
 /* fetch.c: HTTP GETs through libcurl (see fetch.h). */
 #include "io/fetch.h"
 #include "base/buf.h"
+#include "base/dynlib.h"
 #include "base/strutil.h"
 
 #include "io/outfile.h"
@@ -19,6 +20,37 @@
 /* The whole transfer's deadline grows with what it may hold: a server above the slow pace but far
  * below any real network's still ends, and the largest answer allowed arrives at a pace of 64 KiB/s */
 #define DEADLINE_BYTES_PER_S ((double)(64 << 10))
+
+/* libcurl is loaded on the first request (base/dynlib.h): a program that never imports does not map
+ * it and the thirty libraries of its TLS, Kerberos and LDAP stacks */
+#define CURL_FNS(X)                                                                                      \
+    X(curl_global_init) X(curl_easy_init) X(curl_easy_setopt) X(curl_easy_perform) X(curl_easy_getinfo)   \
+    X(curl_easy_cleanup) X(curl_easy_strerror)
+static struct {
+    CURL_FNS(IKS_DYN_PTR)
+} lc;
+static iks_dynlib libcurl = IKS_DYNLIB("libcurl.so.4", "libcurl4");
+
+static bool curl_loaded(const char *shown, iks_err *e)
+{
+#define NAME_(f) #f,
+#define SLOT_(f) (void **)&lc.f,
+    static const char *const names[] = { CURL_FNS(NAME_) };
+    static void **const slots[] = { CURL_FNS(SLOT_) };
+#undef NAME_
+#undef SLOT_
+    return iks_dynlib_load(&libcurl, names, slots, (int)(sizeof names / sizeof names[0]), shown, e);
+}
+/* the calls below go through the pointers (curl.h's type-checking macros are set aside) */
+#undef curl_easy_setopt
+#undef curl_easy_getinfo
+#define curl_global_init (*lc.curl_global_init)
+#define curl_easy_init (*lc.curl_easy_init)
+#define curl_easy_setopt (*lc.curl_easy_setopt)
+#define curl_easy_perform (*lc.curl_easy_perform)
+#define curl_easy_getinfo (*lc.curl_easy_getinfo)
+#define curl_easy_cleanup (*lc.curl_easy_cleanup)
+#define curl_easy_strerror (*lc.curl_easy_strerror)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static CURLcode global_rc = CURLE_FAILED_INIT;
@@ -64,6 +96,7 @@ void iks_http_body_free(iks_http_body *b)
 bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double timeout, iks_http_body *b, iks_err *e)
 {
     memset(b, 0, sizeof *b);
+    if (!curl_loaded(shown, e)) return false;
     pthread_once(&once, global_init);
     if (global_rc != CURLE_OK)
         return iks_err_set(e, IKS_E_IO, "%s: libcurl could not start: %s", shown, curl_easy_strerror(global_rc));

@@ -1,6 +1,7 @@
 /* hdrio.c: EXR (OpenEXR's C API, OpenEXRCore) and 16-bit PNG (libpng) encoders; see hdrio.h. */
 #include "io/hdrio.h"
 #include "base/buf.h"
+#include "base/dynlib.h"
 
 #include <math.h>
 #include <openexr.h>
@@ -10,6 +11,45 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* OpenEXR's C library is loaded when the first .exr is written (base/dynlib.h): a program that never
+ * writes one does not map it. CMake gives its file name (IKS_EXR_SONAME: the release is in it). */
+#define EXR_FNS(X)                                                                                       \
+    X(exr_start_write) X(exr_add_part) X(exr_initialize_required_attr_simple)                            \
+    X(exr_set_zip_compression_level) X(exr_add_channel) X(exr_write_header) X(exr_get_scanlines_per_chunk) \
+    X(exr_write_scanline_chunk_info) X(exr_encoding_update) X(exr_encoding_initialize)                   \
+    X(exr_encoding_choose_default_routines) X(exr_encoding_run) X(exr_encoding_destroy) X(exr_finish)   \
+    X(exr_get_error_code_as_string)
+static struct {
+    EXR_FNS(IKS_DYN_PTR)
+} lx;
+static iks_dynlib libexr = IKS_DYNLIB(IKS_EXR_SONAME, "libopenexr-3-1-30");
+
+static bool exr_loaded(iks_err *e)
+{
+#define NAME_(f) #f,
+#define SLOT_(f) (void **)&lx.f,
+    static const char *const names[] = { EXR_FNS(NAME_) };
+    static void **const slots[] = { EXR_FNS(SLOT_) };
+#undef NAME_
+#undef SLOT_
+    return iks_dynlib_load(&libexr, names, slots, (int)(sizeof names / sizeof names[0]), "EXR", e);
+}
+#define exr_start_write (*lx.exr_start_write)
+#define exr_add_part (*lx.exr_add_part)
+#define exr_initialize_required_attr_simple (*lx.exr_initialize_required_attr_simple)
+#define exr_set_zip_compression_level (*lx.exr_set_zip_compression_level)
+#define exr_add_channel (*lx.exr_add_channel)
+#define exr_write_header (*lx.exr_write_header)
+#define exr_get_scanlines_per_chunk (*lx.exr_get_scanlines_per_chunk)
+#define exr_write_scanline_chunk_info (*lx.exr_write_scanline_chunk_info)
+#define exr_encoding_update (*lx.exr_encoding_update)
+#define exr_encoding_initialize (*lx.exr_encoding_initialize)
+#define exr_encoding_choose_default_routines (*lx.exr_encoding_choose_default_routines)
+#define exr_encoding_run (*lx.exr_encoding_run)
+#define exr_encoding_destroy (*lx.exr_encoding_destroy)
+#define exr_finish (*lx.exr_finish)
+#define exr_get_error_code_as_string (*lx.exr_get_error_code_as_string)
 
 /* ---- a growing buffer that both libraries write into ----------------------------------------- */
 
@@ -47,6 +87,7 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
 {
     *out = NULL;
     *len = 0;
+    if (!exr_loaded(e)) return false;
     membuf m = { 0 };
     /* OpenEXR's scanlines go top row first: flip GL's rows once, into a buffer the encoder reads */
     size_t row = (size_t)w * 4;

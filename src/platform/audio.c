@@ -2,6 +2,7 @@
 #include "platform/audio.h"
 
 #include "base/clock.h"
+#include "base/dynlib.h"
 
 #include <alsa/asoundlib.h>
 #include <math.h>
@@ -23,6 +24,38 @@ struct iks_audio_out {
     int16_t buf[2 * CHUNK];
 };
 
+/* ALSA is loaded when the viewer first plays a sound (base/dynlib.h): a program that never does, an
+ * embedder drawing frames, does not map it */
+#define ALSA_FNS(X)                                                                                      \
+    X(snd_pcm_open) X(snd_pcm_set_params) X(snd_pcm_close) X(snd_pcm_drop) X(snd_pcm_prepare)            \
+    X(snd_pcm_delay) X(snd_pcm_avail_update) X(snd_pcm_writei) X(snd_strerror) X(snd_lib_error_set_local)
+static struct {
+    ALSA_FNS(IKS_DYN_PTR)
+} la;
+static iks_dynlib libasound = IKS_DYNLIB("libasound.so.2", "libasound2");
+
+static bool alsa_loaded(iks_err *e)
+{
+#define NAME_(f) #f,
+#define SLOT_(f) (void **)&la.f,
+    static const char *const names[] = { ALSA_FNS(NAME_) };
+    static void **const slots[] = { ALSA_FNS(SLOT_) };
+#undef NAME_
+#undef SLOT_
+    return iks_dynlib_load(&libasound, names, slots, (int)(sizeof names / sizeof names[0]), "ALSA", e);
+}
+/* the calls below go through the pointers */
+#define snd_pcm_open (*la.snd_pcm_open)
+#define snd_pcm_set_params (*la.snd_pcm_set_params)
+#define snd_pcm_close (*la.snd_pcm_close)
+#define snd_pcm_drop (*la.snd_pcm_drop)
+#define snd_pcm_prepare (*la.snd_pcm_prepare)
+#define snd_pcm_delay (*la.snd_pcm_delay)
+#define snd_pcm_avail_update (*la.snd_pcm_avail_update)
+#define snd_pcm_writei (*la.snd_pcm_writei)
+#define snd_strerror (*la.snd_strerror)
+#define snd_lib_error_set_local (*la.snd_lib_error_set_local)
+
 /* ALSA prints its own lines ("ALSA lib confmisc.c:855:(...) cannot find card '0'") on stderr where there
  * is no sound device, before our one warning says the same. Its thread-local handler takes them for this
  * thread alone while we open (a host's own handler, set with snd_lib_error_set_handler, still gets them):
@@ -37,6 +70,7 @@ static void alsa_quiet(const char *file, int line, const char *func, int err, co
 
 iks_audio_out *iks_audio_out_open(iks_err *e)
 {
+    if (!alsa_loaded(e)) return NULL;
     iks_audio_out *a = calloc(1, sizeof *a);
     if (!a) {
         iks_err_set(e, IKS_E_NOMEM, "out of memory");
