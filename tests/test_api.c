@@ -1106,6 +1106,9 @@ static void test_get_proc(iks_engine *first)
     *(void **)&get_proc = dlsym(egl, "eglGetProcAddress");
     CHECK(get_proc != NULL, "eglGetProcAddress", "a function", "NULL");
     iks_engine *e2 = NULL;
+    /* the caller's context, here the first engine's, made current as a program makes its own: the
+     * explicit pair keeps it current between the calls */
+    CHECK_CODE("iks_engine_bind", iks_engine_bind(first), IKS_OK);
     if (get_proc)
         CHECK_CODE("iks_engine_create with the caller's GL loader", iks_engine_create(&(iks_engine_desc){ .get_proc = get_proc }, &e2),
                    IKS_OK);
@@ -1113,6 +1116,7 @@ static void test_get_proc(iks_engine *first)
         test_rgba8(e2);
         iks_engine_destroy(e2);
     }
+    iks_engine_unbind(first);
     test_rgba8(first); /* the context the caller lent is still theirs, and still works */
     dlclose(egl);
 }

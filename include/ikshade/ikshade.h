@@ -9,11 +9,21 @@
  *   code and a message made where the error happened (`iks_last_error`). The library never prints and
  *   never exits: warnings go to the engine's logger callback.
  * - One engine owns one GL context (headless EGL, or the caller's); use it, and everything made from it,
- *   from the thread that created it. A thread may hold several engines: each call makes its engine's
- *   context current first, and leaves it current (a program drawing with its own context too binds
- *   that again after calling ikshade); an engine made from a get_proc loader binds nothing: its
- *   caller keeps its own context current for its calls. Callbacks (progress, live) may use another
- *   engine; the log callback, called in the middle of the work, must not.
+ *   from the thread that created it. Callbacks (progress, live) may use another engine; the log
+ *   callback, called in the middle of the work, must not.
+ * - The host contract: the library changes nothing of its caller's that it did not create, or gives it
+ *   back. Every call returns with the context that was current before it current again (GLX, EGL,
+ *   GLFW's current window; or none), even one that made its own context current for the work, and an
+ *   engine can be made whatever is current. On an engine made from the caller's own context (get_proc)
+ *   each call saves the GL state it may touch (program, vertex array, array, element and pixel
+ *   buffers, framebuffers, renderbuffer, viewport, scissor, the enables, colour mask, clear colour,
+ *   polygon mode, pixel storage, units 0-3's textures and samplers, the active unit), draws with the
+ *   plain state it needs, and restores it. GLFW is initialised by iks_window_open only when it is not
+ *   already, and then terminated with the last library window; the program's GLFW error callback
+ *   stays (it also hears the errors of opening a window); GLFW's window hints are back at their
+ *   defaults after iks_window_open. Pending GL errors of the caller's context are read (cleared) by
+ *   calls on an engine made from it. iks_engine_bind / iks_engine_unbind keep an engine current across
+ *   many calls, saving the switches.
  * - The GL compiler recurses into a shader's expressions (once a term: a statement of 30,000 overflowed
  *   a default 8 MiB thread), so the library compiles on a 512 MiB stack of its own, mapped for the
  *   call and switched to on the calling thread, when the thread's is smaller.
@@ -152,7 +162,8 @@ typedef struct {
 } iks_window_desc;
 /* Checks a window's description without a display: IKS_E_USAGE about "size" (0 or 1 to 16384). */
 IKS_API iks_code iks_window_check(const iks_window_desc *d);
-/* Opens a GLFW window with a GL 3.3 core context, current on return. IKS_E_NO_DISPLAY when there is no
+/* Opens a GLFW window with a GL 3.3 core context; the caller's context stays current (the engine made
+ * on the window makes it current for its own calls). IKS_E_NO_DISPLAY when there is no
  * display to open it on. Close it with iks_window_close, after the engine that uses it is destroyed. */
 IKS_API iks_code iks_window_open(const iks_window_desc *d, iks_window **out);
 IKS_API void iks_window_close(iks_window *w);
@@ -174,8 +185,17 @@ typedef struct {
     void *log_user;
 } iks_engine_desc;
 
+/* Works whatever context is current (a program's GLX or EGL context, another engine's, none) and
+ * returns with that one current again. */
 IKS_API iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out);
 IKS_API void iks_engine_destroy(iks_engine *e);
+/* Makes e's context current, remembering what the caller had current, until iks_engine_unbind makes
+ * that current again; calls in between skip their own switches (and, on an engine made from the
+ * caller's context, keep its GL state saved once, given back by unbind: draw nothing of your own in
+ * between). Pairs nest; every library call does the same inside. IKS_E_GL when the window system
+ * refuses the context. */
+IKS_API iks_code iks_engine_bind(iks_engine *e);
+IKS_API void iks_engine_unbind(iks_engine *e);
 IKS_API const char *iks_engine_renderer(const iks_engine *e);   /* GL_RENDERER */
 IKS_API const char *iks_engine_gl_version(const iks_engine *e); /* GL_VERSION */
 IKS_API int iks_engine_max_size(const iks_engine *e);           /* the largest frame side the GL allows */
