@@ -281,6 +281,39 @@ IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
 IKS_API int iks_toy_es_issues(const iks_toy *t);
 /* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
 IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
+
+/* The toy's own uniforms, for a program's controls (sliders, checkboxes): those its author declared in
+ * the picture's passes (Buffers A-D, Cube A, Image), each name once, float, int, uint or bool, scalar
+ * or vector; not ikshade's (iks_builtin_uniform), not arrays or samplers. */
+typedef enum { IKS_UNIFORM_FLOAT, IKS_UNIFORM_INT, IKS_UNIFORM_UINT, IKS_UNIFORM_BOOL } iks_uniform_type;
+typedef struct {
+    const char *name;       /* valid while the toy lives */
+    const char *glsl_type;  /* as declared: "vec3", "int", "bvec2" */
+    iks_uniform_type type;  /* its components' type */
+    int n;                  /* components: 1 for a scalar, 2 to 4 for a vector */
+    double value[4];        /* its value now (n of them): the shader's initialiser or 0, then the last set
+                               (a float's as GL holds it, rounded to float; a bool's 0 or 1) */
+    bool active;            /* false: the compiler removed it (nothing reads it), so setting it does
+                               nothing visible */
+    /* A range declared for it, for a slider: min .. max in steps of step (0: continuous). No toy can
+     * declare one yet (issue 27 adds the annotation); has_range is false until then. */
+    bool has_range;
+    double min, max, step;
+} iks_uniform_info;
+/* How many there are (0 for NULL): index them 0 .. count-1. */
+IKS_API int iks_toy_uniform_count(const iks_toy *t);
+/* The i-th: IKS_E_USAGE for an i outside 0 .. count-1. */
+IKS_API iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out);
+/* Set one by name, in every pass that declares it, with n values of the setter's type: float and vec2-4
+ * by iks_toy_set_float, int and ivec by _int, uint and uvec by _uint, bool and bvec by _bool. A name the
+ * toy does not declare, one of ikshade's own, a uniform of another type or n other than its component
+ * count is IKS_E_USAGE naming the uniform (and the setter to use), and nothing is set. One typed
+ * function per type, as GL's glUniform*: the compiler checks the values' type, and a ctypes caller
+ * passes a plain array. */
+IKS_API iks_code iks_toy_set_float(iks_toy *t, const char *name, const float *v, int n);
+IKS_API iks_code iks_toy_set_int(iks_toy *t, const char *name, const int *v, int n);
+IKS_API iks_code iks_toy_set_uint(iks_toy *t, const char *name, const unsigned *v, int n);
+IKS_API iks_code iks_toy_set_bool(iks_toy *t, const char *name, const bool *v, int n);
 /* A key (JavaScript keyCode 0..255) went down or up: the keyboard channel's rows. */
 IKS_API void iks_toy_key(iks_toy *t, int keycode, bool down);
 

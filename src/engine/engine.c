@@ -611,6 +611,81 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
     return ok ? IKS_OK : iks_publish(&err);
 }
 
+/* ---- the toy's own uniforms, typed ------------------------------------------------------------- */
+
+static iks_uniform_type public_type(iks_ubase b)
+{
+    return b == IKS_U_INT ? IKS_UNIFORM_INT : b == IKS_U_UINT ? IKS_UNIFORM_UINT : b == IKS_U_BOOL ? IKS_UNIFORM_BOOL
+                                                                                                 : IKS_UNIFORM_FLOAT;
+}
+
+static const char *const SETTERS[] = { "iks_toy_set_float", "iks_toy_set_int", "iks_toy_set_uint", "iks_toy_set_bool" };
+
+int iks_toy_uniform_count(const iks_toy *t) { return t ? t->gl.nuniforms : 0; }
+
+iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out)
+{
+    if (!t || !out) return iks_fail_usage("iks_toy_uniform_info: toy and out must not be NULL");
+    if (i < 0 || i >= t->gl.nuniforms)
+        return iks_fail_usage("iks_toy_uniform_info: index %d: the toy has %d uniform%s of its own (0 to %d)", i,
+                              t->gl.nuniforms, t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
+    const iks_uvalue *u = &t->gl.uniforms[i];
+    *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = public_type(u->base), .n = u->comps,
+                               .active = u->active };
+    memcpy(out->value, u->v, sizeof out->value);
+    return IKS_OK;
+}
+
+/* One typed setter's checks (what the toy declares, the type, the count), then the setting as
+ * iks_toy_set would apply it. */
+static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, const double *v, int n)
+{
+    const char *fn = SETTERS[type];
+    if (!t || !name || (n > 0 && !v)) return iks_fail_usage("%s: toy, name and values must not be NULL", fn);
+    const char *alias;
+    const iks_builtin *b = builtin_named(name, &alias);
+    if (b || iks_prelude_declares(name))
+        return iks_fail_usage("%s: uniform '%s' is set by ikshade for every frame%s%s", fn, name, b ? ": " : "",
+                              b ? b->doc : "");
+    const iks_uvalue *u = iks_gltoy_uniform(&t->gl, name);
+    if (!u) {
+        char list[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < t->gl.nuniforms && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", t->gl.uniforms[i].name);
+        return iks_fail_usage("%s: uniform '%s': the toy declares no such uniform (%s%s)", fn, name,
+                              t->gl.nuniforms ? "it has " : "it has none of its own", list);
+    }
+    iks_uniform_type want = public_type(u->base);
+    if (want != type)
+        return iks_fail_usage("%s: uniform '%s' is %s: set it with %s", fn, name, u->type, SETTERS[want]);
+    if (n != u->comps)
+        return iks_fail_usage("%s: uniform '%s' is %s: expected %d value%s, got %d", fn, name, u->type, u->comps,
+                              u->comps > 1 ? "s" : "", n);
+    iks_setting s = { .n = n };
+    snprintf(s.name, sizeof s.name, "%s", name);
+    for (int c = 0; c < n; c++) s.v[c] = v[c];
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    bool ok = iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log);
+    iks_engine_leave(t->e);
+    return ok ? IKS_OK : iks_publish(&err);
+}
+
+/* each copies at most 4 values (more is refused for the count before any is used) */
+#define TYPED_SETTER(fn, ctype, type)                                                                        \
+    iks_code fn(iks_toy *t, const char *name, const ctype *v, int n)                                      \
+    {                                                                                                      \
+        double d[4] = { 0 };                                                                               \
+        for (int c = 0; v && c < n && c < 4; c++) d[c] = (double)v[c];                                     \
+        return set_typed(t, type, name, v ? d : NULL, n);                                                  \
+    }
+TYPED_SETTER(iks_toy_set_float, float, IKS_UNIFORM_FLOAT)
+TYPED_SETTER(iks_toy_set_int, int, IKS_UNIFORM_INT)
+TYPED_SETTER(iks_toy_set_uint, unsigned, IKS_UNIFORM_UINT)
+TYPED_SETTER(iks_toy_set_bool, bool, IKS_UNIFORM_BOOL)
+#undef TYPED_SETTER
+
 void iks_toy_key(iks_toy *t, int keycode, bool down)
 {
     if (!t || keycode < 0 || keycode >= 256) return;
