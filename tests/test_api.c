@@ -443,6 +443,13 @@ static void test_codes(void)
     char v[32];
     snprintf(v, sizeof v, "%d.%d.%d", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);
     CHECK(!strcmp(iks_version(), v), "iks_version() is the header's", v, "%s", iks_version());
+    CHECK_INT("iks_version_number() is the header's IKS_VERSION_NUMBER", iks_version_number(), IKS_VERSION_NUMBER);
+    CHECK_INT("IKS_VERSION_NUMBER from its parts", IKS_VERSION_NUMBER,
+              IKS_VERSION_MAJOR * 10000 + IKS_VERSION_MINOR * 100 + IKS_VERSION_PATCH);
+    int mj = -1, mn = -1, pt = -1;
+    sscanf(iks_version(), "%d.%d.%d", &mj, &mn, &pt);
+    CHECK_INT("iks_version_number() is iks_version()'s string as a number", iks_version_number(),
+              mj * 10000 + mn * 100 + pt);
 
     iks_clear_error();
     const char *m = NULL;

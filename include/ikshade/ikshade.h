@@ -53,6 +53,13 @@ extern "C" {
 #define IKSHADE_VERSION_MAJOR 0
 #define IKSHADE_VERSION_MINOR 2
 #define IKSHADE_VERSION_PATCH 0
+/* The same under the library's prefix, and as one number that compares in order: MAJOR * 10000 +
+ * MINOR * 100 + PATCH (0.2.0 -> 200, 1.12.3 -> 11203). A program checks the library it runs against
+ * with iks_version_number() >= the number it needs. */
+#define IKS_VERSION_MAJOR IKSHADE_VERSION_MAJOR
+#define IKS_VERSION_MINOR IKSHADE_VERSION_MINOR
+#define IKS_VERSION_PATCH IKSHADE_VERSION_PATCH
+#define IKS_VERSION_NUMBER (IKS_VERSION_MAJOR * 10000 + IKS_VERSION_MINOR * 100 + IKS_VERSION_PATCH)
 /* The size of a frame, a toy's buffers and a window where a description leaves it 0, and the largest
  * side any of them may have (a GL's own limit, iks_engine_max_size, is usually lower) */
 #define IKS_XSTR_(x) #x
@@ -63,6 +70,8 @@ extern "C" {
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
 IKS_API const char *iks_version(void);
+/* The library's version as IKS_VERSION_NUMBER writes it, of the library loaded at run time. */
+IKS_API int iks_version_number(void);
 
 /* ---- errors ------------------------------------------------------------------------------------ */
 

@@ -27,6 +27,16 @@
 
 const char *iks_version(void) { return IKSHADE_VERSION; }
 
+#ifdef IKS_BUILD_VERSION_NUMBER
+/* the header is written by hand and the project's version in CMakeLists.txt: a bump of one alone
+ * stops the build here, not a program comparing numbers later */
+_Static_assert(IKS_BUILD_VERSION_NUMBER == IKS_VERSION_NUMBER,
+               "ikshade.h's IKSHADE_VERSION_* differ from CMakeLists.txt's project(VERSION)");
+int iks_version_number(void) { return IKS_BUILD_VERSION_NUMBER; }
+#else
+int iks_version_number(void) { return IKS_VERSION_NUMBER; }
+#endif
+
 void iks_interrupt(void) { iks_stop_request(); }
 void iks_interrupt_reset(void) { iks_stop_reset(); }
 void iks_remove_temporaries(void) { iks_outfile_remove_temporaries(); }
