@@ -344,7 +344,7 @@ iks_code iks_window_open(const iks_window_desc *d, iks_window **out)
     if (iks_window_check(d) != IKS_OK) return iks_last_error(NULL);
     iks_err err = IKS_ERR_INIT;
     iks_current caller;
-    iks_current_save(&caller);
+    iks_current_save_probing(&caller); /* GLFW's current window too, a host's that we never touched */
     /* glvnd refuses our GLX context over an EGL one with an X error that ends the program */
     if (caller.api == IKS_API_EGL) iks_current_release(&caller);
     *out = iks_glfw_create(d ? d : &none, &err);

@@ -8,6 +8,7 @@
 #include "platform/platform.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <string.h>
 
 typedef unsigned int egl_bool;
@@ -22,6 +23,9 @@ static struct {
     unsigned long (*glx_draw)(void), (*glx_read)(void);
     int (*glx_make)(void *, unsigned long, unsigned long, void *);
 } api;
+
+/* engines on several threads look the entry points up at once */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *sym(void *lib, const char *name) { return lib ? dlsym(lib, name) : NULL; }
 
@@ -52,11 +56,13 @@ static void lookup(void)
     }
 }
 
-void iks_current_save(iks_current *c)
+static void save(iks_current *c, bool probe)
 {
     memset(c, 0, sizeof *c);
+    pthread_mutex_lock(&lock);
     lookup();
-    c->glfw_up = iks_glfw_current(&c->glfw_win);
+    pthread_mutex_unlock(&lock);
+    c->glfw_up = iks_glfw_current(&c->glfw_win, probe);
     void *ctx;
     if (api.glx_ctx && (ctx = api.glx_ctx())) {
         c->api = IKS_API_GLX;
@@ -72,6 +78,9 @@ void iks_current_save(iks_current *c)
         c->read = api.egl_surf(EGL_READ_);
     }
 }
+
+void iks_current_save(iks_current *c) { save(c, false); }
+void iks_current_save_probing(iks_current *c) { save(c, true); }
 
 bool iks_current_same(const iks_current *a, const iks_current *b)
 {

@@ -30,7 +30,7 @@ typedef struct {
 /* GLFW is one per process, shared with a host program that uses it too. We initialise it only when it
  * is not (we_init), and then terminate it (which closes every window) with the last of our windows;
  * one the host initialised is the host's to end. */
-static int open_windows;
+static _Atomic int open_windows; /* read by iks_glfw_current on any thread with an engine */
 static bool we_init;
 
 /* GLFW reports errors through one process-wide callback: ours is installed only while we open a
@@ -54,13 +54,15 @@ static void on_probe(int code, const char *msg)
     if (code == GLFW_NOT_INITIALIZED) probe_hit = true;
 }
 
-bool iks_glfw_current(void **win)
+bool iks_glfw_current(void **win, bool probe)
 {
     *win = NULL;
     if (open_windows > 0) {
-        *win = glfwGetCurrentContext();
+        *win = glfwGetCurrentContext(); /* callable from any thread */
         return true;
     }
+    /* the error callback is the main thread's to change: only a window's opening probes */
+    if (!probe) return false;
     GLFWerrorfun prev = glfwSetErrorCallback(on_probe);
     probe_hit = false;
     GLFWwindow *w = glfwGetCurrentContext();
@@ -314,7 +316,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     }
     int w = d->width ? d->width : IKS_DEFAULT_WIDTH, h = d->height ? d->height : IKS_DEFAULT_HEIGHT;
     void *ignored;
-    bool host_init = open_windows == 0 && iks_glfw_current(&ignored);
+    bool host_init = open_windows == 0 && iks_glfw_current(&ignored, true);
     host_cb = glfwSetErrorCallback(on_error);
     last_error[0] = '\0';
     last_code = 0;

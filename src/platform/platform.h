@@ -33,6 +33,10 @@ typedef struct {
     void *glfw_win;
 } iks_current;
 void iks_current_save(iks_current *c);
+/* The same, also finding out GLFW's current window when none of ours is open (glfw_up false
+ * otherwise: GLFW's bookkeeping is then untouched by us, and GLX alone is restored). It changes GLFW's
+ * error callback for a moment, so only code on GLFW's main thread (opening a window) calls it. */
+void iks_current_save_probing(iks_current *c);
 /* the same context and drawables (GLFW's bookkeeping aside) */
 bool iks_current_same(const iks_current *a, const iks_current *b);
 /* Leaves nothing current where c is (a saved state that is current now), through c's own API, so that a
@@ -42,9 +46,10 @@ void iks_current_release(const iks_current *c);
  * current window back. false: the window system refused. */
 bool iks_current_restore(const iks_current *c);
 
-/* glfw.c's side of it: whether GLFW is initialised, and then its current window (*win); and making a
- * window (NULL: none) current through GLFW. Neither reports to the program's GLFW error callback. */
-bool iks_glfw_current(void **win);
+/* glfw.c's side of it: whether GLFW is initialised, and then its current window (*win): known while a
+ * window of ours is open, else found out only with probe (main thread); and making a window (NULL:
+ * none) current through GLFW. Neither reports to the program's GLFW error callback. */
+bool iks_glfw_current(void **win, bool probe);
 bool iks_glfw_make_current(void *win);
 
 /* Where the window system can lose its connection for good (an X server that ends), fn(user) is called
