@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int host_errors, host_not_init;
 static void host_error_cb(int code, const char *msg)
@@ -172,6 +173,52 @@ static void draw_toy(const char *when, iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* A progress callback that draws with the host's own context, as a program showing progress in its
+ * window would: the render must get its engine's context back (over GLX: glvnd refuses EGL beside it) */
+static GLFWwindow *cb_host;
+static int cb_calls;
+static bool host_draws(void *user, const iks_progress *p)
+{
+    (void)user;
+    (void)p;
+    cb_calls++;
+    glfwMakeContextCurrent(cb_host);
+    glClear(GL_COLOR_BUFFER_BIT);
+    return true;
+}
+
+static void render_with_callback(const char *when, iks_engine *e, GLFWwindow *host)
+{
+    iks_toy *t = NULL;
+    const char *src = "void mainImage(out vec4 c, in vec2 f) { c = vec4(f.x / 8.0, 0.5, 0.25, 1.0); }\n";
+    if (iks_toy_load(e, &(iks_toy_desc){ .path = "cb.frag", .source = src, .width = 8, .height = 8 }, &t) != IKS_OK) {
+        CHECK(false, "%s: load for the render", when);
+        return;
+    }
+    char dir[] = "/tmp/ikshade-host-XXXXXX", out[64];
+    if (!mkdtemp(dir)) {
+        CHECK(false, "%s: mkdtemp", when);
+        iks_toy_destroy(t);
+        return;
+    }
+    snprintf(out, sizeof out, "%s/%%02d.png", dir);
+    cb_host = host;
+    cb_calls = 0;
+    iks_render_stats st;
+    const char *msg;
+    iks_code c = iks_render(t, &(iks_render_desc){ .output = out, .width = 8, .height = 8, .end = 3, .jobs = 1,
+                                                   .progress = host_draws }, &st);
+    CHECK(c == IKS_OK && st.written == 3 && cb_calls > 0, "%s: a render whose callback draws with the host's "
+          "context: %s (%s), %ld frames, %d calls", when, cname(c), (iks_last_error(&msg), msg), st.written, cb_calls);
+    iks_toy_destroy(t);
+    for (int i = 0; i < 3; i++) {
+        char f[96];
+        snprintf(f, sizeof f, "%s/%02d.png", dir, i);
+        CHECK(remove(f) == 0, "%s: frame %d written", when, i);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     glfwSetErrorCallback(host_error_cb);
@@ -221,6 +268,10 @@ int main(void)
         host_current("after drawing on the headless engine", host);
         snapshot(&after);
         same_state("headless draw", &before, &after);
+        render_with_callback("headless engine", e, host);
+        host_current("after a render on the headless engine", host);
+        snapshot(&after);
+        same_state("headless render", &before, &after);
         /* the explicit pair: the engine's context while bound, the host's after */
         CHECK(iks_engine_bind(e) == IKS_OK, "iks_engine_bind");
         CHECK(glx_current() != host_glx, "iks_engine_bind left the host's GLX context current");
@@ -239,6 +290,9 @@ int main(void)
         host_current("after drawing on the host's context", host);
         snapshot(&after);
         same_state("draw on the host's context", &before, &after);
+        render_with_callback("engine on the host's context", e, host);
+        snapshot(&after);
+        same_state("render on the host's context", &before, &after);
         CHECK(iks_engine_bind(e) == IKS_OK, "iks_engine_bind on the host's context");
         iks_engine_unbind(e);
         iks_engine_destroy(e);

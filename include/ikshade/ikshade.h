@@ -374,7 +374,9 @@ typedef struct {
     double seconds;     /* since the render began */
 } iks_progress;
 /* Called after each frame drawn and whenever one has been written; return false to stop the render
- * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). */
+ * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). It
+ * runs with the context that was current when iks_render was called current again (and, on an engine
+ * made from that context, its GL state given back), so it may draw with it. */
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {

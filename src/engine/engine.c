@@ -248,6 +248,26 @@ void iks_engine_leave(const iks_engine *ce)
     e->switched = false;
 }
 
+void iks_engine_pause(const iks_engine *ce)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth == 0) return;
+    if (!e->plat) iks_glstate_restore(&e->host_state);
+    else if (e->switched) iks_current_restore(&e->caller);
+}
+
+bool iks_engine_resume(const iks_engine *ce, iks_err *err)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth == 0) return true;
+    if (!e->plat) {
+        iks_glstate_save(&e->host_state);
+        iks_glstate_reset();
+        return true;
+    }
+    return iks_engine_rebind(e, err);
+}
+
 bool iks_engine_rebind(const iks_engine *ce, iks_err *err)
 {
     iks_engine *e = (iks_engine *)ce;

@@ -66,6 +66,12 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
  * is not part of what they promise to leave alone. */
 bool iks_engine_enter(const iks_engine *e, iks_err *err);
 void iks_engine_leave(const iks_engine *e);
+/* Around a callback inside a call (a render's progress): pause makes the caller's context current as
+ * it was (or gives a host context its GL state back), so that the callback may draw with it (over our
+ * EGL context glvnd would end the program at its glXMakeCurrent); resume takes ours again (saving the
+ * state the callback left, to give back at the end). false with err set when ours is refused. */
+void iks_engine_pause(const iks_engine *e);
+bool iks_engine_resume(const iks_engine *e, iks_err *err);
 /* Makes e's context current again inside a call, after a callback that may have used another engine or
  * its own context; false with err set when the window system refuses. */
 bool iks_engine_rebind(const iks_engine *e, iks_err *err);

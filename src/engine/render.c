@@ -423,10 +423,12 @@ static bool keep_going(const plan *p, long done, long total, double start)
     if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
     if (!p->d.progress) return true;
     iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
+    /* the callback runs with the caller's context current, as it was before the render: it may draw
+     * with it, or with another engine; then ours again, or stop (the next GL call fails) */
+    iks_engine_pause(p->e);
     bool go = p->d.progress(p->d.user, &pr);
-    /* the callback may have drawn with another engine: ours again, or stop (the next GL call fails) */
     iks_err ignored = IKS_ERR_INIT;
-    return iks_engine_rebind(p->e, &ignored) && go;
+    return iks_engine_resume(p->e, &ignored) && go;
 }
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
