@@ -295,6 +295,11 @@ static void enter_quietly(const iks_engine *e)
 void iks_engine_destroy(iks_engine *e)
 {
     if (!e) return;
+    /* destroyed while bound (an iks_engine_bind without its unbind): the caller's context back first */
+    if (e->depth > 0) {
+        e->depth = 1;
+        iks_engine_leave(e);
+    }
     if (e->own_plat && e->plat) e->plat->destroy(e->plat);
     free(e->shader_dir_owned);
     free(e);

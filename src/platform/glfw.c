@@ -375,8 +375,8 @@ static iks_platform *create(const iks_window_desc *d, int w, int h, bool host_in
     if (!g->win) {
         iks_err_set(err, IKS_E_GL, "GLFW: cannot open a GL 3.3 core window: %s",
                     last_error[0] ? last_error : "unknown reason");
+        glfwDefaultWindowHints(); /* before destroy, which may terminate GLFW */
         destroy(p);
-        glfwDefaultWindowHints();
         return NULL;
     }
     glfwSetWindowUserPointer(g->win, g);
