@@ -275,6 +275,9 @@ int main(void)
         /* the explicit pair: the engine's context while bound, the host's after */
         CHECK(iks_engine_bind(e) == IKS_OK, "iks_engine_bind");
         CHECK(glx_current() != host_glx, "iks_engine_bind left the host's GLX context current");
+        draw_toy("between bind and unbind", e);
+        CHECK(glx_current() == NULL, "a call between bind and unbind keeps the engine's (EGL) context current "
+              "(GLX has %p)", glx_current());
         iks_engine_unbind(e);
         host_current("after iks_engine_unbind", host);
         iks_engine_destroy(e);
