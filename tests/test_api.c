@@ -443,6 +443,13 @@ static void test_codes(void)
     char v[32];
     snprintf(v, sizeof v, "%d.%d.%d", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);
     CHECK(!strcmp(iks_version(), v), "iks_version() is the header's", v, "%s", iks_version());
+    CHECK_INT("iks_version_number() is the header's IKS_VERSION_NUMBER", iks_version_number(), IKS_VERSION_NUMBER);
+    CHECK_INT("IKS_VERSION_NUMBER from its parts", IKS_VERSION_NUMBER,
+              IKS_VERSION_MAJOR * 10000 + IKS_VERSION_MINOR * 100 + IKS_VERSION_PATCH);
+    int mj = -1, mn = -1, pt = -1;
+    sscanf(iks_version(), "%d.%d.%d", &mj, &mn, &pt);
+    CHECK_INT("iks_version_number() is iks_version()'s string as a number", iks_version_number(),
+              mj * 10000 + mn * 100 + pt);
 
     iks_clear_error();
     const char *m = NULL;
@@ -666,6 +673,111 @@ static void test_sets(iks_engine *e, logbook *lb)
                IKS_E_USAGE);
     check_one_line("load with nope=1");
     CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
+    iks_toy_destroy(t);
+}
+
+/* a usage error whose message names every word in want (NULL-terminated) */
+static void check_usage(const char *what, iks_code c, const char *const *want)
+{
+    const char *msg = "";
+    iks_code got = iks_last_error(&msg);
+    CHECK(c == IKS_E_USAGE && got == IKS_E_USAGE, what, "usage", "%s (last error %s: %s)", iks_code_name(c),
+          iks_code_name(got), msg);
+    for (; *want; want++) CHECK(strstr(msg, *want) != NULL, what, *want, "message '%s'", msg);
+}
+
+/* The typed setters and the list of a toy's own uniforms: what a program's sliders are made of. The
+ * values reach the picture (a pixel's channels are the uniforms), the list says what the shader
+ * declared (initialisers included, ikshade's own left out) and follows every way of setting. */
+static void test_typed_uniforms(iks_engine *e, logbook *lb)
+{
+    const char *common = "uniform float shared_k;\n";
+    const char *src = "uniform float speed = 0.5;\n"
+                      "uniform vec3 tint;\n"
+                      "uniform int count = 3;\n"
+                      "uniform ivec2 cells;\n"
+                      "uniform bool on;\n"
+                      "uniform uvec2 big;\n"
+                      "uniform float unread;\n"
+                      "uniform float arr[2];\n"
+                      "void mainImage(out vec4 c, in vec2 f) {\n"
+                      "  c = vec4(speed, tint.y, float(count + cells.y) / 10.0 + float(big.x) / 100.0,\n"
+                      "           on ? 1.0 : 0.5) + vec4(1e-6 * (arr[1] + shared_k));\n"
+                      "}\n";
+    char *text = malloc(strlen(common) + strlen(src) + 1);
+    strcpy(text, common);
+    strcat(text, src);
+    iks_toy *t = NULL;
+    int warnings = lb->warnings;
+    CHECK_CODE("load the typed uniforms' shader", load_src(e, "typed.frag", text, 2, 2, &t), IKS_OK);
+    free(text);
+    if (!t) return;
+    static const struct { const char *name, *glsl; iks_uniform_type type; int n; double v0; bool active; } W[] = {
+        { "shared_k", "float", IKS_UNIFORM_FLOAT, 1, 0, true }, { "speed", "float", IKS_UNIFORM_FLOAT, 1, 0.5, true },
+        { "tint", "vec3", IKS_UNIFORM_FLOAT, 3, 0, true },       { "count", "int", IKS_UNIFORM_INT, 1, 3, true },
+        { "cells", "ivec2", IKS_UNIFORM_INT, 2, 0, true },       { "on", "bool", IKS_UNIFORM_BOOL, 1, 0, true },
+        { "big", "uvec2", IKS_UNIFORM_UINT, 2, 0, true },        { "unread", "float", IKS_UNIFORM_FLOAT, 1, 0, false },
+    };
+    int nw = (int)(sizeof W / sizeof W[0]);
+    CHECK_INT("the toy's own uniforms (no iTime, no array)", iks_toy_uniform_count(t), nw);
+    for (int i = 0; i < nw && i < iks_toy_uniform_count(t); i++) {
+        iks_uniform_info u;
+        CHECK_CODE("iks_toy_uniform_info", iks_toy_uniform_info(t, i, &u), IKS_OK);
+        CHECK(strcmp(u.name, W[i].name) == 0 && strcmp(u.glsl_type, W[i].glsl) == 0 && u.type == W[i].type &&
+                  u.n == W[i].n && u.value[0] == W[i].v0 && u.active == W[i].active && !u.has_range,
+              "a uniform's name, type, count, first value, active, no range", W[i].name,
+              "%s %s type %d n %d value %g active %d range %d", u.name, u.glsl_type, (int)u.type, u.n, u.value[0],
+              u.active, u.has_range);
+    }
+    iks_uniform_info u;
+    CHECK_CODE("iks_toy_uniform_info past the last", iks_toy_uniform_info(t, nw, &u), IKS_E_USAGE);
+    CHECK_CODE("iks_toy_uniform_info at -1", iks_toy_uniform_info(t, -1, &u), IKS_E_USAGE);
+
+    /* each setter, then the picture: (speed, tint.y, (count + cells.y) / 10 + big.x / 100, on) */
+    CHECK_CODE("iks_toy_set_float speed", iks_toy_set_float(t, "speed", (const float[]){ 0.25f }, 1), IKS_OK);
+    CHECK_CODE("iks_toy_set_float tint", iks_toy_set_float(t, "tint", (const float[]){ 0, 0.75f, 0 }, 3), IKS_OK);
+    CHECK_CODE("iks_toy_set_int cells", iks_toy_set_int(t, "cells", (const int[]){ 9, 2 }, 2), IKS_OK);
+    CHECK_CODE("iks_toy_set_uint big", iks_toy_set_uint(t, "big", (const unsigned[]){ 10, 7 }, 2), IKS_OK);
+    CHECK_CODE("iks_toy_set_bool on", iks_toy_set_bool(t, "on", (const bool[]){ true }, 1), IKS_OK);
+    uint8_t px[2 * 2 * 4];
+    CHECK_CODE("draw with the typed uniforms", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    /* 0.25 -> 63.75, 0.75 -> 191.25, 0.5 + 0.1 = 0.6 -> 153, 1 -> 255: GL rounds to nearest (1 of slack) */
+    CHECK(abs(px[0] - 64) <= 1 && abs(px[1] - 191) <= 1 && abs(px[2] - 153) <= 1 && px[3] == 255,
+          "the pixel the typed values make", "64 191 153 255", "%d %d %d %d", px[0], px[1], px[2], px[3]);
+    iks_toy_uniform_info(t, 4, &u);
+    CHECK(u.value[0] == 9 && u.value[1] == 2, "cells' value as set", "9 2", "%g %g", u.value[0], u.value[1]);
+    iks_toy_uniform_info(t, 5, &u);
+    CHECK(u.value[0] == 1, "on's value as set", "1", "%g", u.value[0]);
+    /* the string setter is seen by the list too */
+    CHECK_CODE("iks_toy_set speed=0.125", iks_toy_set(t, "speed=0.125"), IKS_OK);
+    iks_toy_uniform_info(t, 1, &u);
+    CHECK(u.value[0] == 0.125, "speed after iks_toy_set", "0.125", "%g", u.value[0]);
+    CHECK_CODE("iks_toy_set_float on an unread uniform (a warning, not an error)",
+               iks_toy_set_float(t, "unread", (const float[]){ 1 }, 1), IKS_OK);
+    CHECK(lb->warnings > warnings, "setting a removed uniform warns", "a warning", "%d", lb->warnings - warnings);
+
+    /* refusals name the uniform, and what to do instead; nothing is set */
+    check_usage("iks_toy_set_int on a float", iks_toy_set_int(t, "speed", (const int[]){ 1 }, 1),
+                (const char *const[]){ "speed", "float", "iks_toy_set_float", NULL });
+    check_usage("iks_toy_set_float on a bool", iks_toy_set_float(t, "on", (const float[]){ 1 }, 1),
+                (const char *const[]){ "'on'", "iks_toy_set_bool", NULL });
+    check_usage("iks_toy_set_float with 2 values for a vec3", iks_toy_set_float(t, "tint", (const float[]){ 1, 1 }, 2),
+                (const char *const[]){ "tint", "vec3", "expected 3 values, got 2", NULL });
+    check_usage("iks_toy_set_float with 5 values", iks_toy_set_float(t, "tint", (const float[]){ 1, 1, 1, 1, 1 }, 5),
+                (const char *const[]){ "tint", "got 5", NULL });
+    check_usage("iks_toy_set_float on an undeclared name", iks_toy_set_float(t, "nope", (const float[]){ 1 }, 1),
+                (const char *const[]){ "'nope'", "declares no such uniform", "speed", NULL });
+    check_usage("iks_toy_set_float on iTime", iks_toy_set_float(t, "iTime", (const float[]){ 1 }, 1),
+                (const char *const[]){ "'iTime'", "set by ikshade", NULL });
+    check_usage("iks_toy_set_float on an array", iks_toy_set_float(t, "arr", (const float[]){ 1 }, 1),
+                (const char *const[]){ "'arr'", NULL });
+    check_usage("iks_toy_set_int with NULL values", iks_toy_set_int(t, "count", NULL, 1),
+                (const char *const[]){ "iks_toy_set_int", NULL });
+    iks_toy_uniform_info(t, 2, &u);
+    CHECK(u.value[1] == 0.75, "a refused set changed nothing", "0.75", "%g", u.value[1]);
+    CHECK_CODE("draw after the refusals", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    CHECK(abs(px[1] - 191) <= 1, "the picture after the refusals", "191", "%d", px[1]);
+    CHECK_INT("no uniforms of a NULL toy", iks_toy_uniform_count(NULL), 0);
     iks_toy_destroy(t);
 }
 
@@ -1106,6 +1218,9 @@ static void test_get_proc(iks_engine *first)
     *(void **)&get_proc = dlsym(egl, "eglGetProcAddress");
     CHECK(get_proc != NULL, "eglGetProcAddress", "a function", "NULL");
     iks_engine *e2 = NULL;
+    /* the caller's context, here the first engine's, made current as a program makes its own: the
+     * explicit pair keeps it current between the calls */
+    CHECK_CODE("iks_engine_bind", iks_engine_bind(first), IKS_OK);
     if (get_proc)
         CHECK_CODE("iks_engine_create with the caller's GL loader", iks_engine_create(&(iks_engine_desc){ .get_proc = get_proc }, &e2),
                    IKS_OK);
@@ -1113,6 +1228,7 @@ static void test_get_proc(iks_engine *first)
         test_rgba8(e2);
         iks_engine_destroy(e2);
     }
+    iks_engine_unbind(first);
     test_rgba8(first); /* the context the caller lent is still theirs, and still works */
     dlclose(egl);
 }
@@ -1255,6 +1371,7 @@ int main(int argc, char **argv)
     test_rgbaf(e);
     test_uniforms(e);
     test_sets(e, &lb);
+    test_typed_uniforms(e, &lb);
     test_es_check(e, &lb);
     test_deep_expression(e);
     test_errors(e);

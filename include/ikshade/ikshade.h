@@ -9,11 +9,21 @@
  *   code and a message made where the error happened (`iks_last_error`). The library never prints and
  *   never exits: warnings go to the engine's logger callback.
  * - One engine owns one GL context (headless EGL, or the caller's); use it, and everything made from it,
- *   from the thread that created it. A thread may hold several engines: each call makes its engine's
- *   context current first, and leaves it current (a program drawing with its own context too binds
- *   that again after calling ikshade); an engine made from a get_proc loader binds nothing: its
- *   caller keeps its own context current for its calls. Callbacks (progress, live) may use another
- *   engine; the log callback, called in the middle of the work, must not.
+ *   from the thread that created it. Callbacks (progress, live) may use another engine; the log
+ *   callback, called in the middle of the work, must not.
+ * - The host contract: the library changes nothing of its caller's that it did not create, or gives it
+ *   back. Every call returns with the context that was current before it current again (GLX, EGL,
+ *   GLFW's current window; or none), even one that made its own context current for the work, and an
+ *   engine can be made whatever is current. On an engine made from the caller's own context (get_proc)
+ *   each call saves the GL state it may touch (program, vertex array, array, element and pixel
+ *   buffers, framebuffers, renderbuffer, viewport, scissor, the enables, colour mask, clear colour,
+ *   polygon mode, pixel storage, units 0-3's textures and samplers, the active unit), draws with the
+ *   plain state it needs, and restores it. GLFW is initialised by iks_window_open only when it is not
+ *   already, and then terminated with the last library window; the program's GLFW error callback
+ *   stays (it also hears the errors of opening a window); GLFW's window hints are back at their
+ *   defaults after iks_window_open. Pending GL errors of the caller's context are read (cleared) by
+ *   calls on an engine made from it. iks_engine_bind / iks_engine_unbind keep an engine current across
+ *   many calls, saving the switches.
  * - The GL compiler recurses into a shader's expressions (once a term: a statement of 30,000 overflowed
  *   a default 8 MiB thread), so the library compiles on a 512 MiB stack of its own, mapped for the
  *   call and switched to on the calling thread, when the thread's is smaller.
@@ -43,6 +53,13 @@ extern "C" {
 #define IKSHADE_VERSION_MAJOR 0
 #define IKSHADE_VERSION_MINOR 2
 #define IKSHADE_VERSION_PATCH 0
+/* The same under the library's prefix, and as one number that compares in order: MAJOR * 10000 +
+ * MINOR * 100 + PATCH (0.2.0 -> 200, 1.12.3 -> 11203). A program checks the library it runs against
+ * with iks_version_number() >= the number it needs. */
+#define IKS_VERSION_MAJOR IKSHADE_VERSION_MAJOR
+#define IKS_VERSION_MINOR IKSHADE_VERSION_MINOR
+#define IKS_VERSION_PATCH IKSHADE_VERSION_PATCH
+#define IKS_VERSION_NUMBER (IKS_VERSION_MAJOR * 10000 + IKS_VERSION_MINOR * 100 + IKS_VERSION_PATCH)
 /* The size of a frame, a toy's buffers and a window where a description leaves it 0, and the largest
  * side any of them may have (a GL's own limit, iks_engine_max_size, is usually lower) */
 #define IKS_XSTR_(x) #x
@@ -53,6 +70,8 @@ extern "C" {
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
 IKS_API const char *iks_version(void);
+/* The library's version as IKS_VERSION_NUMBER writes it, of the library loaded at run time. */
+IKS_API int iks_version_number(void);
 
 /* ---- errors ------------------------------------------------------------------------------------ */
 
@@ -152,7 +171,8 @@ typedef struct {
 } iks_window_desc;
 /* Checks a window's description without a display: IKS_E_USAGE about "size" (0 or 1 to 16384). */
 IKS_API iks_code iks_window_check(const iks_window_desc *d);
-/* Opens a GLFW window with a GL 3.3 core context, current on return. IKS_E_NO_DISPLAY when there is no
+/* Opens a GLFW window with a GL 3.3 core context; the caller's context stays current (the engine made
+ * on the window makes it current for its own calls). IKS_E_NO_DISPLAY when there is no
  * display to open it on. Close it with iks_window_close, after the engine that uses it is destroyed. */
 IKS_API iks_code iks_window_open(const iks_window_desc *d, iks_window **out);
 IKS_API void iks_window_close(iks_window *w);
@@ -174,8 +194,17 @@ typedef struct {
     void *log_user;
 } iks_engine_desc;
 
+/* Works whatever context is current (a program's GLX or EGL context, another engine's, none) and
+ * returns with that one current again. */
 IKS_API iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out);
 IKS_API void iks_engine_destroy(iks_engine *e);
+/* Makes e's context current, remembering what the caller had current, until iks_engine_unbind makes
+ * that current again; calls in between skip their own switches (and, on an engine made from the
+ * caller's context, keep its GL state saved once, given back by unbind: draw nothing of your own in
+ * between). Pairs nest; every library call does the same inside. IKS_E_GL when the window system
+ * refuses the context. */
+IKS_API iks_code iks_engine_bind(iks_engine *e);
+IKS_API void iks_engine_unbind(iks_engine *e);
 IKS_API const char *iks_engine_renderer(const iks_engine *e);   /* GL_RENDERER */
 IKS_API const char *iks_engine_gl_version(const iks_engine *e); /* GL_VERSION */
 IKS_API int iks_engine_max_size(const iks_engine *e);           /* the largest frame side the GL allows */
@@ -261,6 +290,39 @@ IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
 IKS_API int iks_toy_es_issues(const iks_toy *t);
 /* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
 IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
+
+/* The toy's own uniforms, for a program's controls (sliders, checkboxes): those its author declared in
+ * the picture's passes (Buffers A-D, Cube A, Image), each name once, float, int, uint or bool, scalar
+ * or vector; not ikshade's (iks_builtin_uniform), not arrays or samplers. */
+typedef enum { IKS_UNIFORM_FLOAT, IKS_UNIFORM_INT, IKS_UNIFORM_UINT, IKS_UNIFORM_BOOL } iks_uniform_type;
+typedef struct {
+    const char *name;       /* valid while the toy lives */
+    const char *glsl_type;  /* as declared: "vec3", "int", "bvec2" */
+    iks_uniform_type type;  /* its components' type */
+    int n;                  /* components: 1 for a scalar, 2 to 4 for a vector */
+    double value[4];        /* its value now (n of them): the shader's initialiser or 0, then the last set
+                               (a float's as GL holds it, rounded to float; a bool's 0 or 1) */
+    bool active;            /* false: the compiler removed it (nothing reads it), so setting it does
+                               nothing visible */
+    /* A range declared for it, for a slider: min .. max in steps of step (0: continuous). No toy can
+     * declare one yet (issue 27 adds the annotation); has_range is false until then. */
+    bool has_range;
+    double min, max, step;
+} iks_uniform_info;
+/* How many there are (0 for NULL): index them 0 .. count-1. */
+IKS_API int iks_toy_uniform_count(const iks_toy *t);
+/* The i-th: IKS_E_USAGE for an i outside 0 .. count-1. */
+IKS_API iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out);
+/* Set one by name, in every pass that declares it, with n values of the setter's type: float and vec2-4
+ * by iks_toy_set_float, int and ivec by _int, uint and uvec by _uint, bool and bvec by _bool. A name the
+ * toy does not declare, one of ikshade's own, a uniform of another type or n other than its component
+ * count is IKS_E_USAGE naming the uniform (and the setter to use), and nothing is set. One typed
+ * function per type, as GL's glUniform*: the compiler checks the values' type, and a ctypes caller
+ * passes a plain array. */
+IKS_API iks_code iks_toy_set_float(iks_toy *t, const char *name, const float *v, int n);
+IKS_API iks_code iks_toy_set_int(iks_toy *t, const char *name, const int *v, int n);
+IKS_API iks_code iks_toy_set_uint(iks_toy *t, const char *name, const unsigned *v, int n);
+IKS_API iks_code iks_toy_set_bool(iks_toy *t, const char *name, const bool *v, int n);
 /* A key (JavaScript keyCode 0..255) went down or up: the keyboard channel's rows. */
 IKS_API void iks_toy_key(iks_toy *t, int keycode, bool down);
 
@@ -312,7 +374,9 @@ typedef struct {
     double seconds;     /* since the render began */
 } iks_progress;
 /* Called after each frame drawn and whenever one has been written; return false to stop the render
- * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). */
+ * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). It
+ * runs with the context that was current when iks_render was called current again (and, on an engine
+ * made from that context, its GL state given back), so it may draw with it. */
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {

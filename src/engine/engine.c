@@ -27,6 +27,16 @@
 
 const char *iks_version(void) { return IKSHADE_VERSION; }
 
+#ifdef IKS_BUILD_VERSION_NUMBER
+/* the header is written by hand and the project's version in CMakeLists.txt: a bump of one alone
+ * stops the build here, not a program comparing numbers later */
+_Static_assert(IKS_BUILD_VERSION_NUMBER == IKS_VERSION_NUMBER,
+               "ikshade.h's IKSHADE_VERSION_* differ from CMakeLists.txt's project(VERSION)");
+int iks_version_number(void) { return IKS_BUILD_VERSION_NUMBER; }
+#else
+int iks_version_number(void) { return IKS_VERSION_NUMBER; }
+#endif
+
 void iks_interrupt(void) { iks_stop_request(); }
 void iks_interrupt_reset(void) { iks_stop_reset(); }
 void iks_remove_temporaries(void) { iks_outfile_remove_temporaries(); }
@@ -146,6 +156,9 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     iks_engine *e = calloc(1, sizeof *e);
     if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
     e->log = (iks_logger){ d->log, d->log_user };
+    /* the caller's context, current again when this returns, whatever happens */
+    iks_current caller;
+    iks_current_save(&caller);
     if (d->shader_dir) {
         e->shader_dir = e->shader_dir_owned = strdup(d->shader_dir);
         if (!e->shader_dir_owned) {
@@ -163,11 +176,18 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
         }
         e->plat = d->window;
         get_proc = d->window->get_proc_address;
-        if (d->window->make_current && !d->window->make_current(d->window)) {
-            iks_err_set(&err, IKS_E_GL, "%s: cannot make its GL context current", d->window->name ? d->window->name : "window");
-            goto fail;
+        if (d->window->make_current) {
+            /* its API is not known yet: the caller's context is released whatever it is */
+            iks_current_release(&caller);
+            if (!d->window->make_current(d->window)) {
+                iks_err_set(&err, IKS_E_GL, "%s: cannot make its GL context current",
+                            d->window->name ? d->window->name : "window");
+                goto fail;
+            }
         }
     } else if (!get_proc) {
+        /* glvnd refuses an EGL context over a GLX one (EGL_BAD_ACCESS) */
+        iks_current_release(&caller);
         e->plat = iks_egl_create(&err);
         if (!e->plat) goto fail;
         e->own_plat = true;
@@ -177,50 +197,153 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
         if (e->own_plat) iks_err_prefix(&err, "(platform: %s) ", e->plat->name);
         goto fail;
     }
+    if (e->plat) iks_current_save(&e->mine);
+    iks_current_restore(&caller);
     *out = e;
     return IKS_OK;
 fail:
     iks_engine_destroy(e);
+    iks_current_restore(&caller);
     return iks_publish(&err);
 }
 
-bool iks_engine_bind(const iks_engine *e, iks_err *err)
+static bool make_ours_current(iks_engine *e, iks_err *err)
 {
-    if (!e || !e->plat || !e->plat->make_current || e->plat->make_current(e->plat)) return true;
-    return iks_err_set(err, IKS_E_GL, "%s: cannot make its GL context current", e->plat->name ? e->plat->name : "window");
+    iks_current now;
+    iks_current_save(&now);
+    if (iks_current_same(&now, &e->mine)) return true;
+    if (now.api != IKS_API_NONE && now.api != e->mine.api) iks_current_release(&now);
+    if (!e->plat->make_current(e->plat))
+        return iks_err_set(err, IKS_E_GL, "%s: cannot make its GL context current", e->plat->name ? e->plat->name : "window");
+    return true;
 }
+
+bool iks_engine_enter(const iks_engine *ce, iks_err *err)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth++ > 0) return true;
+    if (!e->plat) {
+        iks_glstate_save(&e->host_state);
+        iks_glstate_reset();
+        return true;
+    }
+    e->switched = false;
+    if (!e->plat->make_current) return true; /* a window table whose context its program keeps current */
+    iks_current_save(&e->caller);
+    if (iks_current_same(&e->caller, &e->mine)) return true;
+    e->switched = true;
+    if (make_ours_current(e, err)) return true;
+    iks_current_restore(&e->caller);
+    e->switched = false;
+    e->depth--;
+    return false;
+}
+
+void iks_engine_leave(const iks_engine *ce)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth == 0 || --e->depth > 0) return;
+    if (!e->plat) iks_glstate_restore(&e->host_state);
+    else if (e->switched) iks_current_restore(&e->caller);
+    e->switched = false;
+}
+
+void iks_engine_pause(const iks_engine *ce)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth == 0) return;
+    if (!e->plat) iks_glstate_restore(&e->host_state);
+    else if (e->switched) iks_current_restore(&e->caller);
+}
+
+bool iks_engine_resume(const iks_engine *ce, iks_err *err)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || e->depth == 0) return true;
+    if (!e->plat) {
+        iks_glstate_save(&e->host_state);
+        iks_glstate_reset();
+        return true;
+    }
+    return iks_engine_rebind(e, err);
+}
+
+bool iks_engine_rebind(const iks_engine *ce, iks_err *err)
+{
+    iks_engine *e = (iks_engine *)ce;
+    if (!e || !e->plat || !e->plat->make_current) return true;
+    return make_ours_current(e, err);
+}
+
+iks_code iks_engine_bind(iks_engine *e)
+{
+    if (!e) return iks_fail_usage("iks_engine_bind: engine is NULL");
+    iks_err err = IKS_ERR_INIT;
+    return iks_engine_enter(e, &err) ? IKS_OK : iks_publish(&err);
+}
+
+void iks_engine_unbind(iks_engine *e) { iks_engine_leave(e); }
 
 /* for calls that cannot report an error: on failure their GL work goes to whatever is current, as it
  * did before; the next call that can fail says why */
-static void bind_quietly(const iks_engine *e)
+static void enter_quietly(const iks_engine *e)
 {
     iks_err ignored = IKS_ERR_INIT;
-    (void)iks_engine_bind(e, &ignored);
+    if (!iks_engine_enter(e, &ignored)) ((iks_engine *)e)->depth++; /* so that the leave after balances */
 }
 
 void iks_engine_destroy(iks_engine *e)
 {
     if (!e) return;
+    /* destroyed while bound (an iks_engine_bind without its unbind): the caller's context back first */
+    if (e->depth > 0) {
+        e->depth = 1;
+        iks_engine_leave(e);
+    }
     if (e->own_plat && e->plat) e->plat->destroy(e->plat);
     free(e->shader_dir_owned);
     free(e);
 }
 
-const char *iks_engine_renderer(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_renderer()) : ""; }
-const char *iks_engine_gl_version(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_version()) : ""; }
-int iks_engine_max_size(const iks_engine *e) { return e ? (bind_quietly(e), iks_gpu_max_size()) : 0; }
+/* GL_RENDERER and GL_VERSION are kept by the engine: the strings GL returns are the context's, and
+ * ours is not current once the call returns */
+static const char *gl_string(const iks_engine *e, bool version)
+{
+    if (!e) return "";
+    char *keep = version ? ((iks_engine *)e)->gl_version : ((iks_engine *)e)->renderer;
+    if (!keep[0]) {
+        enter_quietly(e);
+        const char *s = version ? iks_gpu_version() : iks_gpu_renderer();
+        snprintf(keep, sizeof e->renderer, "%s", s ? s : "");
+        iks_engine_leave(e);
+    }
+    return keep;
+}
+const char *iks_engine_renderer(const iks_engine *e) { return gl_string(e, false); }
+const char *iks_engine_gl_version(const iks_engine *e) { return gl_string(e, true); }
+int iks_engine_max_size(const iks_engine *e)
+{
+    if (!e) return 0;
+    enter_quietly(e);
+    int m = iks_gpu_max_size();
+    iks_engine_leave(e);
+    return m;
+}
 const char *iks_engine_shader_dir(const iks_engine *e) { return e ? e->shader_dir : NULL; }
 void iks_engine_finish(iks_engine *e)
 {
     if (!e) return;
-    bind_quietly(e);
+    enter_quietly(e);
     iks_gpu_finish();
+    iks_engine_leave(e);
 }
 int iks_engine_live_objects(iks_engine *e, unsigned max_name)
 {
     if (!e) return 0;
-    bind_quietly(e);
-    return iks_gpu_live_objects(max_name);
+    enter_quietly(e);
+    int n = iks_gpu_live_objects(max_name);
+    iks_engine_leave(e);
+    return n;
 }
 
 /* ---- windows ----------------------------------------------------------------------------------- */
@@ -245,7 +368,12 @@ iks_code iks_window_open(const iks_window_desc *d, iks_window **out)
     if (!out) return iks_fail_usage("iks_window_open: out is NULL");
     if (iks_window_check(d) != IKS_OK) return iks_last_error(NULL);
     iks_err err = IKS_ERR_INIT;
+    iks_current caller;
+    iks_current_save_probing(&caller); /* GLFW's current window too, a host's that we never touched */
+    /* glvnd refuses our GLX context over an EGL one with an X error that ends the program */
+    if (caller.api == IKS_API_EGL) iks_current_release(&caller);
     *out = iks_glfw_create(d ? d : &none, &err);
+    iks_current_restore(&caller);
     return *out ? IKS_OK : iks_publish(&err);
 }
 
@@ -416,7 +544,6 @@ const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err)
 {
     *out = NULL;
-    if (!iks_engine_bind(e, err)) return false;
     iks_toy *t = calloc(1, sizeof *t);
     if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     t->e = e;
@@ -462,8 +589,12 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
     iks_setting *sets = NULL;
     /* settings are checked before anything is read, as a command line checks its arguments */
     if (!iks_toy_desc_sets(d, &sets, &err)) return iks_publish(&err);
-    iks_toy *t;
-    bool ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, d->nsets, &err, &e->log);
+    iks_toy *t = NULL;
+    bool ok = iks_engine_enter(e, &err);
+    if (ok) {
+        ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, d->nsets, &err, &e->log);
+        iks_engine_leave(e);
+    }
     free(sets);
     if (!ok) {
         iks_toy_destroy(t);
@@ -476,10 +607,11 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
 void iks_toy_destroy(iks_toy *t)
 {
     if (!t) return;
-    bind_quietly(t->e); /* its GL objects are names in its engine's context */
+    enter_quietly(t->e); /* its GL objects are names in its engine's context */
     iks_target_destroy(&t->out8);
     iks_target_destroy(&t->outf);
     iks_gltoy_destroy(&t->gl);
+    iks_engine_leave(t->e);
     iks_toyfile_free(&t->tf);
     free(t->scratch);
     free(t);
@@ -495,8 +627,10 @@ iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
     if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
     if (n < 0) return iks_fail_usage("iks_toy_sound: n %ld: expected a count of samples, 0 or more", n);
     iks_err err = IKS_ERR_INIT;
-    if (!iks_engine_bind(t->e, &err) || !iks_gltoy_sound(&t->gl, first, n, lr, &err)) return iks_publish(&err);
-    return IKS_OK;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    bool ok = iks_gltoy_sound(&t->gl, first, n, lr, &err);
+    iks_engine_leave(t->e);
+    return ok ? IKS_OK : iks_publish(&err);
 }
 bool iks_toy_reads_keyboard(const iks_toy *t) { return t && t->gl.keyboard != 0; }
 int iks_toy_es_issues(const iks_toy *t) { return t ? t->es_issues : -1; }
@@ -506,17 +640,93 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
     if (!t || !setting) return iks_fail_usage("iks_toy_set: toy and setting must not be NULL");
     iks_err err = IKS_ERR_INIT;
     iks_setting s;
-    if (!iks_setting_check(setting, &s, &err) || !iks_engine_bind(t->e, &err) ||
-        !iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log))
-        return iks_publish(&err);
+    if (!iks_setting_check(setting, &s, &err) || !iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    bool ok = iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log);
+    iks_engine_leave(t->e);
+    return ok ? IKS_OK : iks_publish(&err);
+}
+
+/* ---- the toy's own uniforms, typed ------------------------------------------------------------- */
+
+static iks_uniform_type public_type(iks_ubase b)
+{
+    return b == IKS_U_INT ? IKS_UNIFORM_INT : b == IKS_U_UINT ? IKS_UNIFORM_UINT : b == IKS_U_BOOL ? IKS_UNIFORM_BOOL
+                                                                                                 : IKS_UNIFORM_FLOAT;
+}
+
+static const char *const SETTERS[] = { "iks_toy_set_float", "iks_toy_set_int", "iks_toy_set_uint", "iks_toy_set_bool" };
+
+int iks_toy_uniform_count(const iks_toy *t) { return t ? t->gl.nuniforms : 0; }
+
+iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out)
+{
+    if (!t || !out) return iks_fail_usage("iks_toy_uniform_info: toy and out must not be NULL");
+    if (i < 0 || i >= t->gl.nuniforms)
+        return iks_fail_usage("iks_toy_uniform_info: index %d: the toy has %d uniform%s of its own (0 to %d)", i,
+                              t->gl.nuniforms, t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
+    const iks_uvalue *u = &t->gl.uniforms[i];
+    *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = public_type(u->base), .n = u->comps,
+                               .active = u->active };
+    memcpy(out->value, u->v, sizeof out->value);
     return IKS_OK;
 }
+
+/* One typed setter's checks (what the toy declares, the type, the count), then the setting as
+ * iks_toy_set would apply it. */
+static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, const double *v, int n)
+{
+    const char *fn = SETTERS[type];
+    if (!t || !name || (n > 0 && !v)) return iks_fail_usage("%s: toy, name and values must not be NULL", fn);
+    const char *alias;
+    const iks_builtin *b = builtin_named(name, &alias);
+    if (b || iks_prelude_declares(name))
+        return iks_fail_usage("%s: uniform '%s' is set by ikshade for every frame%s%s", fn, name, b ? ": " : "",
+                              b ? b->doc : "");
+    const iks_uvalue *u = iks_gltoy_uniform(&t->gl, name);
+    if (!u) {
+        char list[512] = "";
+        size_t len = 0;
+        for (int i = 0; i < t->gl.nuniforms && len < sizeof list; i++)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", i ? ", " : "", t->gl.uniforms[i].name);
+        return iks_fail_usage("%s: uniform '%s': the toy declares no such uniform (%s%s)", fn, name,
+                              t->gl.nuniforms ? "it has " : "it has none of its own", list);
+    }
+    iks_uniform_type want = public_type(u->base);
+    if (want != type)
+        return iks_fail_usage("%s: uniform '%s' is %s: set it with %s", fn, name, u->type, SETTERS[want]);
+    if (n != u->comps)
+        return iks_fail_usage("%s: uniform '%s' is %s: expected %d value%s, got %d", fn, name, u->type, u->comps,
+                              u->comps > 1 ? "s" : "", n);
+    iks_setting s = { .n = n };
+    snprintf(s.name, sizeof s.name, "%s", name);
+    for (int c = 0; c < n; c++) s.v[c] = v[c];
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    bool ok = iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log);
+    iks_engine_leave(t->e);
+    return ok ? IKS_OK : iks_publish(&err);
+}
+
+/* each copies at most 4 values (more is refused for the count before any is used) */
+#define TYPED_SETTER(fn, ctype, type)                                                                        \
+    iks_code fn(iks_toy *t, const char *name, const ctype *v, int n)                                      \
+    {                                                                                                      \
+        double d[4] = { 0 };                                                                               \
+        for (int c = 0; v && c < n && c < 4; c++) d[c] = (double)v[c];                                     \
+        return set_typed(t, type, name, v ? d : NULL, n);                                                  \
+    }
+TYPED_SETTER(iks_toy_set_float, float, IKS_UNIFORM_FLOAT)
+TYPED_SETTER(iks_toy_set_int, int, IKS_UNIFORM_INT)
+TYPED_SETTER(iks_toy_set_uint, unsigned, IKS_UNIFORM_UINT)
+TYPED_SETTER(iks_toy_set_bool, bool, IKS_UNIFORM_BOOL)
+#undef TYPED_SETTER
 
 void iks_toy_key(iks_toy *t, int keycode, bool down)
 {
     if (!t || keycode < 0 || keycode >= 256) return;
-    bind_quietly(t->e);
+    enter_quietly(t->e);
     iks_gltoy_key(&t->gl, keycode, down);
+    iks_engine_leave(t->e);
 }
 
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
@@ -550,7 +760,19 @@ static void flip_rows(uint8_t *dst, const uint8_t *src, size_t row, int h)
     for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, src + (size_t)(h - 1 - y) * row, row);
 }
 
+static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf);
+
 iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf)
+{
+    if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    iks_code c = toy_draw(t, fi, w, h, rgba8, rgbaf);
+    iks_engine_leave(t->e);
+    return c;
+}
+
+static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf)
 {
     static const iks_frame_info zero;
     if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
@@ -558,7 +780,6 @@ iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_
     if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
     if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     iks_err err = IKS_ERR_INIT;
-    if (!iks_engine_bind(t->e, &err)) return iks_publish(&err);
     if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     iks_target *tg = rgbaf ? &t->outf : &t->out8;
     if (!target_at(tg, w, h, rgbaf ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);

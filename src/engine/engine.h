@@ -18,6 +18,13 @@ struct iks_engine {
     iks_logger log;
     const char *shader_dir; /* NULL when none was found */
     char *shader_dir_owned;
+    /* the host contract (iks_engine_enter): calls in progress on this engine, what was current when
+     * the outermost began, what is current when ours is, and a host context's GL state */
+    int depth;
+    bool switched;          /* the outermost call made ours current over the caller's */
+    iks_current caller, mine;
+    char renderer[256], gl_version[256]; /* GL's strings, kept: ours is not current after a call */
+    iks_glstate host_state; /* plat NULL: the caller's context, whose state every call gives back */
 };
 
 struct iks_toy {
@@ -50,10 +57,24 @@ const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *
 /* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);
 
-/* Makes e's context current on this thread before its GL work: a thread may hold several engines, and
- * each call must draw with its own context (one engine's call left another's current). false with err
- * set when the window system refuses; an engine on a caller's get_proc context has nothing to do. */
-bool iks_engine_bind(const iks_engine *e, iks_err *err);
+/* The host contract: every entry point that uses GL runs between enter and leave. The outermost enter
+ * saves what the caller has current and makes e's context current (releasing first a context of the
+ * other API, which glvnd would refuse beside ours); leave makes the caller's current again. On an engine
+ * without a context of its own (get_proc) they save the caller's GL state, set what drawing needs, and
+ * give the state back. Calls nest (an entry point calling another, iks_engine_bind around calls): only
+ * the outermost pair switches. The engine is const in some entry points (a query); its bookkeeping
+ * is not part of what they promise to leave alone. */
+bool iks_engine_enter(const iks_engine *e, iks_err *err);
+void iks_engine_leave(const iks_engine *e);
+/* Around a callback inside a call (a render's progress): pause makes the caller's context current as
+ * it was (or gives a host context its GL state back), so that the callback may draw with it (over our
+ * EGL context glvnd would end the program at its glXMakeCurrent); resume takes ours again (saving the
+ * state the callback left, to give back at the end). false with err set when ours is refused. */
+void iks_engine_pause(const iks_engine *e);
+bool iks_engine_resume(const iks_engine *e, iks_err *err);
+/* Makes e's context current again inside a call, after a callback that may have used another engine or
+ * its own context; false with err set when the window system refuses. */
+bool iks_engine_rebind(const iks_engine *e, iks_err *err);
 
 /* The uniforms of a frame from the public description. */
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);

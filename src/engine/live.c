@@ -620,7 +620,20 @@ iks_code iks_live_check(const iks_live_desc *d)
     return live_check(d, &err) ? IKS_OK : iks_publish(&err);
 }
 
+static iks_code live_run(iks_engine *e, const iks_live_desc *d);
+
+/* the host contract: the caller's context as it was, on every return */
 iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
+{
+    if (!e) return live_run(e, d);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(e, &err)) return iks_publish(&err);
+    iks_code c = live_run(e, d);
+    iks_engine_leave(e);
+    return c;
+}
+
+static iks_code live_run(iks_engine *e, const iks_live_desc *d)
 {
     if (!e || !d) return iks_fail_usage("iks_live_run: engine and desc must not be NULL");
     if (iks_live_check(d) != IKS_OK) return iks_last_error(NULL);
@@ -628,7 +641,6 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
     iks_err err = IKS_ERR_INIT;
-    if (!iks_engine_bind(e, &err)) return iks_publish(&err);
     live l = { .e = e, .d = d };
     if (!iks_toy_desc_sets(&d->toy, &l.sets, &err)) return iks_publish(&err);
     l.nsets = l.sets ? d->toy.nsets : 0;
@@ -691,7 +703,7 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     iks_err bind_err = IKS_ERR_INIT;
     while (!quit && !(d->should_stop && d->should_stop(d->user))) {
         /* the caller's callbacks (should_stop, on_reload, on_record...) may have used another engine */
-        if (!iks_engine_bind(e, &bind_err)) break;
+        if (!iks_engine_rebind(e, &bind_err)) break;
         p->poll(p);
         iks_event ev;
         int nevents = 0;

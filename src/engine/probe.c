@@ -34,23 +34,37 @@ void iks_probe_destroy(iks_probe *p)
 {
     if (!p) return;
     iks_err ignored = IKS_ERR_INIT;
-    (void)iks_engine_bind(p->e, &ignored); /* its GL objects are names in its engine's context */
+    /* its GL objects are names in its engine's context; failing that, they go with the context */
+    bool bound = iks_engine_enter(p->e, &ignored);
     iks_texture_destroy(p->tex);
     iks_target_destroy(&p->target);
     iks_program_destroy(&p->prog);
+    if (bound) iks_engine_leave(p->e);
     iks_source_free(&p->src);
     free(p->tail);
     free(p);
 }
 
+static iks_code probe_create(iks_engine *e, const char *solver, const float *cases, long n, iks_probe **out);
+
+/* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n, iks_probe **out)
+{
+    if (!e) return probe_create(e, solver, cases, n, out);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(e, &err)) return iks_publish(&err);
+    iks_code c = probe_create(e, solver, cases, n, out);
+    iks_engine_leave(e);
+    return c;
+}
+
+static iks_code probe_create(iks_engine *e, const char *solver, const float *cases, long n, iks_probe **out)
 {
     if (!e || !out || (n > 0 && !cases) || n < 0)
         return iks_fail_usage("iks_probe_create: engine and out must not be NULL, n must be 0 or more, and cases "
                               "may be NULL only when n is 0 (got n %ld)", n);
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
-    if (!iks_engine_bind(e, &err)) return iks_publish(&err);
     if (!e->shader_dir) {
         iks_err_set(&err, IKS_E_IO, "cannot find the shaders directory (ik.glsl); set IKSHADE_SHADERS");
         return iks_publish(&err);
@@ -93,7 +107,20 @@ fail:
     return iks_publish(&err);
 }
 
+static iks_code probe_run_bound(iks_probe *p, const ik_opts *o, bool effector, float *out);
+
+/* the host contract: the caller's context (or its GL state) as it was, on every return */
 static iks_code probe_run(iks_probe *p, const ik_opts *o, bool effector, float *out)
+{
+    if (!p) return probe_run_bound(p, o, effector, out);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(p->e, &err)) return iks_publish(&err);
+    iks_code c = probe_run_bound(p, o, effector, out);
+    iks_engine_leave(p->e);
+    return c;
+}
+
+static iks_code probe_run_bound(iks_probe *p, const ik_opts *o, bool effector, float *out)
 {
     static const ik_opts dflt;
     if (!p) return iks_fail_usage(effector ? "iks_probe_run_effector: probe is NULL" : "iks_probe_run: probe is NULL");
@@ -101,7 +128,6 @@ static iks_code probe_run(iks_probe *p, const ik_opts *o, bool effector, float *
     iks_setting s[4] = { { "uBend", { o->bend < 0 ? -1 : 1 }, 1, "" }, { "uStretch", { o->stretch }, 1, "" },
                          { "uSoften", { o->soften }, 1, "" }, { "uEffector", { effector }, 1, "" } };
     iks_err err = IKS_ERR_INIT;
-    if (!iks_engine_bind(p->e, &err)) return iks_publish(&err);
     if (!iks_program_apply(&p->prog, s, 4, &err, NULL)) {
         iks_err_prefix(&err, "the probe's option uniforms: ");
         return iks_publish(&err);

@@ -423,10 +423,12 @@ static bool keep_going(const plan *p, long done, long total, double start)
     if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
     if (!p->d.progress) return true;
     iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
+    /* the callback runs with the caller's context current, as it was before the render: it may draw
+     * with it, or with another engine; then ours again, or stop (the next GL call fails) */
+    iks_engine_pause(p->e);
     bool go = p->d.progress(p->d.user, &pr);
-    /* the callback may have drawn with another engine: ours again, or stop (the next GL call fails) */
     iks_err ignored = IKS_ERR_INIT;
-    return iks_engine_bind(p->e, &ignored) && go;
+    return iks_engine_resume(p->e, &ignored) && go;
 }
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
@@ -546,14 +548,25 @@ static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
 
 static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_stats *st);
 
+static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
+
+/* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
+{
+    if (!t) return render_entry(t, d, stats);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return (stats ? (void)memset(stats, 0, sizeof *stats) : (void)0), iks_publish(&err);
+    iks_code c = render_entry(t, d, stats);
+    iks_engine_leave(t->e);
+    return c;
+}
+
+static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
 {
     iks_render_stats st_local;
     iks_render_stats *st = stats ? stats : &st_local;
     memset(st, 0, sizeof *st);
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
-    iks_err bind_err = IKS_ERR_INIT;
-    if (!iks_engine_bind(t->e, &bind_err)) return iks_publish(&bind_err);
     /* the directories a render makes for its output and checkpoints are taken back when it fails, where
      * they are empty (a video that ffmpeg refused, a refused checkpoint): a failed render leaves
      * nothing, an empty directory included; frames it did write keep theirs */
@@ -715,11 +728,22 @@ static bool encode_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 
 static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res);
 
+static iks_code bench_entry(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res);
+
+/* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
 {
+    if (!t) return bench_entry(t, d, reps, res);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    iks_code c = bench_entry(t, d, reps, res);
+    iks_engine_leave(t->e);
+    return c;
+}
+
+static iks_code bench_entry(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
+{
     if (!t || !res || !d) return iks_fail_usage("iks_bench_render: toy, desc and result must not be NULL");
-    iks_err bind_err = IKS_ERR_INIT;
-    if (!iks_engine_bind(t->e, &bind_err)) return iks_publish(&bind_err);
     if (d->output) return bench_render(t, d, reps, res);
     /* no output named: PNGs into a temporary directory of our own, removed after, also on a signal */
     const char *tmpdir = getenv("TMPDIR");

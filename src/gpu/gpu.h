@@ -141,6 +141,16 @@ void iks_gpu_clear_screen(int w, int h, const float rgba[4]);
 /* Any GL error since the last call, as a name; NULL if none. */
 const char *iks_gl_error(void);
 
+/* The GL state an engine on a host's own context may change (glstate.c: one table of rows), saved on
+ * entry and given back on the way out; reset sets the values the library's drawing needs (no blend,
+ * scissor, depth, stencil or culling, all colours written, filled polygons, plain pixel storage). */
+typedef union { int i[4]; float f[4]; } iks_glvalue;
+#define IKS_GLSTATE_ROWS 64
+typedef struct { iks_glvalue v[IKS_GLSTATE_ROWS]; } iks_glstate;
+void iks_glstate_save(iks_glstate *s);
+void iks_glstate_reset(void);
+void iks_glstate_restore(const iks_glstate *s);
+
 
 /* ---- asynchronous readback --------------------------------------------------------------------- */
 

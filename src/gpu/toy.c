@@ -287,6 +287,66 @@ static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const c
     return true;
 }
 
+/* The value a linked program holds for d (GL keeps a uniform's initialiser, or 0) */
+static void read_value(const iks_program *p, const iks_udecl *d, double v[4])
+{
+    GLint loc = glGetUniformLocation(p->prog, d->name);
+    if (loc < 0) return;
+    if (d->base == IKS_U_FLOAT) {
+        GLfloat f[4] = { 0 };
+        glGetUniformfv(p->prog, loc, f);
+        for (int c = 0; c < 4; c++) v[c] = f[c];
+    } else if (d->base == IKS_U_UINT) {
+        GLuint u[4] = { 0 };
+        glGetUniformuiv(p->prog, loc, u);
+        for (int c = 0; c < 4; c++) v[c] = u[c];
+    } else {
+        GLint i[4] = { 0 };
+        glGetUniformiv(p->prog, loc, i);
+        for (int c = 0; c < 4; c++) v[c] = d->base == IKS_U_BOOL ? i[c] != 0 : i[c];
+    }
+}
+
+/* The author's uniforms of the built passes, each name once, in pass order then declaration order:
+ * what a program's sliders list. ikshade's own (the preludes') and what no value can set are left out. */
+static bool collect_uniforms(iks_gltoy *t, iks_err *e)
+{
+    size_t cap = 0;
+    for (int p = 0; p < IKS_PASSES; p++) {
+        const iks_program *pr = &t->prog[p];
+        for (int k = 0; pr->prog && k < pr->ndecls; k++) {
+            const iks_udecl *d = &pr->decls[k];
+            if (d->comps < 1 || d->array || d->base == IKS_U_OTHER || iks_prelude_declares(d->name)) continue;
+            iks_uvalue *u = (iks_uvalue *)iks_gltoy_uniform(t, d->name);
+            bool used = glGetUniformLocation(pr->prog, d->name) >= 0;
+            if (u) {
+                /* another pass reading it gives it its value when the first had it removed */
+                if (used && !u->active && u->base == d->base && u->comps == d->comps) read_value(pr, d, u->v);
+                u->active |= used;
+                continue;
+            }
+            if (!IKS_GROW(t->uniforms, t->nuniforms + 1, cap))
+                return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+            u = &t->uniforms[t->nuniforms++];
+            memset(u, 0, sizeof *u);
+            snprintf(u->name, sizeof u->name, "%s", d->name);
+            snprintf(u->type, sizeof u->type, "%s", d->type);
+            u->base = d->base;
+            u->comps = d->comps;
+            u->active = used;
+            read_value(pr, d, u->v);
+        }
+    }
+    return true;
+}
+
+const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name)
+{
+    for (int i = 0; i < t->nuniforms; i++)
+        if (strcmp(t->uniforms[i].name, name) == 0) return &t->uniforms[i];
+    return NULL;
+}
+
 bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
                       const iks_logger *log)
 {
@@ -329,6 +389,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         if (!load_inputs(t, d, -1, "Sound", sound->in, t->sound_in, t->sound_tex, t->sound_res, e)) goto fail;
     }
     if (!make_buffers(t, w, h, e)) goto fail;
+    if (!collect_uniforms(t, e)) goto fail;
     t->settings_id = FNV_START;
     if (t->prog[IKS_CUBE_PASS].prog) {
         int size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
@@ -417,6 +478,7 @@ void iks_gltoy_destroy(iks_gltoy *t)
     free(t->files);
     for (int i = 0; i < t->nwanted; i++) free(t->wanted[i]);
     free(t->wanted);
+    free(t->uniforms);
     memset(t, 0, sizeof *t);
 }
 
@@ -448,6 +510,13 @@ bool iks_gltoy_apply(iks_gltoy *t, const iks_setting *s, int n, iks_err *e, cons
         id = fnv(id, s[i].v, sizeof s[i].v[0] * (size_t)s[i].n);
     }
     t->settings_id = id;
+    for (int i = 0; i < n; i++) {
+        iks_uvalue *u = (iks_uvalue *)iks_gltoy_uniform(t, s[i].name);
+        if (!u) continue;
+        /* what GL holds: a float's value rounded to float, a bool's to 0 or 1 */
+        for (int c = 0; c < u->comps; c++)
+            u->v[c] = u->base == IKS_U_BOOL ? s[i].v[c] != 0 : u->base == IKS_U_FLOAT ? (float)s[i].v[c] : s[i].v[c];
+    }
     /* removed only where no declaring pass kept it: one pass reading it is enough for an effect */
     for (int i = 0; i < n; i++) {
         bool used = false;

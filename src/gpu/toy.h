@@ -65,6 +65,17 @@ typedef struct {
     iks_pass sound;
 } iks_gltoy_desc;
 
+/* A uniform the toy's author declared (not one of ikshade's own): float, int, uint or bool, scalar or
+ * vector, not an array; settable by name. */
+typedef struct {
+    char name[64];
+    char type[32];      /* as declared: vec3, int, bvec2 */
+    iks_ubase base;
+    int comps;          /* 1..4 */
+    double v[4];        /* its value now: the shader's initialiser or 0 at first, then what was set */
+    bool active;        /* some pass's linked program still has it (compilers remove unread ones) */
+} iks_uvalue;
+
 typedef struct {
     iks_program prog[IKS_PASSES];
     int order[IKS_PASSES];           /* the passes in drawing order: buffers, Cube A, Image last */
@@ -98,7 +109,13 @@ typedef struct {
     uint64_t identity;               /* a hash of what the passes are: sources, channels, the texels of
                                       * images, cubemaps and volumes (music and video: below) */
     uint64_t settings_id;            /* a hash of every setting applied, in order (iks_gltoy_apply) */
+    iks_uvalue *uniforms;            /* the author's uniforms of the picture's passes, first
+                                      * declaration of a name first (owned); kept by iks_gltoy_apply */
+    int nuniforms;
 } iks_gltoy;
+
+/* The author's uniform called name, or NULL. */
+const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name);
 
 /* Builds every pass (sources through iks_source_load with base's include dirs, plus Common) and loads
  * the images; the compiler's warnings go to log. On failure returns false with the error of the step

@@ -27,16 +27,58 @@ typedef struct {
     int saved_x, saved_y, saved_w, saved_h; /* the windowed placement, to return to */
 } glfw_impl;
 
-/* GLFW is initialised once for all windows, and terminated (which closes every window) with the last */
-static int open_windows;
+/* GLFW is one per process, shared with a host program that uses it too. We initialise it only when it
+ * is not (we_init), and then terminate it (which closes every window) with the last of our windows;
+ * one the host initialised is the host's to end. */
+static _Atomic int open_windows; /* read by iks_glfw_current on any thread with an engine */
+static bool we_init;
 
-/* GLFW reports errors through a callback; the last one becomes our one-line reason */
+/* GLFW reports errors through one process-wide callback: ours is installed only while we open a
+ * window, the last error becoming our one-line reason, and each is passed on to the host's */
 static char last_error[512];
 static int last_code;
+static GLFWerrorfun host_cb;
 static void on_error(int code, const char *msg)
 {
     last_code = code;
     snprintf(last_error, sizeof last_error, "%s", msg);
+    if (host_cb) host_cb(code, msg);
+}
+
+/* GLFW has no question "are you initialised?": asked for its current window before, it reports
+ * GLFW_NOT_INITIALIZED, which this callback takes instead of the host's */
+static bool probe_hit;
+static void on_probe(int code, const char *msg)
+{
+    (void)msg;
+    if (code == GLFW_NOT_INITIALIZED) probe_hit = true;
+}
+
+bool iks_glfw_current(void **win, bool probe)
+{
+    *win = NULL;
+    if (open_windows > 0) {
+        *win = glfwGetCurrentContext(); /* callable from any thread */
+        return true;
+    }
+    /* the error callback is the main thread's to change: only a window's opening probes */
+    if (!probe) return false;
+    GLFWerrorfun prev = glfwSetErrorCallback(on_probe);
+    probe_hit = false;
+    GLFWwindow *w = glfwGetCurrentContext();
+    glfwSetErrorCallback(prev);
+    if (probe_hit) {
+        (void)glfwGetError(NULL); /* the error we caused is not left for the host's glfwGetError */
+        return false;
+    }
+    *win = w;
+    return true;
+}
+
+bool iks_glfw_make_current(void *win)
+{
+    glfwMakeContextCurrent(win);
+    return glfwGetCurrentContext() == win;
 }
 
 static void push(glfw_impl *g, const iks_event *ev)
@@ -254,10 +296,15 @@ static void destroy(iks_platform *p)
     glfw_impl *g = p->impl;
     if (g && g->win) glfwDestroyWindow(g->win);
     if (open_windows == 1) unhook_io();
-    if (--open_windows == 0) glfwTerminate();
+    if (--open_windows == 0 && we_init) {
+        glfwTerminate();
+        we_init = false;
+    }
     free(g);
     free(p);
 }
+
+static iks_platform *create(const iks_window_desc *d, int w, int h, bool host_init, iks_err *err);
 
 iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
 {
@@ -268,9 +315,19 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
         return NULL;
     }
     int w = d->width ? d->width : IKS_DEFAULT_WIDTH, h = d->height ? d->height : IKS_DEFAULT_HEIGHT;
-    glfwSetErrorCallback(on_error);
+    void *ignored;
+    bool host_init = open_windows == 0 && iks_glfw_current(&ignored, true);
+    host_cb = glfwSetErrorCallback(on_error);
     last_error[0] = '\0';
     last_code = 0;
+    iks_platform *p = create(d, w, h, host_init, err);
+    glfwSetErrorCallback(host_cb);
+    host_cb = NULL;
+    return p;
+}
+
+static iks_platform *create(const iks_window_desc *d, int w, int h, bool host_init, iks_err *err)
+{
     if (!glfwInit()) {
         /* GLFW 3.3 says "X11: The DISPLAY environment variable is missing" or "Failed to open display" */
         bool no_display = last_code == GLFW_PLATFORM_ERROR || strstr(last_error, "DISPLAY") ||
@@ -288,7 +345,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
                         last_error[0] ? last_error : "cannot initialise");
         return NULL;
     }
-    open_windows++; /* this window's share of the initialisation, given back by destroy */
+    if (open_windows++ == 0) we_init = !host_init; /* this window's share, given back by destroy */
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
@@ -299,7 +356,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     if (!g || !p) {
         free(g);
         free(p);
-        if (--open_windows == 0) glfwTerminate();
+        if (--open_windows == 0 && we_init) glfwTerminate(), we_init = false;
         iks_err_set(err, IKS_E_NOMEM, "GLFW: out of memory");
         return NULL;
     }
@@ -318,6 +375,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     if (!g->win) {
         iks_err_set(err, IKS_E_GL, "GLFW: cannot open a GL 3.3 core window: %s",
                     last_error[0] ? last_error : "unknown reason");
+        glfwDefaultWindowHints(); /* before destroy, which may terminate GLFW */
         destroy(p);
         return NULL;
     }
@@ -326,8 +384,10 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
     glfwSetMouseButtonCallback(g->win, on_button);
     glfwSetCursorPosCallback(g->win, on_move);
     glfwSetWindowCloseCallback(g->win, on_close);
+    /* the hints are process-wide: a host's next window gets GLFW's defaults, not ours */
+    glfwDefaultWindowHints();
     glfwMakeContextCurrent(g->win);
-    glfwSwapInterval(d->no_vsync ? 0 : 1);
+    glfwSwapInterval(d->no_vsync ? 0 : 1); /* a setting of the current context: ours, made current for it */
     hook_io();
     iks_pin_modules();
     return p;
