@@ -90,6 +90,18 @@ int main(int argc, char **argv)
     FIELD(iks_progress, total);
     FIELD(iks_progress, seconds);
     END();
+    BEGIN(iks_uniform_info);
+    FIELD(iks_uniform_info, name);
+    FIELD(iks_uniform_info, glsl_type);
+    FIELD(iks_uniform_info, type);
+    FIELD(iks_uniform_info, n);
+    ARRAY(iks_uniform_info, value);
+    FIELD(iks_uniform_info, active);
+    FIELD(iks_uniform_info, has_range);
+    FIELD(iks_uniform_info, min);
+    FIELD(iks_uniform_info, max);
+    FIELD(iks_uniform_info, step);
+    END();
     BEGIN(ik_opts);
     FIELD(ik_opts, bend);
     FIELD(ik_opts, stretch);
@@ -101,7 +113,9 @@ int main(int argc, char **argv)
 #define IKS_PY_CODE_(e, s) printf("    %d: '%s',\n", (int)e, s);
     IKS_ERROR_LIST(IKS_PY_CODE_)
 #undef IKS_PY_CODE_
-    printf("}\nGLSL = {'auto': %d, 'es': %d, '330': %d}\n", (int)IKS_GLSL_AUTO, (int)IKS_GLSL_ES, (int)IKS_GLSL_330);
+    printf("}\nUNIFORM_TYPES = {%d: 'float', %d: 'int', %d: 'uint', %d: 'bool'}\n", (int)IKS_UNIFORM_FLOAT,
+           (int)IKS_UNIFORM_INT, (int)IKS_UNIFORM_UINT, (int)IKS_UNIFORM_BOOL);
+    printf("GLSL = {'auto': %d, 'es': %d, '330': %d}\n", (int)IKS_GLSL_AUTO, (int)IKS_GLSL_ES, (int)IKS_GLSL_330);
     /* the header's version, which the library loaded at run time must give (iks_version) */
     printf("HEADER_VERSION = '%d.%d.%d'\n", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

@@ -63,6 +63,7 @@ a = t.snapshot()[0, 0, 0]
 t.set("k", 0.5); t.set("v", (0.0, 1.0, 0.0))
 b = t.snapshot()[0, 0, :2].tolist()
 print(a, b)
+print(sorted((u["name"], u["type"], u["value"], u["active"], u["range"]) for u in t.uniforms()))
 for bad in (lambda: t.set("nosuch", 1), lambda: t.set("v", 1.0)):
     try:
         bad()
@@ -78,11 +79,13 @@ except ikshade.Error as e:
     print(e.code_name, "|", e)
 ' 2>&1)
 check "set: k 0.25 -> 0.5 and v.y 0 -> 1 ($(head -n 1 <<<"$out"))" grep -qx "64 \[128, 255\]" <<<"$(head -n 1 <<<"$out")"
-check "set of an undeclared uniform: ikshade.Error usage, the library's words ($(sed -n 2p <<<"$out"))" \
-  grep -q "^usage 1 .*the shader declares no uniform 'nosuch'" <<<"$(sed -n 2p <<<"$out")"
-check "set of a vec3 with one value: usage ($(sed -n 3p <<<"$out"))" grep -q "^usage 1 .*expected 3 values" <<<"$(sed -n 3p <<<"$out")"
-check "a missing file: io, named ($(sed -n 4p <<<"$out"))" grep -q "^io | /nonexistent/x.frag" <<<"$(sed -n 4p <<<"$out")"
-check "a compile error: compile, with the line ($(sed -n 5p <<<"$out"))" grep -q "^compile | .*1:.*error" <<<"$(sed -n 5p <<<"$out")"
+check_eq "uniforms(): what the toy declares, with the values set" \
+  "[('k', 'float', 0.5, True, None), ('v', 'vec3', (0.0, 1.0, 0.0), True, None)]" "$(sed -n 2p <<<"$out")"
+check "set of an undeclared uniform: ikshade.Error usage, the library's words ($(sed -n 3p <<<"$out"))" \
+  grep -q "^usage 1 .*the shader declares no uniform 'nosuch'" <<<"$(sed -n 3p <<<"$out")"
+check "set of a vec3 with one value: usage ($(sed -n 4p <<<"$out"))" grep -q "^usage 1 .*expected 3 values" <<<"$(sed -n 4p <<<"$out")"
+check "a missing file: io, named ($(sed -n 5p <<<"$out"))" grep -q "^io | /nonexistent/x.frag" <<<"$(sed -n 5p <<<"$out")"
+check "a compile error: compile, with the line ($(sed -n 6p <<<"$out"))" grep -q "^compile | .*1:.*error" <<<"$(sed -n 6p <<<"$out")"
 
 # ---- no numpy: a memoryview of the same shape ----
 out=$(py -c '

@@ -18,7 +18,7 @@ import os
 import struct
 import threading
 import zlib
-from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from . import _lib, ik
 from ._lib import Error
@@ -126,6 +126,28 @@ class Toy:
     def set(self, name: str, value: Union[float, int, bool, Sequence[float]]) -> None:
         """Gives uniform `name` a value: a number, a bool, or a sequence for a vector."""
         _lib.check(_lib.iks_toy_set(self._live(), _setting(name, value).encode()))
+
+    def uniforms(self) -> List[Dict[str, Any]]:
+        """The toy's own uniforms (not ikshade's iTime, iMouse, ...), each a dict: name, type (as
+        declared: "float", "vec3", "bool"), value (its value now: a number, a bool, or a tuple for a
+        vector), active (False when the compiler removed it), and range ((min, max, step) where the
+        shader declares one, else None)."""
+        out = []
+        t = self._live()
+        for i in range(_lib.iks_toy_uniform_count(t)):
+            u = _lib.Struct("iks_uniform_info")
+            _lib.check(_lib.iks_toy_uniform_info(t, i, u.ptr))
+            kind = _lib._layout.UNIFORM_TYPES.get(u["type"], "float")
+            conv = {"float": float, "int": int, "uint": int, "bool": bool}[kind]
+            vals = tuple(conv(v) for v in u["value"][:u["n"]])
+            out.append({
+                "name": ctypes.string_at(u["name"]).decode("utf-8", "replace"),
+                "type": ctypes.string_at(u["glsl_type"]).decode("utf-8", "replace"),
+                "value": vals[0] if len(vals) == 1 else vals,
+                "active": bool(u["active"]),
+                "range": (u["min"], u["max"], u["step"]) if u["has_range"] else None,
+            })
+        return out
 
     def snapshot(self, time: float = 0.0, frame: Optional[int] = None,
                  mouse: Optional[Sequence[float]] = None, size: Optional[Tuple[int, int]] = None,

@@ -84,6 +84,8 @@ iks_toy_name = _fn("iks_toy_name", ctypes.c_char_p, P)
 iks_toy_set = _fn("iks_toy_set", ctypes.c_int, P, ctypes.c_char_p)
 iks_toy_draw = _fn("iks_toy_draw", ctypes.c_int, P, P, ctypes.c_int, ctypes.c_int, P, P)
 iks_render = _fn("iks_render", ctypes.c_int, P, P, P)
+iks_toy_uniform_count = _fn("iks_toy_uniform_count", ctypes.c_int, P)
+iks_toy_uniform_info = _fn("iks_toy_uniform_info", ctypes.c_int, P, ctypes.c_int, P)
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_bool, P, P)
 ik_solve2_batch = _fn("ik_solve2_batch", None, ctypes.c_size_t, P, P, P, P, P, P, P, P, where=iklib)
 
