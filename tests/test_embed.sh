@@ -179,4 +179,16 @@ check_eq "... a 64x36 PNG" "64 36 3" "$(png info "$tmp/x.png" 2>&1)"
 check "installed ikshade loads the prefix's libraries" \
   bash -c 'ldd "$1/bin/ikshade" | grep -q "libikshade.so.* => $1/"' _ "$prefix"
 
+# ---- light embedding: what an embedder that only draws does not use is not loaded ----
+needed=$(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+check "libikshade does not link libcurl, ALSA, OpenEXR, GLFW or Xlib (loaded on first use; NEEDED: $needed)" \
+  bash -c '! grep -Eq "libcurl|libasound|OpenEXR|libglfw|libX11" <<<"$1"' _ "$needed"
+# the installed bench: its two programs from libexec, the same picture, and the count of libraries
+# the library adds to a bare EGL program's (a count, not a time: no test asserts wall-clock)
+out=$(env "${py_env[@]}" "$prefix/bin/ikshade" bench embed --reps 2 2>&1)
+more=$(sed -n 's/.*; \([0-9]*\) libraries beyond the baseline.s.*/\1/p' <<<"$out")
+check "ikshade bench embed runs from the prefix ($(tail -n 1 <<<"$out" | cut -c1-120))" test -n "$more"
+check "... libikshade adds at most 15 libraries to a bare EGL program's ($more)" bash -c '[ "$1" -le 15 ]' _ "${more:-99}"
+check "... and neither curl nor GLFW among them" bash -c '! grep -Eq "libcurl|libglfw|libasound|OpenEXR" <<<"$1"' _ "$out"
+
 finish

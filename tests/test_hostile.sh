@@ -443,5 +443,25 @@ bad 1 "stdin:2: a NUL byte" bash -c "printf '1 1 1 1\n1 1\0 1 1\n' | \"\$0\" sol
 got=$(printf '\357\273\2771 1 1 1\n' | "$bin" solve 2>&1); rc=$?
 check_eq "a UTF-8 byte order mark before the first case is skipped" "0 0.99999994 reached rc=0" "$got rc=$rc"
 
+# ---- a library loaded on first use that is not there: one line naming it and its package ----
+# (libcurl hidden by a file bind-mounted over it in a private mount namespace; root or user namespaces)
+src_dir=$(cd "$(dirname "$0")/.." && pwd)
+if [ "$(id -u)" = 0 ]; then ns=(unshare -m); else ns=(unshare -r -m); fi
+curl_so=$(ldconfig -p | sed -n 's/.*libcurl.so.4 (libc6,x86-64) => \(.*\)/\1/p' | head -n 1)
+if [ -n "$curl_so" ] && "${ns[@]}" true 2>/dev/null; then
+  : > "$tmp/empty.so"
+  out=$("${ns[@]}" bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$tmp/empty.so" "$curl_so" \
+        "$bin" import XsXXDn -o "$tmp/nocurl" --key k --base-url http://127.0.0.1:9 2>&1); rc=$?
+  check_eq "import without libcurl: exit 1" 1 "$rc"
+  check "... one line naming libcurl.so.4 and its package ($out)" \
+    bash -c '[ "$(grep -c . <<<"$1")" = 1 ] && grep -q "libcurl.so.4 cannot be loaded (.*): install libcurl4" <<<"$1"' _ "$out"
+  check "... and nothing made" test ! -e "$tmp/nocurl"
+  out=$("${ns[@]}" bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' _ "$tmp/empty.so" "$curl_so" \
+        "$bin" render "$src_dir/shaders/limb.frag" -o "$tmp/nocurl.png" --size 32x18 --quiet 2>&1); rc=$?
+  check "... while a render, which never needs it, works (rc $rc: $out)" test $rc -eq 0 -a -s "$tmp/nocurl.png"
+else
+  echo "note: no libcurl.so.4 in ldconfig's cache or no mount namespace: the missing-library case not run" >&2
+fi
+
 echo "$rows bad inputs"
 finish

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,7 +45,8 @@ static const iks_opt OPTIONS[] = {
 const iks_help HELP_BENCH = {
     .usage = "usage: ikshade bench solver [--reps N]\n"
              "       ikshade bench gpu [--reps N]\n"
-             "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n",
+             "       ikshade bench render [SHADER] [--frames N] [--size WxH] [--reps N]\n"
+             "       ikshade bench embed [--reps N]\n",
     .about = "solver: ns per solve at n = 1e3 (in cache) and n = 1e7 (in memory), each against the article's\n"
              "        formula (the baseline row, the same cases solved inline in this program) and against the\n"
              "        time to only stream the same bytes: ik_solve2 and ik_solve2_batch (16 B in, 8 B out),\n"
@@ -55,9 +57,14 @@ const iks_help HELP_BENCH = {
              "        default: (a) draw only, (b) draw+readback, (c) PNG encoding only, (d) the whole render as\n"
              "        `render` runs it; (d)/(b) and (d) against the best the machine allows; (e) the PNG\n"
              "        encoders we chose between, on the same frames. Each repetition (default 3) runs (a) to (d)\n"
-             "        in turn; each figure is the best of its repetitions.\n",
+             "        in turn; each figure is the best of its repetitions.\n"
+             "embed:  what embedding costs: a program linked with libikshade alone that makes a headless\n"
+             "        engine and draws one 64x64 frame into memory, against a bare EGL + GL program drawing the\n"
+             "        same shader (the baseline), each started --reps times (default 20) in turn: the best time\n"
+             "        from start to exit of each, their ratio, and the shared libraries each maps (those the\n"
+             "        library adds named). Both programs come with ikshade (libexec/ikshade/).\n",
     .options = OPTIONS,
-    .operand = "words:solver gpu render",
+    .operand = "words:solver gpu render embed",
 };
 
 /* xorshift-based uniform in [0, 1): deterministic and identical everywhere */
@@ -405,6 +412,120 @@ static int bench_gpu(int reps)
     return EXIT_OK;
 }
 
+/* ---- bench embed ------------------------------------------------------------------------------- */
+
+/* where `ikshade bench embed`'s programs are: beside this program (the build tree), or installed under
+ * libexec/ikshade beside its bin/ */
+static bool embed_program(const char *name, char *out, size_t n)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) return false;
+    exe[len] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return false;
+    *slash = '\0';
+    const char *const where[] = { "%s/%s", "%s/../libexec/ikshade/%s" };
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++) {
+        if ((size_t)snprintf(out, n, where[i], exe, name) < n && access(out, X_OK) == 0) return true;
+    }
+    return false;
+}
+
+typedef struct {
+    double best;       /* s, from spawn to exit */
+    int libs;
+    unsigned long sum; /* of the pixels: both programs must draw the same picture */
+    char names[8192];  /* the libraries' file names, space separated */
+} embed_run;
+
+/* runs path once: its wall time, and what it printed */
+static bool embed_once(const char *path, embed_run *r, char *why, size_t nwhy)
+{
+    int fd[2];
+    if (pipe(fd)) return snprintf(why, nwhy, "pipe: %s", strerror(errno)), false;
+    double t0 = iks_now();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]), close(fd[1]);
+        return snprintf(why, nwhy, "fork: %s", strerror(errno)), false;
+    }
+    if (pid == 0) {
+        dup2(fd[1], STDOUT_FILENO);
+        close(fd[0]), close(fd[1]);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char out[16384];
+    size_t got = 0;
+    ssize_t k;
+    while ((k = read(fd[0], out + got, sizeof out - 1 - got)) > 0 || (k < 0 && errno == EINTR)) got += k > 0 ? (size_t)k : 0;
+    close(fd[0]);
+    out[got] = '\0';
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+    double t = iks_now() - t0;
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return snprintf(why, nwhy, "%s failed (status %d)", path, st), false;
+    const char *names = strstr(out, "\nnames");
+    if (sscanf(out, "sum %lu\nlibs %d", &r->sum, &r->libs) != 2 || !names)
+        return snprintf(why, nwhy, "%s: unexpected output", path), false;
+    snprintf(r->names, sizeof r->names, "%s", names + 7);
+    r->names[strcspn(r->names, "\n")] = '\0';
+    if (r->best == 0 || t < r->best) r->best = t;
+    return true;
+}
+
+/* is word (a library's file name) one of the space-separated list? */
+static bool listed(const char *list, const char *from, size_t wl)
+{
+    char word[256];
+    if (wl >= sizeof word) return false;
+    memcpy(word, from, wl);
+    word[wl] = '\0';
+    for (const char *p = list; (p = strstr(p, word)); p += wl)
+        if ((p == list || p[-1] == ' ') && (p[wl] == ' ' || p[wl] == '\0')) return true;
+    return false;
+}
+
+static int bench_embed(long reps)
+{
+    char bare[PATH_MAX], lib[PATH_MAX], why[PATH_MAX + 64];
+    if (!embed_program("ikshade-embed-bare", bare, sizeof bare) || !embed_program("ikshade-embed-lib", lib, sizeof lib))
+        return iks_fail("bench", "embed: its programs (ikshade-embed-bare, ikshade-embed-lib) are not beside ikshade "
+                                 "nor in libexec/ikshade: a build or install that lacks them");
+    embed_run b = { 0 }, l = { 0 };
+    for (long i = 0; i < reps; i++) {
+        if (iks_signals_stopped()) return iks_fail("bench", "embed: interrupted after %ld of %ld runs", i, reps);
+        /* in turn, so that the machine's load falls on both alike */
+        if (!embed_once(bare, &b, why, sizeof why) || !embed_once(lib, &l, why, sizeof why))
+            return iks_fail("bench", "embed: %s", why);
+    }
+    if (b.sum != l.sum)
+        return iks_fail("bench", "embed: the two programs drew different pictures (sums %lu and %lu)", b.sum, l.sum);
+    printf("bench embed: start, make a headless GL context, draw one 64x64 frame into memory, exit; best of %ld each\n",
+           reps);
+    printf("  bare EGL + GL (baseline)  %7.1f ms  %3d shared libraries mapped\n", 1e3 * b.best, b.libs);
+    printf("  libikshade                %7.1f ms  %3d shared libraries mapped\n", 1e3 * l.best, l.libs);
+    int more = 0;
+    char added[4096] = "";
+    size_t used = 0;
+    for (const char *p = l.names; *p;) {
+        while (*p == ' ') p++;
+        size_t wl = strcspn(p, " ");
+        if (!wl) break;
+        if (!listed(b.names, p, wl)) {
+            more++;
+            int w = snprintf(added + used, sizeof added - used, " %.*s", (int)wl, p);
+            if (w > 0 && (size_t)w < sizeof added - used) used += (size_t)w;
+        }
+        p += wl;
+    }
+    printf("  libikshade / baseline: %.2fx the time (goal: at most 2x); %d libraries beyond the baseline's "
+           "(goal: at most 15):%s\n", l.best / b.best, more, added);
+    return EXIT_OK;
+}
+
 /* ---- bench render ------------------------------------------------------------------------------ */
 
 static int bench_render(const bopts *o, const char *shader)
@@ -468,7 +589,7 @@ int cmd_bench(int argc, char **argv)
     bool render = what && !strcmp(what, "render");
     if (rc >= 0) {
     } else if (!what) rc = iks_usage("bench", "which benchmark? (see ikshade help bench)");
-    else if (strcmp(what, "solver") && strcmp(what, "gpu") && !render)
+    else if (strcmp(what, "solver") && strcmp(what, "gpu") && strcmp(what, "embed") && !render)
         rc = iks_usage("bench", "no benchmark '%s' (see ikshade help bench)", what);
     else if (!render && (iks_args_given(&o.args, "--frames") || iks_args_given(&o.args, "--size")))
         rc = iks_usage("bench", "%s: --frames and --size are render's", what);
@@ -477,6 +598,7 @@ int cmd_bench(int argc, char **argv)
                        "takes no operands");
     else if (!strcmp(what, "solver")) rc = bench_solver(o.reps ? (int)o.reps : 5);
     else if (!strcmp(what, "gpu")) rc = bench_gpu(o.reps ? (int)o.reps : 3);
+    else if (!strcmp(what, "embed")) rc = bench_embed(o.reps ? o.reps : 20);
     else {
         char demo[4096];
         rc = bench_render(&o, o.args.npos > 1 ? iks_cli_toy_path(o.args.pos[1], demo, sizeof demo) : NULL);

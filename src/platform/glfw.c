@@ -11,11 +11,87 @@
  * build does not otherwise need */
 extern Display *glfwGetX11Display(void);
 
+#include "base/dynlib.h"
+
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+
+/* GLFW and Xlib are loaded when the first window opens (base/dynlib.h), or when the host program has
+ * loaded GLFW itself (then dlopen gives the same library, and so the same GLFW state): a headless
+ * program that only draws frames maps neither, nor the X libraries they bring. */
+#define GLFW_FNS(X) \
+    X(glfwWindowHint) X(glfwGetCurrentContext) X(glfwSetErrorCallback) X(glfwGetWindowUserPointer) \
+    X(glfwMakeContextCurrent) X(glfwTerminate) X(glfwSetWindowMonitor) X(glfwInit) \
+    X(glfwGetWindowSize) X(glfwGetFramebufferSize) X(glfwGetError) X(glfwDefaultWindowHints) \
+    X(glfwSwapInterval) X(glfwSwapBuffers) X(glfwSetWindowUserPointer) X(glfwSetWindowTitle) \
+    X(glfwSetWindowCloseCallback) X(glfwSetMouseButtonCallback) X(glfwSetKeyCallback) \
+    X(glfwSetCursorPosCallback) X(glfwPollEvents) X(glfwGetWindowPos) X(glfwGetVideoMode) \
+    X(glfwGetProcAddress) X(glfwGetPrimaryMonitor) X(glfwGetCursorPos) X(glfwDestroyWindow) \
+    X(glfwCreateWindow) X(glfwGetX11Display)
+static struct {
+    GLFW_FNS(IKS_DYN_PTR)
+} lg;
+static iks_dynlib libglfw = IKS_DYNLIB("libglfw.so.3", "libglfw3");
+static struct {
+    IKS_DYN_PTR(XSetIOErrorHandler)
+} lx11;
+static iks_dynlib libx11 = IKS_DYNLIB("libX11.so.6", "libx11-6");
+
+/* only_if_loaded: true when the question is about the host's GLFW, which cannot be initialised unless
+ * the process has the library already */
+static bool glfw_loaded(bool only_if_loaded, iks_err *e)
+{
+    if (only_if_loaded) {
+        void *h = dlopen(libglfw.soname, RTLD_LAZY | RTLD_NOLOAD);
+        if (!h) return false;
+        dlclose(h);
+    }
+#define NAME_(f) #f,
+#define SLOT_(f) (void **)&lg.f,
+    static const char *const names[] = { GLFW_FNS(NAME_) };
+    static void **const slots[] = { GLFW_FNS(SLOT_) };
+    static const char *const xnames[] = { "XSetIOErrorHandler" };
+    static void **const xslots[] = { (void **)&lx11.XSetIOErrorHandler };
+#undef NAME_
+#undef SLOT_
+    return iks_dynlib_load(&libglfw, names, slots, (int)(sizeof names / sizeof names[0]), "GLFW", e) &&
+           iks_dynlib_load(&libx11, xnames, xslots, 1, "Xlib", e);
+}
+/* the calls below go through the pointers */
+#define glfwWindowHint (*lg.glfwWindowHint)
+#define glfwGetCurrentContext (*lg.glfwGetCurrentContext)
+#define glfwSetErrorCallback (*lg.glfwSetErrorCallback)
+#define glfwGetWindowUserPointer (*lg.glfwGetWindowUserPointer)
+#define glfwMakeContextCurrent (*lg.glfwMakeContextCurrent)
+#define glfwTerminate (*lg.glfwTerminate)
+#define glfwSetWindowMonitor (*lg.glfwSetWindowMonitor)
+#define glfwInit (*lg.glfwInit)
+#define glfwGetWindowSize (*lg.glfwGetWindowSize)
+#define glfwGetFramebufferSize (*lg.glfwGetFramebufferSize)
+#define glfwGetError (*lg.glfwGetError)
+#define glfwDefaultWindowHints (*lg.glfwDefaultWindowHints)
+#define glfwSwapInterval (*lg.glfwSwapInterval)
+#define glfwSwapBuffers (*lg.glfwSwapBuffers)
+#define glfwSetWindowUserPointer (*lg.glfwSetWindowUserPointer)
+#define glfwSetWindowTitle (*lg.glfwSetWindowTitle)
+#define glfwSetWindowCloseCallback (*lg.glfwSetWindowCloseCallback)
+#define glfwSetMouseButtonCallback (*lg.glfwSetMouseButtonCallback)
+#define glfwSetKeyCallback (*lg.glfwSetKeyCallback)
+#define glfwSetCursorPosCallback (*lg.glfwSetCursorPosCallback)
+#define glfwPollEvents (*lg.glfwPollEvents)
+#define glfwGetWindowPos (*lg.glfwGetWindowPos)
+#define glfwGetVideoMode (*lg.glfwGetVideoMode)
+#define glfwGetProcAddress (*lg.glfwGetProcAddress)
+#define glfwGetPrimaryMonitor (*lg.glfwGetPrimaryMonitor)
+#define glfwGetCursorPos (*lg.glfwGetCursorPos)
+#define glfwDestroyWindow (*lg.glfwDestroyWindow)
+#define glfwCreateWindow (*lg.glfwCreateWindow)
+#define glfwGetX11Display (*lg.glfwGetX11Display)
+#define XSetIOErrorHandler (*lx11.XSetIOErrorHandler)
 
 #define QUEUE 256
 
@@ -62,7 +138,7 @@ bool iks_glfw_current(void **win, bool probe)
         return true;
     }
     /* the error callback is the main thread's to change: only a window's opening probes */
-    if (!probe) return false;
+    if (!probe || !glfw_loaded(true, NULL)) return false;
     GLFWerrorfun prev = glfwSetErrorCallback(on_probe);
     probe_hit = false;
     GLFWwindow *w = glfwGetCurrentContext();
@@ -315,6 +391,7 @@ iks_platform *iks_glfw_create(const iks_window_desc *d, iks_err *err)
         return NULL;
     }
     int w = d->width ? d->width : IKS_DEFAULT_WIDTH, h = d->height ? d->height : IKS_DEFAULT_HEIGHT;
+    if (!glfw_loaded(false, err)) return NULL;
     void *ignored;
     bool host_init = open_windows == 0 && iks_glfw_current(&ignored, true);
     host_cb = glfwSetErrorCallback(on_error);
