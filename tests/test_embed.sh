@@ -179,6 +179,17 @@ check_eq "... a 64x36 PNG" "64 36 3" "$(png info "$tmp/x.png" 2>&1)"
 check "installed ikshade loads the prefix's libraries" \
   bash -c 'ldd "$1/bin/ikshade" | grep -q "libikshade.so.* => $1/"' _ "$prefix"
 
+# ---- ABI: every exported symbol is the API's and carries its version node; programs record it ----
+# (the version node itself is an absolute symbol of its own name)
+exports=$(objdump -T "$lib" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
+check "libikshade exports only iks_* symbols, each at IKSHADE_0 ($(grep -v '^IKSHADE_0 iks_' <<<"$exports" | head -n 3 | tr '\n' ' '))" \
+  bash -c '[ -n "$1" ] && ! grep -v "^IKSHADE_0 iks_" <<<"$1"' _ "$exports"
+exports=$(objdump -T "$libdir/libik.so" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
+check "libik exports only ik_* symbols, each at IK_0" bash -c '[ -n "$1" ] && ! grep -v "^IK_0 ik_" <<<"$1"' _ "$exports"
+check "a program built against it records the version of what it calls (render_frame: IKSHADE_0)" \
+  bash -c 'objdump -T render_frame | grep -q "(IKSHADE_0) *iks_toy_draw"'
+check "the SONAME is libikshade.so.0" bash -c 'readelf -d "$1" | grep -q "SONAME.*\[libikshade.so.0\]"' _ "$lib"
+
 # ---- light embedding: what an embedder that only draws does not use is not loaded ----
 needed=$(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')
 check "libikshade does not link libcurl, ALSA, OpenEXR, GLFW or Xlib (loaded on first use; NEEDED: $needed)" \
