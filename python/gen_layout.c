@@ -53,6 +53,7 @@ int main(int argc, char **argv)
     FIELD(iks_toy_desc, width);
     FIELD(iks_toy_desc, height);
     FIELD(iks_toy_desc, allow_media_outside);
+    FIELD(iks_toy_desc, json);
     END();
     BEGIN(iks_frame_info);
     FIELD(iks_frame_info, time);

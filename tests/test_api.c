@@ -1334,6 +1334,75 @@ out:
     iks_engine_destroy(a);
 }
 
+/* a whole toy in memory (a JSON: Buffer A adding 0.1 a frame to itself, Image showing it), its state
+ * saved into memory and restored, and reset to before its first frame */
+static int red_after(iks_toy *t, long frame)
+{
+    uint8_t px[4 * 4 * 4];
+    if (iks_toy_draw(t, &(iks_frame_info){ .frame = frame }, 4, 4, px, NULL) != IKS_OK) return -1;
+    return px[0];
+}
+
+static void test_state(iks_engine *e)
+{
+    const char *json =
+        "{\"Shader\":{\"info\":{\"name\":\"acc\"},\"renderpass\":["
+        "{\"type\":\"buffer\",\"name\":\"Buffer A\",\"inputs\":[{\"id\":\"4dXGR8\",\"type\":\"buffer\",\"channel\":0}],"
+        "\"outputs\":[{\"id\":\"4dXGR8\",\"channel\":0}],"
+        "\"code\":\"void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) + vec4(0.1, 0.0, 0.0, 0.0); }\"},"
+        "{\"type\":\"image\",\"name\":\"Image\",\"inputs\":[{\"id\":\"4dXGR8\",\"type\":\"buffer\",\"channel\":0}],"
+        "\"outputs\":[],\"code\":\"void mainImage(out vec4 c, in vec2 p) { c = vec4(texelFetch(iChannel0, ivec2(p), 0).r, 0.0, 0.0, 1.0); }\"}"
+        "]}}";
+    iks_toy *t = NULL;
+    CHECK_CODE("a JSON in memory (Buffer A fed back, Image)",
+               iks_toy_load(e, &(iks_toy_desc){ .json = json, .width = 4, .height = 4 }, &t), IKS_OK);
+    if (!t) return;
+    CHECK(iks_toy_has_buffers(t), "the JSON's Buffer A is there", "has buffers", "none");
+    int r[3];
+    for (int i = 0; i < 3; i++) r[i] = red_after(t, i);
+    /* 0.1 * k in float, stored in 8 bits: within one step of 25.5 k */
+#define NEAR(v, k) ((v) >= 0 && abs((v) * 10 - 255 * (k)) <= 15)
+    CHECK(NEAR(r[0], 1) && NEAR(r[1], 2) && NEAR(r[2], 3), "three frames accumulate 0.1 each", "26 51 77 (+-1)",
+          "%d %d %d", r[0], r[1], r[2]);
+    size_t n = iks_toy_state_size(t);
+    CHECK(n > 4 * 4 * 16 * 2, "the state holds both halves of Buffer A in float", "> 512 bytes", "%zu", n);
+    uint8_t *st = malloc(n), *small = malloc(n);
+    if (!st || !small) return;
+    CHECK_CODE("state_save into too few bytes", iks_toy_state_save(t, small, n - 1), IKS_E_USAGE);
+    CHECK_CODE("state_save after 3 frames", iks_toy_state_save(t, st, n), IKS_OK);
+    red_after(t, 3), red_after(t, 4);
+    CHECK_CODE("state_load", iks_toy_state_load(t, st, n), IKS_OK);
+    int v = red_after(t, 3);
+    CHECK(NEAR(v, 4), "after the load, the next frame is the 4th's (0.4)", "102 (+-1)", "%d", v);
+    CHECK_CODE("reset", iks_toy_reset(t), IKS_OK);
+    v = red_after(t, 0);
+    CHECK(NEAR(v, 1), "after reset, the first frame's (0.1)", "26 (+-1)", "%d", v);
+    memcpy(small, st, n);
+    small[n / 2] ^= 0x40;
+    CHECK_CODE("a damaged state is refused", iks_toy_state_load(t, small, n), IKS_E_FORMAT);
+    v = red_after(t, 1);
+    CHECK(NEAR(v, 2), "... and nothing of it was used", "51 (+-1)", "%d", v);
+    CHECK_CODE("a state of another length is refused", iks_toy_state_load(t, st, n - 16), IKS_E_USAGE);
+    memset(small, 0, n);
+    CHECK_CODE("bytes no save wrote are refused", iks_toy_state_load(t, small, n), IKS_E_FORMAT);
+    /* another size: the state is another toy's */
+    CHECK(red_after(t, 0) >= 0, "draw at 4x4", "ok", "failed");
+    uint8_t px[8 * 8 * 4];
+    CHECK_CODE("draw at 8x8", iks_toy_draw(t, &(iks_frame_info){ 0 }, 8, 8, px, NULL), IKS_OK);
+    CHECK_CODE("a 4x4 state into the toy at 8x8 is refused", iks_toy_state_load(t, st, n), IKS_E_USAGE);
+    free(st);
+    free(small);
+    iks_toy_destroy(t);
+#undef NEAR
+    iks_toy *u = NULL;
+    CHECK_CODE("json and source both: refused", iks_toy_load(e, &(iks_toy_desc){ .json = json, .source = "x" }, &u),
+               IKS_E_USAGE);
+    CHECK(!strcmp(iks_last_error_field(NULL), "json"), "... about the field json", "json", "%s",
+          iks_last_error_field(NULL));
+    CHECK_CODE("a JSON in memory that is not JSON", iks_toy_load(e, &(iks_toy_desc){ .json = "{\"Shader\": [" }, &u),
+               IKS_E_FORMAT);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -1372,6 +1441,7 @@ int main(int argc, char **argv)
     test_uniforms(e);
     test_sets(e, &lb);
     test_typed_uniforms(e, &lb);
+    test_state(e);
     test_es_check(e, &lb);
     test_deep_expression(e);
     test_errors(e);

@@ -87,6 +87,27 @@ check "set of a vec3 with one value: usage ($(sed -n 4p <<<"$out"))" grep -q "^u
 check "a missing file: io, named ($(sed -n 5p <<<"$out"))" grep -q "^io | /nonexistent/x.frag" <<<"$(sed -n 5p <<<"$out")"
 check "a compile error: compile, with the line ($(sed -n 6p <<<"$out"))" grep -q "^compile | .*1:.*error" <<<"$(sed -n 6p <<<"$out")"
 
+# ---- a whole toy in memory (a dict: the site's JSON), its state saved and restored, reset ----
+out=$(py -c '
+import ikshade
+buf = {"id": "4dXGR8", "type": "buffer", "channel": 0}
+toy = {"Shader": {"info": {"name": "acc"}, "renderpass": [
+  {"type": "buffer", "name": "Buffer A", "inputs": [buf], "outputs": [{"id": "4dXGR8", "channel": 0}],
+   "code": "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) + vec4(0.2, 0.0, 0.0, 0.0); }"},
+  {"type": "image", "name": "Image", "inputs": [buf], "outputs": [],
+   "code": "void mainImage(out vec4 c, in vec2 p) { c = vec4(texelFetch(iChannel0, ivec2(p), 0).r, 0.0, 0.0, 1.0); }"}]}}
+t = ikshade.Toy(toy, size=(4, 4))
+r = [int(t.snapshot()[0, 0, 0]) for _ in range(2)]
+s = t.state()
+r += [int(t.snapshot()[0, 0, 0]) for _ in range(2)]
+t.restore(s)
+r.append(int(t.snapshot()[0, 0, 0]))
+t.reset()
+r.append(int(t.snapshot()[0, 0, 0]))
+print(r, t.name)' 2>&1)
+check_eq "a dict JSON: Buffer A adds 0.2 a frame; state() after 2, restore() goes on from there, reset() from 0" \
+  "[51, 102, 153, 204, 153, 51] acc" "$out"
+
 # ---- no numpy: a memoryview of the same shape ----
 out=$(py -c '
 import sys

@@ -268,6 +268,11 @@ typedef struct {
      * GL's own ES compiler for a toy built as 3.30): what the site would reject is logged as warnings in
      * the user's file:line; the load still succeeds. The command line turns it on. */
     bool es_check;
+    /* A whole toy held in memory: a shadertoy.com JSON as the site exports it or its API returns it
+     * (Common, Buffers A-D, Cube A, Image, Sound and their channels), instead of a file. path (may be
+     * NULL) then names it in messages and locates its media: beside path, or in the current directory.
+     * Not with source (IKS_E_USAGE, field "json"). */
+    const char *json;
 } iks_toy_desc;
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a
@@ -323,6 +328,18 @@ IKS_API iks_code iks_toy_set_float(iks_toy *t, const char *name, const float *v,
 IKS_API iks_code iks_toy_set_int(iks_toy *t, const char *name, const int *v, int n);
 IKS_API iks_code iks_toy_set_uint(iks_toy *t, const char *name, const unsigned *v, int n);
 IKS_API iks_code iks_toy_set_bool(iks_toy *t, const char *name, const bool *v, int n);
+/* Back to the state before its first frame: every buffer's and Cube A's contents zero, no key held,
+ * as when it was loaded (its uniforms keep the values set). The next draw should be iFrame 0. */
+IKS_API iks_code iks_toy_reset(iks_toy *t);
+/* What frames leave behind for later frames (every buffer in full float, both halves of each pair,
+ * Cube A's faces, the keyboard), saved into memory and restored: the checkpoint of `render
+ * --checkpoint` as calls. iks_toy_state_size gives the bytes save writes (0 for NULL); they depend on
+ * the toy's passes and its size now. save: IKS_E_USAGE when len is less. load: into a toy of the same
+ * passes and size (IKS_E_USAGE otherwise), from bytes a save wrote (IKS_E_FORMAT for anything else,
+ * checked whole before any of it is used). */
+IKS_API size_t iks_toy_state_size(const iks_toy *t);
+IKS_API iks_code iks_toy_state_save(iks_toy *t, void *buf, size_t len);
+IKS_API iks_code iks_toy_state_load(iks_toy *t, const void *buf, size_t len);
 /* A key (JavaScript keyCode 0..255) went down or up: the keyboard channel's rows. */
 IKS_API void iks_toy_key(iks_toy *t, int keycode, bool down);
 

@@ -14,6 +14,7 @@ whose .field names the argument at fault.
 from __future__ import annotations
 
 import ctypes
+import json as _json
 import os
 import struct
 import threading
@@ -71,11 +72,15 @@ def _setting(name: str, value: Any) -> str:
     return f"{name}={','.join(vals)}"
 
 
-def _toy_desc(source: Union[str, os.PathLike], size: Tuple[int, int], channels: Optional[Dict[int, str]],
-              sets: Optional[Dict[str, Any]]) -> _lib.Struct:
+def _toy_desc(source: Union[str, os.PathLike, Dict[str, Any]], size: Tuple[int, int],
+              channels: Optional[Dict[int, str]], sets: Optional[Dict[str, Any]]) -> _lib.Struct:
     d = _lib.Struct("iks_toy_desc")
+    if isinstance(source, dict):  # a shadertoy.com JSON, parsed: every pass and its wiring
+        source = _json.dumps(source)
     s = os.fspath(source)
-    if isinstance(source, str) and _is_source(s) and not os.path.exists(s):
+    if isinstance(source, str) and s.lstrip().startswith("{") and not os.path.exists(s):
+        d["json"] = s
+    elif isinstance(source, str) and _is_source(s) and not os.path.exists(s):
         d["source"] = s
     elif s:
         d["path"] = s  # "" leaves it NULL: the limb demo
@@ -96,12 +101,14 @@ def _toy_desc(source: Union[str, os.PathLike], size: Tuple[int, int], channels: 
 
 
 class Toy:
-    """A shader toy loaded and built: a file (.frag/.glsl), a shadertoy.com JSON, a directory toy, or
-    GLSL text (anything with a newline or a brace that is not a path); "" is the IK limb demo. size is (width, height) of its
+    """A shader toy loaded and built: a file (.frag/.glsl), a shadertoy.com JSON file, a directory toy,
+    a JSON in memory (a dict, or text starting with "{": every pass and its wiring), or GLSL text of
+    the Image pass (anything else with a newline or a brace that is not a path); "" is the IK limb
+    demo. A JSON in memory finds its media in the current directory. size is (width, height) of its
     snapshots; channels maps 0..3 to what `--channelN` takes ("tex.png,filter=mipmap", "keyboard");
     sets gives uniforms their first values."""
 
-    def __init__(self, source: Union[str, os.PathLike] = "", size: Tuple[int, int] = (640, 360),
+    def __init__(self, source: Union[str, os.PathLike, Dict[str, Any]] = "", size: Tuple[int, int] = (640, 360),
                  channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None):
         self.size = (int(size[0]), int(size[1]))
         if self.size[0] < 1 or self.size[1] < 1:
@@ -126,6 +133,29 @@ class Toy:
     def set(self, name: str, value: Union[float, int, bool, Sequence[float]]) -> None:
         """Gives uniform `name` a value: a number, a bool, or a sequence for a vector."""
         _lib.check(_lib.iks_toy_set(self._live(), _setting(name, value).encode()))
+
+    def reset(self) -> None:
+        """Back to before the first frame: buffers and Cube A zero, no key held; the next snapshot is
+        iFrame 0."""
+        _lib.check(_lib.iks_toy_reset(self._live()))
+        self.frame = 0
+
+    def state(self) -> bytes:
+        """What the frames so far left behind (the buffers, Cube A, the keyboard, and the frame count),
+        to give back to restore()."""
+        t = self._live()
+        n = _lib.iks_toy_state_size(t)
+        buf = ctypes.create_string_buffer(n)
+        _lib.check(_lib.iks_toy_state_save(t, ctypes.addressof(buf), n))
+        return self.frame.to_bytes(8, "little") + buf.raw
+
+    def restore(self, state: bytes) -> None:
+        """Back to a state() of this toy at this size: the next snapshot goes on from there."""
+        if len(state) < 8:
+            raise Error(1, "state: too short to be a state() of a toy", "state")
+        buf = ctypes.create_string_buffer(bytes(state[8:]), len(state) - 8)
+        _lib.check(_lib.iks_toy_state_load(self._live(), ctypes.addressof(buf), len(state) - 8))
+        self.frame = int.from_bytes(state[:8], "little")
 
     def uniforms(self) -> List[Dict[str, Any]]:
         """The toy's own uniforms (not ikshade's iTime, iMouse, ...), each a dict: name, type (as

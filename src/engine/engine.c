@@ -2,6 +2,7 @@
  * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
  * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
 #include "engine/engine.h"
+#include "engine/checkpoint.h"
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
@@ -524,6 +525,10 @@ iks_code iks_toy_check(const iks_toy_desc *d)
 {
     if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
     iks_err err = IKS_ERR_INIT;
+    if (d->json && d->source) {
+        iks_err_field(&err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
+        return iks_publish(&err);
+    }
     iks_setting *s;
     if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
     free(s);
@@ -532,7 +537,7 @@ iks_code iks_toy_check(const iks_toy_desc *d)
 
 const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
 {
-    if (d->path || d->source) return d->path;
+    if (d->path || d->source || d->json) return d->path;
     if (!e->shader_dir) {
         iks_err_set(err, IKS_E_IO, "cannot find the demo shaders; give a SHADER or set IKSHADE_SHADERS");
         return NULL;
@@ -549,14 +554,19 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     t->e = e;
     char dflt[PATH_MAX];
     const char *path = iks_toy_desc_path(e, d, dflt, sizeof dflt, err);
-    if (!path && !d->source) {
+    if (!path && !d->source && !d->json) {
         free(t);
         return false;
     }
+    if (d->json && d->source) {
+        free(t);
+        return iks_err_field(err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
+    }
     unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
                      (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u);
-    bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
-                        : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
+    bool ok = d->json     ? iks_toyfile_parse_json(&t->tf, path ? path : "<memory>.json", d->json, flags, err, &e->log)
+              : d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
+                          : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
     if (!ok) {
         iks_toy_destroy(t);
         return false;
@@ -720,6 +730,121 @@ TYPED_SETTER(iks_toy_set_int, int, IKS_UNIFORM_INT)
 TYPED_SETTER(iks_toy_set_uint, unsigned, IKS_UNIFORM_UINT)
 TYPED_SETTER(iks_toy_set_bool, bool, IKS_UNIFORM_BOOL)
 #undef TYPED_SETTER
+
+/* ---- the feedback state in memory --------------------------------------------------------------
+ * A blob is a header (magic, the toy's size, the payload's length and FNV-1a) and the payload that
+ * iks_gltoy_state_save hands out: checked whole before any of it reaches the GL. */
+
+#define STATE_MAGIC "IKSSTAT1"
+enum { STATE_HEAD = 32 };
+
+typedef struct {
+    uint8_t *p;
+    size_t at, len;
+} state_cursor;
+
+static bool state_put(void *user, void *data, size_t len)
+{
+    state_cursor *c = user;
+    if (len > c->len - c->at) return false;
+    memcpy(c->p + c->at, data, len);
+    c->at += len;
+    return true;
+}
+
+static bool state_get(void *user, void *data, size_t len)
+{
+    state_cursor *c = user;
+    if (len > c->len - c->at) return false;
+    if (c->p) memcpy(data, c->p + c->at, len);
+    else memset(data, 0, len); /* no blob: zeros, the state before the first frame */
+    c->at += len;
+    return true;
+}
+
+size_t iks_toy_state_size(const iks_toy *t)
+{
+    return t ? STATE_HEAD + (size_t)iks_gltoy_state_bytes(&t->gl) : 0;
+}
+
+static void put_u64(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+iks_code iks_toy_state_save(iks_toy *t, void *buf, size_t len)
+{
+    if (!t || !buf) return iks_fail_usage("iks_toy_state_save: toy and buf must not be NULL");
+    size_t need = iks_toy_state_size(t);
+    if (len < need)
+        return iks_fail_usage("iks_toy_state_save: len %zu: the state of this toy at %dx%d takes %zu bytes", len,
+                              t->gl.w, t->gl.h, need);
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    uint8_t *p = buf;
+    state_cursor c = { p + STATE_HEAD, 0, need - STATE_HEAD };
+    bool ok = iks_gltoy_state_save(&t->gl, state_put, &c, &err);
+    iks_engine_leave(t->e);
+    if (!ok) {
+        if (!err.msg || !*err.msg) iks_err_set(&err, IKS_E_IO, "iks_toy_state_save: the state did not fit its own size");
+        return iks_publish(&err);
+    }
+    memcpy(p, STATE_MAGIC, 8);
+    put_u64(p + 8, (uint64_t)t->gl.w << 32 | (uint32_t)t->gl.h);
+    put_u64(p + 16, c.at);
+    put_u64(p + 24, iks_fnv(IKS_FNV_START, p + STATE_HEAD, c.at));
+    return IKS_OK;
+}
+
+static iks_code state_load(iks_toy *t, const uint8_t *p, size_t len, const char *fn)
+{
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    state_cursor c = { (uint8_t *)p, 0, len };
+    bool ok = iks_gltoy_state_load(&t->gl, state_get, &c, &err);
+    iks_engine_leave(t->e);
+    if (!ok) {
+        if (!err.msg || !*err.msg) iks_err_set(&err, IKS_E_FORMAT, "%s: the state ends before the toy's does", fn);
+        return iks_publish(&err);
+    }
+    return IKS_OK;
+}
+
+iks_code iks_toy_state_load(iks_toy *t, const void *buf, size_t len)
+{
+    if (!t || !buf) return iks_fail_usage("iks_toy_state_load: toy and buf must not be NULL");
+    const uint8_t *p = buf;
+    size_t need = iks_toy_state_size(t);
+    if (len < STATE_HEAD || memcmp(p, STATE_MAGIC, 8) != 0) {
+        iks_err err = IKS_ERR_INIT;
+        iks_err_set(&err, IKS_E_FORMAT, "iks_toy_state_load: not a state iks_toy_state_save wrote");
+        return iks_publish(&err);
+    }
+    uint64_t wh = get_u64(p + 8), payload = get_u64(p + 16);
+    int w = (int)(wh >> 32), h = (int)(uint32_t)wh;
+    if (w != t->gl.w || h != t->gl.h || len != need || payload != need - STATE_HEAD)
+        return iks_fail_usage("iks_toy_state_load: a state of %dx%d (%zu bytes) for a toy of %dx%d whose state takes %zu: "
+                              "another toy's, or this one at another size", w, h, len, t->gl.w, t->gl.h, need);
+    if (get_u64(p + 24) != iks_fnv(IKS_FNV_START, p + STATE_HEAD, (size_t)payload)) {
+        iks_err err = IKS_ERR_INIT;
+        iks_err_set(&err, IKS_E_FORMAT, "iks_toy_state_load: the state's checksum does not match: damaged");
+        return iks_publish(&err);
+    }
+    return state_load(t, p + STATE_HEAD, (size_t)payload, "iks_toy_state_load");
+}
+
+iks_code iks_toy_reset(iks_toy *t)
+{
+    if (!t) return iks_fail_usage("iks_toy_reset: toy is NULL");
+    return state_load(t, NULL, (size_t)iks_gltoy_state_bytes(&t->gl), "iks_toy_reset");
+}
 
 void iks_toy_key(iks_toy *t, int keycode, bool down)
 {

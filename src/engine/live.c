@@ -646,11 +646,11 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
     l.nsets = l.sets ? d->toy.nsets : 0;
     char dflt[PATH_MAX];
     l.path = iks_toy_desc_path(e, &d->toy, dflt, sizeof dflt, &err);
-    if (!l.path && !d->toy.source) {
+    if (!l.path && !d->toy.source && !d->toy.json) {
         free(l.sets);
         return iks_publish(&err);
     }
-    if (d->toy.source) l.path = NULL; /* text in memory: nothing on disk to watch */
+    if (d->toy.source || d->toy.json) l.path = NULL; /* text in memory: nothing on disk to watch */
     const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
     p->framebuffer_size(p, &l.w, &l.h);
     if (l.w < 1 || l.h < 1)
