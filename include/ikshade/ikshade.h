@@ -239,6 +239,10 @@ typedef struct {
      * GL's own ES compiler for a toy built as 3.30): what the site would reject is logged as warnings in
      * the user's file:line; the load still succeeds. The command line turns it on. */
     bool es_check;
+    /* Only the toy's sound will be drawn (a render to .wav): the media of the other passes are neither
+     * loaded nor required (as on the site, the sound pass reads only its own channels). A toy loaded
+     * so draws no frames (iks_render refuses them with IKS_E_USAGE). */
+    bool sound_only;
 } iks_toy_desc;
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a

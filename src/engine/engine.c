@@ -427,7 +427,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         return false;
     }
     unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
-                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u);
+                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u) | (d->sound_only ? IKS_TF_SOUND_ONLY : 0u);
     bool ok = d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
                         : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
     if (!ok) {
@@ -435,6 +435,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         return false;
     }
     if (d->glsl != IKS_GLSL_AUTO) t->tf.desc.es = d->glsl == IKS_GLSL_ES;
+    t->tf.desc.sound_only = d->sound_only;
     /* the include search: the user's directories, then the shaders directory */
     int nd = d->n_include_dirs > 0 && d->include_dirs ? d->n_include_dirs : 0;
     const char **dirs = malloc(sizeof *dirs * (size_t)(nd + 1));

@@ -293,6 +293,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     memset(t, 0, sizeof *t);
     t->identity = FNV_START;
     draw_order(t, d);
+    t->sound_only = d->sound_only;
     t->identity = fnv(t->identity, t->order, sizeof t->order);
     int cube_size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
     t->identity = fnv(t->identity, &cube_size, sizeof cube_size);
@@ -316,6 +317,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!build) continue;
+        if (d->sound_only) continue; /* its media are the picture's, not the sound's */
         if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
         if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }
