@@ -181,4 +181,67 @@ check "--each: 1 error for int.frag" grep -qE '^\| int.frag \| ok \| [0-9.]+ \| 
 check "--each: ok for clean.frag" grep -qE '^\| clean.frag \| ok \| [0-9.]+ \| ok \|' each.md
 check "--each: - for a file the site never sees" grep -qE '^\| ownmain.frag \| ok \| [0-9.]+ \| - \|' each.md
 
+# ---- __LINE__: the lines the site puts before the toy, per pass type -----------------------------------
+# The site compiles its WebGL2 prefix (6 lines), effect.js's header for the pass type, then Common and a
+# newline, then the pass, with no #line. With four channels the headers are 47 lines (Image), 21 (Buffer),
+# 24 (Cube A) and 14 (Sound), so line n of a pass is line n + 53, n + 27, n + 30, n + 20, plus Common's
+# lines and one. The expected numbers are counted here from those, not taken from ikshade.
+site=$tests/webgl/site
+check_eq "__LINE__ in an Image file: 3 + 53" "56 0 0" "$(centre "$site/line_macro.glsl")"
+check_eq "... the same with --glsl es" "56 0 0" "$(centre "$site/line_macro.glsl" --glsl es)"
+# Common is "// common\n#define LC __LINE__\n": two lines and the site's newline; LC expands on line 3
+check_eq "__LINE__ in a JSON's Image after Common: 3 + 53 + 3, also through Common's macro" "59 59 0" \
+  "$(centre "$site/line_macro.json")"
+check_eq "... the same built as GLSL 3.30" "59 59 0" "$(centre "$site/line_macro.json" --glsl 330)"
+mkdir -p linedir
+printf '// common\n#define LC __LINE__\n' > linedir/common.glsl
+printf '// __LINE__ in Image, after a 2-line Common\nvoid mainImage(out vec4 o, in vec2 f) {\n    o = vec4(float(__LINE__) / 255.0, float(LC) / 255.0, 0.0, 1.0);\n}\n' > linedir/image.glsl
+check_eq "... the same for a directory toy" "59 59 0" "$(centre linedir)"
+check_eq "... and with --glsl es" "59 59 0" "$(centre linedir --glsl es)"
+# a Common without a final newline gets none of its own: one line less
+printf '#define LC __LINE__' > linedir/common.glsl
+check_eq "a Common of one line with no newline: 3 + 53 + 1" "57 57 0" "$(centre linedir)"
+# __LINE__ in Common itself (line 2), seen from the Image: 2 + 53
+printf '// common\nconst float CL = float(__LINE__);\n' > linedir/common.glsl
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(CL / 255.0, 0.0, 0.0, 1.0); }\n' > linedir/image.glsl
+check_eq "__LINE__ in Common, compiled in the Image pass: 2 + 53" "55 0 0" "$(centre linedir)"
+# Buffer A (line 2: 2 + 27, and Common's line 2 inside it: 2 + 27) and Cube A (line 2: 2 + 30), read by
+# the Image; the values are written as floats and read back exactly
+python3 - <<'P' > lines.json
+import json
+common = "// common\nconst float CL = float(__LINE__);\n"
+buf = "void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(float(__LINE__), CL, 0.0, 1.0);\n}\n"
+cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) {\n    o = vec4(float(__LINE__));\n}\n"
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
+       "    o = vec4(b.x / 255.0, b.y / 255.0, texture(iChannel1, vec3(1.0, 0.0, 0.0)).x / 255.0, 1.0);\n}\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_eq "__LINE__ in Buffer A (2 + 27 + 3 for Common), Common in it (2 + 27), Cube A (2 + 30 + 3)" "32 29 35" \
+  "$(centre lines.json)"
+check_eq "... the same built as GLSL 3.30" "32 29 35" "$(centre lines.json --glsl 330)"
+# Sound: line 1 is 1 + 20; the WAV holds the site's 16-bit code of 21/1024: (0.5 + 0.5 * 21/1024) * 65536 - 32768
+printf 'vec2 mainSound(int s, float t) { return vec2(float(__LINE__) / 1024.0, 0.0); }\n' > line_sound.frag
+"$bin" render line_sound.frag -o line_sound.wav --seconds 0.001 --quiet
+check_eq "__LINE__ in a sound pass: 1 + 20" 672 \
+  "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("line_sound.wav").readframes(1)[:2])[0])')"
+# the user's lines are still named in errors, the padding notwithstanding
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(undeclared_name);\n}\n' > lineerr.frag
+"$bin" render lineerr.frag -o e.png --size 8x8 --quiet 2> lineerr.err
+check "a compile error still names the user's file and line" grep -q "^lineerr.frag:2:.*undeclared_name" lineerr.err
+python3 - <<'P' > lineerr.json
+import json
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": "// common\n#define LC __LINE__\n", "inputs": [], "outputs": []},
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(undeclared_name);\n}\n", "inputs": [], "outputs": []}]}))
+P
+"$bin" render lineerr.json -o e.png --size 8x8 --quiet 2> lineerrj.err
+check "... and a JSON pass's line after Common" grep -q "^lineerr.json\[Image\]:2:.*undeclared_name" lineerrj.err
+
 finish

@@ -228,6 +228,7 @@ void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry 
     o->text_dir = d->text_dir;
     o->es = d->es && iks_gpu_has_es3();
     o->entry = entry;
+    o->buffer = ps >= &d->pass[0] && ps < &d->pass[4];
     for (int c = 0; c < 4; c++) {
         o->cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP || ps->in[c].kind == IKS_IN_CUBE_BUFFER;
         o->volume[c] = ps->in[c].kind == IKS_IN_VOLUME;
