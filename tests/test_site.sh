@@ -27,6 +27,18 @@ check_eq "main() under #ifndef of a defined macro and #if 0: the prelude is adde
 # a file with its own live main() is still its own program (no prelude, no wrapper)
 printf 'out vec4 c;\nvoid main() { c = vec4(0.0, 1.0, 0.0, 1.0); }\n' > own.frag
 check_eq "a live main(): the file is its own program" "0 255 0" "$(centre own.frag)"
+# a main() only inside a #define body defines nothing there: the site adds its prelude all the same
+check_eq "void main() only in a #define body: the prelude is added" "128 64 0" "$(centre "$tests/webgl/site/main_in_define.glsl")"
+check_eq "... also with --glsl es" "128 64 0" "$(centre "$tests/webgl/site/main_in_define.glsl" --glsl es)"
+printf '#define LOCAL_MAIN \\\n    void main()\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(iTime / 4.0, 0.25, 0.0, 1.0); }\n' > defcont.frag
+check_eq "... and on a #define's continuation line" "128 64 0" "$(centre defcont.frag --time 2)"
+python3 - <<'P' > defmain.json
+import json
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": "#define LOCAL_MAIN void main()\n", "inputs": [], "outputs": []},
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.5 + 0.0 * iTime, 0.25, 0.0, 1.0); }", "inputs": [], "outputs": []}]}))
+P
+check_eq "... and in a JSON's Common" "128 64 0" "$(centre defmain.json)"
 # code golf: mainImage as a macro of statements, expanded by the wrapper's call as on the site
 printf '#define mainImage(O, U) \\\n  O = vec4(step(16.0, U.x), 0.25, 0.0, 1.0)\n' > golf.frag
 check_eq "mainImage defined as a macro compiles with the wrapper" "255 64 0" "$(centre golf.frag)"

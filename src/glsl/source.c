@@ -907,13 +907,23 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
      * A main() in a group the preprocessor skips (`#ifdef GLSLSANDBOX`) is not one, and a mainImage the
      * scan cannot see (defined through a macro, as code-golfed shaders do) is the compiler's to find:
      * the wrapper is added, and only a compile that then fails for want of it says so (iks_log_map). */
+    /* A `void main()` in a directive (`#define LOCAL_MAIN void main()`) defines nothing where it stands
+     * either: the site adds its prelude whatever the text holds, and only a main() the compiler sees
+     * makes a file its own program here, so directive lines and their continuations are blanked too. */
     char *plain = strip_comments(body);
     bool scanned = plain != NULL;
     if (plain) {
         char *ln = plain;
+        bool continued = false;
         for (int i = 0; i < c.nlines && *ln; i++) {
             char *e = strchr(ln, '\n');
-            if (c.mdead[i]) memset(ln, ' ', e ? (size_t)(e - ln) : strlen(ln));
+            size_t n = e ? (size_t)(e - ln) : strlen(ln);
+            const char *first = ln + strspn(ln, " \t");
+            bool directive = continued || *first == '#';
+            size_t k = n;
+            while (k && (ln[k - 1] == '\r' || ln[k - 1] == ' ' || ln[k - 1] == '\t')) k--;
+            continued = directive && k && ln[k - 1] == '\\';
+            if (c.mdead[i] || directive) memset(ln, ' ', n);
             if (!e) break;
             ln = e + 1;
         }
