@@ -318,3 +318,87 @@ window.iksRender = async function (spec) {
   for (let k = 0; k < out.length; k += 0x8000) bin += String.fromCharCode.apply(null, out.subarray(k, k + 0x8000));
   return { rgba: btoa(bin), renderer };
 };
+
+// The site's sound pass (effect.js with WebGL2): its prefix, MakeHeader_Sound with four unused channels,
+// Common and a newline, then the pass's code; a block of 512x512 samples drawn into an RGBA8 target,
+// each value packed as the low and high byte of floor((0.5+0.5*y)*65536), read back as lo + 256*hi.
+// Returns samples 0 .. n-1 (n up to one block) as the site's 16-bit codes u - 32768, interleaved
+// left/right little-endian int16, base64.
+window.iksSound = async function (spec) {
+  const N = 512;
+  if (!(spec.n > 0 && spec.n <= N * N)) throw new Error('iksSound: n must be 1 .. 262144');
+  let common = null, sound = null;
+  for (const p of spec.toy.renderpass) {
+    if (p.type === 'common') common = p.code;
+    else if (p.type === 'sound') sound = p;
+  }
+  if (!sound) throw new Error('the toy has no sound pass');
+  if ((sound.inputs || []).length) throw new Error('a sound pass with inputs is not drawn by this harness');
+  const canvas = document.createElement('canvas');
+  const gl = canvas.getContext('webgl2');
+  if (!gl) throw new Error('no WebGL2 in this browser');
+  const prefix = '#version 300 es\n#ifdef GL_ES\nprecision highp float;\nprecision highp int;\n' +
+                 'precision mediump sampler3D;\n#endif\n';
+  let header = '#define HW_PERFORMANCE 1\n' +
+               'uniform float     iChannelTime[4];\n' +
+               'uniform float     iTimeOffset;\n' +
+               'uniform int       iSampleOffset;\n' +
+               'uniform vec4      iDate;\n' +
+               'uniform float     iSampleRate;\n' +
+               'uniform vec3      iChannelResolution[4];\n';
+  for (let i = 0; i < 4; i++) header += `uniform sampler2D iChannel${i};\n`;
+  header += '\nvec2 mainSound( in int samp, float time );\n';
+  header += 'out vec4 outColor; void main(){' +
+            'float t = iTimeOffset + ((gl_FragCoord.x-0.5) + (gl_FragCoord.y-0.5)*512.0)/iSampleRate;' +
+            'int   s = iSampleOffset + int(gl_FragCoord.y-0.2)*512 + int(gl_FragCoord.x-0.2);' +
+            'vec2 y = mainSound( s, t );' +
+            'vec2 v  = floor((0.5+0.5*y)*65536.0);' +
+            'vec2 vl =   mod(v,256.0)/255.0;' +
+            'vec2 vh = floor(v/256.0)/255.0;' +
+            'outColor = vec4(vl.x,vh.x,vl.y,vh.y);' +
+            '}\n';
+  const fsText = prefix + header + (common !== null ? common + '\n' : '') + sound.code;
+  const compile = (type, text) => {
+    const sh = gl.createShader(type);
+    gl.shaderSource(sh, text);
+    gl.compileShader(sh);
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error(`Sound: ${gl.getShaderInfoLog(sh)}`);
+    return sh;
+  };
+  const prog = gl.createProgram();
+  gl.attachShader(prog, compile(gl.VERTEX_SHADER, prefix + 'layout(location = 0) in vec2 pos; void main() { gl_Position = vec4(pos.xy,0.0,1.0); }'));
+  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fsText));
+  gl.linkProgram(prog);
+  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(`Sound: ${gl.getProgramInfoLog(prog)}`);
+  const tex = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, N, N, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+  const fbo = gl.createFramebuffer();
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  const vbo = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, vbo);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 3, -1, -1, 3]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  gl.viewport(0, 0, N, N);
+  gl.useProgram(prog);
+  const off = 0; // the first block, as the site draws it first
+  gl.uniform1f(gl.getUniformLocation(prog, 'iTimeOffset'), off / 44100);
+  gl.uniform1i(gl.getUniformLocation(prog, 'iSampleOffset'), off);
+  gl.uniform1f(gl.getUniformLocation(prog, 'iSampleRate'), 44100);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  const px = new Uint8Array(N * N * 4);
+  gl.readPixels(0, 0, N, N, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  const err = gl.getError();
+  if (err) throw new Error(`GL error 0x${err.toString(16)}`);
+  const out = new Int16Array(2 * spec.n);
+  for (let i = 0; i < spec.n; i++) {
+    out[2 * i] = px[4 * i] + 256 * px[4 * i + 1] - 32768;
+    out[2 * i + 1] = px[4 * i + 2] + 256 * px[4 * i + 3] - 32768;
+  }
+  const bytes = new Uint8Array(out.buffer);
+  let bin = '';
+  for (let k = 0; k < bytes.length; k += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(k, k + 0x8000));
+  return { pcm: btoa(bin) };
+};
