@@ -85,6 +85,11 @@ if case_ order order.json 10; then
   check_eq "... and so does WebGL2 drawn as the site does" 9 "$(png pixel wg_order.png 160 90 | cut -d' ' -f1)"
 fi
 case_ keyboard keyboard.glsl 3 --channel0 keyboard
+# __LINE__ in Buffer A, Common inside it, and Cube A: the harness builds effect.js's headers line for line
+if case_ line_passes line_passes.json 0; then
+  check_eq "__LINE__ per pass type (ikshade): 2 + 27 + 3, 2 + 27, 2 + 30 + 3" "32 29 35" "$(png pixel ik_line_passes.png 160 90)"
+  check_eq "... and WebGL2 with the site's headers" "32 29 35" "$(png pixel wg_line_passes.png 160 90)"
+fi
 # the examples the README uses: a JSON with feedback, a texture and the keyboard from the command line,
 # directory toys (one with Cube A), the scale-out toy, and the busy scene
 ex=$(cd "$tests/../examples" && pwd)
