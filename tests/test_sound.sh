@@ -138,6 +138,21 @@ R lost.json -o lost.wav --seconds 0.01
 check "a JSON whose Image texture is not on disk still renders its sound" wavcheck lost.wav 441 '[0.5, -0.5]' 0
 expect_fail "... while a picture of it still asks for the texture" 1 "not-here.png' is not on disk" "$bin" render lost.json -o lost.png --frames 1
 
+# ... but a music channel of the Image is heard (the site plays it beside the sound): still loaded
+python3 - <<'P'
+import json, struct, wave
+w = wave.open('music.wav', 'wb'); w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100)
+w.writeframes(struct.pack('<hh', 1000, -2000) * 4410); w.close()
+print(json.dumps({"ver": "0.1", "info": {"name": "heard"}, "renderpass": [
+  {"inputs": [{"id": 5, "type": "texture", "channel": 0, "filepath": "/media/a/not-here.png", "sampler": {}},
+              {"id": 6, "type": "music", "channel": 1, "filepath": "/media/a/music.wav", "sampler": {}}],
+   "outputs": [{"id": "4dfGRr", "channel": 0}], "code": "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f); }",
+   "name": "Image", "type": "image"}]}), file=open('heard.json', 'w'))
+P
+R heard.json -o heard.wav --seconds 0.01
+check "... and the Image's music channel is in the .wav, its texture still not needed" \
+  python3 -c "import struct, wave; w = wave.open('heard.wav'); s = struct.unpack('<882h', w.readframes(441)); exit(set(s[0::2]) != {1000} or set(s[1::2]) != {-2000})"
+
 # ---- a directory toy's sound.glsl, wired in manifest.txt like any pass --------------------------------------
 mkdir dir
 echo 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }' > dir/image.glsl

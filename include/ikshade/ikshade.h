@@ -239,9 +239,10 @@ typedef struct {
      * GL's own ES compiler for a toy built as 3.30): what the site would reject is logged as warnings in
      * the user's file:line; the load still succeeds. The command line turns it on. */
     bool es_check;
-    /* Only the toy's sound will be drawn (a render to .wav): the media of the other passes are neither
-     * loaded nor required (as on the site, the sound pass reads only its own channels). A toy loaded
-     * so draws no frames (iks_render refuses them with IKS_E_USAGE). */
+    /* Only the toy's sound will be drawn (a render to .wav): the textures and videos of the other
+     * passes are neither loaded nor required (as on the site, the sound pass reads only its own
+     * channels); their music channels, which are heard, still are. A toy loaded so draws no frames
+     * (iks_render refuses them with IKS_E_USAGE). */
     bool sound_only;
 } iks_toy_desc;
 

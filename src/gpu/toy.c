@@ -318,7 +318,15 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!build) continue;
-        if (d->sound_only) continue; /* its media are the picture's, not the sound's */
+        if (d->sound_only) {
+            /* of its channels only the music is heard (the site plays it beside the sound pass); its
+             * textures and videos are the picture's */
+            for (int c = 0; c < 4; c++) {
+                t->in[p][c] = ps->in[c];
+                if (ps->in[c].kind == IKS_IN_MUSIC && !iks_media_open(t, p, c, e)) goto fail;
+            }
+            continue;
+        }
         if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
         if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }

@@ -442,7 +442,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 bool lost = false;
                 char *found = media ? find_media(dir, media, &lost) : NULL;
                 if (lost) goto nomem;
-                if (!found && !missing_black) {
+                /* music is heard in a sound-only render: missing, it is still an error */
+                if (!found && !(video ? missing_black : black)) {
                     iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
                                 "(put it there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)");
                     goto out;
