@@ -64,7 +64,7 @@ int main(void)
     free(mapped);
     /* the prelude declares every uniform of the list, once; the ones of other passes not */
 #define DECLARED(id, name, type, array, up, from, doc)                                                              \
-    CHECK(strstr(src.fragment, "uniform " type " " name array ";\n") != NULL, "the prelude declares %s", name);
+    CHECK(strstr(src.fragment, "uniform " type " " name array ";") != NULL, "the prelude declares %s", name);
     IKS_UNIFORMS_COMMON(DECLARED)
     CHECK(!strstr(src.fragment, IKS_U_NAME_TIME_OFFSET) && !strstr(src.fragment, IKS_U_NAME_CUBE_CORNERS),
           "an Image pass has neither the sound's nor Cube A's uniforms");
@@ -76,8 +76,8 @@ int main(void)
     /* a cubemap channel's sampler is swapped in the prelude, lines unchanged */
     iks_source_opts oc = { .files = &files, .cube = { false, true } };
     CHECK(iks_source_load(&src, "/toy/main.frag", &oc, &e) &&
-              strstr(src.fragment, "uniform samplerCube " IKS_U_NAME_CHANNEL1 ";\n") &&
-              strstr(src.fragment, "uniform sampler2D " IKS_U_NAME_CHANNEL0 ";\n"),
+              strstr(src.fragment, "uniform samplerCube " IKS_U_NAME_CHANNEL1 ";") &&
+              strstr(src.fragment, "uniform sampler2D " IKS_U_NAME_CHANNEL0 ";"),
           "channel 1 as a cubemap: %s", iks_err_msg(&e));
     iks_source_free(&src);
 

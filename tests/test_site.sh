@@ -27,6 +27,18 @@ check_eq "main() under #ifndef of a defined macro and #if 0: the prelude is adde
 # a file with its own live main() is still its own program (no prelude, no wrapper)
 printf 'out vec4 c;\nvoid main() { c = vec4(0.0, 1.0, 0.0, 1.0); }\n' > own.frag
 check_eq "a live main(): the file is its own program" "0 255 0" "$(centre own.frag)"
+# a main() only inside a #define body defines nothing there: the site adds its prelude all the same
+check_eq "void main() only in a #define body: the prelude is added" "128 64 0" "$(centre "$tests/webgl/site/main_in_define.glsl")"
+check_eq "... also with --glsl es" "128 64 0" "$(centre "$tests/webgl/site/main_in_define.glsl" --glsl es)"
+printf '#define LOCAL_MAIN \\\n    void main()\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(iTime / 4.0, 0.25, 0.0, 1.0); }\n' > defcont.frag
+check_eq "... and on a #define's continuation line" "128 64 0" "$(centre defcont.frag --time 2)"
+python3 - <<'P' > defmain.json
+import json
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": "#define LOCAL_MAIN void main()\n", "inputs": [], "outputs": []},
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.5 + 0.0 * iTime, 0.25, 0.0, 1.0); }", "inputs": [], "outputs": []}]}))
+P
+check_eq "... and in a JSON's Common" "128 64 0" "$(centre defmain.json)"
 # code golf: mainImage as a macro of statements, expanded by the wrapper's call as on the site
 printf '#define mainImage(O, U) \\\n  O = vec4(step(16.0, U.x), 0.25, 0.0, 1.0)\n' > golf.frag
 check_eq "mainImage defined as a macro compiles with the wrapper" "255 64 0" "$(centre golf.frag)"
@@ -84,6 +96,13 @@ zcase "a local array sized by a constant" "128 0 0" \
 zcase "a global" "64 0 0" \
   'float g;' \
   'void mainImage(out vec4 o, in vec2 f) { g += 0.25; o = vec4(g, 0.0, 0.0, 1.0); }'
+zcase "global arrays sized by a constant, a macro and an expression, of vectors and structs" "128 64 64" \
+  'struct P { vec2 v; float w; };' \
+  '#define M 4' \
+  'const int N = 3;' \
+  'float g[N]; vec3 q[N * 2]; float h[M]; P ps[N];' \
+  'void mainImage(out vec4 o, in vec2 f) { g[0] += 0.5; ps[2].w += 0.25;' \
+  '  o = vec4(g[0] + g[2], h[3] + q[5].y + 0.25, ps[2].w + ps[1].v.x, 1.0); }'
 zcase "structs, with an array member, local and global" "64 128 0" \
   'struct S { float a; vec2 b[2]; };' \
   'S gs;' \
@@ -107,6 +126,12 @@ cat > zc.json <<'EOF'
   { "type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { counter += 0.25; o = vec4(counter, 0.0, 0.0, 1.0); }", "inputs": [], "outputs": [] } ] }
 EOF
 check_eq "zero-init: a global in Common (JSON)" "64 0 0" "$(centre zc.json)"
+cat > zca.json <<'EOF'
+{ "renderpass": [
+  { "type": "common", "code": "const int N = 4;\nfloat acc[N];\n" },
+  { "type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { acc[3] += 0.25; o = vec4(acc[3] + acc[0], 0.0, 0.0, 1.0); }", "inputs": [], "outputs": [] } ] }
+EOF
+check_eq "zero-init: a global array sized by a constant in Common (JSON)" "64 0 0" "$(centre zca.json)"
 # errors still point at the line the user wrote (no line was added)
 printf 'void mainImage(out vec4 o, in vec2 f) {\n  vec3 a;\n  float b;\n  o = vec4(a, nope);\n}\n' > zl.frag
 "$bin" render zl.frag -o zl.png 2> zl.err
@@ -136,6 +161,15 @@ printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(0.5);\n    o += te
 check "texture2D (a desktop name; Mesa's ES accepts it, the site does not): warned at t2d.frag:3" grep -qE "^t2d.frag:3: $es_warn, says glslang: 'texture2D'" t2d.err
 "$bin" render int.frag -o int.png --size 8x8 --quiet --no-es-check 2> int3.err
 check "--no-es-check: no warning" [ ! -s int3.err ]
+# T() passes a one-parameter macro one empty argument (C's preprocessor and ANGLE's); glslang counts
+# none, which the site never says
+printf '#define T(a) (a 0.5)\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(T(), T( ), 0.0, 1.0); }\n' > emptyarg.frag
+"$bin" render emptyarg.frag -o ea.png --size 8x8 --quiet 2> ea.err
+check "an empty macro argument T(): no warning" [ ! -s ea.err ]
+check_eq "... and it renders" "128 128 0" "$(png pixel ea.png 4 4)"
+printf '#define T(a, b) (a 0.5)\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(T(1.0), 0.0, 0.0, 1.0); }\n' > fewargs.frag
+"$bin" render fewargs.frag -o fa.png --size 8x8 --quiet 2> fa.err
+check "... while a two-parameter macro given one argument is still an error" grep -q "^fewargs.frag:2" fa.err
 printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(f / iResolution.xy, 0.5, 1.0); }\n' > clean.frag
 "$bin" render clean.frag -o clean.png --size 8x8 --quiet 2> clean.err
 check "a shader the site compiles: no warning" [ ! -s clean.err ]
@@ -180,5 +214,68 @@ mkdir esdir; cp int.frag clean.frag ownmain.frag esdir/
 check "--each: 1 error for int.frag" grep -qE '^\| int.frag \| ok \| [0-9.]+ \| 1 error \| esdir/int.frag:2: warning' each.md
 check "--each: ok for clean.frag" grep -qE '^\| clean.frag \| ok \| [0-9.]+ \| ok \|' each.md
 check "--each: - for a file the site never sees" grep -qE '^\| ownmain.frag \| ok \| [0-9.]+ \| - \|' each.md
+
+# ---- __LINE__: the lines the site puts before the toy, per pass type -----------------------------------
+# The site compiles its WebGL2 prefix (6 lines), effect.js's header for the pass type, then Common and a
+# newline, then the pass, with no #line. With four channels the headers are 47 lines (Image), 21 (Buffer),
+# 24 (Cube A) and 14 (Sound), so line n of a pass is line n + 53, n + 27, n + 30, n + 20, plus Common's
+# lines and one. The expected numbers are counted here from those, not taken from ikshade.
+site=$tests/webgl/site
+check_eq "__LINE__ in an Image file: 3 + 53" "56 0 0" "$(centre "$site/line_macro.glsl")"
+check_eq "... the same with --glsl es" "56 0 0" "$(centre "$site/line_macro.glsl" --glsl es)"
+# Common is "// common\n#define LC __LINE__\n": two lines and the site's newline; LC expands on line 3
+check_eq "__LINE__ in a JSON's Image after Common: 3 + 53 + 3, also through Common's macro" "59 59 0" \
+  "$(centre "$site/line_macro.json")"
+check_eq "... the same built as GLSL 3.30" "59 59 0" "$(centre "$site/line_macro.json" --glsl 330)"
+mkdir -p linedir
+printf '// common\n#define LC __LINE__\n' > linedir/common.glsl
+printf '// __LINE__ in Image, after a 2-line Common\nvoid mainImage(out vec4 o, in vec2 f) {\n    o = vec4(float(__LINE__) / 255.0, float(LC) / 255.0, 0.0, 1.0);\n}\n' > linedir/image.glsl
+check_eq "... the same for a directory toy" "59 59 0" "$(centre linedir)"
+check_eq "... and with --glsl es" "59 59 0" "$(centre linedir --glsl es)"
+# a Common without a final newline gets none of its own: one line less
+printf '#define LC __LINE__' > linedir/common.glsl
+check_eq "a Common of one line with no newline: 3 + 53 + 1" "57 57 0" "$(centre linedir)"
+# __LINE__ in Common itself (line 2), seen from the Image: 2 + 53
+printf '// common\nconst float CL = float(__LINE__);\n' > linedir/common.glsl
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(CL / 255.0, 0.0, 0.0, 1.0); }\n' > linedir/image.glsl
+check_eq "__LINE__ in Common, compiled in the Image pass: 2 + 53" "55 0 0" "$(centre linedir)"
+# Buffer A (line 2: 2 + 27, and Common's line 2 inside it: 2 + 27) and Cube A (line 2: 2 + 30), read by
+# the Image; the values are written as floats and read back exactly
+python3 - <<'P' > lines.json
+import json
+common = "// common\nconst float CL = float(__LINE__);\n"
+buf = "void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(float(__LINE__), CL, 0.0, 1.0);\n}\n"
+cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) {\n    o = vec4(float(__LINE__));\n}\n"
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
+       "    o = vec4(b.x / 255.0, b.y / 255.0, texture(iChannel1, vec3(1.0, 0.0, 0.0)).x / 255.0, 1.0);\n}\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_eq "__LINE__ in Buffer A (2 + 27 + 3 for Common), Common in it (2 + 27), Cube A (2 + 30 + 3)" "32 29 35" \
+  "$(centre lines.json)"
+check_eq "... the same built as GLSL 3.30" "32 29 35" "$(centre lines.json --glsl 330)"
+# Sound: line 1 is 1 + 20; the WAV holds the site's 16-bit code of 21/1024: (0.5 + 0.5 * 21/1024) * 65536 - 32768
+printf 'vec2 mainSound(int s, float t) { return vec2(float(__LINE__) / 1024.0, 0.0); }\n' > line_sound.frag
+"$bin" render line_sound.frag -o line_sound.wav --seconds 0.001 --quiet
+check_eq "__LINE__ in a sound pass: 1 + 20" 672 \
+  "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("line_sound.wav").readframes(1)[:2])[0])')"
+# the user's lines are still named in errors, the padding notwithstanding
+printf 'void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(undeclared_name);\n}\n' > lineerr.frag
+"$bin" render lineerr.frag -o e.png --size 8x8 --quiet 2> lineerr.err
+check "a compile error still names the user's file and line" grep -q "^lineerr.frag:2:.*undeclared_name" lineerr.err
+python3 - <<'P' > lineerr.json
+import json
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": "// common\n#define LC __LINE__\n", "inputs": [], "outputs": []},
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(undeclared_name);\n}\n", "inputs": [], "outputs": []}]}))
+P
+"$bin" render lineerr.json -o e.png --size 8x8 --quiet 2> lineerrj.err
+check "... and a JSON pass's line after Common" grep -q "^lineerr.json\[Image\]:2:.*undeclared_name" lineerrj.err
 
 finish

@@ -13,43 +13,55 @@ tmp=$(mktemp -d); trap 'umount "$tmp/ro" 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"
 R() { "$bin" render "$@" --quiet; }
 # wavcheck FILE FRAMES PYEXPR TOL: the WAV is 44100 Hz 16-bit stereo with FRAMES frames, and every
-# sample i (0-based, stereo pair [l, r]) is within TOL of PYEXPR, which gives [l, r] in -32767..32767
-# from i (math imported)
+# sample i (0-based, stereo pair) is within TOL of the site's 16-bit code for the values [yl, yr] that
+# PYEXPR gives from i (math imported; nan and inf are names): the site's sound pass writes
+# u = floor((0.5 + 0.5*y) * 65536) in 32-bit float as a low and a high byte into an RGBA8 target (each
+# byte clamped to 0..255 by the store, NaN stored as 0) and reads back lo + 256*hi; the WAV holds u - 32768
 wavcheck() {
   python3 - "$@" <<'P'
 import math, struct, sys, wave
 path, frames, expr, tol = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
+def f32(x): return struct.unpack('<f', struct.pack('<f', x))[0]
+def site(y):
+    y = f32(y)
+    if math.isnan(y) or math.isinf(y):
+        v = y  # +inf: low byte NaN (0), high byte 255; -inf and NaN: both bytes 0
+        return (255 * 256 if v > 0 else 0) - 32768
+    v = math.floor(f32(0.5 + 0.5 * y) * 65536.0)
+    lo = v % 256                     # GLSL mod: v - 256*floor(v/256), never negative
+    hi = min(max(v // 256, 0), 255)  # the 8-bit store clamps
+    return lo + 256 * hi - 32768
 w = wave.open(path)
 fmt = (w.getnchannels(), w.getsampwidth(), w.getframerate(), w.getnframes(), w.getcomptype())
 if fmt != (2, 2, 44100, frames, 'NONE'):
     sys.exit("format %r, expected (2, 2, 44100, %d, 'NONE')" % (fmt, frames))
 d = w.readframes(frames)
 s = struct.unpack('<%dh' % (2 * frames), d)
-f = eval('lambda i: ' + expr, {'math': math})
+f = eval('lambda i: ' + expr, {'math': math, 'nan': float('nan'), 'inf': float('inf')})
 worst = (0, -1)
 for i in range(frames):
-    want = f(i)
+    want = [site(y) for y in f(i)]
     for c in range(2):
         err = abs(s[2 * i + c] - want[c])
         if err > worst[0]: worst = (err, i)
 if worst[0] > tol:
     i = worst[1]
-    sys.exit("sample %d: got %r, expected %r (off by %g > %g)" % (i, s[2 * i:2 * i + 2], f(i), worst[0], tol))
+    sys.exit("sample %d: got %r, expected %r (off by %g > %g)" % (i, s[2 * i:2 * i + 2], [site(y) for y in f(i)], worst[0], tol))
 P
 }
 
 # ---- exact: the sample number decides each value; past the first block of 262144 samples -------------
 cat > ramp.frag <<'G'
 vec2 mainSound(int samp, float time) {
-    return vec2(float(samp % 1000) / 1000.0 - 0.5, float(samp / 1000) / 1000.0);
+    return vec2(float(samp % 1000) / 1024.0 - 0.5, float(samp / 1000) / 1024.0);
 }
 G
 R ramp.frag -o ramp.wav --seconds 6.5
 check "mainSound(int, float): every sample, across two blocks, is what samp says" \
-  wavcheck ramp.wav 286650 '[round(((i % 1000) / 1000 - 0.5) * 32767), round((i // 1000) / 1000 * 32767)]' 0
+  wavcheck ramp.wav 286650 '[(i % 1000) / 1024 - 0.5, (i // 1000) / 1024]' 0
 R ramp.frag -o late.wav --seconds 0.5 --time 10
 check "--time 10 starts at sample 441000" \
-  wavcheck late.wav 22050 '[round((((i + 441000) % 1000) / 1000 - 0.5) * 32767), round(((i + 441000) // 1000) / 1000 * 32767)]' 0
+  wavcheck late.wav 22050 '[((i + 441000) % 1000) / 1024 - 0.5, ((i + 441000) // 1000) / 1024]' 0
 
 # ---- a tone: the site's time per sample (float), within float precision -------------------------------
 cat > tone.frag <<'G'
@@ -60,19 +72,38 @@ G
 R tone.frag -o tone.wav --seconds 2
 # 2 s of 32-bit float time carries about 2.4e-7 s of error: 7e-4 rad at 440 Hz, 17 steps of 16 bits
 check "a 440/220 Hz tone, left and right, within float time's precision" \
-  wavcheck tone.wav 88200 '[0.8 * math.sin(2 * math.pi * 440 * i / 44100) * 32767, 0.4 * math.sin(2 * math.pi * 220 * i / 44100) * 32767]' 24
+  wavcheck tone.wav 88200 '[0.8 * math.sin(2 * math.pi * 440 * i / 44100), 0.4 * math.sin(2 * math.pi * 220 * i / 44100)]' 24
 
 # ---- the older mainSound(float time) -----------------------------------------------------------------
 echo 'vec2 mainSound(float time) { return vec2(time * 0.1, -time * 0.1); }' > old.frag
 R old.frag -o old.wav --seconds 1
-check "mainSound(float time), the site's first form" wavcheck old.wav 44100 '[i / 44100 * 0.1 * 32767, -i / 44100 * 0.1 * 32767]' 1
+# 1 code: the GPU's time * 0.1 in float may fall on the other side of a step of the floor
+check "mainSound(float time), the site's first form" wavcheck old.wav 44100 '[i / 44100 * 0.1, -i / 44100 * 0.1]' 1
 
-# ---- clamped to [-1, 1]; NaN is silence, said once -------------------------------------------------------
+# ---- packed as the site packs: past +-1 and NaN ---------------------------------------------------------------
 echo 'vec2 mainSound(int s, float t) { float z = float(s) - float(s); return s < 100 ? vec2(3.0, -7.0) : vec2(z / z, 0.25); }' > clamp.frag
 "$bin" render clamp.frag -o clamp.wav --seconds 0.01 2>clamp.err
-check "values beyond +-1 are clamped to +-32767; a NaN is written as 0" \
-  wavcheck clamp.wav 441 '[32767, -32767] if i < 100 else [0, 8192]' 0
-check "... and the NaNs are counted in one warning" grep -q "returned 341 NaN or infinite sample values, written as silence" clamp.err
+check "values past +-1 and NaN as the site packs them" wavcheck clamp.wav 441 '[3.0, -7.0] if i < 100 else [nan, 0.25]' 0
+check "... which is 32512 and -32768 past +-1, and -32768 for NaN" \
+  wavcheck clamp.wav 441 '[0.9921875, -1.0] if i < 100 else [-1.0, 0.25]' 0
+check "... and the NaNs are counted in one warning" grep -q "returned 341 NaN or infinite sample values, packed as the site" clamp.err
+# the values the issue names, each on its own sample: the expected codes come from the formula above,
+# and a few of them spelled out (1.0 is 32512: the high byte 256 clamps to 255; 1.2 keeps its low byte)
+cat > known.frag <<'G'
+vec2 mainSound(int s, float t) {
+    float y[8] = float[8](0.5, 1.0, 1.2, -1.3, -1.0, 0.0, 0.99, -0.5);
+    return vec2(y[s % 8], -y[s % 8]);
+}
+G
+R known.frag -o known.wav --seconds 0.01
+check "0.5, 1.0, 1.2, -1.3, -1, 0, 0.99, -0.5 (and negated) are the site's codes" \
+  wavcheck known.wav 441 '[[0.5, 1.0, 1.2, -1.3, -1.0, 0.0, 0.99, -0.5][i % 8], -[0.5, 1.0, 1.2, -1.3, -1.0, 0.0, 0.99, -0.5][i % 8]]' 0
+check "... 0.5 is 16384, 1.0 is 32512, 1.2 is 32665, -1.3 is -32615" python3 - <<'P'
+import struct, sys, wave
+w = wave.open('known.wav')
+s = struct.unpack('<16h', w.readframes(8))
+sys.exit(s[0::2][:4] != (16384, 32512, 32665, -32615))
+P
 
 # ---- the default length is the site's 180 s -------------------------------------------------------------
 echo 'vec2 mainSound(int s, float t) { return vec2(0.0); }' > quiet.frag
@@ -88,11 +119,39 @@ print(json.dumps({"ver": "0.1", "info": {"name": "sound"}, "renderpass": [
   {"inputs": [], "outputs": [], "code": "vec2 mainSound(int s, float t) { return vec2(amp(), -amp()) * float(s % 2); }", "name": "Sound", "type": "sound"}]}))
 P
 "$bin" render toy.json -o toy.wav --seconds 0.1 2>toy.err
-check "JSON: the sound pass, with Common" wavcheck toy.wav 4410 '[8192 * (i % 2), -8192 * (i % 2)]' 0
+check "JSON: the sound pass, with Common" wavcheck toy.wav 4410 '[0.25 * (i % 2), -0.25 * (i % 2)]' 0
 check "... and no warning that it is ignored" [ "$(grep -c . toy.err)" = 1 ]
 check "... only the summary: 0.1 s, 4410 samples" grep -q "0.100 s of sound (4410 samples, 44100 Hz 16-bit stereo)" toy.err
 R toy.json -o toy.png --size 4x4
 check "... and the Image pass still draws" [ "$(python3 "$tests/png.py" pixel toy.png 0 0)" = "64 64 64" ]
+
+# ---- the sound reads only its own channels: the Image's texture need not be on disk for a .wav --------------
+python3 - <<'P' > lost.json
+import json
+print(json.dumps({"ver": "0.1", "info": {"name": "lost"}, "renderpass": [
+  {"inputs": [{"id": 5, "type": "texture", "channel": 0, "filepath": "/media/a/not-here.png", "sampler": {}}],
+   "outputs": [{"id": "4dfGRr", "channel": 0}], "code": "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f); }",
+   "name": "Image", "type": "image"},
+  {"inputs": [], "outputs": [], "code": "vec2 mainSound(int s, float t) { return vec2(0.5, -0.5); }", "name": "Sound", "type": "sound"}]}))
+P
+R lost.json -o lost.wav --seconds 0.01
+check "a JSON whose Image texture is not on disk still renders its sound" wavcheck lost.wav 441 '[0.5, -0.5]' 0
+expect_fail "... while a picture of it still asks for the texture" 1 "not-here.png' is not on disk" "$bin" render lost.json -o lost.png --frames 1
+
+# ... but a music channel of the Image is heard (the site plays it beside the sound): still loaded
+python3 - <<'P'
+import json, struct, wave
+w = wave.open('music.wav', 'wb'); w.setnchannels(2); w.setsampwidth(2); w.setframerate(44100)
+w.writeframes(struct.pack('<hh', 1000, -2000) * 4410); w.close()
+print(json.dumps({"ver": "0.1", "info": {"name": "heard"}, "renderpass": [
+  {"inputs": [{"id": 5, "type": "texture", "channel": 0, "filepath": "/media/a/not-here.png", "sampler": {}},
+              {"id": 6, "type": "music", "channel": 1, "filepath": "/media/a/music.wav", "sampler": {}}],
+   "outputs": [{"id": "4dfGRr", "channel": 0}], "code": "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f); }",
+   "name": "Image", "type": "image"}]}), file=open('heard.json', 'w'))
+P
+R heard.json -o heard.wav --seconds 0.01
+check "... and the Image's music channel is in the .wav, its texture still not needed" \
+  python3 -c "import struct, wave; w = wave.open('heard.wav'); s = struct.unpack('<882h', w.readframes(441)); exit(set(s[0::2]) != {1000} or set(s[1::2]) != {-2000})"
 
 # ---- a directory toy's sound.glsl, wired in manifest.txt like any pass --------------------------------------
 mkdir dir
@@ -109,7 +168,7 @@ png('dir/tex.png', 25, 3)
 P
 echo 'sound.iChannel1 = tex.png' > dir/manifest.txt
 R dir -o dir.wav --seconds 0.01
-check "directory: sound.glsl with a texture on iChannel1 (iChannelResolution 25)" wavcheck dir.wav 441 '[round(0.25 * 32767), 0]' 0
+check "directory: sound.glsl with a texture on iChannel1 (iChannelResolution 25)" wavcheck dir.wav 441 '[0.25, 0]' 0
 
 # ---- a video gets the sound as its audio track --------------------------------------------------------------
 cat > both.frag <<'G'

@@ -85,6 +85,11 @@ if case_ order order.json 10; then
   check_eq "... and so does WebGL2 drawn as the site does" 9 "$(png pixel wg_order.png 160 90 | cut -d' ' -f1)"
 fi
 case_ keyboard keyboard.glsl 3 --channel0 keyboard
+# __LINE__ in Buffer A, Common inside it, and Cube A: the harness builds effect.js's headers line for line
+if case_ line_passes line_passes.json 0; then
+  check_eq "__LINE__ per pass type (ikshade): 2 + 27 + 3, 2 + 27, 2 + 30 + 3" "32 29 35" "$(png pixel ik_line_passes.png 160 90)"
+  check_eq "... and WebGL2 with the site's headers" "32 29 35" "$(png pixel wg_line_passes.png 160 90)"
+fi
 # the examples the README uses: a JSON with feedback, a texture and the keyboard from the command line,
 # directory toys (one with Cube A), the scale-out toy, and the busy scene
 ex=$(cd "$tests/../examples" && pwd)
@@ -100,6 +105,35 @@ case_ busy "$ex/busy.frag" 20 --time 2
 # GPU driver may differ on the last two, as README's "undefined behaviour" says.
 case_ ub_div0 ub_div0.glsl 0
 case_ ub_texel_oob ub_texel_oob.glsl 0 --channel0 tex.png
+
+# ---- sound: the site's 16-bit codes, bit for bit ------------------------------------------------------
+# the harness draws the sound pass as effect.js does (its header, Common and a newline, the packing into
+# an RGBA8 target); ikshade's WAV must hold the same codes: values past +-1, NaN, infinities, __LINE__ in
+# the pass and in Common, the site's time and sample number. (No sin here: llvmpipe's and SwiftShader's
+# differ in the last bits, as for pixels.)
+python3 - <<'EOF' > sound.json
+import json
+code = """vec2 mainSound(int s, float t) {
+    float y[10] = float[10](0.5, 1.0, 1.2, -1.3, -1.0, 0.0, 0.99, -0.5, 3.0, -7.0);
+    float z = float(s) - float(s);
+    if (s % 16 == 10) return vec2(z / z, -z / z);
+    if (s % 16 == 11) return vec2(1.0 / z, -1.0 / z);
+    if (s % 16 == 12) return vec2(LC / 1024.0, float(__LINE__) / 1024.0);
+    if (s % 16 >= 13) return vec2(fract(t * 441.0) * 2.0 - 1.0, float(s) / 4096.0 - 0.5);
+    return vec2(y[s % 16], -y[s % 16]);
+}
+"""
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": "// common\n#define LC float(__LINE__)\n", "inputs": [], "outputs": []},
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.5); }", "inputs": [], "outputs": []},
+  {"type": "sound", "code": code, "inputs": [], "outputs": []}]}))
+EOF
+if "$bin" render sound.json -o ik_sound.wav --seconds 0.1 --quiet 2>/dev/null &&
+   out=$(node "$hw/render.mjs" sound.json --wav 4410 -o wg_sound.wav 2>&1); then
+  check "sound: ikshade's WAV holds the harness's 16-bit codes, bit for bit" cmp -s ik_sound.wav wg_sound.wav
+else
+  fail=$((fail + 1)); echo "FAIL: sound: a renderer failed: $out" >&2
+fi
 
 # ---- the harness can fail: a picture off by one pixel row (the classic flip bug) is caught -------------
 python3 - "$tests" ik_samplers.png shifted.png <<'EOF'

@@ -273,6 +273,11 @@ typedef struct {
      * NULL) then names it in messages and locates its media: beside path, or in the current directory.
      * Not with source (IKS_E_USAGE, field "json"). */
     const char *json;
+    /* Only the toy's sound will be drawn (a render to .wav): the textures and videos of the other
+     * passes are neither loaded nor required (as on the site, the sound pass reads only its own
+     * channels); their music channels, which are heard, still are. A toy loaded so draws no frames
+     * (iks_render refuses them with IKS_E_USAGE). */
+    bool sound_only;
 } iks_toy_desc;
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a

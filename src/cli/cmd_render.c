@@ -602,6 +602,7 @@ static int render(ropts *o)
     }
     td.width = r->width * r->ssaa;
     td.height = r->height * r->ssaa;
+    td.sound_only = iks_ends_with(r->output, ".wav");
     iks_toy *t = NULL;
     if (iks_toy_load(e, &td, &t) != IKS_OK) {
         int rc = load_error(o);

@@ -563,7 +563,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         return iks_err_field(err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
     }
     unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
-                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u);
+                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u) | (d->sound_only ? IKS_TF_SOUND_ONLY : 0u);
     bool ok = d->json     ? iks_toyfile_parse_json(&t->tf, path ? path : "<memory>.json", d->json, flags, err, &e->log)
               : d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
                           : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
@@ -572,6 +572,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         return false;
     }
     if (d->glsl != IKS_GLSL_AUTO) t->tf.desc.es = d->glsl == IKS_GLSL_ES;
+    t->tf.desc.sound_only = d->sound_only;
     /* the include search: the user's directories, then the shaders directory */
     int nd = d->n_include_dirs > 0 && d->include_dirs ? d->n_include_dirs : 0;
     const char **dirs = malloc(sizeof *dirs * (size_t)(nd + 1));

@@ -595,6 +595,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     st->height = r->height;
     if (t->gl.image_less)
         return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
+    if (t->gl.sound_only) return iks_fail_usage("iks_render: the toy was loaded for its sound alone (sound_only)");
     gl_state g;
     if (!gl_setup(&g, t, &p, &err)) {
         gl_free(&g);

@@ -131,6 +131,87 @@ static char *run_validator(const char *prog, const char *text)
     return rep;
 }
 
+static bool ident(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* Whether name (n bytes) is #defined in text as a macro of exactly one parameter */
+static bool one_param_macro(const char *text, const char *name, size_t n)
+{
+    for (const char *p = strstr(text, "#"); p; p = strstr(p + 1, "#")) {
+        const char *q = p + 1;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, "define", 6) != 0 || ident(q[6])) continue;
+        q += 6;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, name, n) != 0 || q[n] != '(') continue;
+        q += n + 1;
+        while (*q == ' ' || *q == '\t') q++;
+        if (!ident(*q)) return false;
+        while (ident(*q)) q++;
+        while (*q == ' ' || *q == '\t') q++;
+        return *q == ')';
+    }
+    return false;
+}
+
+/* The text glslang is given: the fragment with each call `M()` of a one-parameter macro M written as
+ * `M(iks_empty_arg)`, a macro that expands to nothing, #defined on a blank line of the prelude (no line
+ * moves). `M()` passes M one empty argument in C's preprocessor and ANGLE's, where glslang counts none
+ * ("Too few args in Macro"): a warning the site would not give. NULL when out of memory. */
+static char *for_glslang(const iks_source *src)
+{
+    const char *t = src->fragment;
+    iks_sbuf b = { 0 };
+    bool changed = false;
+    for (const char *p = t; *p;) {
+        if (ident(*p) && (p == t || !ident(p[-1]))) {
+            const char *e = p;
+            while (ident(*e)) e++;
+            const char *q = e;
+            while (*q == ' ' || *q == '\t') q++;
+            if (*q == '(') {
+                const char *r = q + 1;
+                while (*r == ' ' || *r == '\t') r++;
+                if (*r == ')' && one_param_macro(t, p, (size_t)(e - p))) {
+                    iks_sbuf_add(&b, p, (size_t)(e - p));
+                    iks_sbuf_str(&b, "(iks_empty_arg)");
+                    p = r + 1;
+                    changed = true;
+                    continue;
+                }
+            }
+            iks_sbuf_add(&b, p, (size_t)(e - p));
+            p = e;
+            continue;
+        }
+        iks_sbuf_add(&b, p, 1);
+        p++;
+    }
+    if (b.oom || !changed) {
+        free(b.s);
+        return b.oom ? NULL : strdup(t);
+    }
+    /* the first blank line of ours: the padding before the user's lines (glsl/source.c) */
+    char *o = b.s;
+    int line = 1;
+    for (char *p = o; *p; line++) {
+        char *e = strchr(p, '\n');
+        if (!e) break;
+        const char *path;
+        int fl;
+        if (e == p && line > 1 && iks_source_where(src, line, &path, &fl) && path && !strcmp(path, IKS_PRELUDE_NAME)) {
+            iks_sbuf out = { 0 };
+            iks_sbuf_add(&out, o, (size_t)(p - o));
+            iks_sbuf_str(&out, "#define iks_empty_arg");
+            iks_sbuf_str(&out, p);
+            free(o);
+            if (out.oom) free(out.s);
+            return out.oom ? NULL : out.s;
+        }
+        p = e + 1;
+    }
+    return o; /* no blank line: glslang will say what it says */
+}
+
 /* Appends to *acc (growing) the validator's errors in report as the user's file:line warnings, at most
  * MAX_LINES_PER_PASS of them plus a count of the rest; returns how many errors there were. */
 static int report_errors(const char *report, const iks_source *src, const char *validator, iks_sbuf *acc)
@@ -219,7 +300,11 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
             char *report = NULL;
             bool ok = true;
             checked++;
-            if (glslang) report = run_validator(glslang, src.fragment);
+            if (glslang) {
+                char *text = for_glslang(&src);
+                report = text ? run_validator(glslang, text) : NULL;
+                free(text);
+            }
             else report = iks_gpu_compile_only(src.fragment, &ok);
             if (report) total += report_errors(report, &src, validator, &acc);
             else if (glslang) iks_warnf(log, "%s: %s could not be run (or took over %d s): no GLSL ES check", ps->path,

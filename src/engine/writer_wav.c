@@ -1,7 +1,6 @@
 /* writer_wav.c: the sound pass's samples as 16-bit PCM in a RIFF/WAVE container. The samples are drawn
- * a block at a time (toy.c) and quantised here, once: the site packs each into two bytes on the GPU,
- * with a ceiling of 65280/65535 for +1; we keep the float until the WAV and scale by 32767, so +1 and
- * -1 map to the same magnitude. */
+ * a block at a time (toy.c) as floats and packed here into the 16 bits the site's sound pass makes of
+ * them (iks_sound_pack), so a WAV holds the site's sample codes exactly: +1 is 32512, not 32767. */
 #include "engine/writer_wav.h"
 
 #include "io/outfile.h"
@@ -74,13 +73,8 @@ bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void
             return false;
         }
         for (long i = 0; t->sound.prog && i < 2 * k; i++) {
-            float v = lr[i];
-            if (!isfinite(v)) {
-                bad++;
-                v = 0;
-            }
-            v = v > 1 ? 1 : v < -1 ? -1 : v;
-            acc[i] = lrintf(v * 32767.0f);
+            bad += !isfinite(lr[i]);
+            acc[i] = iks_sound_pack(lr[i]);
         }
         iks_gltoy_music_add(t, first + done, k, acc);
         for (long i = 0; i < 2 * k; i++) {
@@ -93,8 +87,8 @@ bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void
     free(lr);
     free(acc);
     if (bad)
-        iks_warnf(log, "the sound pass returned %ld NaN or infinite sample value%s, written as silence", bad,
-                  bad == 1 ? "" : "s");
+        iks_warnf(log, "the sound pass returned %ld NaN or infinite sample value%s, packed as the site packs them "
+                  "(NaN and -infinity as -1, +infinity as +1)", bad, bad == 1 ? "" : "s");
     *data = w;
     *len = bytes;
     return true;

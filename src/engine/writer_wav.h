@@ -11,8 +11,8 @@
 #include <stddef.h>
 
 /* The WAV of n samples of t's sound pass from sample first on: *data (malloc'd, the caller frees) of
- * *len bytes. Each sample clamped to [-1, 1] and rounded to 16 bits (x 32767); a NaN or infinite sample
- * becomes silence, with one warning to log saying how many. Stops with IKS_E_INTERRUPTED when a stop is
+ * *len bytes. Each sample packed into 16 bits as the site packs it (iks_sound_pack); NaN or infinite
+ * samples are counted in one warning to log. Stops with IKS_E_INTERRUPTED when a stop is
  * requested; iks_gltoy_sound's codes; IKS_E_NOMEM. */
 bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void **data, size_t *len, iks_err *e);
 

@@ -88,6 +88,7 @@ typedef struct {
     fid chain_id[MAX_DEPTH];
     const char *chain_path[MAX_DEPTH];
     int depth;
+    bool ends_nl; /* the last file read at the top (Common, then the pass) ends with a newline, or is empty */
     iks_err err; /* the first failure; later ones (out of memory while unwinding) do not replace it */
     /* macros #defined so far in live code (certain) or in code we could not decide (maybe), so that an
      * #include in a group the preprocessor will skip is not expanded, as shadertoy.com (which has no
@@ -493,6 +494,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
         return false;
     }
     if (named_file && c->opts->touched) c->opts->touched(c->opts->touched_user, path, true);
+    if (c->depth == 0) c->ends_nl = !*text || text[strlen(text) - 1] == '\n';
     int fidx = add_file(c, path);
     if (fidx < 0) {
         free(text);
@@ -723,6 +725,33 @@ static const char SOUND_EPILOGUE_OLD[] =
     "    iks_FragColor = vec4(mainSound(t), 0.0, 1.0);\n"
     "}\n";
 
+/* The lines the site puts before a pass's code, which `__LINE__` counts (there is no #line): its
+ * WebGL2 prefix (#version 300 es, then #ifdef GL_ES, three precision lines, #endif: 6) and the header
+ * effect.js makes for the pass type with four channels (MakeHeader_Image: HW_PERFORMANCE, 10
+ * uniforms, 7 lines a channel for the old and the new sampler API, 3 declarations, then the
+ * st_assert/main block: 47; MakeHeader_Buffer: 21; MakeHeader_Cubemap: 24; MakeHeader_Sound: 14).
+ * Common comes after the header, then a newline, then the pass's code. ikshade's own prelude is
+ * shorter (its declarations share a line), and blank lines make up the rest, so toy line n is where the
+ * site has it and the line map still names the user's file and line. */
+static const struct {
+    iks_entry entry;
+    bool buffer;
+    int lines;
+} SITE_HEADER[] = {
+    { IKS_ENTRY_IMAGE, false, 6 + 47 },
+    { IKS_ENTRY_IMAGE, true, 6 + 21 },
+    { IKS_ENTRY_CUBEMAP, false, 6 + 24 },
+    { IKS_ENTRY_SOUND, false, 6 + 14 },
+};
+
+static int site_header_lines(iks_entry entry, bool buffer)
+{
+    for (size_t i = 0; i < sizeof SITE_HEADER / sizeof SITE_HEADER[0]; i++)
+        if (SITE_HEADER[i].entry == entry && SITE_HEADER[i].buffer == (buffer && entry == IKS_ENTRY_IMAGE))
+            return SITE_HEADER[i].lines;
+    return 0;
+}
+
 /* The entry point's name and the signature a message names */
 static const char *entry_name(iks_entry e)
 {
@@ -797,6 +826,35 @@ static int count_lines(const char *t)
     return n;
 }
 
+/* The prelude's lines with every declaration on one line after its directives (which need lines of
+ * their own), so that it fits in fewer lines than the site's shortest header: the rest is blank lines
+ * (SITE_HEADER). NULL when out of memory. */
+static char *join_declarations(const char *text)
+{
+    iks_sbuf dir = { 0 }, decl = { 0 };
+    iks_sbuf_add(&dir, "", 0);
+    iks_sbuf_add(&decl, "", 0);
+    for (const char *p = text; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) : strlen(p);
+        if (*p == '#') {
+            iks_sbuf_add(&dir, p, n);
+            iks_sbuf_str(&dir, "\n");
+        } else if (n) {
+            if (decl.len) iks_sbuf_str(&decl, " ");
+            iks_sbuf_add(&decl, p, n);
+        }
+        p += n + (eol != NULL);
+    }
+    if (decl.len) iks_sbuf_add(&dir, decl.s, decl.len), iks_sbuf_str(&dir, "\n");
+    free(decl.s);
+    if (dir.oom || decl.oom) {
+        free(dir.s);
+        return NULL;
+    }
+    return dir.s;
+}
+
 bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e)
 {
     static const iks_source_opts none = { 0 };
@@ -808,6 +866,9 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
     for (size_t i = 0; ok && i < sizeof PRELUDE_MACROS / sizeof PRELUDE_MACROS[0]; i++)
         ok = macro_define(&c, PRELUDE_MACROS[i], strlen(PRELUDE_MACROS[i]), true);
     if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
+    /* the site joins Common and the pass with a newline: a Common that ends with one leaves a blank line
+     * (its lines map to the prelude) */
+    if (ok && c.opts->common_path && c.ends_nl) ok = emit_line(&c, "", 0, 0, 0, false);
     src->main_file = src->nfiles;
     ok = ok && include_file(&c, path, c.opts->text);
     for (int i = 0; i < c.nmacros; i++) free(c.macros[i].name);
@@ -846,13 +907,23 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
      * A main() in a group the preprocessor skips (`#ifdef GLSLSANDBOX`) is not one, and a mainImage the
      * scan cannot see (defined through a macro, as code-golfed shaders do) is the compiler's to find:
      * the wrapper is added, and only a compile that then fails for want of it says so (iks_log_map). */
+    /* A `void main()` in a directive (`#define LOCAL_MAIN void main()`) defines nothing where it stands
+     * either: the site adds its prelude whatever the text holds, and only a main() the compiler sees
+     * makes a file its own program here, so directive lines and their continuations are blanked too. */
     char *plain = strip_comments(body);
     bool scanned = plain != NULL;
     if (plain) {
         char *ln = plain;
+        bool continued = false;
         for (int i = 0; i < c.nlines && *ln; i++) {
             char *e = strchr(ln, '\n');
-            if (c.mdead[i]) memset(ln, ' ', e ? (size_t)(e - ln) : strlen(ln));
+            size_t n = e ? (size_t)(e - ln) : strlen(ln);
+            const char *first = ln + strspn(ln, " \t");
+            bool directive = continued || *first == '#';
+            size_t k = n;
+            while (k && (ln[k - 1] == '\r' || ln[k - 1] == ' ' || ln[k - 1] == '\t')) k--;
+            continued = directive && k && ln[k - 1] == '\\';
+            if (c.mdead[i] || directive) memset(ln, ' ', n);
             if (!e) break;
             ln = e + 1;
         }
@@ -888,21 +959,13 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         char *z = iks_zero_init(body);
         if (z) free(body), body = z;
     }
-    /* the fragment: version, [prelude], body, [main wrapper]; each line's origin in the map */
+    /* the fragment: version, [prelude, blank lines up to the site's count], body, [main wrapper]; each
+     * line's origin in the map */
     bool es_prelude = src->shadertoy && c.opts->es && !own_version;
-    src->nlines = 1 + (es_prelude ? count_lines(ES_PRELUDE) : 0) +
-                  (src->shadertoy ? count_lines(PRELUDE) + count_lines(extra) + count_lines(epilogue) : 0) + c.nlines;
-    src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
-    src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
-    iks_sbuf f = { 0 };
-    int nl = 0;
-    char vline[80];
-    snprintf(vline, sizeof vline, "%s\n", src->version);
-    emit_block(&f, src, &nl, vline, 0, 0);
-    if (es_prelude) emit_block(&f, src, &nl, ES_PRELUDE, 0, 1);
+    iks_sbuf pre = { 0 };
     if (src->shadertoy) {
-        /* the prelude as written, with each cubemap channel's sampler type swapped (same lines) */
-        iks_sbuf pre = { 0 };
+        /* the prelude as written, with each cubemap channel's sampler type swapped */
+        if (es_prelude) iks_sbuf_str(&pre, ES_PRELUDE);
         for (const char *p = PRELUDE; *p;) {
             const char *eol = strchr(p, '\n');
             size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
@@ -917,10 +980,32 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
             else iks_sbuf_add(&pre, p, n);
             p += n;
         }
-        emit_block(&f, src, &nl, pre.s && !pre.oom ? pre.s : PRELUDE, 0, 1);
-        free(pre.s);
-        emit_block(&f, src, &nl, extra, 0, 1);
+        iks_sbuf_str(&pre, extra);
     }
+    char *joined = pre.s && !pre.oom ? join_declarations(pre.s) : NULL;
+    free(pre.s);
+    if (src->shadertoy && !joined) {
+        free(body);
+        free(c.mfile);
+        free(c.mline);
+        free(c.mdead);
+        iks_source_free(src);
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    }
+    int before = 1 + (joined ? count_lines(joined) : 0);
+    int site = src->shadertoy ? site_header_lines(entry, c.opts->buffer) : 0;
+    int pad = site > before ? site - before : 0;
+    src->nlines = before + pad + (src->shadertoy ? count_lines(epilogue) : 0) + c.nlines;
+    src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
+    src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
+    iks_sbuf f = { 0 };
+    int nl = 0;
+    char vline[80];
+    snprintf(vline, sizeof vline, "%s\n", src->version);
+    emit_block(&f, src, &nl, vline, 0, 0);
+    if (joined) emit_block(&f, src, &nl, joined, 0, 1);
+    free(joined);
+    for (int i = 0; i < pad; i++) emit_block(&f, src, &nl, "\n", 0, nl);
     for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
         src->map_file[nl] = c.mfile[i];
         src->map_line[nl] = c.mline[i];

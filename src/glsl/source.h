@@ -59,6 +59,9 @@ typedef struct {
     /* Channels declared sampler3D (a volume input) */
     bool volume[4];
     iks_entry entry; /* the Shadertoy entry point wrapped (ignored for a file with its own main()) */
+    /* A Buffer A-D pass: mainImage is wrapped as for the Image, but the site puts fewer lines before
+     * it, which __LINE__ counts */
+    bool buffer;
     /* Optional: told of every file read (exists true) and of every path an #include looked for in vain
      * (false), on failure too, so that a viewer can wait for the save (or the new file) that fixes it. */
     void (*touched)(void *user, const char *path, bool exists);

@@ -8,7 +8,9 @@
  * or `}`, outside parentheses) as optional precision qualifiers, a type we know (GLSL's, a struct
  * declared earlier in the text, or an object-like macro naming one of those), then names. Each name
  * without an initialiser gets ` = T(0)` (array constructors for arrays of literal size, a struct's
- * constructor of zeros for structs); a local array of any other size gets a loop after the statement.
+ * constructor of zeros for structs); a local array of any other size gets a loop after the statement,
+ * and a global one (`float g[N];`) a loop where each entry point defined after it starts (mainImage,
+ * mainCubemap, mainSound: the wrapper's main() calls one of them before anything else runs).
  * What it cannot see (a type made by a function-like macro, declarations inside macro bodies) stays as
  * written: undefined, as before. Lines are never added, so the line map holds; the columns of a line that
  * gained an initialiser move right.
@@ -315,6 +317,9 @@ typedef struct {
     edit *v;
     size_t n, cap;
     bool oom;
+    /* loops that zero the global arrays seen so far whose size is no literal (`float g[N];`): a global
+     * takes no loop where it stands, so they run where an entry point's body starts */
+    iks_sbuf globals;
 } edits;
 
 static void add_edit(edits *ed, size_t at, char *text)
@@ -388,8 +393,9 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
                 char *z = array_zero(tname, zero, n);
                 add_edit(ed, at, z ? fmt(" = ", z, "") : NULL);
                 free(z);
-            } else if (local) {
-                /* any other size: a loop after the statement (its end found below) */
+            } else {
+                /* any other size: a loop after the statement (its end found below), or for a global at
+                 * the start of each entry point defined after it */
                 const char *nm = tk->t + tk->v[name].at;
                 size_t nl = tk->v[name].n;
                 size_t cap = 3 * nl + strlen(zero) + 96;
@@ -399,7 +405,11 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
                              (int)nl, nm, (int)nl, nm, zero);
                 size_t k = j;
                 while (k < tk->n && !is(tk, k, ";")) k++;
-                if (k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
+                if (!local) {
+                    if (loop) iks_sbuf_str(&ed->globals, loop);
+                    else ed->oom = true;
+                    free(loop);
+                } else if (k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
                 else free(loop);
             }
         } else return i;
@@ -450,6 +460,24 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
         free(b.s);
         ed->oom = true;
     } else if (b.s) add_edit(ed, tk->v[close + 1].at + 1, b.s);
+}
+
+static bool is_entry(const tokens *tk, size_t i)
+{
+    return is(tk, i, "mainImage") || is(tk, i, "mainCubemap") || is(tk, i, "mainSound") || is(tk, i, "mainVR");
+}
+
+/* the global arrays' loops after the `{` of the function whose parameter list opens at token i */
+static void entry_globals(const tokens *tk, size_t i, edits *ed)
+{
+    int depth = 0;
+    for (size_t j = i; j < tk->n; j++) {
+        if (is(tk, j, "(")) depth++;
+        else if (is(tk, j, ")") && --depth == 0) {
+            if (is(tk, j + 1, "{")) add_edit(ed, tk->v[j + 1].at + 1, strdup(ed->globals.s));
+            return;
+        }
+    }
 }
 
 static int by_offset(const void *a, const void *b)
@@ -512,9 +540,12 @@ char *iks_zero_init(const char *text)
                 start = true;
                 continue;
             }
-            /* a function definition at global scope: its out parameters */
-            if (brace == 0 && i + 2 < tk.n && tk.v[i].k == T_IDENT && tk.v[i + 1].k == T_IDENT && is(&tk, i + 2, "("))
+            /* a function definition at global scope: its out parameters, and for an entry point the
+             * global arrays zeroed by loops */
+            if (brace == 0 && i + 2 < tk.n && tk.v[i].k == T_IDENT && tk.v[i + 1].k == T_IDENT && is(&tk, i + 2, "(")) {
                 out_params(&tk, i + 2, &ty, &ed);
+                if (ed.globals.len && is_entry(&tk, i + 1)) entry_globals(&tk, i + 2, &ed);
+            }
         }
         if (is(&tk, i, "(")) paren++;
         else if (is(&tk, i, ")")) paren -= paren > 0;
@@ -523,7 +554,7 @@ char *iks_zero_init(const char *text)
         start = paren == 0 && (is(&tk, i, ";") || is(&tk, i, "{") || is(&tk, i, "}"));
         i++;
     }
-    if (ty.oom || ed.oom) goto done;
+    if (ty.oom || ed.oom || ed.globals.oom) goto done;
     if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
     iks_sbuf b = { 0 };
     size_t from = 0;
@@ -538,6 +569,7 @@ char *iks_zero_init(const char *text)
 done:
     for (size_t i = 0; i < ed.n; i++) free(ed.v[i].text);
     free(ed.v);
+    free(ed.globals.s);
     for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
     free(ty.v);
     free(tk.v);

@@ -138,6 +138,18 @@ void iks_gltoy_music_add(const iks_gltoy *t, long long first, long n, int32_t *a
         }
 }
 
+int16_t iks_sound_pack(float y)
+{
+    /* the site's shader, in the same 32-bit float steps (0.5y is exact, so one rounding in the sum) */
+    float v = floorf((0.5f + 0.5f * y) * 65536.0f);
+    /* its mod(v, 256.0) and floor(v / 256.0): NaN and infinities are NaN or out of range there, and a
+     * NaN stored into an 8-bit channel is 0 (the GL ES and D3D rules the site's ANGLE follows) */
+    float hi = floorf(v / 256.0f), lo = v - 256.0f * hi;
+    int l = lo == lo && lo >= 0 && lo <= 255 ? (int)lo : 0;
+    int h = hi != hi ? 0 : hi > 255 ? 255 : hi < 0 ? 0 : (int)hi;
+    return (int16_t)(l + 256 * h - 32768);
+}
+
 bool iks_gltoy_has_audio(const iks_gltoy *t)
 {
     if (t->sound.prog) return true;
@@ -172,10 +184,8 @@ void iks_gltoy_audio(void *toy, long long first, int n, int16_t *lr)
                 if (t->snd_block < 0) break;
             }
             for (int ch = 0; ch < 2; ch++) {
-                float v = t->snd_cache[2 * (pos - b * block) + ch];
-                /* clamped and quantised as the WAV is; NaN is silence */
-                v = v != v ? 0.0f : v > 1.0f ? 1.0f : v < -1.0f ? -1.0f : v;
-                acc[2 * i + ch] += (int32_t)lrintf(v * 32767.0f);
+                /* packed as the WAV is */
+                acc[2 * i + ch] += iks_sound_pack(t->snd_cache[2 * (pos - b * block) + ch]);
             }
         }
     }

@@ -228,6 +228,7 @@ void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry 
     o->text_dir = d->text_dir;
     o->es = d->es && iks_gpu_has_es3();
     o->entry = entry;
+    o->buffer = ps >= &d->pass[0] && ps < &d->pass[4];
     for (int c = 0; c < 4; c++) {
         o->cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP || ps->in[c].kind == IKS_IN_CUBE_BUFFER;
         o->volume[c] = ps->in[c].kind == IKS_IN_VOLUME;
@@ -353,6 +354,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     memset(t, 0, sizeof *t);
     t->identity = FNV_START;
     draw_order(t, d);
+    t->sound_only = d->sound_only;
     t->identity = fnv(t->identity, t->order, sizeof t->order);
     int cube_size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
     t->identity = fnv(t->identity, &cube_size, sizeof cube_size);
@@ -376,6 +378,15 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!build) continue;
+        if (d->sound_only) {
+            /* of its channels only the music is heard (the site plays it beside the sound pass); its
+             * textures and videos are the picture's */
+            for (int c = 0; c < 4; c++) {
+                t->in[p][c] = ps->in[c];
+                if (ps->in[c].kind == IKS_IN_MUSIC && !iks_media_open(t, p, c, e)) goto fail;
+            }
+            continue;
+        }
         if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
         if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }

@@ -52,6 +52,7 @@ typedef struct {
 typedef struct {
     const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
     bool es;                                /* compile as GLSL ES 3.00 where the context can */
+    bool sound_only; /* only the sound will be drawn: the picture passes are compiled, their media not loaded */
     const char *confine_dir;                /* see iks_source_opts; NULL for none */
     const char *text_dir;                   /* where passes given as text (a JSON's) #include from */
     iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
@@ -91,6 +92,7 @@ typedef struct {
     unsigned sound_tex[4];           /* its image textures, owned */
     float sound_res[4][3];
     bool image_less;                 /* no picture: a sound shader alone */
+    bool sound_only;                 /* built for its sound alone (the desc's): no picture may be drawn */
     unsigned keyboard;               /* 256x3 R8: held, pressed this frame, toggled */
     unsigned char keys[3][256];
     unsigned sampler_cache[3][2];    /* [filter][repeat] sampler objects */
@@ -174,6 +176,11 @@ bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e);
  * into a float target and read back, as the site does. IKS_E_USAGE when the toy has no sound pass,
  * IKS_E_GL when the target cannot be made. */
 bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e);
+/* One sample value y as a signed 16-bit sample, packed as the site packs it: u = floor((0.5 + 0.5y) *
+ * 65536) in 32-bit float, its low and high bytes stored as two channels of an 8-bit target (each clamped
+ * to 0..255 by the store), read back as u = lo + 256 hi; the result is u - 32768. So +1 gives 32512 (not
+ * 32767), 1.2 keeps its low byte (32665), -1.3 gives 153 - 32768, and NaN (stored as 0) gives -32768. */
+int16_t iks_sound_pack(float y);
 /* The toy's identity (t->identity) with the bytes of its music and video files, which it reads whole:
  * a checkpoint's mark of the toy. IKS_E_IO naming a file that cannot be read, IKS_E_NOMEM. */
 bool iks_gltoy_content_id(const iks_gltoy *t, uint64_t *id, iks_err *e);

@@ -231,7 +231,7 @@ static iks_pass *pass_at(iks_toyfile *tf, int s) { return s < IKS_PASSES ? &tf->
 static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
                       const iks_logger *log)
 {
-    bool missing_black = flags & IKS_TF_MISSING_BLACK;
+    bool black = flags & IKS_TF_MISSING_BLACK;
     /* cJSON turns \u0000 into a NUL that ends the C string: a pass's code would be cut there, silently */
     for (const char *q = strstr(text, "\\u0000"); q; q = strstr(q + 1, "\\u0000")) {
         size_t slashes = 0;
@@ -360,6 +360,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         const char *bracket = strchr(pass_at(tf, s)->path, '[');
         char pp[PATH_MAX + 32];
         snprintf(pp, sizeof pp, "%s%s", path, bracket ? bracket : "");
+        /* a render of the sound alone needs only the sound pass's media */
+        bool missing_black = black || ((flags & IKS_TF_SOUND_ONLY) && s != IKS_PASSES);
         const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
         if (inputs && !cJSON_IsArray(inputs)) {
             iks_err_set(e, IKS_E_FORMAT, "%s: \"inputs\" is not an array", pp);
@@ -440,7 +442,8 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
                 bool lost = false;
                 char *found = media ? find_media(dir, media, &lost) : NULL;
                 if (lost) goto nomem;
-                if (!found && !missing_black) {
+                /* music is heard in a sound-only render: missing, it is still an error */
+                if (!found && !(video ? missing_black : black)) {
                     iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
                                 "(put it there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)");
                     goto out;

@@ -41,6 +41,8 @@ typedef struct {
 enum {
     IKS_TF_MISSING_BLACK = 1, /* media a JSON names that are not on disk become black, not an error */
     IKS_TF_MEDIA_OUTSIDE = 2, /* a JSON's or manifest's media may lie outside the toy's directory */
+    IKS_TF_SOUND_ONLY = 4,    /* only the sound will be drawn: a JSON's textures and videos for other passes
+                               * may be missing (music, which is heard, may not) */
 };
 bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const channel[4], unsigned flags,
                       iks_err *e, const iks_logger *log);

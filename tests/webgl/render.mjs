@@ -3,6 +3,10 @@
 //
 //   node render.mjs TOY -o OUT.png [--size WxH] [--frame N] [--time T0] [--fps F] [--mouse X,Y[,CX,CY]]
 //                   [--channelN FILE[,filter=..,wrap=..,vflip=..,srgb=..]|keyboard]
+//   node render.mjs TOY.json --wav N -o OUT.wav
+//
+// --wav: the toy's sound pass instead, its first N samples (up to one block, 262144) as the site packs
+// them, in a 44100 Hz 16-bit stereo WAV.
 //
 // TOY is the site's JSON (media looked up beside it: under the path it gives, then by file name), a
 // single shader file (an Image pass; its channels from --channelN, relative to the current directory),
@@ -23,7 +27,7 @@ const die = (msg, code = 2) => {
 };
 
 const args = process.argv.slice(2);
-const o = { size: [320, 180], frame: 0, time: 0, fps: 60, mouse: null, out: null, toy: null, channels: {} };
+const o = { size: [320, 180], frame: 0, time: 0, fps: 60, mouse: null, out: null, toy: null, channels: {}, wav: 0 };
 for (let k = 0; k < args.length; k++) {
   const a = args[k], v = () => (k + 1 < args.length ? args[++k] : die(`${a} needs a value`));
   if (a === '-o') o.out = v();
@@ -33,6 +37,7 @@ for (let k = 0; k < args.length; k++) {
     o.size = [Number(m[1]), Number(m[2])];
   } else if (a === '--frame') o.frame = Number(v());
   else if (a === '--time') o.time = Number(v());
+  else if (a === '--wav') o.wav = Number(v());
   else if (a === '--fps') o.fps = Number(v());
   else if (a === '--mouse') {
     const m = v().split(',').map(Number);
@@ -124,14 +129,36 @@ let res;
 try {
   const page = await browser.newPage();
   await page.addScriptTag({ content: fs.readFileSync(path.join(here, 'site.js'), 'utf8') });
-  res = await page.evaluate((spec) => window.iksRender(spec), {
-    toy, media, width: o.size[0], height: o.size[1], frame: o.frame, time0: o.time, fps: o.fps, mouse: o.mouse,
-  });
+  res = o.wav ? await page.evaluate((spec) => window.iksSound(spec), { toy, n: o.wav })
+    : await page.evaluate((spec) => window.iksRender(spec), {
+      toy, media, width: o.size[0], height: o.size[1], frame: o.frame, time0: o.time, fps: o.fps, mouse: o.mouse,
+    });
 } catch (e) {
   await browser.close();
   die(`${o.toy}: ${String(e.message || e).split('\n').filter(Boolean).slice(0, 3).join(' | ')}`, 1);
 }
 await browser.close();
+
+if (o.wav) {
+  const pcm = Buffer.from(res.pcm, 'base64');
+  const h = Buffer.alloc(44);
+  h.write('RIFF', 0, 'ascii');
+  h.writeUInt32LE(36 + pcm.length, 4);
+  h.write('WAVEfmt ', 8, 'ascii');
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(2, 22);
+  h.writeUInt32LE(44100, 24);
+  h.writeUInt32LE(44100 * 4, 28);
+  h.writeUInt16LE(4, 32);
+  h.writeUInt16LE(16, 34);
+  h.write('data', 36, 'ascii');
+  h.writeUInt32LE(pcm.length, 40);
+  fs.writeFileSync(`${o.out}.tmp`, Buffer.concat([h, pcm]));
+  fs.renameSync(`${o.out}.tmp`, o.out);
+  process.stdout.write(`${o.out}: ${o.wav} samples of the sound pass\n`);
+  process.exit(0);
+}
 
 // An 8-bit RGB PNG (the site ignores alpha; so does ikshade's default), written whole then renamed
 const [W, H] = o.size;

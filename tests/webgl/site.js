@@ -1,5 +1,6 @@
 // site.js: runs in the browser page. Draws a toy in shadertoy.com's JSON form with WebGL2 the way the
-// site does (its GLSL ES 3.00 prelude, Buffers A-D as RGBA32F ping-pong pairs drawn before the Image pass,
+// site does (its GLSL ES 3.00 prefix and effect.js's header for each pass type, line for line, so that
+// __LINE__ counts as there; Buffers A-D as RGBA32F ping-pong pairs drawn before the Image pass,
 // its sampler settings), so that ikshade's pixels can be held against what WebGL2 draws. It is test
 // tooling: what it must agree with is the site, so it follows the site's conventions, never ikshade's
 // code. Frame i is drawn at iTime = time0 + i/fps with ikshade's fixed iDate (2000-01-01, seconds = iTime)
@@ -27,13 +28,13 @@ window.iksRender = async function (spec) {
     const m = /previz\/buffer0([0-3])\.png/.exec(path || '');
     return m ? Number(m[1]) : -1;
   };
-  let common = '';
+  let common = '', hasCommon = false;
   let cubePass = null; // Cube A: six faces drawn after the buffers, read as a samplerCube
   const isCubeA = (id, path) => id === '4dX3Rr' || /previz\/cubemap00/.test(path || '');
   const slots = [null, null, null, null, null]; // A..D, Image
   const order = []; // the buffers in the JSON's pass order: the order the site draws them in
   for (const p of passes) {
-    if (p.type === 'common') common = p.code;
+    if (p.type === 'common') common = p.code, hasCommon = true;
     else if (p.type === 'image') slots[4] = p;
     else if (p.type === 'buffer') {
       const o = (p.outputs || [])[0];
@@ -129,30 +130,53 @@ window.iksRender = async function (spec) {
   const VS = '#version 300 es\nin vec2 pos;\nvoid main() { gl_Position = vec4(pos, 0.0, 1.0); }\n';
   const vs = compile(gl.VERTEX_SHADER, VS, 'vertex');
   const NAMES = ['Buffer A', 'Buffer B', 'Buffer C', 'Buffer D', 'Image', 'Cube A'];
+  // The site's fragment text, line for line (effect.js's MakeHeader_Image/_Buffer/_Cubemap with WebGL2,
+  // after piRenderer's 6-line prefix; Common and a newline, then the pass): __LINE__ counts these lines
+  const PREFIX = '#version 300 es\n#ifdef GL_ES\nprecision highp float;\nprecision highp int;\n' +
+                 'precision mediump sampler3D;\n#endif\n';
+  const UNIFORMS = 'uniform vec3      iResolution;\n' + 'uniform float     iTime;\n' +
+                   'uniform float     iChannelTime[4];\n' + 'uniform vec4      iMouse;\n' +
+                   'uniform vec4      iDate;\n' + 'uniform float     iSampleRate;\n' +
+                   'uniform vec3      iChannelResolution[4];\n' + 'uniform int       iFrame;\n' +
+                   'uniform float     iTimeDelta;\n' + 'uniform float     iFrameRate;\n';
+  const samplerOf = (s, c) => (textures[s][c] && textures[s][c].cube ? 'samplerCube' : 'sampler2D');
+  const headerOf = (s) => {
+    let h = '#define HW_PERFORMANCE 1\n' + UNIFORMS;
+    if (s === 4) {
+      for (let c = 0; c < 4; c++) {
+        h += `uniform ${samplerOf(s, c)} iChannel${c};\n`;
+        h += `uniform struct {\n  ${samplerOf(s, c)} sampler;\n  vec3  size;\n  float time;\n  int   loaded;\n}iCh${c};\n`;
+      }
+      h += 'void mainImage( out vec4 c, in vec2 f );\n' + 'void st_assert( bool cond );\n' +
+           'void st_assert( bool cond, int v );\n';
+      h += '\nout vec4 shadertoy_out_color;\n' +
+           'void st_assert( bool cond, int v ) {if(!cond){if(v==0)shadertoy_out_color.x=-1.0;else if(v==1)shadertoy_out_color.y=-1.0;else if(v==2)shadertoy_out_color.z=-1.0;else shadertoy_out_color.w=-1.0;}}\n' +
+           'void st_assert( bool cond        ) {if(!cond)shadertoy_out_color.x=-1.0;}\n' +
+           'void main( void ){shadertoy_out_color = vec4(1.0,1.0,1.0,1.0);vec4 color = vec4(0.0,0.0,0.0,1.0);' +
+           'mainImage( color, gl_FragCoord.xy );' +
+           'if(shadertoy_out_color.x<0.0) color=vec4(1.0,0.0,0.0,1.0);if(shadertoy_out_color.y<0.0) color=vec4(0.0,1.0,0.0,1.0);' +
+           'if(shadertoy_out_color.z<0.0) color=vec4(0.0,0.0,1.0,1.0);if(shadertoy_out_color.w<0.0) color=vec4(1.0,1.0,0.0,1.0);' +
+           'shadertoy_out_color = vec4(color.xyz,1.0);}\n';
+      return h;
+    }
+    for (let c = 0; c < 4; c++) h += `uniform ${samplerOf(s, c)} iChannel${c};\n`;
+    if (s === 5) {
+      // Cube A's main: the ray through this fragment from the face's four corners (unCorners[4] the
+      // origin), as the site's cubemap pass sets them for each face
+      return h + 'void mainCubemap( out vec4 c, in vec2 f, in vec3 ro, in vec3 rd );\n' +
+             '\nuniform vec4 unViewport;\nuniform vec3 unCorners[5];\n' + '\nout vec4 outColor;\n' +
+             '\nvoid main( void )\n{vec4 color = vec4(0.0,0.0,0.0,1.0);vec3 ro = unCorners[4];' +
+             'vec2 uv = (gl_FragCoord.xy - unViewport.xy)/unViewport.zw;' +
+             'vec3 rd = normalize( mix( mix( unCorners[0], unCorners[1], uv.x ),mix( unCorners[3], unCorners[2], uv.x ), uv.y ) - ro);' +
+             'mainCubemap( color, gl_FragCoord.xy-unViewport.xy, ro, rd );outColor = color; }\n';
+    }
+    return h + 'void mainImage( out vec4 c,  in vec2 f );\n' + '\nout vec4 outColor;\n' +
+           '\nvoid main( void )\n{vec4 color = vec4(0.0,0.0,0.0,1.0);mainImage( color, gl_FragCoord.xy );outColor = color; }\n';
+  };
   const progs = [];
   for (let s = 0; s < 6; s++) {
     if (!slots[s]) { progs.push(null); continue; }
-    let head = '#version 300 es\n#ifdef GL_ES\nprecision highp float;\nprecision highp int;\n' +
-               'precision mediump sampler3D;\n#endif\n' +
-               'uniform vec3 iResolution;\nuniform float iTime;\nuniform float iChannelTime[4];\n' +
-               'uniform vec4 iMouse;\nuniform vec4 iDate;\nuniform float iSampleRate;\n' +
-               'uniform vec3 iChannelResolution[4];\nuniform int iFrame;\nuniform float iTimeDelta;\n' +
-               'uniform float iFrameRate;\n';
-    for (let c = 0; c < 4; c++) {
-      const t = textures[s][c];
-      head += `uniform ${t && t.cube ? 'samplerCube' : 'sampler2D'} iChannel${c};\n`;
-    }
-    // Cube A's main: the ray through this fragment from the face's four corners (unCorners[4] the
-    // origin), as the site's cubemap pass sets them for each face
-    const tail = s === 5
-      ? '\nuniform vec4 unViewport;\nuniform vec3 unCorners[5];\nout vec4 iksOutColor;\nvoid main(void) {\n' +
-        '    vec4 color = vec4(1e20);\n    vec3 ro = unCorners[4];\n' +
-        '    vec2 uv = (gl_FragCoord.xy - unViewport.xy) / unViewport.zw;\n' +
-        '    vec3 rd = normalize(mix(mix(unCorners[0], unCorners[1], uv.x), mix(unCorners[3], unCorners[2], uv.x), uv.y) - ro);\n' +
-        '    mainCubemap(color, gl_FragCoord.xy - unViewport.xy, ro, rd);\n    iksOutColor = color;\n}\n'
-      : '\nout vec4 iksOutColor;\nvoid main(void) {\n    vec4 color = vec4(0.0, 0.0, 0.0, 1.0);\n' +
-        '    mainImage(color, gl_FragCoord.xy);\n    iksOutColor = color;\n}\n';
-    const fs = compile(gl.FRAGMENT_SHADER, head + common + '\n' + slots[s].code + tail, NAMES[s]);
+    const fs = compile(gl.FRAGMENT_SHADER, PREFIX + headerOf(s) + (hasCommon ? common + '\n' : '') + slots[s].code, NAMES[s]);
     const prog = gl.createProgram();
     gl.attachShader(prog, vs);
     gl.attachShader(prog, fs);
@@ -317,4 +341,88 @@ window.iksRender = async function (spec) {
   let bin = '';
   for (let k = 0; k < out.length; k += 0x8000) bin += String.fromCharCode.apply(null, out.subarray(k, k + 0x8000));
   return { rgba: btoa(bin), renderer };
+};
+
+// The site's sound pass (effect.js with WebGL2): its prefix, MakeHeader_Sound with four unused channels,
+// Common and a newline, then the pass's code; a block of 512x512 samples drawn into an RGBA8 target,
+// each value packed as the low and high byte of floor((0.5+0.5*y)*65536), read back as lo + 256*hi.
+// Returns samples 0 .. n-1 (n up to one block) as the site's 16-bit codes u - 32768, interleaved
+// left/right little-endian int16, base64.
+window.iksSound = async function (spec) {
+  const N = 512;
+  if (!(spec.n > 0 && spec.n <= N * N)) throw new Error('iksSound: n must be 1 .. 262144');
+  let common = null, sound = null;
+  for (const p of spec.toy.renderpass) {
+    if (p.type === 'common') common = p.code;
+    else if (p.type === 'sound') sound = p;
+  }
+  if (!sound) throw new Error('the toy has no sound pass');
+  if ((sound.inputs || []).length) throw new Error('a sound pass with inputs is not drawn by this harness');
+  const canvas = document.createElement('canvas');
+  const gl = canvas.getContext('webgl2');
+  if (!gl) throw new Error('no WebGL2 in this browser');
+  const prefix = '#version 300 es\n#ifdef GL_ES\nprecision highp float;\nprecision highp int;\n' +
+                 'precision mediump sampler3D;\n#endif\n';
+  let header = '#define HW_PERFORMANCE 1\n' +
+               'uniform float     iChannelTime[4];\n' +
+               'uniform float     iTimeOffset;\n' +
+               'uniform int       iSampleOffset;\n' +
+               'uniform vec4      iDate;\n' +
+               'uniform float     iSampleRate;\n' +
+               'uniform vec3      iChannelResolution[4];\n';
+  for (let i = 0; i < 4; i++) header += `uniform sampler2D iChannel${i};\n`;
+  header += '\nvec2 mainSound( in int samp, float time );\n';
+  header += 'out vec4 outColor; void main(){' +
+            'float t = iTimeOffset + ((gl_FragCoord.x-0.5) + (gl_FragCoord.y-0.5)*512.0)/iSampleRate;' +
+            'int   s = iSampleOffset + int(gl_FragCoord.y-0.2)*512 + int(gl_FragCoord.x-0.2);' +
+            'vec2 y = mainSound( s, t );' +
+            'vec2 v  = floor((0.5+0.5*y)*65536.0);' +
+            'vec2 vl =   mod(v,256.0)/255.0;' +
+            'vec2 vh = floor(v/256.0)/255.0;' +
+            'outColor = vec4(vl.x,vh.x,vl.y,vh.y);' +
+            '}\n';
+  const fsText = prefix + header + (common !== null ? common + '\n' : '') + sound.code;
+  const compile = (type, text) => {
+    const sh = gl.createShader(type);
+    gl.shaderSource(sh, text);
+    gl.compileShader(sh);
+    if (!gl.getShaderParameter(sh, gl.COMPILE_STATUS)) throw new Error(`Sound: ${gl.getShaderInfoLog(sh)}`);
+    return sh;
+  };
+  const prog = gl.createProgram();
+  gl.attachShader(prog, compile(gl.VERTEX_SHADER, prefix + 'layout(location = 0) in vec2 pos; void main() { gl_Position = vec4(pos.xy,0.0,1.0); }'));
+  gl.attachShader(prog, compile(gl.FRAGMENT_SHADER, fsText));
+  gl.linkProgram(prog);
+  if (!gl.getProgramParameter(prog, gl.LINK_STATUS)) throw new Error(`Sound: ${gl.getProgramInfoLog(prog)}`);
+  const tex = gl.createTexture();
+  gl.bindTexture(gl.TEXTURE_2D, tex);
+  gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA8, N, N, 0, gl.RGBA, gl.UNSIGNED_BYTE, null);
+  const fbo = gl.createFramebuffer();
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fbo);
+  gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, tex, 0);
+  const vbo = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, vbo);
+  gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 3, -1, -1, 3]), gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+  gl.viewport(0, 0, N, N);
+  gl.useProgram(prog);
+  const off = 0; // the first block, as the site draws it first
+  gl.uniform1f(gl.getUniformLocation(prog, 'iTimeOffset'), off / 44100);
+  gl.uniform1i(gl.getUniformLocation(prog, 'iSampleOffset'), off);
+  gl.uniform1f(gl.getUniformLocation(prog, 'iSampleRate'), 44100);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  const px = new Uint8Array(N * N * 4);
+  gl.readPixels(0, 0, N, N, gl.RGBA, gl.UNSIGNED_BYTE, px);
+  const err = gl.getError();
+  if (err) throw new Error(`GL error 0x${err.toString(16)}`);
+  const out = new Int16Array(2 * spec.n);
+  for (let i = 0; i < spec.n; i++) {
+    out[2 * i] = px[4 * i] + 256 * px[4 * i + 1] - 32768;
+    out[2 * i + 1] = px[4 * i + 2] + 256 * px[4 * i + 3] - 32768;
+  }
+  const bytes = new Uint8Array(out.buffer);
+  let bin = '';
+  for (let k = 0; k < bytes.length; k += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(k, k + 0x8000));
+  return { pcm: btoa(bin) };
 };
