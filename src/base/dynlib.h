@@ -33,4 +33,17 @@ typedef struct {
 bool iks_dynlib_load(iks_dynlib *l, const char *const *names, void **const *slots, int n, const char *what,
                      iks_err *e);
 
+/* Defines `static bool FN(iks_err *e)`, which loads LIB and fills the pointer struct named by
+ * IKS_DYN_TABLE (#defined by the user first) from the X-macro FNS; WHAT names the feature in messages.
+ * Use it before the #defines that route the calls through the pointers. */
+#define IKS_DYN_NAME_(f) #f,
+#define IKS_DYN_SLOT_(f) (void **)&IKS_DYN_TABLE.f,
+#define IKS_DYNLIB_LOADER(fn, FNS, lib, what)                                                          \
+    static bool fn(iks_err *e)                                                                         \
+    {                                                                                                  \
+        static const char *const names[] = { FNS(IKS_DYN_NAME_) };                                     \
+        static void **const slots[] = { FNS(IKS_DYN_SLOT_) };                                          \
+        return iks_dynlib_load(&(lib), names, slots, (int)(sizeof names / sizeof names[0]), what, e); \
+    }
+
 #endif

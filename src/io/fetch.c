@@ -31,16 +31,9 @@ static struct {
 } lc;
 static iks_dynlib libcurl = IKS_DYNLIB("libcurl.so.4", "libcurl4");
 
-static bool curl_loaded(const char *shown, iks_err *e)
-{
-#define NAME_(f) #f,
-#define SLOT_(f) (void **)&lc.f,
-    static const char *const names[] = { CURL_FNS(NAME_) };
-    static void **const slots[] = { CURL_FNS(SLOT_) };
-#undef NAME_
-#undef SLOT_
-    return iks_dynlib_load(&libcurl, names, slots, (int)(sizeof names / sizeof names[0]), shown, e);
-}
+#define IKS_DYN_TABLE lc
+IKS_DYNLIB_LOADER(curl_loaded, CURL_FNS, libcurl, "import")
+#undef IKS_DYN_TABLE
 /* the calls below go through the pointers (curl.h's type-checking macros are set aside) */
 #undef curl_easy_setopt
 #undef curl_easy_getinfo
@@ -96,7 +89,7 @@ void iks_http_body_free(iks_http_body *b)
 bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double timeout, iks_http_body *b, iks_err *e)
 {
     memset(b, 0, sizeof *b);
-    if (!curl_loaded(shown, e)) return false;
+    if (!curl_loaded(e)) return false;
     pthread_once(&once, global_init);
     if (global_rc != CURLE_OK)
         return iks_err_set(e, IKS_E_IO, "%s: libcurl could not start: %s", shown, curl_easy_strerror(global_rc));

@@ -25,16 +25,9 @@ static struct {
 } lx;
 static iks_dynlib libexr = IKS_DYNLIB(IKS_EXR_SONAME, "libopenexr-3-1-30");
 
-static bool exr_loaded(iks_err *e)
-{
-#define NAME_(f) #f,
-#define SLOT_(f) (void **)&lx.f,
-    static const char *const names[] = { EXR_FNS(NAME_) };
-    static void **const slots[] = { EXR_FNS(SLOT_) };
-#undef NAME_
-#undef SLOT_
-    return iks_dynlib_load(&libexr, names, slots, (int)(sizeof names / sizeof names[0]), "EXR", e);
-}
+#define IKS_DYN_TABLE lx
+IKS_DYNLIB_LOADER(exr_loaded, EXR_FNS, libexr, "EXR")
+#undef IKS_DYN_TABLE
 #define exr_start_write (*lx.exr_start_write)
 #define exr_add_part (*lx.exr_add_part)
 #define exr_initialize_required_attr_simple (*lx.exr_initialize_required_attr_simple)

@@ -34,16 +34,9 @@ static struct {
 } la;
 static iks_dynlib libasound = IKS_DYNLIB("libasound.so.2", "libasound2");
 
-static bool alsa_loaded(iks_err *e)
-{
-#define NAME_(f) #f,
-#define SLOT_(f) (void **)&la.f,
-    static const char *const names[] = { ALSA_FNS(NAME_) };
-    static void **const slots[] = { ALSA_FNS(SLOT_) };
-#undef NAME_
-#undef SLOT_
-    return iks_dynlib_load(&libasound, names, slots, (int)(sizeof names / sizeof names[0]), "ALSA", e);
-}
+#define IKS_DYN_TABLE la
+IKS_DYNLIB_LOADER(alsa_loaded, ALSA_FNS, libasound, "ALSA")
+#undef IKS_DYN_TABLE
 /* the calls below go through the pointers */
 #define snd_pcm_open (*la.snd_pcm_open)
 #define snd_pcm_set_params (*la.snd_pcm_set_params)

@@ -41,6 +41,14 @@ static struct {
 } lx11;
 static iks_dynlib libx11 = IKS_DYNLIB("libX11.so.6", "libx11-6");
 
+#define X11_FNS(X) X(XSetIOErrorHandler)
+#define IKS_DYN_TABLE lg
+IKS_DYNLIB_LOADER(glfw_load, GLFW_FNS, libglfw, "GLFW")
+#undef IKS_DYN_TABLE
+#define IKS_DYN_TABLE lx11
+IKS_DYNLIB_LOADER(x11_load, X11_FNS, libx11, "Xlib")
+#undef IKS_DYN_TABLE
+
 /* only_if_loaded: true when the question is about the host's GLFW, which cannot be initialised unless
  * the process has the library already */
 static bool glfw_loaded(bool only_if_loaded, iks_err *e)
@@ -50,16 +58,7 @@ static bool glfw_loaded(bool only_if_loaded, iks_err *e)
         if (!h) return false;
         dlclose(h);
     }
-#define NAME_(f) #f,
-#define SLOT_(f) (void **)&lg.f,
-    static const char *const names[] = { GLFW_FNS(NAME_) };
-    static void **const slots[] = { GLFW_FNS(SLOT_) };
-    static const char *const xnames[] = { "XSetIOErrorHandler" };
-    static void **const xslots[] = { (void **)&lx11.XSetIOErrorHandler };
-#undef NAME_
-#undef SLOT_
-    return iks_dynlib_load(&libglfw, names, slots, (int)(sizeof names / sizeof names[0]), "GLFW", e) &&
-           iks_dynlib_load(&libx11, xnames, xslots, 1, "Xlib", e);
+    return glfw_load(e) && x11_load(e);
 }
 /* the calls below go through the pointers */
 #define glfwWindowHint (*lg.glfwWindowHint)
