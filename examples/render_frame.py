@@ -60,6 +60,8 @@ class ToyDesc(ctypes.Structure):  # iks_toy_desc
         ('height', ctypes.c_int),
         ('allow_media_outside', ctypes.c_bool),
         ('es_check', ctypes.c_bool),
+        ('json', ctypes.c_char_p),
+        ('sound_only', ctypes.c_bool),
     ]
 
 

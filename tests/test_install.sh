@@ -169,7 +169,7 @@ else
   check_eq "ikshade render --s<Tab>: render's options, as its help lists them" "$want_s" "$(comp ikshade render --s)"
   check_eq "ikshade import --<Tab>" "--base-url --help --key --output --quiet --timeout " "$(comp ikshade import --)"
   check_eq "ikshade render --glsl <Tab>" "330 auto es " "$(comp ikshade render --glsl '')"
-  check_eq "ikshade bench <Tab>: its subcommands" "gpu render solver " "$(comp ikshade bench '')"
+  check_eq "ikshade bench <Tab>: its subcommands" "embed gpu render solver " "$(comp ikshade bench '')"
   check_eq "ikshade render <Tab>: shaders, JSONs, directories and the demos" "a.frag busy creature cube dirtoy feedback limb sound sub toy.json trails " "$(comp ikshade render '')"
   check_eq "ikshade view cr<Tab>: a demo" "creature " "$(comp ikshade view cr)"
   check_eq "ikshade render -o <Tab>: any file" "a.frag notes.txt sub toy.json " "$(comp ikshade render -o '')"

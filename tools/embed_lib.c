@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/embed_common.h"
+#include "embed_common.h"
 
 int main(void)
 {

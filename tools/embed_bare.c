@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "bench/embed_common.h"
+#include "embed_common.h"
 
 static int fail(const char *what)
 {
