@@ -169,7 +169,16 @@ check "no bad shard wrote anything" [ ! -e bad ]
 # ---- resume ------------------------------------------------------------------------------------------
 # a render killed (SIGKILL: no clean-up at all) once some of its frames are on disk, then run again
 # with --resume: the same files as one run, and only the missing frames drawn
-L=(render "$root/shaders/limb.frag" --size 320x180 --frames 60 --jobs 1)
+# (a shader of about 35 ms a frame on llvmpipe: the limb demo's 5 ms let a render finish all 60 frames
+# between two looks of a loaded machine's poll, and the kill then found nothing to interrupt)
+cat > slow.frag <<'GLSL'
+void mainImage(out vec4 c, in vec2 p) {
+    float a = 0.0;
+    for (int i = 0; i < 600; i++) a = fract(a * 1.7 + sin(p.x * 0.01 + float(i) * 0.1 + iTime));
+    c = vec4(a, p.y / iResolution.y, 0.5, 1.0);
+}
+GLSL
+L=(render slow.frag --size 320x180 --frames 60 --jobs 1)
 "$bin" "${L[@]}" -o lone/%03d.png --quiet
 "$bin" "${L[@]}" -o lres/%03d.png --quiet & pid=$!
 for _ in $(seq 400); do [ "$(ls lres 2>/dev/null | wc -l)" -ge 10 ] && break; sleep 0.02; done
