@@ -53,10 +53,16 @@ static bool is_name(const char *s)
     return true;
 }
 
-const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
+/* a bare name with nothing of that name here: a demo's name, or a mistake */
+static bool bare_and_absent(const char *arg)
 {
     struct stat st;
-    if (!arg || !is_name(arg) || lstat(arg, &st) == 0 || errno != ENOENT) return arg;
+    return arg && is_name(arg) && lstat(arg, &st) != 0 && errno == ENOENT;
+}
+
+const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
+{
+    if (!bare_and_absent(arg)) return arg;
     for (int i = 0; i < NDEMOS; i++)
         if (!strcmp(DEMOS[i].name, arg)) return demo_path(&DEMOS[i], buf, n) ? buf : arg;
     return arg;
@@ -64,8 +70,7 @@ const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
 
 bool iks_cli_toy_missing(const char *cmd, const char *arg)
 {
-    struct stat st;
-    if (!arg || !is_name(arg) || lstat(arg, &st) == 0 || errno != ENOENT) return false;
+    if (!bare_and_absent(arg)) return false;
     iks_fail(cmd, "%s: no such file here, and no demo of that name (ikshade demos lists them)", arg);
     return true;
 }

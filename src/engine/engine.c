@@ -462,6 +462,8 @@ static bool channel_check(const char *spec, const char *field, iks_err *err)
  * refused, never guessed, each error about its field */
 static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
 {
+    if (d->json && d->source)
+        return iks_err_field(err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
     char v[64], f[32];
     if (d->nsets < 0) return iks_err_field(err, IKS_E_USAGE, "nsets", NULL, "%d: expected 0 or more", d->nsets);
     if (d->nsets > 0 && !d->sets) return iks_err_field(err, IKS_E_USAGE, "sets", NULL, "NULL with nsets %d", d->nsets);
@@ -525,10 +527,6 @@ iks_code iks_toy_check(const iks_toy_desc *d)
 {
     if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
     iks_err err = IKS_ERR_INIT;
-    if (d->json && d->source) {
-        iks_err_field(&err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
-        return iks_publish(&err);
-    }
     iks_setting *s;
     if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
     free(s);
@@ -557,10 +555,6 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     if (!path && !d->source && !d->json) {
         free(t);
         return false;
-    }
-    if (d->json && d->source) {
-        free(t);
-        return iks_err_field(err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
     }
     unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
                      (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u) | (d->sound_only ? IKS_TF_SOUND_ONLY : 0u);
