@@ -314,10 +314,15 @@ typedef struct {
                                (a float's as GL holds it, rounded to float; a bool's 0 or 1) */
     bool active;            /* false: the compiler removed it (nothing reads it), so setting it does
                                nothing visible */
-    /* A range declared for it, for a slider: min .. max in steps of step (0: continuous). No toy can
-     * declare one yet (issue 27 adds the annotation); has_range is false until then. */
+    /* A range declared for it (`#iUniform float r1 = 0.6 in { 0.05, 2.0 } step 0.01`), for a slider:
+     * min .. max for every component, in steps of step (0: continuous). has_range false: a number field. */
     bool has_range;
     double min, max, step;
+    double initial[4];      /* its value when the toy was loaded: the declared default (reset goes back to
+                               it), before any setting */
+    bool color;             /* declared color3 or color4: a colour picker (its components 0 .. 1) */
+    bool declared;          /* declared by an #iUniform line (a parameter with a default), not a plain
+                               uniform */
 } iks_uniform_info;
 /* How many there are (0 for NULL): index them 0 .. count-1. */
 IKS_API int iks_toy_uniform_count(const iks_toy *t);

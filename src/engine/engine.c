@@ -671,8 +671,10 @@ iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out)
                               t->gl.nuniforms, t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
     const iks_uvalue *u = &t->gl.uniforms[i];
     *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = public_type(u->base), .n = u->comps,
-                               .active = u->active };
+                               .active = u->active, .has_range = u->has_range, .min = u->min, .max = u->max,
+                               .step = u->step, .color = u->color, .declared = u->declared };
     memcpy(out->value, u->v, sizeof out->value);
+    memcpy(out->initial, u->initial, sizeof out->initial);
     return IKS_OK;
 }
 

@@ -322,7 +322,10 @@ static bool collect_uniforms(iks_gltoy *t, iks_err *e)
             bool used = glGetUniformLocation(pr->prog, d->name) >= 0;
             if (u) {
                 /* another pass reading it gives it its value when the first had it removed */
-                if (used && !u->active && u->base == d->base && u->comps == d->comps) read_value(pr, d, u->v);
+                if (used && !u->active && u->base == d->base && u->comps == d->comps) {
+                    read_value(pr, d, u->v);
+                    memcpy(u->initial, u->v, sizeof u->initial);
+                }
                 u->active |= used;
                 continue;
             }
@@ -336,6 +339,7 @@ static bool collect_uniforms(iks_gltoy *t, iks_err *e)
             u->comps = d->comps;
             u->active = used;
             read_value(pr, d, u->v);
+            memcpy(u->initial, u->v, sizeof u->initial);
         }
     }
     return true;

@@ -75,6 +75,9 @@ typedef struct {
     int comps;          /* 1..4 */
     double v[4];        /* its value now: the shader's initialiser or 0 at first, then what was set */
     bool active;        /* some pass's linked program still has it (compilers remove unread ones) */
+    double initial[4];  /* its value at load: the #iUniform default, the initialiser or 0 */
+    bool has_range, color, declared; /* from an #iUniform line (glsl/params.h) */
+    double min, max, step;
 } iks_uvalue;
 
 typedef struct {
