@@ -6,7 +6,7 @@
   png.py diff A B MAXDIFF MAXFRAC   -> exit 1 if more than MAXFRAC of pixels differ by more than MAXDIFF
   png.py xwd FILE X Y                -> "R G B" of an xwd dump (32 bits per pixel, TrueColor), Y from the top
   png.py count FILE R G B           -> how many pixels have exactly this colour
-  png.py limb FILE MX MY            -> checks limb.frag's joint and bones against `ikshade solve` (argv[5])
+  png.py limb FILE MX MY IKSHADE [R1 R2] -> checks limb.frag's joint and bones against `ikshade solve`
 """
 import struct, subprocess, sys, zlib
 
@@ -95,9 +95,10 @@ def main():
         img = read(sys.argv[2])
         w, h = img[0], img[1]
         mx, my, ikshade = float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+        r1, r2 = (sys.argv[6], sys.argv[7]) if len(sys.argv) > 7 else ('0.55', '0.38')  # the demo's defaults
         # limb.frag's scene coordinates: (2 fragCoord - res) / res.y, y up; the mouse is in pixels
         px_, py_ = (2 * mx - w) / h, (2 * my - h) / h
-        out = subprocess.run([ikshade, 'solve'], input=f'{px_!r} {py_!r} 0.55 0.38\n', capture_output=True,
+        out = subprocess.run([ikshade, 'solve'], input=f'{px_!r} {py_!r} {r1} {r2}\n', capture_output=True,
                              text=True, check=True).stdout.split()
         jx, jy, status = float(out[0]), float(out[1]), out[2]
         assert status == 'reached', out
