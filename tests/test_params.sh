@@ -46,6 +46,14 @@ printf '#iUniform mat3 m\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(1.0);
 expect_fail "a type that cannot be a parameter" 1 "bad2.frag:1: malformed #iUniform: type 'mat3' cannot be a parameter" \
   "$bin" render bad2.frag -o bad.png
 
+# the site's check (GLSL ES 3.00) is for toys meant for the site: a file with #iUniform lines is not one
+printf 'void mainImage(out vec4 o, in vec2 f) { float x = 1; o = vec4(x); }\n' > site.frag
+printf '#iUniform float k = 0.5\nvoid mainImage(out vec4 o, in vec2 f) { float x = 1; o = vec4(x * k); }\n' > mine.frag
+err=$("$bin" render site.frag -o s.png --size 8x8 2>&1 >/dev/null)
+check "a toy for the site is checked as the site's GLSL ES ($err)" grep -q "shadertoy.com" <<<"$err"
+err=$("$bin" render mine.frag -o m.png --size 8x8 2>&1 >/dev/null)
+check "... a toy with #iUniform parameters is not ($err)" bash -c '! grep -q "shadertoy.com" <<<"$1"' _ "$err"
+
 # a JSON: the parameter declared in Common reaches Buffer A and the Image, its default in both
 python3 - <<'PY'
 import json
