@@ -51,6 +51,17 @@ static int passed, failed;
         CHECK(g_ == w_, what, iks_code_name(w_), "%s (last error: %s)", iks_code_name(g_), m_);         \
     } while (0)
 
+/* iks_toy_draw into packed buffers of exactly the frame's size (what the call took before lengths) */
+static iks_code draw_wh(iks_toy *t, const iks_frame_info *f, int w, int h, uint8_t *rgba8, float *rgbaf)
+{
+    size_t px = w > 0 && h > 0 ? (size_t)w * (size_t)h : 0;
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = w, d.height = h;
+    d.rgba8 = rgba8, d.rgba8_len = px * 4;
+    d.rgbaf = rgbaf, d.rgbaf_len = px * 4 * sizeof(float);
+    return iks_toy_draw(t, f, &d);
+}
+
 /* ---- the logger: keeps what it was given ---- */
 typedef struct {
     int warnings, infos;
@@ -534,7 +545,7 @@ static void test_rgba8(iks_engine *e)
 
     uint8_t px[W * H * 4];
     memset(px, 0xAB, sizeof px);
-    CHECK_CODE("iks_toy_draw rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, px, NULL), IKS_OK);
+    CHECK_CODE("iks_toy_draw rgba8", draw_wh(t, &(iks_frame_info){ 0 }, W, H, px, NULL), IKS_OK);
     int bad = 0;
     char first[160] = "";
     for (int r = 0; r < H; r++)
@@ -552,13 +563,13 @@ static void test_rgba8(iks_engine *e)
 
     /* another size than the load's: the toy follows */
     uint8_t big[16 * 2 * 4];
-    CHECK_CODE("draw at another size (16x2)", iks_toy_draw(t, &(iks_frame_info){ 0 }, 16, 2, big, NULL), IKS_OK);
+    CHECK_CODE("draw at another size (16x2)", draw_wh(t, &(iks_frame_info){ 0 }, 16, 2, big, NULL), IKS_OK);
     CHECK(big[(0 * 16 + 15) * 4] == 15 && big[(0 * 16 + 15) * 4 + 1] == 1 && big[(1 * 16 + 3) * 4 + 1] == 0,
           "16x2: top-right (15,1), bottom row y 0", "15 1 / 0", "%d %d / %d", big[(0 * 16 + 15) * 4],
           big[(0 * 16 + 15) * 4 + 1], big[(1 * 16 + 3) * 4 + 1]);
-    CHECK_CODE("draw with neither output (only draws)", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, NULL, NULL),
+    CHECK_CODE("draw with neither output (only draws)", draw_wh(t, &(iks_frame_info){ 0 }, W, H, NULL, NULL),
                IKS_OK);
-    CHECK_CODE("draw at width 0", iks_toy_draw(t, &(iks_frame_info){ 0 }, 0, H, px, NULL), IKS_E_USAGE);
+    CHECK_CODE("draw at width 0", draw_wh(t, &(iks_frame_info){ 0 }, 0, H, px, NULL), IKS_E_USAGE);
     iks_toy_destroy(t);
 }
 
@@ -573,7 +584,7 @@ static void test_rgbaf(iks_engine *e)
     float pf[W * H * 4];
     uint8_t p8[W * H * 4];
     for (int i = 0; i < W * H * 4; i++) pf[i] = -1.0f;
-    CHECK_CODE("iks_toy_draw rgbaf + rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, p8, pf), IKS_OK);
+    CHECK_CODE("iks_toy_draw rgbaf + rgba8", draw_wh(t, &(iks_frame_info){ 0 }, W, H, p8, pf), IKS_OK);
     /* exact in float32; a half-float target would give 0.0010004 for 0.001: allow 1e-3 relative */
     int bad = 0, bad8 = 0;
     char first[200] = "", first8[200] = "";
@@ -618,7 +629,7 @@ static void test_uniforms(iks_engine *e)
     if (!t) return;
     uint8_t p[W * H * 4];
     iks_frame_info f = { .time = 3.0, .frame = 7, .time_delta = 0.25, .frame_rate = 40, .mouse = { 3, 2, 5, 6 } };
-    CHECK_CODE("draw with frame info", iks_toy_draw(t, &f, W, H, p, NULL), IKS_OK);
+    CHECK_CODE("draw with frame info", draw_wh(t, &f, W, H, p, NULL), IKS_OK);
     const uint8_t *a = p + 0, *b = p + 4, *c = p + 8; /* top row; every row is the same */
     CHECK(a[0] == 30 && a[1] == 7 && a[2] == 25 && a[3] == 40, "iTime 3, iFrame 7, iTimeDelta .25, iFrameRate 40",
           "30 7 25 40", "%d %d %d %d", a[0], a[1], a[2], a[3]);
@@ -627,7 +638,7 @@ static void test_uniforms(iks_engine *e)
     CHECK(c[0] == W && c[1] == H && c[2] == 30, "iResolution = the draw's size, iDate.w = iTime (fixed date)",
           "4 2 30", "%d %d %d", c[0], c[1], c[2]);
     iks_frame_info g = { .time = 0.5, .frame = 100000, .mouse = { 1, 1, 1, -1 } };
-    CHECK_CODE("draw again", iks_toy_draw(t, &g, W, H, p, NULL), IKS_OK);
+    CHECK_CODE("draw again", draw_wh(t, &g, W, H, p, NULL), IKS_OK);
     CHECK(p[0] == 5 && p[4 * 3] == 255, "iTime 0.5, iMouse.w < 0 after the click", "5, 255", "%d, %d", p[0], p[12]);
     iks_toy_destroy(t);
 }
@@ -647,16 +658,16 @@ static void test_sets(iks_engine *e, logbook *lb)
                IKS_OK);
     if (!t) return;
     uint8_t p[2 * 2 * 4];
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 17 && p[1] == 3 && p[2] == 4, "desc.sets k=17 v=3,4 applied", "17 3 4", "%d %d %d", p[0], p[1], p[2]);
     CHECK_CODE("iks_toy_set k=42", iks_toy_set(t, "k=42"), IKS_OK);
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 42 && p[1] == 3, "iks_toy_set k=42 applied, v kept", "42 3", "%d %d", p[0], p[1]);
     CHECK_CODE("iks_toy_set of an undeclared name", iks_toy_set(t, "nope=1"), IKS_E_USAGE);
     check_one_line("iks_toy_set nope=1");
     CHECK_CODE("iks_toy_set with a wrong count (v=1)", iks_toy_set(t, "v=1"), IKS_E_USAGE);
     CHECK_CODE("iks_toy_set malformed (k=)", iks_toy_set(t, "k="), IKS_E_USAGE);
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 42, "a refused set changes nothing", "42", "%d", p[0]);
 
     int before = lb->warnings;
@@ -740,7 +751,7 @@ static void test_typed_uniforms(iks_engine *e, logbook *lb)
     CHECK_CODE("iks_toy_set_uint big", iks_toy_set_uint(t, "big", (const unsigned[]){ 10, 7 }, 2), IKS_OK);
     CHECK_CODE("iks_toy_set_bool on", iks_toy_set_bool(t, "on", (const bool[]){ true }, 1), IKS_OK);
     uint8_t px[2 * 2 * 4];
-    CHECK_CODE("draw with the typed uniforms", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    CHECK_CODE("draw with the typed uniforms", draw_wh(t, NULL, 2, 2, px, NULL), IKS_OK);
     /* 0.25 -> 63.75, 0.75 -> 191.25, 0.5 + 0.1 = 0.6 -> 153, 1 -> 255: GL rounds to nearest (1 of slack) */
     CHECK(abs(px[0] - 64) <= 1 && abs(px[1] - 191) <= 1 && abs(px[2] - 153) <= 1 && px[3] == 255,
           "the pixel the typed values make", "64 191 153 255", "%d %d %d %d", px[0], px[1], px[2], px[3]);
@@ -775,7 +786,7 @@ static void test_typed_uniforms(iks_engine *e, logbook *lb)
                 (const char *const[]){ "iks_toy_set_int", NULL });
     iks_toy_uniform_info(t, 2, &u);
     CHECK(u.value[1] == 0.75, "a refused set changed nothing", "0.75", "%g", u.value[1]);
-    CHECK_CODE("draw after the refusals", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    CHECK_CODE("draw after the refusals", draw_wh(t, NULL, 2, 2, px, NULL), IKS_OK);
     CHECK(abs(px[1] - 191) <= 1, "the picture after the refusals", "191", "%d", px[1]);
     CHECK_INT("no uniforms of a NULL toy", iks_toy_uniform_count(NULL), 0);
     iks_toy_destroy(t);
@@ -899,7 +910,7 @@ static void test_errors(iks_engine *e)
         const char *rm = NULL;
         iks_last_error(&rm);
         CHECK(rm && strstr(rm, "raw_fd 987"), "... named as raw_fd 987", "raw_fd 987: ...", "'%s'", rm ? rm : "(null)");
-        CHECK_CODE("iks_toy_sound with a negative count", iks_toy_sound(t, 0, -4, NULL), IKS_E_USAGE);
+        CHECK_CODE("iks_toy_sound with a negative count", iks_toy_sound(t, 0, -4, NULL, 0), IKS_E_USAGE);
         iks_toy_destroy(t);
         t = NULL;
     }
@@ -1092,7 +1103,7 @@ static void test_limb(iks_engine *e)
     if (!t) return;
     CHECK(strstr(iks_toy_name(t), "limb") != NULL, "its name", "contains 'limb'", "%s", iks_toy_name(t));
     uint8_t p[64 * 36 * 4];
-    CHECK_CODE("draw the limb demo", iks_toy_draw(t, &(iks_frame_info){ .time = 1.5 }, 64, 36, p, NULL), IKS_OK);
+    CHECK_CODE("draw the limb demo", draw_wh(t, &(iks_frame_info){ .time = 1.5 }, 64, 36, p, NULL), IKS_OK);
     int distinct = 0;
     for (int i = 4; i < (int)sizeof p; i += 4)
         if (memcmp(p, p + i, 3)) distinct++;
@@ -1116,8 +1127,8 @@ static void test_probe(iks_engine *e)
     CHECK_CODE("iks_probe_create with 4 cases", iks_probe_create(e, NULL, cases, 4, &p), IKS_OK);
     if (!p) return;
     float x[16], end[16];
-    CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x), IKS_OK);
-    CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end), IKS_OK);
+    CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x, sizeof x), IKS_OK);
+    CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end, sizeof end), IKS_OK);
     for (int i = 0; i < 4; i++) {
         ik_vec2 cx, ce;
         ik_status st = ik_solve2((ik_vec2){ cases[4 * i], cases[4 * i + 1] }, cases[4 * i + 2], cases[4 * i + 3], NULL,
@@ -1135,7 +1146,7 @@ static void test_probe(iks_engine *e)
     CHECK(x[12] == 0 && x[13] == -1e-20f, "r1 = 1e-20 beside r2 = 1e30: the joint is -r1 u on r1 itself",
           "(0, -1e-20)", "(%.9g, %.9g)", x[12], x[13]);
     iks_probe_destroy(p);
-    CHECK_CODE("iks_probe_run_effector(NULL)", iks_probe_run_effector(NULL, NULL, end), IKS_E_USAGE);
+    CHECK_CODE("iks_probe_run_effector(NULL)", iks_probe_run_effector(NULL, NULL, end, sizeof end), IKS_E_USAGE);
 }
 
 /* load, draw, render and destroy leave as many GL objects alive as before */
@@ -1155,8 +1166,8 @@ static void test_leaks(iks_engine *e, logbook *lb)
         }
         uint8_t p8[32 * 16 * 4];
         float pf[32 * 16 * 4];
-        iks_toy_draw(t, &(iks_frame_info){ 0 }, 32, 16, p8, pf);
-        iks_toy_draw(t, &(iks_frame_info){ 0 }, 48, 24, NULL, NULL);
+        draw_wh(t, &(iks_frame_info){ 0 }, 32, 16, p8, pf);
+        draw_wh(t, &(iks_frame_info){ 0 }, 48, 24, NULL, NULL);
         iks_toy_set(t, "k=0.5");
         iks_render(t, &(iks_render_desc){ .output = pattern, .width = 24, .height = 12, .end = 2 }, NULL);
         iks_toy_destroy(t);
@@ -1189,7 +1200,7 @@ static void test_sound(iks_engine *e)
           "%d %d", iks_toy_has_sound(t), iks_toy_has_image(t));
     enum { N = 600 };
     static float lr[2 * N];
-    CHECK_CODE("iks_toy_sound of 600 samples from 262000 (across a block)", iks_toy_sound(t, 262000, N, lr), IKS_OK);
+    CHECK_CODE("iks_toy_sound of 600 samples from 262000 (across a block)", iks_toy_sound(t, 262000, N, lr, sizeof lr), IKS_OK);
     int bad = -1;
     for (int i = 0; i < N && bad < 0; i++)
         if (lr[2 * i] != (float)((262000 + i) % 7) * 0.125f || lr[2 * i + 1] != -2.0f) bad = i;
@@ -1197,14 +1208,14 @@ static void test_sound(iks_engine *e)
           bad >= 0 ? lr[2 * bad + 1] : 0);
     uint8_t px[8 * 8 * 4];
     iks_frame_info fi = { 0 };
-    CHECK_CODE("a picture of it is refused", iks_toy_draw(t, &fi, 8, 8, px, NULL), IKS_E_USAGE);
+    CHECK_CODE("a picture of it is refused", draw_wh(t, &fi, 8, 8, px, NULL), IKS_E_USAGE);
     iks_toy_destroy(t);
     const char *pic = "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n";
     CHECK_CODE("load a picture", load_src(e, "p.frag", pic, 8, 8, &t), IKS_OK);
     if (!t) return;
     CHECK(!iks_toy_has_sound(t) && iks_toy_has_image(t), "a picture alone: no sound", "false true", "%d %d",
           iks_toy_has_sound(t), iks_toy_has_image(t));
-    CHECK_CODE("iks_toy_sound without a sound pass", iks_toy_sound(t, 0, 1, lr), IKS_E_USAGE);
+    CHECK_CODE("iks_toy_sound without a sound pass", iks_toy_sound(t, 0, 1, lr, sizeof lr), IKS_E_USAGE);
     iks_toy_destroy(t);
 }
 
@@ -1279,7 +1290,7 @@ static void test_deep_expression(iks_engine *e)
                                                 .es_check = true }, &t), IKS_OK);
     if (t) {
         unsigned char px[4 * 4 * 4];
-        CHECK_CODE("... and draws", iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+        CHECK_CODE("... and draws", draw_wh(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
         CHECK(px[0] == 64, "... its value", "64 (0.25)", "%d", px[0]);
     }
     iks_toy_destroy(t);
@@ -1291,7 +1302,7 @@ static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
     unsigned char px[4 * 4 * 4];
     memset(px, 0x77, sizeof px);
-    CHECK_CODE(what, iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+    CHECK_CODE(what, draw_wh(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
     const unsigned char *c = px + (2 * 4 + 2) * 4;
     char w[32];
     snprintf(w, sizeof w, "%d %d %d", want[0], want[1], want[2]);
@@ -1339,7 +1350,7 @@ out:
 static int red_after(iks_toy *t, long frame)
 {
     uint8_t px[4 * 4 * 4];
-    if (iks_toy_draw(t, &(iks_frame_info){ .frame = frame }, 4, 4, px, NULL) != IKS_OK) return -1;
+    if (draw_wh(t, &(iks_frame_info){ .frame = frame }, 4, 4, px, NULL) != IKS_OK) return -1;
     return px[0];
 }
 
@@ -1388,7 +1399,7 @@ static void test_state(iks_engine *e)
     /* another size: the state is another toy's */
     CHECK(red_after(t, 0) >= 0, "draw at 4x4", "ok", "failed");
     uint8_t px[8 * 8 * 4];
-    CHECK_CODE("draw at 8x8", iks_toy_draw(t, &(iks_frame_info){ 0 }, 8, 8, px, NULL), IKS_OK);
+    CHECK_CODE("draw at 8x8", draw_wh(t, &(iks_frame_info){ 0 }, 8, 8, px, NULL), IKS_OK);
     CHECK_CODE("a 4x4 state into the toy at 8x8 is refused", iks_toy_state_load(t, st, n), IKS_E_USAGE);
     free(st);
     free(small);

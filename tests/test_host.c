@@ -165,7 +165,8 @@ static void draw_toy(const char *when, iks_engine *e)
     CHECK(c == IKS_OK, "%s: iks_toy_load: %s: %s", when, cname(c), (iks_last_error(&msg), msg));
     if (!t) return;
     uint8_t px[8 * 8 * 4];
-    c = iks_toy_draw(t, &(iks_frame_info){ .time = 1 }, 8, 8, px, NULL);
+    c = iks_toy_draw(t, &(iks_frame_info){ .time = 1 },
+                     &(iks_draw_desc){ IKS_DESC_SIZE(iks_draw_desc), .width = 8, .height = 8, .rgba8 = px, .rgba8_len = sizeof px });
     CHECK(c == IKS_OK, "%s: iks_toy_draw: %s: %s", when, cname(c), (iks_last_error(&msg), msg));
     /* pixel (4, 0): f.x = 4.5 -> 0.5625 -> 143; green 0.5 -> 128 (GL rounds to nearest; 1 of slack) */
     CHECK(abs(px[4 * 4] - 143) <= 1 && abs(px[4 * 4 + 1] - 128) <= 1, "%s: pixel (4,0) is %d %d, expected 143 128",
