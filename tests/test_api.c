@@ -436,6 +436,177 @@ static iks_code load_src(iks_engine *e, const char *name, const char *src, int w
 
 /* ---- the tests ---- */
 
+/* the last error is IKS_E_USAGE about field */
+#define CHECK_FIELD(what, got, field)                                                                   \
+    do {                                                                                                \
+        CHECK_CODE(what, got, IKS_E_USAGE);                                                             \
+        const char *f_ = iks_last_error_field(NULL), *m_ = "";                                          \
+        iks_last_error(&m_);                                                                            \
+        CHECK(!strcmp(f_, field), what " names the field", field, "'%s' (%s)", f_, m_);                 \
+    } while (0)
+
+/* iks_draw_desc: rows a stride apart equal the packed frame and leave the gaps alone; a buffer too small
+ * or a stride too short is refused with the field named and nothing written */
+static void test_draw_desc(iks_engine *e)
+{
+    enum { W = 5, H = 3, S = W * 4 + 12 };
+    const char *src = "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 5.0, p.y / 3.0, 0.25, 1.0); }\n";
+    iks_toy *t = NULL;
+    CHECK_CODE("load the draw_desc shader", load_src(e, "dd.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    uint8_t packed[W * H * 4], strided[S * H];
+    memset(strided, 0xAB, sizeof strided);
+    CHECK_CODE("a packed draw", draw_wh(t, NULL, W, H, packed, NULL), IKS_OK);
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgba8 = strided, d.rgba8_stride = S;
+    d.rgba8_len = (size_t)S * (H - 1) + W * 4; /* the last row needs no padding after it */
+    CHECK_CODE("a draw with rows 32 bytes apart", iks_toy_draw(t, NULL, &d), IKS_OK);
+    int bad = 0;
+    for (int y = 0; y < H; y++) {
+        bad += memcmp(strided + y * S, packed + y * W * 4, W * 4) != 0;
+        for (int k = W * 4; k < S && y < H - 1; k++) bad += strided[y * S + k] != 0xAB;
+    }
+    CHECK_INT("strided rows equal the packed ones, the gaps untouched", bad, 0);
+    memset(strided, 0xAB, sizeof strided);
+    d.rgba8_len--;
+    CHECK_FIELD("rgba8_len one byte short", iks_toy_draw(t, NULL, &d), "rgba8_len");
+    int touched = 0;
+    for (size_t i = 0; i < sizeof strided; i++) touched += strided[i] != 0xAB;
+    CHECK_INT("... and nothing written", touched, 0);
+    d.rgba8_len = sizeof strided, d.rgba8_stride = W * 4 - 1;
+    CHECK_FIELD("rgba8_stride below a row", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    float pf[W * H * 4 + 1];
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgbaf = pf, d.rgbaf_len = sizeof pf, d.rgbaf_stride = W * 16 + 2;
+    CHECK_FIELD("rgbaf_stride not a whole number of floats", iks_toy_draw(t, NULL, &d), "rgbaf_stride");
+    d.rgbaf_stride = 0, d.rgbaf_len = W * H * 16 - 4;
+    CHECK_FIELD("rgbaf_len short", iks_toy_draw(t, NULL, &d), "rgbaf_len");
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.to_fbo = true;
+    CHECK_FIELD("to_fbo on a headless engine", iks_toy_draw(t, NULL, &d), "fbo");
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = -1, d.height = 2;
+    CHECK_FIELD("a size below 1", iks_toy_draw(t, NULL, &d), "size");
+    CHECK_CODE("NULL: only draw", iks_toy_draw(t, NULL, NULL), IKS_OK);
+
+    /* the Image texture: its size and format follow the draw */
+    unsigned tex = 0, fmt = 0;
+    int tw = 0, th = 0;
+    CHECK_CODE("iks_toy_image_texture after an 8-bit draw", iks_toy_image_texture(t, &tex, &tw, &th, &fmt), IKS_OK);
+    CHECK(tex && tw == W && th == H && fmt == 0x8058, "the Image texture: a name, 5x3, GL_RGBA8", "5x3 0x8058",
+          "%u %dx%d 0x%04x", tex, tw, th, fmt);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.hdr = true;
+    CHECK_CODE("an hdr draw", iks_toy_draw(t, NULL, &d), IKS_OK);
+    CHECK_CODE("iks_toy_image_texture after it", iks_toy_image_texture(t, &tex, NULL, NULL, &fmt), IKS_OK);
+    CHECK(fmt == 0x8814, "... is GL_RGBA32F", "0x8814", "0x%04x", fmt);
+    iks_toy_destroy(t);
+    t = NULL;
+    CHECK_CODE("load again", load_src(e, "dd.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    CHECK_CODE("iks_toy_image_texture before any draw", iks_toy_image_texture(t, &tex, NULL, NULL, NULL), IKS_E_USAGE);
+    iks_toy_destroy(t);
+}
+
+/* struct_size: 0 is the first sized layout, too small is refused, a newer header's larger struct is read
+ * when what it adds is zero */
+static void test_struct_size(iks_engine *e)
+{
+    iks_toy_desc d = { 0 };
+    CHECK_CODE("struct_size 0", iks_toy_check(&d), IKS_OK);
+    d.struct_size = sizeof d;
+    CHECK_CODE("struct_size sizeof", iks_toy_check(&d), IKS_OK);
+    d.struct_size = 4;
+    CHECK_FIELD("struct_size 4", iks_toy_check(&d), "struct_size");
+    struct { iks_toy_desc d; char more[16]; } newer = { .d = { .struct_size = sizeof newer } };
+    CHECK_CODE("a newer header's struct, its new members zero", iks_toy_check(&newer.d), IKS_OK);
+    newer.more[3] = 1;
+    CHECK_FIELD("a newer header's struct with a new member set", iks_toy_check(&newer.d), "struct_size");
+    iks_render_desc r = IKS_RENDER_DESC_INIT;
+    r.output = "x.png";
+    CHECK_CODE("IKS_RENDER_DESC_INIT", iks_render_check(&r), IKS_OK);
+    r.struct_size = 1;
+    CHECK_FIELD("iks_render_check with struct_size 1", iks_render_check(&r), "struct_size");
+    iks_engine *e2 = NULL;
+    CHECK_FIELD("iks_engine_create with struct_size 2",
+                iks_engine_create(&(iks_engine_desc){ .struct_size = 2 }, &e2), "struct_size");
+    CHECK_FIELD("iks_window_check with struct_size 3", iks_window_check(&(iks_window_desc){ .struct_size = 3 }),
+                "struct_size");
+    CHECK_FIELD("iks_live_check: the toy's own struct_size",
+                iks_live_check(&(iks_live_desc){ IKS_DESC_SIZE(iks_live_desc), .toy = { .struct_size = 5 } }),
+                "toy.struct_size");
+    iks_toy *t = NULL;
+    CHECK_FIELD("iks_toy_load with struct_size 7",
+                iks_toy_load(e, &(iks_toy_desc){ .struct_size = 7, .source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0); }" }, &t),
+                "struct_size");
+    CHECK(t == NULL, "... and no toy", "NULL", "%p", (void *)t);
+}
+
+/* channels from memory: RGBA8 rows a stride apart and floats above 1, read back exactly, replaced
+ * between two frames and given back; bad sizes, strides and formats refused naming the field */
+static void test_memory_channels(iks_engine *e)
+{
+    /* each output pixel is its channel texel, halved (so a float's 1.5 shows as 0.75) */
+    const char *src = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel1, ivec2(p), 0) * 0.5; }\n";
+    iks_toy *t = NULL;
+    CHECK_CODE("load the channel shader", load_src(e, "chan.frag", src, 2, 2, &t), IKS_OK);
+    if (!t) return;
+    enum { STRIDE = 2 * 4 + 8 };
+    uint8_t px[STRIDE * 2];
+    memset(px, 0xEE, sizeof px); /* the gaps hold what a shader must never see */
+    const uint8_t top[8] = { 200, 100, 50, 254, 2, 4, 6, 8 }, bottom[8] = { 20, 40, 60, 80, 100, 120, 140, 160 };
+    memcpy(px, top, 8);
+    memcpy(px + STRIDE, bottom, 8);
+    iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+    cd.pixels = px, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2, cd.stride = STRIDE;
+    CHECK_CODE("iks_toy_set_channel: RGBA8, rows 16 bytes apart", iks_toy_set_channel(t, 1, &cd), IKS_OK);
+    uint8_t out[16];
+    CHECK_CODE("draw with it", draw_wh(t, NULL, 2, 2, out, NULL), IKS_OK);
+    /* the output is top row first, as the pixels were given: each byte halved, rounded to nearest */
+    int bad = 0;
+    for (int i = 0; i < 8; i++) bad += abs(out[i] - top[i] / 2) > 0 || abs(out[8 + i] - bottom[i] / 2) > 0;
+    CHECK(bad == 0, "the shader reads the pixels as given, top row first", "100 50 25 127 1 2 3 4 / 10 20 30 40 ...",
+          "%d %d %d %d %d %d %d %d / %d %d %d %d", out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+          out[8], out[9], out[10], out[11]);
+    /* the next frame of a camera: new values, and the caller's memory is free to change */
+    float fl[2 * 2 * 4];
+    for (int i = 0; i < 16; i++) fl[i] = 1.5f + (float)i;
+    memset(px, 0, sizeof px);
+    cd.pixels = fl, cd.format = IKS_PIXELS_RGBAF, cd.stride = 0;
+    CHECK_CODE("replaced by floats", iks_toy_set_channel(t, 1, &cd), IKS_OK);
+    float of[16];
+    CHECK_CODE("draw with the floats", draw_wh(t, NULL, 2, 2, NULL, of), IKS_OK);
+    bad = 0;
+    for (int i = 0; i < 16; i++) bad += of[i] != fl[i] * 0.5f;
+    CHECK(bad == 0, "the floats, above 1, read exactly (halved)", "0.75 1.25 1.75 ...", "%g %g %g %g", of[0], of[1],
+          of[2], of[3]);
+    CHECK_CODE("given back (d NULL)", iks_toy_set_channel(t, 1, NULL), IKS_OK);
+    CHECK_CODE("draw without it", draw_wh(t, NULL, 2, 2, NULL, of), IKS_OK);
+    CHECK(of[0] == 0 && of[1] == 0 && of[2] == 0, "an unset channel again: black", "0 0 0", "%g %g %g", of[0], of[1],
+          of[2]);
+
+    cd = (iks_channel_desc)IKS_CHANNEL_DESC_INIT;
+    cd.pixels = px, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2, cd.stride = 7;
+    CHECK_FIELD("a stride below a row", iks_toy_set_channel(t, 1, &cd), "stride");
+    cd.stride = 10;
+    CHECK_FIELD("a stride not a multiple of 4", iks_toy_set_channel(t, 1, &cd), "stride");
+    cd.stride = 0, cd.width = 0;
+    CHECK_FIELD("width 0", iks_toy_set_channel(t, 1, &cd), "size");
+    cd.width = 2, cd.format = (iks_pixel_format)7;
+    CHECK_FIELD("format 7", iks_toy_set_channel(t, 1, &cd), "format");
+    cd.format = IKS_PIXELS_RGBA8, cd.pixels = NULL;
+    CHECK_FIELD("neither pixels nor a texture", iks_toy_set_channel(t, 1, &cd), "pixels");
+    cd.pixels = px;
+    CHECK_FIELD("channel 4", iks_toy_set_channel(t, 4, &cd), "channel");
+    cd.pass = IKS_PASS_B;
+    CHECK_FIELD("a pass the toy lacks", iks_toy_set_channel(t, 1, &cd), "pass");
+    cd.pass = IKS_PASS_IMAGE, cd.struct_size = 3;
+    CHECK_FIELD("struct_size 3", iks_toy_set_channel(t, 1, &cd), "struct_size");
+
+    /* the other calls that write the caller's memory: a length short of what they write */
+    iks_toy_destroy(t);
+}
+
 static void test_codes(void)
 {
     for (int c = 0; c < IKS_CODE_COUNT; c++) {
@@ -1129,6 +1300,8 @@ static void test_probe(iks_engine *e)
     float x[16], end[16];
     CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x, sizeof x), IKS_OK);
     CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end, sizeof end), IKS_OK);
+    CHECK_FIELD("iks_probe_run into 15 floats for 4 cases", iks_probe_run(p, NULL, x, sizeof x - sizeof(float)),
+                "out_len");
     for (int i = 0; i < 4; i++) {
         ik_vec2 cx, ce;
         ik_status st = ik_solve2((ik_vec2){ cases[4 * i], cases[4 * i + 1] }, cases[4 * i + 2], cases[4 * i + 3], NULL,
@@ -1204,6 +1377,10 @@ static void test_sound(iks_engine *e)
     int bad = -1;
     for (int i = 0; i < N && bad < 0; i++)
         if (lr[2 * i] != (float)((262000 + i) % 7) * 0.125f || lr[2 * i + 1] != -2.0f) bad = i;
+    lr[2 * N - 1] = 42.0f;
+    CHECK_FIELD("iks_toy_sound into a buffer one float short", iks_toy_sound(t, 0, N, lr, sizeof lr - sizeof(float)),
+                "lr_len");
+    CHECK(lr[2 * N - 1] == 42.0f, "... and nothing written", "42", "%g", lr[2 * N - 1]);
     CHECK(bad < 0, "each sample is what samp gives, unclamped", "all", "sample %d: %g %g", bad, bad >= 0 ? lr[2 * bad] : 0,
           bad >= 0 ? lr[2 * bad + 1] : 0);
     uint8_t px[8 * 8 * 4];
@@ -1449,6 +1626,9 @@ int main(int argc, char **argv)
     test_write_png("before any iks_render");
     test_rgba8(e);
     test_rgbaf(e);
+    test_draw_desc(e);
+    test_struct_size(e);
+    test_memory_channels(e);
     test_uniforms(e);
     test_sets(e, &lb);
     test_typed_uniforms(e, &lb);

@@ -961,7 +961,7 @@ static iks_code draw_desc_check(const iks_engine *e, const iks_draw_desc *d, int
     }
     if (d->to_fbo) {
         /* a headless engine's context is its own: no framebuffer of the caller's is a name there */
-        if (e->plat && !e->plat->swap)
+        if (e->own_plat) /* the engine made its own (headless) context: nobody else draws there */
             return iks_fail_field("fbo", NULL, "to_fbo on a headless engine: the caller's framebuffers are in its own "
                                                "context (make the engine with get_proc or a window)");
         snprintf(v, sizeof v, "%dx%d", d->w, d->h);
