@@ -71,6 +71,27 @@ check "render_frame runs against the installed library" \
 check "... and loads the prefix's libikshade" \
   bash -c 'LD_LIBRARY_PATH="$1" ldd ./render_frame | grep -q "libikshade.so.* => $1/"' _ "$libdir"
 check_eq "render_frame wrote a 640x360 RGB PNG" "640 360 3" "$(png info "$tmp/c.png" 2>&1)"
+# the INIT macros of the sized descriptions, without a warning, in every language the header serves
+cat > inits.c <<'C'
+#include <ikshade/ikshade.h>
+int main(void) {
+  iks_toy_desc t = IKS_TOY_DESC_INIT;
+  iks_live_desc l = IKS_LIVE_DESC_INIT;
+  iks_draw_desc d = IKS_DRAW_DESC_INIT;
+  iks_channel_desc c = IKS_CHANNEL_DESC_INIT;
+  return t.struct_size == sizeof t && l.struct_size == sizeof l && d.struct_size == sizeof d &&
+         c.struct_size == sizeof c ? 0 : 1;
+}
+C
+cp inits.c inits.cpp
+for std in c99 c11 c2x; do
+  check "IKS_*_DESC_INIT: -std=$std -Wall -Wextra -pedantic -Werror, struct_size set" \
+    bash -c 'cc -std=$1 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ikshade) inits.c -o inits && ./inits' _ "$std"
+done
+for std in c++11 c++20; do
+  check "IKS_*_DESC_INIT: -std=$std -Wall -Wextra -pedantic -Werror, struct_size set" \
+    bash -c 'c++ -std=$1 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ikshade) inits.cpp -o inits && ./inits' _ "$std"
+done
 check "render_frame with no argument writes limb.png" env LD_LIBRARY_PATH="$libdir" ./render_frame
 check "... which is the same picture" cmp limb.png "$tmp/c.png"
 

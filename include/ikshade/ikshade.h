@@ -48,6 +48,8 @@
 #include <stdint.h>
 
 #ifdef __cplusplus
+/* a description of type T, zero but for its struct_size (templates cannot have C linkage: before it) */
+template <typename T> inline T iks_desc_init_() { T d = T(); d.struct_size = sizeof(T); return d; }
 extern "C" {
 #endif
 
@@ -75,13 +77,16 @@ extern "C" {
 #define IKS_DEFAULT_HEIGHT 720
 #define IKS_MAX_SIDE 65536
 
-/* struct_size, the first member of every description struct, as its INIT macro sets it. In C a
- * designator (`{ IKS_DESC_SIZE(T), .path = "x" }` draws no missing-initializer warning); C++ before 20
- * has none, so there it is the bare value: start from T_INIT and assign the members. */
+/* struct_size, the first member of every description struct, as its INIT macro sets it. In C, a
+ * designator: `&(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = "x" }`. C++ before 20 has no
+ * designators, and `{ sizeof(T) }` draws -Wextra's missing-initializer warning there, so a C++ INIT
+ * macro is a value-initialised T with the size set (iks_desc_init_ below); assign the members after. */
 #ifdef __cplusplus
 #define IKS_DESC_SIZE(T) sizeof(T)
+#define IKS_DESC_INIT_(T) iks_desc_init_<T>()
 #else
 #define IKS_DESC_SIZE(T) .struct_size = sizeof(T)
+#define IKS_DESC_INIT_(T) { IKS_DESC_SIZE(T) }
 #endif
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
@@ -186,7 +191,7 @@ typedef struct {
     const char *title;  /* NULL: "ikshade" */
     bool no_vsync;      /* swap as fast as possible instead of once per refresh */
 } iks_window_desc;
-#define IKS_WINDOW_DESC_INIT { IKS_DESC_SIZE(iks_window_desc) }
+#define IKS_WINDOW_DESC_INIT IKS_DESC_INIT_(iks_window_desc)
 /* Checks a window's description without a display: IKS_E_USAGE about "size" (0 or 1 to 16384). */
 IKS_API iks_code iks_window_check(const iks_window_desc *d);
 /* Opens a GLFW window with a GL 3.3 core context; the caller's context stays current (the engine made
@@ -212,7 +217,7 @@ typedef struct {
     iks_log_fn log;     /* NULL: warnings are dropped */
     void *log_user;
 } iks_engine_desc;
-#define IKS_ENGINE_DESC_INIT { IKS_DESC_SIZE(iks_engine_desc) }
+#define IKS_ENGINE_DESC_INIT IKS_DESC_INIT_(iks_engine_desc)
 
 /* Works whatever context is current (a program's GLX or EGL context, another engine's, none) and
  * returns with that one current again. */
@@ -300,7 +305,7 @@ typedef struct {
      * (iks_render refuses them with IKS_E_USAGE). */
     bool sound_only;
 } iks_toy_desc;
-#define IKS_TOY_DESC_INIT { IKS_DESC_SIZE(iks_toy_desc) }
+#define IKS_TOY_DESC_INIT IKS_DESC_INIT_(iks_toy_desc)
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a
  * built-in uniform, a value a float cannot hold), the channel specs and the files they name, the
@@ -409,7 +414,7 @@ typedef struct {
     unsigned fbo;
     int x, y, w, h;
 } iks_draw_desc;
-#define IKS_DRAW_DESC_INIT { IKS_DESC_SIZE(iks_draw_desc) }
+#define IKS_DRAW_DESC_INIT IKS_DESC_INIT_(iks_draw_desc)
 /* Draws one frame: Buffers A-D, then Image, into what d names (d NULL: only draw, at the toy's size;
  * see iks_engine_finish). IKS_E_USAGE naming the field for a size below 1x1 ("size"), a stride below a
  * row or not a whole number of floats ("rgba8_stride", "rgbaf_stride"), a length too small for the
@@ -447,7 +452,7 @@ typedef struct {
     int width, height, depth;
     size_t stride;
 } iks_channel_desc;
-#define IKS_CHANNEL_DESC_INIT { IKS_DESC_SIZE(iks_channel_desc) }
+#define IKS_CHANNEL_DESC_INIT IKS_DESC_INIT_(iks_channel_desc)
 /* Sets channel c (0..3) of d->pass. IKS_E_USAGE naming the field: "channel" (c), "pass" (one the toy
  * lacks), "target" (another than the shader's sampler type, or not a texture), "format", "size" (width
  * or height below 1 or past the GL's largest), "stride" (below a row, or not a multiple of 4), "pixels"
@@ -544,7 +549,7 @@ typedef struct {
     /* Lossy formats (.jpg, .webp): 1..100; 0: 90 */
     int quality;
 } iks_render_desc;
-#define IKS_RENDER_DESC_INIT { IKS_DESC_SIZE(iks_render_desc) }
+#define IKS_RENDER_DESC_INIT IKS_DESC_INIT_(iks_render_desc)
 
 typedef struct {
     long written, total;    /* frames complete on disk (or sent), of total */
@@ -677,7 +682,7 @@ typedef struct {
      * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
     bool mute;
 } iks_live_desc;
-#define IKS_LIVE_DESC_INIT { IKS_DESC_SIZE(iks_live_desc) }
+#define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 
 /* Checks a live run's description without a window or GL: its toy's (iks_toy_check), time0, frames,
  * record (an output name as for a render, not raw frames or sound), record_fps (0, or 1e-9 to 1000).
@@ -728,7 +733,7 @@ typedef struct {
     iks_log_fn log;
     void *log_user;
 } iks_import_desc;
-#define IKS_IMPORT_DESC_INIT { IKS_DESC_SIZE(iks_import_desc) }
+#define IKS_IMPORT_DESC_INIT IKS_DESC_INIT_(iks_import_desc)
 
 typedef struct {
     char id[72];         /* the shader's ID: the JSON is out_dir/ID.json */
