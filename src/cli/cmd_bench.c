@@ -538,9 +538,9 @@ static int bench_render(const bopts *o, const char *shader)
     iks_bench_render_result res;
     int rc = EXIT_FAIL;
     /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
-    iks_render_desc d = { .end = frames, .width = w, .height = h };
+    iks_render_desc d = { IKS_DESC_SIZE(iks_render_desc), .end = frames, .width = w, .height = h };
     load_mark m0 = load_now();
-    bool failed = e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
+    bool failed = e && (iks_toy_load(e, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = shader }, &t) != IKS_OK ||
                         iks_bench_render(t, &d, (int)reps, &res) != IKS_OK);
     /* A stop signal, whatever the engine made of it: IKS_E_INTERRUPTED from (a) to (d), the whole
      * render's own "N of M frames written" (of files the benchmark removes), or a failure of (e).

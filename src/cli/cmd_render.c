@@ -464,7 +464,7 @@ static int render_each(const ropts *o)
     if (n) qsort(names, n, sizeof names[0], cmp_names);
     each_log log = { .base = { "render", o->quiet, OPTIONS } };
     iks_engine *e = NULL;
-    iks_engine_desc ed = { .log = each_log_fn, .log_user = &log };
+    iks_engine_desc ed = { IKS_DESC_SIZE(iks_engine_desc), .log = each_log_fn, .log_user = &log };
     if (iks_engine_create(&ed, &e) != IKS_OK) {
         free_names(names, n);
         return iks_print_last_error("render");
