@@ -516,7 +516,7 @@ static const char *target_name(unsigned target)
 }
 
 /* The units the library binds are 0..3 (the host contract gives them back); unit 0 is where it works. */
-static bool feed_texture(iks_gltoy *t, iks_chan_feed *f, const iks_feed_src *s, iks_err *e)
+static bool feed_texture(iks_chan_feed *f, const iks_feed_src *s, iks_err *e)
 {
     char v[32];
     snprintf(v, sizeof v, "%u", s->tex);
@@ -537,7 +537,6 @@ static bool feed_texture(iks_gltoy *t, iks_chan_feed *f, const iks_feed_src *s, 
     if (!fits) return iks_err_field(e, IKS_E_USAGE, "target", target_name(s->target), "texture %u is not one", s->tex);
     feed_drop(f);
     *f = (iks_chan_feed){ .tex = s->tex, .target = s->target, .w = w, .h = h, .d = d > 0 ? d : 1 };
-    (void)t;
     return true;
 }
 
@@ -591,7 +590,7 @@ bool iks_gltoy_feed(iks_gltoy *t, int p, int c, const iks_feed_src *s, iks_err *
                              sampler_target(in) == GL_TEXTURE_2D ? "sampler2D (GL_TEXTURE_2D)"
                              : sampler_target(in) == GL_TEXTURE_3D ? "sampler3D (GL_TEXTURE_3D)"
                                                                    : "samplerCube (GL_TEXTURE_CUBE_MAP)");
-    return s->pixels ? feed_pixels(t, f, in, s, e) : feed_texture(t, f, s, e);
+    return s->pixels ? feed_pixels(t, f, in, s, e) : feed_texture(f, s, e);
 }
 
 static bool declares(const iks_program *p, const char *name)
