@@ -475,6 +475,16 @@ static void test_draw_desc(iks_engine *e)
     CHECK_INT("... and nothing written", touched, 0);
     d.rgba8_len = sizeof strided, d.rgba8_stride = W * 4 - 1;
     CHECK_FIELD("rgba8_stride below a row", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    /* floats with rows a stride apart: the packed float draw's values, row by row */
+    enum { FS = W * 4 + 3 }; /* floats from one row to the next */
+    float fpacked[W * H * 4], fstrided[FS * H];
+    CHECK_CODE("a packed float draw", draw_wh(t, NULL, W, H, NULL, fpacked), IKS_OK);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgbaf = fstrided, d.rgbaf_len = sizeof fstrided, d.rgbaf_stride = FS * sizeof(float);
+    CHECK_CODE("a float draw with rows 92 bytes apart", iks_toy_draw(t, NULL, &d), IKS_OK);
+    bad = 0;
+    for (int y = 0; y < H; y++) bad += memcmp(fstrided + y * FS, fpacked + y * W * 4, W * 4 * sizeof(float)) != 0;
+    CHECK_INT("strided float rows equal the packed ones", bad, 0);
     float pf[W * H * 4 + 1];
     d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
     d.width = W, d.height = H, d.rgbaf = pf, d.rgbaf_len = sizeof pf, d.rgbaf_stride = W * 16 + 2;

@@ -229,6 +229,15 @@ static void host_read(GLuint fbo, GLuint tex, int x, int y, int w, int h, uint8_
     glPixelStorei(GL_PACK_ALIGNMENT, pack_align);
 }
 
+/* puts back the draw framebuffer, scissor, colour mask and clear colour the test's own clear changed */
+static void set_host_state_again(const gl_snapshot *s)
+{
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->draw_fb);
+    if (s->scissor_on) glEnable(GL_SCISSOR_TEST);
+    glColorMask(s->color_mask[0], s->color_mask[1], s->color_mask[2], s->color_mask[3]);
+    glClearColor(s->clear[0], s->clear[1], s->clear[2], s->clear[3]);
+}
+
 /* rows bottom first (GL's) against rows top first (memory's): how many bytes differ */
 static int flipped_diff(const uint8_t *gl_rows, const uint8_t *top_rows, int w, int h)
 {
@@ -271,6 +280,26 @@ static void gpu_in_out(iks_engine *e, const gl_snapshot *before)
         for (int x = 0; x < 16; x++)
             if (x < 4 || x >= 12 || y < 2 || y >= 10) outside += got[(y * 16 + x) * 4 + 3] != 0;
     CHECK(outside == 0, "gpu: %d pixels outside the rectangle were written", outside);
+
+    /* scaled: the 8x8 frame over a 16x12 rectangle at (0, 4) covers it exactly, corner to corner */
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, host_fbo);
+    glDisable(GL_SCISSOR_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    set_host_state_again(before);
+    d.x = 0, d.y = 4, d.w = 16, d.h = 12;
+    c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_OK, "gpu: a scaled draw: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    snapshot(&after);
+    same_state("a scaled draw into the host's framebuffer", before, &after);
+    host_read(host_fbo, 0, 0, 0, 16, 16, got);
+    int covered = 0, spilled = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) *(y >= 4 ? &covered : &spilled) += got[(y * 16 + x) * 4 + 3] != 0;
+    CHECK(covered == 16 * 12 && spilled == 0, "gpu: the scaled rectangle: %d of 192 pixels written, %d outside",
+          covered, spilled);
+    d.w = d.h = 0;
 
     /* the Image texture, read by the host itself */
     unsigned tex = 0, fmt = 0;
