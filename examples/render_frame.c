@@ -45,15 +45,17 @@ int main(int argc, char **argv)
 
     /* Zero fields are defaults: no window and no loader given, so the engine makes a headless EGL
      * context; shader_dir NULL finds ik.glsl and the demos ($IKSHADE_SHADERS, else the installed
-     * share/ikshade/shaders). */
-    if (iks_engine_create(&(iks_engine_desc){ .log = log_warning }, &engine) != IKS_OK)
+     * share/ikshade/shaders). IKS_DESC_SIZE tells the library which layout of the struct this program
+     * was built with. */
+    if (iks_engine_create(&(iks_engine_desc){ IKS_DESC_SIZE(iks_engine_desc), .log = log_warning }, &engine) != IKS_OK)
         return fail("iks_engine_create");
     const char *shaders = iks_engine_shader_dir(engine);
     printf("GL: %s, %s\nshaders: %s\n", iks_engine_renderer(engine), iks_engine_gl_version(engine),
            shaders ? shaders : "(none found)");
 
     /* path NULL and source NULL: the limb demo, limb.frag. The size is that of its first draw. */
-    if (iks_toy_load(engine, &(iks_toy_desc){ .width = WIDTH, .height = HEIGHT }, &toy) != IKS_OK) {
+    if (iks_toy_load(engine, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .width = WIDTH, .height = HEIGHT }, &toy)
+        != IKS_OK) {
         fail("iks_toy_load");
         goto done;
     }
@@ -69,13 +71,20 @@ int main(int argc, char **argv)
         .mouse = { 400, 200, 400, 200 },
     };
 
-    /* The caller owns the pixels: width * height RGBA8, top row first (the order PNGs store). */
-    uint8_t *rgba = malloc((size_t)WIDTH * HEIGHT * 4);
+    /* The caller owns the pixels: width * height RGBA8, top row first (the order PNGs store); the
+     * library is told their length and writes nothing into a buffer too small for the frame. */
+    size_t len = (size_t)WIDTH * HEIGHT * 4;
+    uint8_t *rgba = malloc(len);
     if (!rgba) {
         fprintf(stderr, "render_frame: out of memory\n");
         goto done;
     }
-    if (iks_toy_draw(toy, &frame, WIDTH, HEIGHT, rgba, NULL) != IKS_OK) {
+    iks_draw_desc target = IKS_DRAW_DESC_INIT;
+    target.width = WIDTH;
+    target.height = HEIGHT;
+    target.rgba8 = rgba;
+    target.rgba8_len = len;
+    if (iks_toy_draw(toy, &frame, &target) != IKS_OK) {
         fail("iks_toy_draw");
     } else if (iks_write_png(out, rgba, WIDTH, HEIGHT, false) != IKS_OK) { /* RGB, written atomically */
         fail("iks_write_png");

@@ -33,8 +33,16 @@ WIDTH, HEIGHT = 640, 360
 LOG_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p)  # iks_log_fn
 
 
-class EngineDesc(ctypes.Structure):  # iks_engine_desc
+class Desc(ctypes.Structure):
+    """A description struct: struct_size (its first member) set to the size ctypes gives it, which is
+    the header's when the fields match (IKS_DESC_SIZE in C)"""
+    def __init__(self, **fields):
+        super().__init__(struct_size=ctypes.sizeof(self), **fields)
+
+
+class EngineDesc(Desc):  # iks_engine_desc
     _fields_ = [
+        ('struct_size', ctypes.c_size_t),
         ('window', ctypes.c_void_p),        # iks_window *
         ('get_proc', ctypes.c_void_p),      # iks_glproc (*)(const char *)
         ('shader_dir', ctypes.c_char_p),
@@ -43,8 +51,9 @@ class EngineDesc(ctypes.Structure):  # iks_engine_desc
     ]
 
 
-class ToyDesc(ctypes.Structure):  # iks_toy_desc
+class ToyDesc(Desc):  # iks_toy_desc
     _fields_ = [
+        ('struct_size', ctypes.c_size_t),
         ('path', ctypes.c_char_p),
         ('source', ctypes.c_char_p),
         ('channel', ctypes.c_char_p * 4),
@@ -76,6 +85,27 @@ class FrameInfo(ctypes.Structure):  # iks_frame_info
     ]
 
 
+class DrawDesc(Desc):  # iks_draw_desc
+    _fields_ = [
+        ('struct_size', ctypes.c_size_t),
+        ('width', ctypes.c_int),
+        ('height', ctypes.c_int),
+        ('rgba8', ctypes.c_void_p),
+        ('rgba8_len', ctypes.c_size_t),
+        ('rgba8_stride', ctypes.c_size_t),
+        ('rgbaf', ctypes.c_void_p),
+        ('rgbaf_len', ctypes.c_size_t),
+        ('rgbaf_stride', ctypes.c_size_t),
+        ('hdr', ctypes.c_bool),
+        ('to_fbo', ctypes.c_bool),
+        ('fbo', ctypes.c_uint),
+        ('x', ctypes.c_int),
+        ('y', ctypes.c_int),
+        ('w', ctypes.c_int),
+        ('h', ctypes.c_int),
+    ]
+
+
 def load_library():
     """libikshade: $IKSHADE_LIB, the system's search, then the build directory beside the sources."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -101,7 +131,7 @@ def load_library():
     lib.iks_toy_destroy.restype = None
     lib.iks_toy_destroy.argtypes = [c_void_p]
     lib.iks_toy_draw.restype = c_int
-    lib.iks_toy_draw.argtypes = [c_void_p, p(FrameInfo), c_int, c_int, c_void_p, c_void_p]
+    lib.iks_toy_draw.argtypes = [c_void_p, p(FrameInfo), p(DrawDesc)]
     lib.iks_write_png.restype = c_int
     lib.iks_write_png.argtypes = [ctypes.c_char_p, c_void_p, c_int, c_int, ctypes.c_bool]
     return lib, path
@@ -143,8 +173,9 @@ def render_limb(lib, width=WIDTH, height=HEIGHT, time=1.5, mouse=(400, 200)):
             frame = FrameInfo(time=time, frame=0, time_delta=1 / 60, frame_rate=60,
                               mouse=(ctypes.c_float * 4)(mouse[0], mouse[1], mouse[0], mouse[1]))
             img = np.zeros((height, width, 4), dtype=np.uint8)  # C-contiguous: what the library fills
-            check(lib, lib.iks_toy_draw(toy, ctypes.byref(frame), width, height,
-                                        img.ctypes.data_as(ctypes.c_void_p), None), 'iks_toy_draw')
+            target = DrawDesc(width=width, height=height, rgba8=img.ctypes.data_as(ctypes.c_void_p),
+                              rgba8_len=img.nbytes)  # the library refuses a buffer too small for the frame
+            check(lib, lib.iks_toy_draw(toy, ctypes.byref(frame), ctypes.byref(target)), 'iks_toy_draw')
             return img
         finally:
             lib.iks_toy_destroy(toy)

@@ -34,6 +34,7 @@ int main(int argc, char **argv)
            "# STRUCTS[name] = (size, {field: (offset, struct format letter, count)})\n"
            "STRUCTS = {\n");
     BEGIN(iks_engine_desc);
+    FIELD(iks_engine_desc, struct_size);
     FIELD(iks_engine_desc, window);
     FIELD(iks_engine_desc, get_proc);
     FIELD(iks_engine_desc, shader_dir);
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
     FIELD(iks_engine_desc, log_user);
     END();
     BEGIN(iks_toy_desc);
+    FIELD(iks_toy_desc, struct_size);
     FIELD(iks_toy_desc, path);
     FIELD(iks_toy_desc, source);
     ARRAY(iks_toy_desc, channel);
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
     ARRAY(iks_frame_info, mouse);
     END();
     BEGIN(iks_render_desc);
+    FIELD(iks_render_desc, struct_size);
     FIELD(iks_render_desc, output);
     FIELD(iks_render_desc, width);
     FIELD(iks_render_desc, height);
@@ -77,6 +80,26 @@ int main(int argc, char **argv)
     FIELD(iks_render_desc, user);
     FIELD(iks_render_desc, seconds);
     FIELD(iks_render_desc, quality);
+    END();
+    BEGIN(iks_draw_desc);
+    FIELD(iks_draw_desc, struct_size);
+    FIELD(iks_draw_desc, width);
+    FIELD(iks_draw_desc, height);
+    FIELD(iks_draw_desc, rgba8);
+    FIELD(iks_draw_desc, rgba8_len);
+    FIELD(iks_draw_desc, rgba8_stride);
+    FIELD(iks_draw_desc, rgbaf);
+    FIELD(iks_draw_desc, rgbaf_len);
+    FIELD(iks_draw_desc, rgbaf_stride);
+    END();
+    BEGIN(iks_channel_desc);
+    FIELD(iks_channel_desc, struct_size);
+    FIELD(iks_channel_desc, pass);
+    FIELD(iks_channel_desc, pixels);
+    FIELD(iks_channel_desc, format);
+    FIELD(iks_channel_desc, width);
+    FIELD(iks_channel_desc, height);
+    FIELD(iks_channel_desc, stride);
     END();
     BEGIN(iks_render_stats);
     FIELD(iks_render_stats, written);
@@ -119,6 +142,7 @@ int main(int argc, char **argv)
 #undef IKS_PY_CODE_
     printf("}\nUNIFORM_TYPES = {%d: 'float', %d: 'int', %d: 'uint', %d: 'bool'}\n", (int)IKS_UNIFORM_FLOAT,
            (int)IKS_UNIFORM_INT, (int)IKS_UNIFORM_UINT, (int)IKS_UNIFORM_BOOL);
+    printf("PIXELS = {'rgba8': %d, 'rgbaf': %d}\n", (int)IKS_PIXELS_RGBA8, (int)IKS_PIXELS_RGBAF);
     printf("GLSL = {'auto': %d, 'es': %d, '330': %d}\n", (int)IKS_GLSL_AUTO, (int)IKS_GLSL_ES, (int)IKS_GLSL_330);
     /* the header's version, which the library loaded at run time must give (iks_version) */
     printf("HEADER_VERSION = '%d.%d.%d'\n", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);

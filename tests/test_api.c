@@ -51,6 +51,17 @@ static int passed, failed;
         CHECK(g_ == w_, what, iks_code_name(w_), "%s (last error: %s)", iks_code_name(g_), m_);         \
     } while (0)
 
+/* iks_toy_draw into packed buffers of exactly the frame's size (what the call took before lengths) */
+static iks_code draw_wh(iks_toy *t, const iks_frame_info *f, int w, int h, uint8_t *rgba8, float *rgbaf)
+{
+    size_t px = w > 0 && h > 0 ? (size_t)w * (size_t)h : 0;
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = w, d.height = h;
+    d.rgba8 = rgba8, d.rgba8_len = px * 4;
+    d.rgbaf = rgbaf, d.rgbaf_len = px * 4 * sizeof(float);
+    return iks_toy_draw(t, f, &d);
+}
+
 /* ---- the logger: keeps what it was given ---- */
 typedef struct {
     int warnings, infos;
@@ -425,6 +436,187 @@ static iks_code load_src(iks_engine *e, const char *name, const char *src, int w
 
 /* ---- the tests ---- */
 
+/* the last error is IKS_E_USAGE about field */
+#define CHECK_FIELD(what, got, field)                                                                   \
+    do {                                                                                                \
+        CHECK_CODE(what, got, IKS_E_USAGE);                                                             \
+        const char *f_ = iks_last_error_field(NULL), *m_ = "";                                          \
+        iks_last_error(&m_);                                                                            \
+        CHECK(!strcmp(f_, field), what " names the field", field, "'%s' (%s)", f_, m_);                 \
+    } while (0)
+
+/* iks_draw_desc: rows a stride apart equal the packed frame and leave the gaps alone; a buffer too small
+ * or a stride too short is refused with the field named and nothing written */
+static void test_draw_desc(iks_engine *e)
+{
+    enum { W = 5, H = 3, S = W * 4 + 12 };
+    const char *src = "void mainImage(out vec4 c, in vec2 p) { c = vec4(p.x / 5.0, p.y / 3.0, 0.25, 1.0); }\n";
+    iks_toy *t = NULL;
+    CHECK_CODE("load the draw_desc shader", load_src(e, "dd.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    uint8_t packed[W * H * 4], strided[S * H];
+    memset(strided, 0xAB, sizeof strided);
+    CHECK_CODE("a packed draw", draw_wh(t, NULL, W, H, packed, NULL), IKS_OK);
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgba8 = strided, d.rgba8_stride = S;
+    d.rgba8_len = (size_t)S * (H - 1) + W * 4; /* the last row needs no padding after it */
+    CHECK_CODE("a draw with rows 32 bytes apart", iks_toy_draw(t, NULL, &d), IKS_OK);
+    int bad = 0;
+    for (int y = 0; y < H; y++) {
+        bad += memcmp(strided + y * S, packed + y * W * 4, W * 4) != 0;
+        for (int k = W * 4; k < S && y < H - 1; k++) bad += strided[y * S + k] != 0xAB;
+    }
+    CHECK_INT("strided rows equal the packed ones, the gaps untouched", bad, 0);
+    memset(strided, 0xAB, sizeof strided);
+    d.rgba8_len--;
+    CHECK_FIELD("rgba8_len one byte short", iks_toy_draw(t, NULL, &d), "rgba8_len");
+    int touched = 0;
+    for (size_t i = 0; i < sizeof strided; i++) touched += strided[i] != 0xAB;
+    CHECK_INT("... and nothing written", touched, 0);
+    d.rgba8_len = sizeof strided, d.rgba8_stride = W * 4 - 1;
+    CHECK_FIELD("rgba8_stride below a row", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    /* floats with rows a stride apart: the packed float draw's values, row by row */
+    enum { FS = W * 4 + 3 }; /* floats from one row to the next */
+    float fpacked[W * H * 4], fstrided[FS * H];
+    CHECK_CODE("a packed float draw", draw_wh(t, NULL, W, H, NULL, fpacked), IKS_OK);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgbaf = fstrided, d.rgbaf_len = sizeof fstrided, d.rgbaf_stride = FS * sizeof(float);
+    CHECK_CODE("a float draw with rows 92 bytes apart", iks_toy_draw(t, NULL, &d), IKS_OK);
+    bad = 0;
+    for (int y = 0; y < H; y++) bad += memcmp(fstrided + y * FS, fpacked + y * W * 4, W * 4 * sizeof(float)) != 0;
+    CHECK_INT("strided float rows equal the packed ones", bad, 0);
+    float pf[W * H * 4 + 1];
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = W, d.height = H, d.rgbaf = pf, d.rgbaf_len = sizeof pf, d.rgbaf_stride = W * 16 + 2;
+    CHECK_FIELD("rgbaf_stride not a whole number of floats", iks_toy_draw(t, NULL, &d), "rgbaf_stride");
+    d.rgbaf_stride = 0, d.rgbaf_len = W * H * 16 - 4;
+    CHECK_FIELD("rgbaf_len short", iks_toy_draw(t, NULL, &d), "rgbaf_len");
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.to_fbo = true;
+    CHECK_FIELD("to_fbo on a headless engine", iks_toy_draw(t, NULL, &d), "fbo");
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = -1, d.height = 2;
+    CHECK_FIELD("a size below 1", iks_toy_draw(t, NULL, &d), "size");
+    CHECK_CODE("NULL: only draw", iks_toy_draw(t, NULL, NULL), IKS_OK);
+
+    /* the Image texture: its size and format follow the draw */
+    unsigned tex = 0, fmt = 0;
+    int tw = 0, th = 0;
+    CHECK_CODE("iks_toy_image_texture after an 8-bit draw", iks_toy_image_texture(t, &tex, &tw, &th, &fmt), IKS_OK);
+    CHECK(tex && tw == W && th == H && fmt == 0x8058, "the Image texture: a name, 5x3, GL_RGBA8", "5x3 0x8058",
+          "%u %dx%d 0x%04x", tex, tw, th, fmt);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.hdr = true;
+    CHECK_CODE("an hdr draw", iks_toy_draw(t, NULL, &d), IKS_OK);
+    CHECK_CODE("iks_toy_image_texture after it", iks_toy_image_texture(t, &tex, NULL, NULL, &fmt), IKS_OK);
+    CHECK(fmt == 0x8814, "... is GL_RGBA32F", "0x8814", "0x%04x", fmt);
+    iks_toy_destroy(t);
+    t = NULL;
+    CHECK_CODE("load again", load_src(e, "dd.frag", src, W, H, &t), IKS_OK);
+    if (!t) return;
+    CHECK_CODE("iks_toy_image_texture before any draw", iks_toy_image_texture(t, &tex, NULL, NULL, NULL), IKS_E_USAGE);
+    iks_toy_destroy(t);
+}
+
+/* struct_size: 0 is the first sized layout, too small is refused, a newer header's larger struct is read
+ * when what it adds is zero */
+static void test_struct_size(iks_engine *e)
+{
+    iks_toy_desc d = { 0 };
+    CHECK_CODE("struct_size 0", iks_toy_check(&d), IKS_OK);
+    d.struct_size = sizeof d;
+    CHECK_CODE("struct_size sizeof", iks_toy_check(&d), IKS_OK);
+    d.struct_size = 4;
+    CHECK_FIELD("struct_size 4", iks_toy_check(&d), "struct_size");
+    struct { iks_toy_desc d; char more[16]; } newer = { .d = { .struct_size = sizeof newer } };
+    CHECK_CODE("a newer header's struct, its new members zero", iks_toy_check(&newer.d), IKS_OK);
+    newer.more[3] = 1;
+    CHECK_FIELD("a newer header's struct with a new member set", iks_toy_check(&newer.d), "struct_size");
+    iks_render_desc r = IKS_RENDER_DESC_INIT;
+    r.output = "x.png";
+    CHECK_CODE("IKS_RENDER_DESC_INIT", iks_render_check(&r), IKS_OK);
+    r.struct_size = 1;
+    CHECK_FIELD("iks_render_check with struct_size 1", iks_render_check(&r), "struct_size");
+    iks_engine *e2 = NULL;
+    CHECK_FIELD("iks_engine_create with struct_size 2",
+                iks_engine_create(&(iks_engine_desc){ .struct_size = 2 }, &e2), "struct_size");
+    CHECK_FIELD("iks_window_check with struct_size 3", iks_window_check(&(iks_window_desc){ .struct_size = 3 }),
+                "struct_size");
+    CHECK_FIELD("iks_live_check: the toy's own struct_size",
+                iks_live_check(&(iks_live_desc){ IKS_DESC_SIZE(iks_live_desc), .toy = { .struct_size = 5 } }),
+                "toy.struct_size");
+    iks_toy *t = NULL;
+    CHECK_FIELD("iks_toy_load with struct_size 7",
+                iks_toy_load(e, &(iks_toy_desc){ .struct_size = 7, .source = "void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0); }" }, &t),
+                "struct_size");
+    CHECK(t == NULL, "... and no toy", "NULL", "%p", (void *)t);
+}
+
+/* channels from memory: RGBA8 rows a stride apart and floats above 1, read back exactly, replaced
+ * between two frames and given back; bad sizes, strides and formats refused naming the field */
+static void test_memory_channels(iks_engine *e)
+{
+    /* each output pixel is its channel texel, halved (so a float's 1.5 shows as 0.75) */
+    const char *src = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel1, ivec2(p), 0) * 0.5; }\n";
+    iks_toy *t = NULL;
+    CHECK_CODE("load the channel shader", load_src(e, "chan.frag", src, 2, 2, &t), IKS_OK);
+    if (!t) return;
+    enum { STRIDE = 2 * 4 + 8 };
+    uint8_t px[STRIDE * 2];
+    memset(px, 0xEE, sizeof px); /* the gaps hold what a shader must never see */
+    const uint8_t top[8] = { 200, 100, 50, 254, 2, 4, 6, 8 }, bottom[8] = { 20, 40, 60, 80, 100, 120, 140, 160 };
+    memcpy(px, top, 8);
+    memcpy(px + STRIDE, bottom, 8);
+    iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+    cd.pixels = px, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2, cd.stride = STRIDE;
+    CHECK_CODE("iks_toy_set_channel: RGBA8, rows 16 bytes apart", iks_toy_set_channel(t, 1, &cd), IKS_OK);
+    uint8_t out[16];
+    CHECK_CODE("draw with it", draw_wh(t, NULL, 2, 2, out, NULL), IKS_OK);
+    /* the output is top row first, as the pixels were given: each byte halved, rounded to nearest */
+    int bad = 0;
+    for (int i = 0; i < 8; i++) bad += abs(out[i] - top[i] / 2) > 0 || abs(out[8 + i] - bottom[i] / 2) > 0;
+    CHECK(bad == 0, "the shader reads the pixels as given, top row first", "100 50 25 127 1 2 3 4 / 10 20 30 40 ...",
+          "%d %d %d %d %d %d %d %d / %d %d %d %d", out[0], out[1], out[2], out[3], out[4], out[5], out[6], out[7],
+          out[8], out[9], out[10], out[11]);
+    /* the next frame of a camera: new values, and the caller's memory is free to change */
+    float fl[2 * 2 * 4];
+    for (int i = 0; i < 16; i++) fl[i] = 1.5f + (float)i;
+    memset(px, 0, sizeof px);
+    cd.pixels = fl, cd.format = IKS_PIXELS_RGBAF, cd.stride = 0;
+    CHECK_CODE("replaced by floats", iks_toy_set_channel(t, 1, &cd), IKS_OK);
+    float of[16];
+    CHECK_CODE("draw with the floats", draw_wh(t, NULL, 2, 2, NULL, of), IKS_OK);
+    bad = 0;
+    for (int i = 0; i < 16; i++) bad += of[i] != fl[i] * 0.5f;
+    CHECK(bad == 0, "the floats, above 1, read exactly (halved)", "0.75 1.25 1.75 ...", "%g %g %g %g", of[0], of[1],
+          of[2], of[3]);
+    CHECK_CODE("given back (d NULL)", iks_toy_set_channel(t, 1, NULL), IKS_OK);
+    CHECK_CODE("draw without it", draw_wh(t, NULL, 2, 2, NULL, of), IKS_OK);
+    CHECK(of[0] == 0 && of[1] == 0 && of[2] == 0, "an unset channel again: black", "0 0 0", "%g %g %g", of[0], of[1],
+          of[2]);
+
+    cd = (iks_channel_desc)IKS_CHANNEL_DESC_INIT;
+    cd.pixels = px, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2, cd.stride = 7;
+    CHECK_FIELD("a stride below a row", iks_toy_set_channel(t, 1, &cd), "stride");
+    cd.stride = 10;
+    CHECK_FIELD("a stride not a multiple of 4", iks_toy_set_channel(t, 1, &cd), "stride");
+    cd.stride = 0, cd.width = 0;
+    CHECK_FIELD("width 0", iks_toy_set_channel(t, 1, &cd), "size");
+    cd.width = 2, cd.format = (iks_pixel_format)7;
+    CHECK_FIELD("format 7", iks_toy_set_channel(t, 1, &cd), "format");
+    cd.format = IKS_PIXELS_RGBA8, cd.pixels = NULL;
+    CHECK_FIELD("neither pixels nor a texture", iks_toy_set_channel(t, 1, &cd), "pixels");
+    cd.pixels = px;
+    CHECK_FIELD("channel 4", iks_toy_set_channel(t, 4, &cd), "channel");
+    cd.pass = IKS_PASS_B;
+    CHECK_FIELD("a pass the toy lacks", iks_toy_set_channel(t, 1, &cd), "pass");
+    cd.pass = IKS_PASS_IMAGE, cd.struct_size = 3;
+    CHECK_FIELD("struct_size 3", iks_toy_set_channel(t, 1, &cd), "struct_size");
+
+    /* the other calls that write the caller's memory: a length short of what they write */
+    iks_toy_destroy(t);
+}
+
 static void test_codes(void)
 {
     for (int c = 0; c < IKS_CODE_COUNT; c++) {
@@ -534,7 +726,7 @@ static void test_rgba8(iks_engine *e)
 
     uint8_t px[W * H * 4];
     memset(px, 0xAB, sizeof px);
-    CHECK_CODE("iks_toy_draw rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, px, NULL), IKS_OK);
+    CHECK_CODE("iks_toy_draw rgba8", draw_wh(t, &(iks_frame_info){ 0 }, W, H, px, NULL), IKS_OK);
     int bad = 0;
     char first[160] = "";
     for (int r = 0; r < H; r++)
@@ -552,13 +744,13 @@ static void test_rgba8(iks_engine *e)
 
     /* another size than the load's: the toy follows */
     uint8_t big[16 * 2 * 4];
-    CHECK_CODE("draw at another size (16x2)", iks_toy_draw(t, &(iks_frame_info){ 0 }, 16, 2, big, NULL), IKS_OK);
+    CHECK_CODE("draw at another size (16x2)", draw_wh(t, &(iks_frame_info){ 0 }, 16, 2, big, NULL), IKS_OK);
     CHECK(big[(0 * 16 + 15) * 4] == 15 && big[(0 * 16 + 15) * 4 + 1] == 1 && big[(1 * 16 + 3) * 4 + 1] == 0,
           "16x2: top-right (15,1), bottom row y 0", "15 1 / 0", "%d %d / %d", big[(0 * 16 + 15) * 4],
           big[(0 * 16 + 15) * 4 + 1], big[(1 * 16 + 3) * 4 + 1]);
-    CHECK_CODE("draw with neither output (only draws)", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, NULL, NULL),
+    CHECK_CODE("draw with neither output (only draws)", draw_wh(t, &(iks_frame_info){ 0 }, W, H, NULL, NULL),
                IKS_OK);
-    CHECK_CODE("draw at width 0", iks_toy_draw(t, &(iks_frame_info){ 0 }, 0, H, px, NULL), IKS_E_USAGE);
+    CHECK_CODE("draw at width 0", draw_wh(t, &(iks_frame_info){ 0 }, 0, H, px, NULL), IKS_E_USAGE);
     iks_toy_destroy(t);
 }
 
@@ -573,7 +765,7 @@ static void test_rgbaf(iks_engine *e)
     float pf[W * H * 4];
     uint8_t p8[W * H * 4];
     for (int i = 0; i < W * H * 4; i++) pf[i] = -1.0f;
-    CHECK_CODE("iks_toy_draw rgbaf + rgba8", iks_toy_draw(t, &(iks_frame_info){ 0 }, W, H, p8, pf), IKS_OK);
+    CHECK_CODE("iks_toy_draw rgbaf + rgba8", draw_wh(t, &(iks_frame_info){ 0 }, W, H, p8, pf), IKS_OK);
     /* exact in float32; a half-float target would give 0.0010004 for 0.001: allow 1e-3 relative */
     int bad = 0, bad8 = 0;
     char first[200] = "", first8[200] = "";
@@ -618,7 +810,7 @@ static void test_uniforms(iks_engine *e)
     if (!t) return;
     uint8_t p[W * H * 4];
     iks_frame_info f = { .time = 3.0, .frame = 7, .time_delta = 0.25, .frame_rate = 40, .mouse = { 3, 2, 5, 6 } };
-    CHECK_CODE("draw with frame info", iks_toy_draw(t, &f, W, H, p, NULL), IKS_OK);
+    CHECK_CODE("draw with frame info", draw_wh(t, &f, W, H, p, NULL), IKS_OK);
     const uint8_t *a = p + 0, *b = p + 4, *c = p + 8; /* top row; every row is the same */
     CHECK(a[0] == 30 && a[1] == 7 && a[2] == 25 && a[3] == 40, "iTime 3, iFrame 7, iTimeDelta .25, iFrameRate 40",
           "30 7 25 40", "%d %d %d %d", a[0], a[1], a[2], a[3]);
@@ -627,7 +819,7 @@ static void test_uniforms(iks_engine *e)
     CHECK(c[0] == W && c[1] == H && c[2] == 30, "iResolution = the draw's size, iDate.w = iTime (fixed date)",
           "4 2 30", "%d %d %d", c[0], c[1], c[2]);
     iks_frame_info g = { .time = 0.5, .frame = 100000, .mouse = { 1, 1, 1, -1 } };
-    CHECK_CODE("draw again", iks_toy_draw(t, &g, W, H, p, NULL), IKS_OK);
+    CHECK_CODE("draw again", draw_wh(t, &g, W, H, p, NULL), IKS_OK);
     CHECK(p[0] == 5 && p[4 * 3] == 255, "iTime 0.5, iMouse.w < 0 after the click", "5, 255", "%d, %d", p[0], p[12]);
     iks_toy_destroy(t);
 }
@@ -647,16 +839,16 @@ static void test_sets(iks_engine *e, logbook *lb)
                IKS_OK);
     if (!t) return;
     uint8_t p[2 * 2 * 4];
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 17 && p[1] == 3 && p[2] == 4, "desc.sets k=17 v=3,4 applied", "17 3 4", "%d %d %d", p[0], p[1], p[2]);
     CHECK_CODE("iks_toy_set k=42", iks_toy_set(t, "k=42"), IKS_OK);
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 42 && p[1] == 3, "iks_toy_set k=42 applied, v kept", "42 3", "%d %d", p[0], p[1]);
     CHECK_CODE("iks_toy_set of an undeclared name", iks_toy_set(t, "nope=1"), IKS_E_USAGE);
     check_one_line("iks_toy_set nope=1");
     CHECK_CODE("iks_toy_set with a wrong count (v=1)", iks_toy_set(t, "v=1"), IKS_E_USAGE);
     CHECK_CODE("iks_toy_set malformed (k=)", iks_toy_set(t, "k="), IKS_E_USAGE);
-    CHECK_CODE("draw", iks_toy_draw(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
+    CHECK_CODE("draw", draw_wh(t, &(iks_frame_info){ 0 }, 2, 2, p, NULL), IKS_OK);
     CHECK(p[0] == 42, "a refused set changes nothing", "42", "%d", p[0]);
 
     int before = lb->warnings;
@@ -740,7 +932,7 @@ static void test_typed_uniforms(iks_engine *e, logbook *lb)
     CHECK_CODE("iks_toy_set_uint big", iks_toy_set_uint(t, "big", (const unsigned[]){ 10, 7 }, 2), IKS_OK);
     CHECK_CODE("iks_toy_set_bool on", iks_toy_set_bool(t, "on", (const bool[]){ true }, 1), IKS_OK);
     uint8_t px[2 * 2 * 4];
-    CHECK_CODE("draw with the typed uniforms", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    CHECK_CODE("draw with the typed uniforms", draw_wh(t, NULL, 2, 2, px, NULL), IKS_OK);
     /* 0.25 -> 63.75, 0.75 -> 191.25, 0.5 + 0.1 = 0.6 -> 153, 1 -> 255: GL rounds to nearest (1 of slack) */
     CHECK(abs(px[0] - 64) <= 1 && abs(px[1] - 191) <= 1 && abs(px[2] - 153) <= 1 && px[3] == 255,
           "the pixel the typed values make", "64 191 153 255", "%d %d %d %d", px[0], px[1], px[2], px[3]);
@@ -775,7 +967,7 @@ static void test_typed_uniforms(iks_engine *e, logbook *lb)
                 (const char *const[]){ "iks_toy_set_int", NULL });
     iks_toy_uniform_info(t, 2, &u);
     CHECK(u.value[1] == 0.75, "a refused set changed nothing", "0.75", "%g", u.value[1]);
-    CHECK_CODE("draw after the refusals", iks_toy_draw(t, NULL, 2, 2, px, NULL), IKS_OK);
+    CHECK_CODE("draw after the refusals", draw_wh(t, NULL, 2, 2, px, NULL), IKS_OK);
     CHECK(abs(px[1] - 191) <= 1, "the picture after the refusals", "191", "%d", px[1]);
     CHECK_INT("no uniforms of a NULL toy", iks_toy_uniform_count(NULL), 0);
     iks_toy_destroy(t);
@@ -899,7 +1091,7 @@ static void test_errors(iks_engine *e)
         const char *rm = NULL;
         iks_last_error(&rm);
         CHECK(rm && strstr(rm, "raw_fd 987"), "... named as raw_fd 987", "raw_fd 987: ...", "'%s'", rm ? rm : "(null)");
-        CHECK_CODE("iks_toy_sound with a negative count", iks_toy_sound(t, 0, -4, NULL), IKS_E_USAGE);
+        CHECK_CODE("iks_toy_sound with a negative count", iks_toy_sound(t, 0, -4, NULL, 0), IKS_E_USAGE);
         iks_toy_destroy(t);
         t = NULL;
     }
@@ -1092,7 +1284,7 @@ static void test_limb(iks_engine *e)
     if (!t) return;
     CHECK(strstr(iks_toy_name(t), "limb") != NULL, "its name", "contains 'limb'", "%s", iks_toy_name(t));
     uint8_t p[64 * 36 * 4];
-    CHECK_CODE("draw the limb demo", iks_toy_draw(t, &(iks_frame_info){ .time = 1.5 }, 64, 36, p, NULL), IKS_OK);
+    CHECK_CODE("draw the limb demo", draw_wh(t, &(iks_frame_info){ .time = 1.5 }, 64, 36, p, NULL), IKS_OK);
     int distinct = 0;
     for (int i = 4; i < (int)sizeof p; i += 4)
         if (memcmp(p, p + i, 3)) distinct++;
@@ -1116,8 +1308,10 @@ static void test_probe(iks_engine *e)
     CHECK_CODE("iks_probe_create with 4 cases", iks_probe_create(e, NULL, cases, 4, &p), IKS_OK);
     if (!p) return;
     float x[16], end[16];
-    CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x), IKS_OK);
-    CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end), IKS_OK);
+    CHECK_CODE("iks_probe_run", iks_probe_run(p, NULL, x, sizeof x), IKS_OK);
+    CHECK_CODE("iks_probe_run_effector", iks_probe_run_effector(p, NULL, end, sizeof end), IKS_OK);
+    CHECK_FIELD("iks_probe_run into 15 floats for 4 cases", iks_probe_run(p, NULL, x, sizeof x - sizeof(float)),
+                "out_len");
     for (int i = 0; i < 4; i++) {
         ik_vec2 cx, ce;
         ik_status st = ik_solve2((ik_vec2){ cases[4 * i], cases[4 * i + 1] }, cases[4 * i + 2], cases[4 * i + 3], NULL,
@@ -1135,7 +1329,7 @@ static void test_probe(iks_engine *e)
     CHECK(x[12] == 0 && x[13] == -1e-20f, "r1 = 1e-20 beside r2 = 1e30: the joint is -r1 u on r1 itself",
           "(0, -1e-20)", "(%.9g, %.9g)", x[12], x[13]);
     iks_probe_destroy(p);
-    CHECK_CODE("iks_probe_run_effector(NULL)", iks_probe_run_effector(NULL, NULL, end), IKS_E_USAGE);
+    CHECK_CODE("iks_probe_run_effector(NULL)", iks_probe_run_effector(NULL, NULL, end, sizeof end), IKS_E_USAGE);
 }
 
 /* load, draw, render and destroy leave as many GL objects alive as before */
@@ -1155,8 +1349,8 @@ static void test_leaks(iks_engine *e, logbook *lb)
         }
         uint8_t p8[32 * 16 * 4];
         float pf[32 * 16 * 4];
-        iks_toy_draw(t, &(iks_frame_info){ 0 }, 32, 16, p8, pf);
-        iks_toy_draw(t, &(iks_frame_info){ 0 }, 48, 24, NULL, NULL);
+        draw_wh(t, &(iks_frame_info){ 0 }, 32, 16, p8, pf);
+        draw_wh(t, &(iks_frame_info){ 0 }, 48, 24, NULL, NULL);
         iks_toy_set(t, "k=0.5");
         iks_render(t, &(iks_render_desc){ .output = pattern, .width = 24, .height = 12, .end = 2 }, NULL);
         iks_toy_destroy(t);
@@ -1189,22 +1383,26 @@ static void test_sound(iks_engine *e)
           "%d %d", iks_toy_has_sound(t), iks_toy_has_image(t));
     enum { N = 600 };
     static float lr[2 * N];
-    CHECK_CODE("iks_toy_sound of 600 samples from 262000 (across a block)", iks_toy_sound(t, 262000, N, lr), IKS_OK);
+    CHECK_CODE("iks_toy_sound of 600 samples from 262000 (across a block)", iks_toy_sound(t, 262000, N, lr, sizeof lr), IKS_OK);
     int bad = -1;
     for (int i = 0; i < N && bad < 0; i++)
         if (lr[2 * i] != (float)((262000 + i) % 7) * 0.125f || lr[2 * i + 1] != -2.0f) bad = i;
+    lr[2 * N - 1] = 42.0f;
+    CHECK_FIELD("iks_toy_sound into a buffer one float short", iks_toy_sound(t, 0, N, lr, sizeof lr - sizeof(float)),
+                "lr_len");
+    CHECK(lr[2 * N - 1] == 42.0f, "... and nothing written", "42", "%g", lr[2 * N - 1]);
     CHECK(bad < 0, "each sample is what samp gives, unclamped", "all", "sample %d: %g %g", bad, bad >= 0 ? lr[2 * bad] : 0,
           bad >= 0 ? lr[2 * bad + 1] : 0);
     uint8_t px[8 * 8 * 4];
     iks_frame_info fi = { 0 };
-    CHECK_CODE("a picture of it is refused", iks_toy_draw(t, &fi, 8, 8, px, NULL), IKS_E_USAGE);
+    CHECK_CODE("a picture of it is refused", draw_wh(t, &fi, 8, 8, px, NULL), IKS_E_USAGE);
     iks_toy_destroy(t);
     const char *pic = "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\n";
     CHECK_CODE("load a picture", load_src(e, "p.frag", pic, 8, 8, &t), IKS_OK);
     if (!t) return;
     CHECK(!iks_toy_has_sound(t) && iks_toy_has_image(t), "a picture alone: no sound", "false true", "%d %d",
           iks_toy_has_sound(t), iks_toy_has_image(t));
-    CHECK_CODE("iks_toy_sound without a sound pass", iks_toy_sound(t, 0, 1, lr), IKS_E_USAGE);
+    CHECK_CODE("iks_toy_sound without a sound pass", iks_toy_sound(t, 0, 1, lr, sizeof lr), IKS_E_USAGE);
     iks_toy_destroy(t);
 }
 
@@ -1279,7 +1477,7 @@ static void test_deep_expression(iks_engine *e)
                                                 .es_check = true }, &t), IKS_OK);
     if (t) {
         unsigned char px[4 * 4 * 4];
-        CHECK_CODE("... and draws", iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+        CHECK_CODE("... and draws", draw_wh(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
         CHECK(px[0] == 64, "... its value", "64 (0.25)", "%d", px[0]);
     }
     iks_toy_destroy(t);
@@ -1291,7 +1489,7 @@ static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
     unsigned char px[4 * 4 * 4];
     memset(px, 0x77, sizeof px);
-    CHECK_CODE(what, iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
+    CHECK_CODE(what, draw_wh(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
     const unsigned char *c = px + (2 * 4 + 2) * 4;
     char w[32];
     snprintf(w, sizeof w, "%d %d %d", want[0], want[1], want[2]);
@@ -1339,7 +1537,7 @@ out:
 static int red_after(iks_toy *t, long frame)
 {
     uint8_t px[4 * 4 * 4];
-    if (iks_toy_draw(t, &(iks_frame_info){ .frame = frame }, 4, 4, px, NULL) != IKS_OK) return -1;
+    if (draw_wh(t, &(iks_frame_info){ .frame = frame }, 4, 4, px, NULL) != IKS_OK) return -1;
     return px[0];
 }
 
@@ -1388,7 +1586,7 @@ static void test_state(iks_engine *e)
     /* another size: the state is another toy's */
     CHECK(red_after(t, 0) >= 0, "draw at 4x4", "ok", "failed");
     uint8_t px[8 * 8 * 4];
-    CHECK_CODE("draw at 8x8", iks_toy_draw(t, &(iks_frame_info){ 0 }, 8, 8, px, NULL), IKS_OK);
+    CHECK_CODE("draw at 8x8", draw_wh(t, &(iks_frame_info){ 0 }, 8, 8, px, NULL), IKS_OK);
     CHECK_CODE("a 4x4 state into the toy at 8x8 is refused", iks_toy_state_load(t, st, n), IKS_E_USAGE);
     free(st);
     free(small);
@@ -1438,6 +1636,9 @@ int main(int argc, char **argv)
     test_write_png("before any iks_render");
     test_rgba8(e);
     test_rgbaf(e);
+    test_draw_desc(e);
+    test_struct_size(e);
+    test_memory_channels(e);
     test_uniforms(e);
     test_sets(e, &lb);
     test_typed_uniforms(e, &lb);

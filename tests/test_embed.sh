@@ -71,6 +71,27 @@ check "render_frame runs against the installed library" \
 check "... and loads the prefix's libikshade" \
   bash -c 'LD_LIBRARY_PATH="$1" ldd ./render_frame | grep -q "libikshade.so.* => $1/"' _ "$libdir"
 check_eq "render_frame wrote a 640x360 RGB PNG" "640 360 3" "$(png info "$tmp/c.png" 2>&1)"
+# the INIT macros of the sized descriptions, without a warning, in every language the header serves
+cat > inits.c <<'C'
+#include <ikshade/ikshade.h>
+int main(void) {
+  iks_toy_desc t = IKS_TOY_DESC_INIT;
+  iks_live_desc l = IKS_LIVE_DESC_INIT;
+  iks_draw_desc d = IKS_DRAW_DESC_INIT;
+  iks_channel_desc c = IKS_CHANNEL_DESC_INIT;
+  return t.struct_size == sizeof t && l.struct_size == sizeof l && d.struct_size == sizeof d &&
+         c.struct_size == sizeof c ? 0 : 1;
+}
+C
+cp inits.c inits.cpp
+for std in c99 c11 c2x; do
+  check "IKS_*_DESC_INIT: -std=$std -Wall -Wextra -pedantic -Werror, struct_size set" \
+    bash -c 'cc -std=$1 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ikshade) inits.c -o inits && ./inits' _ "$std"
+done
+for std in c++11 c++20; do
+  check "IKS_*_DESC_INIT: -std=$std -Wall -Wextra -pedantic -Werror, struct_size set" \
+    bash -c 'c++ -std=$1 -Wall -Wextra -pedantic -Werror $(pkg-config --cflags ikshade) inits.cpp -o inits && ./inits' _ "$std"
+done
 check "render_frame with no argument writes limb.png" env LD_LIBRARY_PATH="$libdir" ./render_frame
 check "... which is the same picture" cmp limb.png "$tmp/c.png"
 
@@ -129,10 +150,10 @@ else
 #define F(T, f) printf(" %s@%zu", #f, offsetof(T, f))
 int main(void) {
   printf("engine %zu", sizeof(iks_engine_desc));
-  F(iks_engine_desc, window); F(iks_engine_desc, get_proc); F(iks_engine_desc, shader_dir);
+  F(iks_engine_desc, struct_size); F(iks_engine_desc, window); F(iks_engine_desc, get_proc); F(iks_engine_desc, shader_dir);
   F(iks_engine_desc, log); F(iks_engine_desc, log_user);
   printf("\ntoy %zu", sizeof(iks_toy_desc));
-  F(iks_toy_desc, path); F(iks_toy_desc, source); F(iks_toy_desc, channel); F(iks_toy_desc, sets);
+  F(iks_toy_desc, struct_size); F(iks_toy_desc, path); F(iks_toy_desc, source); F(iks_toy_desc, channel); F(iks_toy_desc, sets);
   F(iks_toy_desc, nsets); F(iks_toy_desc, include_dirs); F(iks_toy_desc, n_include_dirs); F(iks_toy_desc, glsl);
   F(iks_toy_desc, missing_media_black); F(iks_toy_desc, override_include); F(iks_toy_desc, override_path);
   F(iks_toy_desc, width); F(iks_toy_desc, height); F(iks_toy_desc, allow_media_outside); F(iks_toy_desc, es_check);
@@ -140,6 +161,11 @@ int main(void) {
   printf("\nframe %zu", sizeof(iks_frame_info));
   F(iks_frame_info, time); F(iks_frame_info, frame); F(iks_frame_info, time_delta); F(iks_frame_info, frame_rate);
   F(iks_frame_info, mouse); F(iks_frame_info, real_date);
+  printf("\ndraw %zu", sizeof(iks_draw_desc));
+  F(iks_draw_desc, struct_size); F(iks_draw_desc, width); F(iks_draw_desc, height); F(iks_draw_desc, rgba8);
+  F(iks_draw_desc, rgba8_len); F(iks_draw_desc, rgba8_stride); F(iks_draw_desc, rgbaf); F(iks_draw_desc, rgbaf_len);
+  F(iks_draw_desc, rgbaf_stride); F(iks_draw_desc, hdr); F(iks_draw_desc, to_fbo); F(iks_draw_desc, fbo);
+  F(iks_draw_desc, x); F(iks_draw_desc, y); F(iks_draw_desc, w); F(iks_draw_desc, h);
   printf("\n");
   return 0;
 }
@@ -150,7 +176,7 @@ C
 import ctypes, importlib.util, sys
 spec = importlib.util.spec_from_file_location('render_frame', sys.argv[1])
 m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-for name, cls in (('engine', m.EngineDesc), ('toy', m.ToyDesc), ('frame', m.FrameInfo)):
+for name, cls in (('engine', m.EngineDesc), ('toy', m.ToyDesc), ('frame', m.FrameInfo), ('draw', m.DrawDesc)):
     print(name, ctypes.sizeof(cls), end='')
     for f in cls._fields_:
         print(f' {f[0]}@{getattr(cls, f[0]).offset}', end='')

@@ -165,12 +165,209 @@ static void draw_toy(const char *when, iks_engine *e)
     CHECK(c == IKS_OK, "%s: iks_toy_load: %s: %s", when, cname(c), (iks_last_error(&msg), msg));
     if (!t) return;
     uint8_t px[8 * 8 * 4];
-    c = iks_toy_draw(t, &(iks_frame_info){ .time = 1 }, 8, 8, px, NULL);
+    c = iks_toy_draw(t, &(iks_frame_info){ .time = 1 },
+                     &(iks_draw_desc){ IKS_DESC_SIZE(iks_draw_desc), .width = 8, .height = 8, .rgba8 = px, .rgba8_len = sizeof px });
     CHECK(c == IKS_OK, "%s: iks_toy_draw: %s: %s", when, cname(c), (iks_last_error(&msg), msg));
     /* pixel (4, 0): f.x = 4.5 -> 0.5625 -> 143; green 0.5 -> 128 (GL rounds to nearest; 1 of slack) */
     CHECK(abs(px[4 * 4] - 143) <= 1 && abs(px[4 * 4 + 1] - 128) <= 1, "%s: pixel (4,0) is %d %d, expected 143 128",
           when, px[16], px[17]);
     iks_toy_destroy(t);
+}
+
+/* ---- GPU in and out (issue 26, item 2): the host's own framebuffer and textures ---- */
+
+/* made before the host sets its state, so that making them disturbs nothing the test compares */
+static GLuint host_fbo, host_fbo_tex, chan_tex[2];
+
+static void make_host_objects(void)
+{
+    glGenTextures(1, &host_fbo_tex);
+    glBindTexture(GL_TEXTURE_2D, host_fbo_tex);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 16, 16, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    glGenFramebuffers(1, &host_fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, host_fbo);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, host_fbo_tex, 0);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    /* two 2x2 textures a camera might hand over, frame after frame (GL's rows: bottom first) */
+    static const uint8_t texels[2][16] = { { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150, 160 },
+                                           { 200, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 250 } };
+    glGenTextures(2, chan_tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    for (int i = 0; i < 2; i++) {
+        glBindTexture(GL_TEXTURE_2D, chan_tex[i]);
+        glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels[i]);
+    }
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
+/* reads w x h RGBA8 of framebuffer fbo (or of texture tex when fbo is 0), bottom row first, and puts
+ * back what reading changes: the test's own reads must not look like the library's changes */
+static void host_read(GLuint fbo, GLuint tex, int x, int y, int w, int h, uint8_t *out)
+{
+    GLint read_fb, pack_row, pack_align, active, bound;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fb);
+    glGetIntegerv(GL_PACK_ROW_LENGTH, &pack_row);
+    glGetIntegerv(GL_PACK_ALIGNMENT, &pack_align);
+    glPixelStorei(GL_PACK_ROW_LENGTH, 0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    if (fbo) {
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+        glReadPixels(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, out);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, (GLuint)read_fb);
+    } else {
+        glGetIntegerv(GL_ACTIVE_TEXTURE, &active);
+        glActiveTexture(GL_TEXTURE7);
+        glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RGBA, GL_UNSIGNED_BYTE, out);
+        glBindTexture(GL_TEXTURE_2D, (GLuint)bound);
+        glActiveTexture((GLenum)active);
+    }
+    glPixelStorei(GL_PACK_ROW_LENGTH, pack_row);
+    glPixelStorei(GL_PACK_ALIGNMENT, pack_align);
+}
+
+/* puts back the draw framebuffer, scissor, colour mask and clear colour the test's own clear changed */
+static void set_host_state_again(const gl_snapshot *s)
+{
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, (GLuint)s->draw_fb);
+    if (s->scissor_on) glEnable(GL_SCISSOR_TEST);
+    glColorMask(s->color_mask[0], s->color_mask[1], s->color_mask[2], s->color_mask[3]);
+    glClearColor(s->clear[0], s->clear[1], s->clear[2], s->clear[3]);
+}
+
+/* rows bottom first (GL's) against rows top first (memory's): how many bytes differ */
+static int flipped_diff(const uint8_t *gl_rows, const uint8_t *top_rows, int w, int h)
+{
+    int bad = 0;
+    for (int y = 0; y < h; y++)
+        bad += memcmp(gl_rows + (size_t)y * w * 4, top_rows + (size_t)(h - 1 - y) * w * 4, (size_t)w * 4) != 0;
+    return bad;
+}
+
+static void gpu_in_out(iks_engine *e, const gl_snapshot *before)
+{
+    gl_snapshot after;
+    const char *msg;
+    iks_toy *t = NULL;
+    /* a picture with a different value in every pixel, so a shifted or flipped copy cannot pass */
+    const char *src = "void mainImage(out vec4 c, in vec2 f) { c = vec4(f.x / 8.0, f.y / 8.0, 0.25, 1.0); }\n";
+    iks_code c = iks_toy_load(e, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = "fbo.frag", .source = src,
+                                                  .width = 8, .height = 8 }, &t);
+    CHECK(c == IKS_OK, "gpu: load: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    if (!t) return;
+    uint8_t ref[8 * 8 * 4], got[16 * 16 * 4];
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = 8, d.height = 8, d.rgba8 = ref, d.rgba8_len = sizeof ref;
+    c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_OK, "gpu: the draw into memory: %s: %s", cname(c), (iks_last_error(&msg), msg));
+
+    /* into the host's framebuffer at (4, 2): the same pixels, the rest of it untouched */
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = 8, d.height = 8, d.to_fbo = true, d.fbo = host_fbo, d.x = 4, d.y = 2;
+    c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_OK, "gpu: the draw into the host's framebuffer: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    snapshot(&after);
+    same_state("draw into the host's framebuffer", before, &after);
+    host_read(host_fbo, 0, 4, 2, 8, 8, got);
+    CHECK(flipped_diff(got, ref, 8, 8) == 0, "gpu: the framebuffer's 8x8 at (4,2) differs from the memory draw "
+          "(first pixel %d %d %d, expected %d %d %d)", got[0], got[1], got[2], ref[7 * 32], ref[7 * 32 + 1], ref[7 * 32 + 2]);
+    host_read(host_fbo, 0, 0, 0, 16, 16, got);
+    int outside = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            if (x < 4 || x >= 12 || y < 2 || y >= 10) outside += got[(y * 16 + x) * 4 + 3] != 0;
+    CHECK(outside == 0, "gpu: %d pixels outside the rectangle were written", outside);
+
+    /* scaled: the 8x8 frame over a 16x12 rectangle at (0, 4) covers it exactly, corner to corner */
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, host_fbo);
+    glDisable(GL_SCISSOR_TEST);
+    glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT);
+    set_host_state_again(before);
+    d.x = 0, d.y = 4, d.w = 16, d.h = 12;
+    c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_OK, "gpu: a scaled draw: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    snapshot(&after);
+    same_state("a scaled draw into the host's framebuffer", before, &after);
+    host_read(host_fbo, 0, 0, 0, 16, 16, got);
+    int covered = 0, spilled = 0;
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++) *(y >= 4 ? &covered : &spilled) += got[(y * 16 + x) * 4 + 3] != 0;
+    CHECK(covered == 16 * 12 && spilled == 0, "gpu: the scaled rectangle: %d of 192 pixels written, %d outside",
+          covered, spilled);
+    d.w = d.h = 0;
+
+    /* the Image texture, read by the host itself */
+    unsigned tex = 0, fmt = 0;
+    int tw = 0, th = 0;
+    c = iks_toy_image_texture(t, &tex, &tw, &th, &fmt);
+    CHECK(c == IKS_OK && tex && tw == 8 && th == 8 && fmt == GL_RGBA8, "gpu: iks_toy_image_texture: %s, %u %dx%d 0x%x",
+          cname(c), tex, tw, th, fmt);
+    if (tex) {
+        host_read(0, tex, 0, 0, 8, 8, got);
+        CHECK(flipped_diff(got, ref, 8, 8) == 0, "gpu: the Image texture read by the host differs from the memory draw");
+    }
+    snapshot(&after);
+    same_state("the Image texture", before, &after);
+
+    /* refusals, naming the field, and the state still the host's */
+    d.fbo = 4242;
+    c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_E_USAGE && !strcmp(iks_last_error_field(NULL), "fbo"), "gpu: fbo 4242: %s about '%s'", cname(c),
+          iks_last_error_field(NULL));
+    iks_toy_destroy(t);
+    t = NULL;
+
+    /* channels: the host's textures (kept by the host), then its pixels in memory */
+    const char *fetch = "void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel2, ivec2(f), 0); }\n";
+    c = iks_toy_load(e, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = "chan.frag", .source = fetch,
+                                         .width = 2, .height = 2 }, &t);
+    CHECK(c == IKS_OK, "gpu: load the channel shader: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    if (!t) return;
+    uint8_t out[16], want[16];
+    for (int k = 0; k < 2; k++) {
+        iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+        cd.texture = chan_tex[k], cd.target = GL_TEXTURE_2D;
+        c = iks_toy_set_channel(t, 2, &cd);
+        CHECK(c == IKS_OK, "gpu: channel 2 from the host's texture %d: %s: %s", k, cname(c), (iks_last_error(&msg), msg));
+        d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+        d.width = 2, d.height = 2, d.rgba8 = out, d.rgba8_len = sizeof out;
+        c = iks_toy_draw(t, NULL, &d);
+        host_read(0, chan_tex[k], 0, 0, 2, 2, want);
+        CHECK(c == IKS_OK && flipped_diff(want, out, 2, 2) == 0, "gpu: frame %d samples the host's texture %d "
+              "(got %d %d %d %d, its texel (0,1) is %d %d %d %d)", k, k, out[0], out[1], out[2], out[3], want[8],
+              want[9], want[10], want[11]);
+        snapshot(&after);
+        same_state("a channel from the host's texture", before, &after);
+    }
+    iks_channel_desc bad = IKS_CHANNEL_DESC_INIT;
+    bad.texture = chan_tex[0], bad.target = GL_TEXTURE_3D;
+    c = iks_toy_set_channel(t, 2, &bad);
+    CHECK(c == IKS_E_USAGE && !strcmp(iks_last_error_field(NULL), "target"), "gpu: a 2D texture as GL_TEXTURE_3D: %s "
+          "about '%s'", cname(c), iks_last_error_field(NULL));
+    bad.texture = 4243, bad.target = GL_TEXTURE_2D;
+    c = iks_toy_set_channel(t, 2, &bad);
+    CHECK(c == IKS_E_USAGE && !strcmp(iks_last_error_field(NULL), "texture"), "gpu: texture 4243: %s about '%s'",
+          cname(c), iks_last_error_field(NULL));
+    /* pixels in memory on the host's context, whose UNPACK_ROW_LENGTH is 5: rows 12 bytes apart */
+    uint8_t mem[2 * 12] = { 1, 2, 3, 4, 5, 6, 7, 8, 0xEE, 0xEE, 0xEE, 0xEE, 9, 10, 11, 12, 13, 14, 15, 16 };
+    iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+    cd.pixels = mem, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2, cd.stride = 12;
+    c = iks_toy_set_channel(t, 2, &cd);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.width = 2, d.height = 2, d.rgba8 = out, d.rgba8_len = sizeof out;
+    if (c == IKS_OK) c = iks_toy_draw(t, NULL, &d);
+    CHECK(c == IKS_OK && !memcmp(out, mem, 8) && !memcmp(out + 8, mem + 12, 8), "gpu: a channel from memory on the "
+          "host's context: %s, got %d %d %d %d / %d %d", cname(c), out[0], out[1], out[2], out[3], out[8], out[9]);
+    snapshot(&after);
+    same_state("a channel from memory", before, &after);
+    iks_toy_destroy(t);
+    snapshot(&after);
+    same_state("the channel toy destroyed", before, &after);
 }
 
 /* A progress callback that draws with the host's own context, as a program showing progress in its
@@ -245,6 +442,7 @@ int main(void)
         return 1;
     }
     host_glx = glx_current();
+    make_host_objects();
     set_host_state(64, 48);
     gl_snapshot before, after;
     snapshot(&before);
@@ -296,6 +494,7 @@ int main(void)
         render_with_callback("engine on the host's context", e, host);
         snapshot(&after);
         same_state("render on the host's context", &before, &after);
+        gpu_in_out(e, &before);
         CHECK(iks_engine_bind(e) == IKS_OK, "iks_engine_bind on the host's context");
         iks_engine_unbind(e);
         iks_engine_destroy(e);

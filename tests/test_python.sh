@@ -107,6 +107,27 @@ check_eq "uniforms(): a slider's range and step, its default beside the value se
   "level float 0.800000011920929 0.4000000059604645 (0.0, 1.0, 0.05) False" "$(sed -n 2p <<<"$out")"
 check_eq "uniforms(): a colour picker" "tint vec3 (1.0, 0.5, 0.0) (1.0, 0.5, 0.0) None True" "$(sed -n 3p <<<"$out")"
 
+# ---- a channel fed from memory: uint8 rows a slice apart, float32 above 1, replaced, given back ----
+out=$(py -c '
+import numpy as np, ikshade
+src = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) * 0.5; }"
+t = ikshade.Toy(src, size=(2, 2))
+big = np.zeros((2, 5, 4), dtype=np.uint8)
+big[0, 0] = (200, 100, 50, 254); big[1, 1] = (20, 40, 60, 254)   # top row first
+t.set_channel(0, big[:, :2])                                      # rows 20 bytes apart, 8 used
+a = t.snapshot()
+print(a[0, 0].tolist(), a[1, 1].tolist())
+t.set_channel(0, np.full((2, 2, 4), 1.5, dtype=np.float32))       # 1.5 * 0.5 = 0.75 -> 191
+print(t.snapshot()[0, 0].tolist())
+t.set_channel(0, None)                                            # the toy'"'"'s own channel: none, black
+print(t.snapshot()[0, 0, :3].tolist())
+try:
+    t.set_channel(4, big)
+except ikshade.Error as e:
+    print(e.code_name, repr(e.field))' 2>&1)
+check_eq "Toy.set_channel: a strided uint8 slice, float32 above 1, None, a bad channel" \
+  "$(printf '%s\n' '[100, 50, 25, 127] [10, 20, 30, 127]' '[191, 191, 191, 191]' '[0, 0, 0]' "usage 'channel'")" "$out"
+
 # ---- a whole toy in memory (a dict: the site's JSON), its state saved and restored, reset ----
 out=$(py -c '
 import ikshade

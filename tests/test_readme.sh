@@ -84,4 +84,14 @@ for p in limb creature; do
 done
 check_eq "the first steps' clip: walk.webp, 240 frames of 640x360 (read by PIL)" "240 640x360" \
   "$(/usr/bin/python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); print(im.n_frames, "%dx%d" % im.size)' "$c/walk.webp" 2>&1)"
+# the guide's C excerpts (```c blocks of docs/library.md) are lines of the program its commands build
+missing=$(/usr/bin/python3 - "$src/docs/library.md" "$src/examples/gpu_io.c" <<'P' 2>&1
+import re, sys
+doc, prog = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+blocks = re.findall(r'^```c\n(.*?)^```$', doc, re.S | re.M)
+print(len(blocks), sum(b not in prog for b in blocks))
+P
+)
+check_eq "docs/library.md's C excerpts: 4, each verbatim in examples/gpu_io.c" "4 0" "$missing"
+check "... which the guide built and ran (gpu_io: the field of the refusal named)" grep -q "^refused: rgba8_len: " "$tmp/out.log"
 finish

@@ -13,9 +13,12 @@ int main(void)
     iks_engine *e = NULL;
     iks_toy *t = NULL;
     static uint8_t px[EMBED_SIDE * EMBED_SIDE * 4];
-    if (iks_engine_create(&(iks_engine_desc){ 0 }, &e) != IKS_OK ||
-        iks_toy_load(e, &(iks_toy_desc){ .source = EMBED_IMAGE, .width = EMBED_SIDE, .height = EMBED_SIDE }, &t) != IKS_OK ||
-        iks_toy_draw(t, &(iks_frame_info){ 0 }, EMBED_SIDE, EMBED_SIDE, px, NULL) != IKS_OK) {
+    if (iks_engine_create(&(iks_engine_desc)IKS_ENGINE_DESC_INIT, &e) != IKS_OK ||
+        iks_toy_load(e, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .source = EMBED_IMAGE, .width = EMBED_SIDE,
+                                         .height = EMBED_SIDE }, &t) != IKS_OK ||
+        iks_toy_draw(t, &(iks_frame_info){ 0 }, &(iks_draw_desc){ IKS_DESC_SIZE(iks_draw_desc), .width = EMBED_SIDE,
+                                                                  .height = EMBED_SIDE, .rgba8 = px, .rgba8_len = sizeof px })
+            != IKS_OK) {
         const char *m = "";
         iks_last_error(&m);
         fprintf(stderr, "embed-lib: %s\n", m);

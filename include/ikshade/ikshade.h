@@ -5,6 +5,13 @@
  * Conventions
  * - Opaque handles with create/destroy pairs; the caller owns what a create gives it.
  * - Description structs whose zero fields mean the defaults: `&(iks_render_desc){ .output = "a.png" }`.
+ *   Each begins with struct_size, the bytes of the struct as the caller's header defines it; set it
+ *   with the struct's INIT macro (`iks_render_desc d = IKS_RENDER_DESC_INIT;`, or
+ *   `&(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = "a.png" }`). 0 reads the struct as the
+ *   first header with the field laid it out, so a zero-initialised one keeps working; a size the library
+ *   cannot read is IKS_E_USAGE about "struct_size" (the policy: docs/DESIGN-NOTES.md, "ABI and SONAME").
+ * - Every call that writes into the caller's memory takes the buffer's length in bytes (and a stride
+ *   for pixels): a buffer too small for what was asked is IKS_E_USAGE naming the field, never written.
  * - Every call that can fail returns an iks_code; on failure the calling thread's last error holds the
  *   code and a message made where the error happened (`iks_last_error`). The library never prints and
  *   never exits: warnings go to the engine's logger callback.
@@ -41,6 +48,8 @@
 #include <stdint.h>
 
 #ifdef __cplusplus
+/* a description of type T, zero but for its struct_size (templates cannot have C linkage: before it) */
+template <typename T> inline T iks_desc_init_() { T d = T(); d.struct_size = sizeof(T); return d; }
 extern "C" {
 #endif
 
@@ -67,6 +76,18 @@ extern "C" {
 #define IKS_DEFAULT_WIDTH 1280
 #define IKS_DEFAULT_HEIGHT 720
 #define IKS_MAX_SIDE 65536
+
+/* struct_size, the first member of every description struct, as its INIT macro sets it. In C, a
+ * designator: `&(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = "x" }`. C++ before 20 has no
+ * designators, and `{ sizeof(T) }` draws -Wextra's missing-initializer warning there, so a C++ INIT
+ * macro is a value-initialised T with the size set (iks_desc_init_ below); assign the members after. */
+#ifdef __cplusplus
+#define IKS_DESC_SIZE(T) sizeof(T)
+#define IKS_DESC_INIT_(T) iks_desc_init_<T>()
+#else
+#define IKS_DESC_SIZE(T) .struct_size = sizeof(T)
+#define IKS_DESC_INIT_(T) { IKS_DESC_SIZE(T) }
+#endif
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
 IKS_API const char *iks_version(void);
@@ -165,10 +186,12 @@ struct iks_window {
 };
 
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_window_desc): see the conventions at the top */
     int width, height;  /* in screen coordinates; 0: IKS_DEFAULT_WIDTH x IKS_DEFAULT_HEIGHT */
     const char *title;  /* NULL: "ikshade" */
     bool no_vsync;      /* swap as fast as possible instead of once per refresh */
 } iks_window_desc;
+#define IKS_WINDOW_DESC_INIT IKS_DESC_INIT_(iks_window_desc)
 /* Checks a window's description without a display: IKS_E_USAGE about "size" (0 or 1 to 16384). */
 IKS_API iks_code iks_window_check(const iks_window_desc *d);
 /* Opens a GLFW window with a GL 3.3 core context; the caller's context stays current (the engine made
@@ -182,6 +205,7 @@ IKS_API void iks_window_close(iks_window *w);
 typedef struct iks_engine iks_engine;
 
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_engine_desc): see the conventions at the top */
     /* Where GL comes from. Both NULL: a headless EGL context the engine makes and owns. window: that
      * window's context (the live loop needs one). get_proc: the loader of a context the caller made
      * current, for drawing into memory from a program that has its own window. */
@@ -193,6 +217,7 @@ typedef struct {
     iks_log_fn log;     /* NULL: warnings are dropped */
     void *log_user;
 } iks_engine_desc;
+#define IKS_ENGINE_DESC_INIT IKS_DESC_INIT_(iks_engine_desc)
 
 /* Works whatever context is current (a program's GLX or EGL context, another engine's, none) and
  * returns with that one current again. */
@@ -236,6 +261,7 @@ typedef struct iks_toy iks_toy;
 typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
 
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_toy_desc): see the conventions at the top */
     /* What to load: a shader file, a shadertoy.com .json, or a directory toy (image.glsl, common.glsl,
      * a.glsl .. d.glsl, cube_a.glsl, sound.glsl, manifest.txt). NULL with source NULL: the IK limb demo
      * (limb.frag). A file that defines mainSound is its own sound pass as well (only that without a
@@ -279,6 +305,7 @@ typedef struct {
      * (iks_render refuses them with IKS_E_USAGE). */
     bool sound_only;
 } iks_toy_desc;
+#define IKS_TOY_DESC_INIT IKS_DESC_INIT_(iks_toy_desc)
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a
  * built-in uniform, a value a float cannot hold), the channel specs and the files they name, the
@@ -364,17 +391,85 @@ typedef struct {
     bool real_date;
 } iks_frame_info;
 
-/* Draws one frame at width x height (0x0: the toy's size now, iks_toy_desc's at first): Buffers A-D,
- * then Image. rgba8 (width*height*4 bytes) and rgbaf
- * (width*height*4 floats) receive the picture top row first; either may be NULL (both NULL: only draw,
- * see iks_engine_finish). With rgbaf the Image pass is drawn into a float target, so values above 1
- * and below 1/255 survive, and rgba8 is then the same picture rounded to 8 bits. */
-IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, int width, int height, uint8_t *rgba8,
-                              float *rgbaf);
+/* Where a frame goes: into memory (rgba8, rgbaf), into the caller's framebuffer (fbo), or only into
+ * the toy's Image texture (iks_toy_image_texture); any of them together. */
+typedef struct {
+    size_t struct_size;     /* IKS_DESC_SIZE(iks_draw_desc) */
+    int width, height;      /* the frame; 0x0: the toy's size now, iks_toy_desc's at first. Another size
+                               resizes the buffers (their contents kept where they overlap) */
+    /* RGBA8 pixels, top row first, rgba8_stride bytes from one row to the next (0: width*4; at least
+       that): rgba8_len must hold (height-1)*stride + width*4 bytes. NULL: none. */
+    uint8_t *rgba8;
+    size_t rgba8_len, rgba8_stride;
+    /* The same as 4 floats a pixel (stride 0: width*16 bytes; a multiple of 4). With rgbaf the Image pass
+       is drawn into a float target, so values above 1 and below 1/255 survive, and rgba8 is then the same
+       picture rounded to 8 bits. */
+    float *rgbaf;
+    size_t rgbaf_len, rgbaf_stride;
+    /* hdr: the Image pass into a float target (RGBA32F) without rgbaf: for fbo and the Image texture */
+    bool hdr;
+    /* to_fbo: also into framebuffer object fbo of the caller's context (0: its default framebuffer),
+       in the rectangle x, y, w, h of it (GL's convention: x, y its lower left corner; w, h 0: the frame's
+       size; another size scales, linearly). Only on an engine made from the caller's context
+       (iks_engine_desc.get_proc) or its window: IKS_E_USAGE otherwise. The frame is drawn at
+       width x height and copied (glBlitFramebuffer), so its pixels are those rgba8 would get. The
+       caller's bindings, viewport and the rest of the state the host contract lists are as they were
+       after the call. */
+    bool to_fbo;
+    unsigned fbo;
+    int x, y, w, h;
+} iks_draw_desc;
+#define IKS_DRAW_DESC_INIT IKS_DESC_INIT_(iks_draw_desc)
+/* Draws one frame: Buffers A-D, then Image, into what d names (d NULL: only draw, at the toy's size;
+ * see iks_engine_finish). IKS_E_USAGE naming the field for a size below 1x1 ("size"), a stride below a
+ * row or not a whole number of floats ("rgba8_stride", "rgbaf_stride"), a length too small for the
+ * frame ("rgba8_len", "rgbaf_len": nothing written), to_fbo on a headless engine ("fbo"), or a
+ * rectangle with a negative side ("w"). A framebuffer GL refuses to draw into is IKS_E_GL. */
+IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, const iks_draw_desc *d);
+/* The Image pass's picture of the last iks_toy_draw, as a GL_TEXTURE_2D of the engine's context that the
+ * caller may sample (bind it, read it with glGetTexImage or a framebuffer of its own) but not change or
+ * delete: it is the toy's, valid until the next iks_toy_draw or iks_toy_destroy (a draw at another size
+ * or format makes another). Its rows are GL's, bottom row first; internal format GL_RGBA8 (0x8058), or
+ * GL_RGBA32F (0x8814) after a draw with rgbaf or hdr: *format (may be NULL) gets which. Its sampler
+ * state is left as GL's default (linear, no mipmaps): set your own sampler object. IKS_E_USAGE before
+ * the first draw. */
+IKS_API iks_code iks_toy_image_texture(iks_toy *t, unsigned *texture, int *width, int *height, unsigned *format);
+
+/* A channel fed by the caller instead of what the toy's description names, until it is replaced again or
+ * cleared (iks_toy_set_channel with d NULL): a host's camera, video or drawing. Either a texture of the
+ * engine's context (texture and target; the caller keeps it, and must keep it alive while the toy reads
+ * it), or pixels in memory copied into a texture the toy owns (pixels, format, width, height,
+ * stride; the caller's memory is not used after the call, so a new frame every draw is one call). */
+typedef enum { IKS_PIXELS_RGBA8, IKS_PIXELS_RGBAF } iks_pixel_format;
+typedef enum { IKS_PASS_IMAGE, IKS_PASS_A, IKS_PASS_B, IKS_PASS_C, IKS_PASS_D, IKS_PASS_CUBE_A } iks_pass_id;
+typedef struct {
+    size_t struct_size;     /* IKS_DESC_SIZE(iks_channel_desc) */
+    iks_pass_id pass;       /* which pass's channel: 0, the Image pass (a single file's only one) */
+    /* A texture: GL_TEXTURE_2D (0x0DE1), or GL_TEXTURE_CUBE_MAP (0x8513) / GL_TEXTURE_3D (0x806F) for a
+       channel the toy declared a cubemap or a volume (the shader's sampler type is fixed at load).
+       width, height (and depth) say its size for iChannelResolution (0: read from the texture). */
+    unsigned texture, target;
+    /* Pixels: top row first (as images: the top row is at texture coordinate y = 1), stride bytes from one
+       row to the next (0: width x the pixel's bytes; at least that, a multiple of 4 bytes), 4 bytes a
+       pixel (RGBA8) or 4 floats (RGBAF, kept as RGBA32F: values above 1 survive). */
+    const void *pixels;
+    iks_pixel_format format;
+    int width, height, depth;
+    size_t stride;
+} iks_channel_desc;
+#define IKS_CHANNEL_DESC_INIT IKS_DESC_INIT_(iks_channel_desc)
+/* Sets channel c (0..3) of d->pass. IKS_E_USAGE naming the field: "channel" (c), "pass" (one the toy
+ * lacks), "target" (another than the shader's sampler type, or not a texture), "format", "size" (width
+ * or height below 1 or past the GL's largest), "stride" (below a row, or not a multiple of 4), "pixels"
+ * and "texture" (both or neither). The channel is sampled with the filter and wrap its description gave
+ * it (linear and clamped by default; a mipmapped filter builds mipmaps of pixels, and is linear on a
+ * caller's texture, whose levels the library does not touch). */
+IKS_API iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d);
 /* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s) into lr, 2n floats
- * interleaved left, right, as mainSound returned them (not clamped). IKS_E_USAGE without a sound pass
- * (iks_toy_has_sound) or for a range the site's 32-bit sample numbers cannot reach. */
-IKS_API iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr);
+ * interleaved left, right, as mainSound returned them (not clamped); lr_len, its bytes, must hold them
+ * (IKS_E_USAGE about "lr_len" otherwise). IKS_E_USAGE without a sound pass (iks_toy_has_sound) or for a
+ * range the site's 32-bit sample numbers cannot reach. */
+IKS_API iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr, size_t lr_len);
 
 /* ---- stopping ---------------------------------------------------------------------------------- */
 
@@ -407,6 +502,7 @@ typedef struct {
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_render_desc): see the conventions at the top */
     /* The format is the name's extension (iks_output_format lists them): image files, one a frame, named
      * with one printf-style frame number (out/%04d.png; directories are made), or one file for a single
      * frame (still.png): .png, .jpg, .exr (see depth); one animated file: a video through ffmpeg (.mp4
@@ -458,6 +554,7 @@ typedef struct {
     /* Lossy formats (.jpg, .webp): 1..100; 0: 90 */
     int quality;
 } iks_render_desc;
+#define IKS_RENDER_DESC_INIT IKS_DESC_INIT_(iks_render_desc)
 
 typedef struct {
     long written, total;    /* frames complete on disk (or sent), of total */
@@ -554,6 +651,7 @@ typedef struct {
 } iks_reload_info;
 
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_live_desc): see the conventions at the top */
     iks_toy_desc toy;   /* what to load, and load again on every save of any file it read */
     double time0;       /* iTime at the start and after R */
     bool paused, hide_hud, no_vsync_cap;
@@ -589,6 +687,7 @@ typedef struct {
      * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
     bool mute;
 } iks_live_desc;
+#define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 
 /* Checks a live run's description without a window or GL: its toy's (iks_toy_check), time0, frames,
  * record (an output name as for a render, not raw frames or sound), record_fps (0, or 1e-9 to 1000).
@@ -608,12 +707,12 @@ typedef struct iks_probe iks_probe;
 /* cases: n x (px, py, r1, r2). solver: a GLSL file replacing ik.glsl, NULL for the built-in one. */
 IKS_API iks_code iks_probe_create(iks_engine *e, const char *solver, const float *cases, long n,
                                   iks_probe **out);
-/* Solves every case with opts (bend, stretch, soften); out (n x 4 floats: x, y, status, 0) may be NULL
- * to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set; IKS_E_INTERRUPTED when
+/* Solves every case with opts (bend, stretch, soften); out (n x 4 floats: x, y, status, 0; out_len its
+ * bytes, IKS_E_USAGE about "out_len" when less) may be NULL to only draw. IKS_E_USAGE when the solver's option uniforms cannot be set; IKS_E_INTERRUPTED when
  * iks_interrupt stopped a big batch (drawn in bands of about 50 ms), out then unwritten. */
-IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out);
+IKS_API iks_code iks_probe_run(iks_probe *p, const ik_opts *opts, float *out, size_t out_len);
 /* The same for the effector: out gets (end.x, end.y, status, 0) per case. */
-IKS_API iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *opts, float *out);
+IKS_API iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *opts, float *out, size_t out_len);
 IKS_API void iks_probe_destroy(iks_probe *p);
 
 /* ---- fetching a shader from shadertoy.com ----------------------------------------------------- */
@@ -628,6 +727,7 @@ IKS_API void iks_probe_destroy(iks_probe *p);
  * written; one holding the very bytes is left as it is. A JSON naming more passes than a toy has (8),
  * or more than one input on a channel 0-3, is IKS_E_FORMAT before any media file is requested. */
 typedef struct {
+    size_t struct_size; /* IKS_DESC_SIZE(iks_import_desc): see the conventions at the top */
     const char *shader;   /* an ID ("XsXXDn") or a URL with one (https://www.shadertoy.com/view/XsXXDn) */
     const char *key;      /* the API key */
     const char *out_dir;
@@ -638,6 +738,7 @@ typedef struct {
     iks_log_fn log;
     void *log_user;
 } iks_import_desc;
+#define IKS_IMPORT_DESC_INIT IKS_DESC_INIT_(iks_import_desc)
 
 typedef struct {
     char id[72];         /* the shader's ID: the JSON is out_dir/ID.json */

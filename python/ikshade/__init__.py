@@ -134,6 +134,47 @@ class Toy:
         """Gives uniform `name` a value: a number, a bool, or a sequence for a vector."""
         _lib.check(_lib.iks_toy_set(self._live(), _setting(name, value).encode()))
 
+    _PASSES = {"image": 0, "a": 1, "b": 2, "c": 3, "d": 4, "cube_a": 5}
+
+    def set_channel(self, channel: int, pixels: Any, pass_: str = "image") -> None:
+        """Feeds iChannel`channel` (0-3) of a pass ("image", "a".."d", "cube_a") with pixels in memory
+        instead of what the toy named: an array of shape (height, width, 4), top row first, uint8
+        (RGBA8) or float32 (RGBA floats, kept as floats: values above 1 survive); float64 is taken as
+        float32. A numpy array's own row stride is used as it is (a slice of a larger image is not
+        copied). The pixels are copied at once, so the array may change after; call again for the next
+        frame of a camera or video. None gives the channel back to what the toy named."""
+        if pass_ not in self._PASSES:
+            raise Error(1, f"pass {pass_!r}: expected one of " + ", ".join(self._PASSES), "pass")
+        d = _lib.Struct("iks_channel_desc", **{"pass": self._PASSES[pass_]})
+        if pixels is None:
+            _lib.check(_lib.iks_toy_set_channel(self._live(), int(channel), None))
+            return
+        if _np is not None:
+            a = _np.asarray(pixels)
+            if a.dtype == _np.float64:
+                a = a.astype(_np.float32)
+            if a.ndim != 3 or a.shape[2] != 4:
+                raise Error(1, f"pixels: shape {a.shape}: expected (height, width, 4)", "pixels")
+            if a.dtype not in (_np.uint8, _np.float32):
+                raise Error(1, f"pixels: dtype {a.dtype}: expected uint8 or float32", "format")
+            # rows may lie apart (a slice); within a row the pixels must be packed, as the library reads them
+            if a.strides[2] != a.itemsize or a.strides[1] != 4 * a.itemsize or a.strides[0] <= 0:
+                a = _np.ascontiguousarray(a)
+            h, w = a.shape[:2]
+            fmt, stride, ptr, keep = ("rgbaf" if a.dtype == _np.float32 else "rgba8"), a.strides[0], a.ctypes.data, a
+        else:
+            m = memoryview(pixels)
+            if m.ndim != 3 or m.shape[2] != 4 or m.format not in ("B", "f") or not m.c_contiguous:
+                raise Error(1, "pixels: expected a contiguous (height, width, 4) memoryview of 'B' or 'f'", "pixels")
+            h, w = m.shape[:2]
+            keep = (ctypes.c_char * m.nbytes).from_buffer_copy(m)
+            fmt, stride, ptr = ("rgbaf" if m.format == "f" else "rgba8"), w * 4 * m.itemsize, ctypes.addressof(keep)
+        d["pixels"] = ptr
+        d["format"] = _lib._layout.PIXELS[fmt]
+        d["width"], d["height"], d["stride"] = w, h, stride
+        _lib.check(_lib.iks_toy_set_channel(self._live(), int(channel), d.ptr))
+        del keep  # the library copied the pixels
+
     def reset(self) -> None:
         """Back to before the first frame: buffers and Cube A zero, no key held; the next snapshot is
         iFrame 0."""
@@ -208,7 +249,8 @@ class Toy:
             buf = bytearray(w * h * 4)
             ptr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
             out = memoryview(buf).cast("B", (h, w, 4))
-        _lib.check(_lib.iks_toy_draw(self._live(), f.ptr, w, h, ptr, None))
+        d = _lib.Struct("iks_draw_desc", width=w, height=h, rgba8=ptr, rgba8_len=w * h * 4)
+        _lib.check(_lib.iks_toy_draw(self._live(), f.ptr, d.ptr))
         self.frame = (self.frame if frame is None else int(frame)) + 1
         return out
 

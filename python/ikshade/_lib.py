@@ -82,7 +82,8 @@ iks_toy_load = _fn("iks_toy_load", ctypes.c_int, P, P, ctypes.POINTER(P))
 iks_toy_destroy = _fn("iks_toy_destroy", None, P)
 iks_toy_name = _fn("iks_toy_name", ctypes.c_char_p, P)
 iks_toy_set = _fn("iks_toy_set", ctypes.c_int, P, ctypes.c_char_p)
-iks_toy_draw = _fn("iks_toy_draw", ctypes.c_int, P, P, ctypes.c_int, ctypes.c_int, P, P)
+iks_toy_draw = _fn("iks_toy_draw", ctypes.c_int, P, P, P)
+iks_toy_set_channel = _fn("iks_toy_set_channel", ctypes.c_int, P, ctypes.c_int, P)
 iks_render = _fn("iks_render", ctypes.c_int, P, P, P)
 iks_toy_reset = _fn("iks_toy_reset", ctypes.c_int, P)
 iks_toy_state_size = _fn("iks_toy_state_size", ctypes.c_size_t, P)
@@ -120,6 +121,9 @@ class Struct:
         self.size, self.fields = _layout.STRUCTS[name]
         self.buf = ctypes.create_string_buffer(self.size)
         self._keep: Dict[str, Any] = {}
+        # the layout this package was built with, which the library reads by it (struct_size)
+        if "struct_size" in self.fields:
+            self["struct_size"] = self.size
         for k, v in fields.items():
             self[k] = v
 

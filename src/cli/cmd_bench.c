@@ -368,7 +368,7 @@ static int bench_gpu(int reps)
         random_cases(cases, n, 7);
         /* the first run is a warm-up: some drivers compile the shader lazily, at its first draw */
         if (iks_signals_stopped() || iks_probe_create(e, NULL, cases, n, &p) != IKS_OK ||
-            iks_probe_run(p, &dflt, out) != IKS_OK) {
+            iks_probe_run(p, &dflt, out, (size_t)n * 16) != IKS_OK) {
             /* a stop signal: the probe's IKS_E_INTERRUPTED, or a failure it caused */
             rc = iks_signals_stopped() ? bench_interrupted("gpu", (long)k, sizeof SIZES / sizeof SIZES[0], "rows")
                                        : iks_print_last_error("bench");
@@ -380,10 +380,10 @@ static int bench_gpu(int reps)
         double best_draw = 1e30, best_rt = 1e30, best_cpu = 1e30;
         for (int r = 0; r < reps && !iks_signals_stopped(); r++) {
             double t0 = iks_now();
-            iks_probe_run(p, &dflt, NULL);
+            iks_probe_run(p, &dflt, NULL, 0);
             iks_engine_finish(e);
             double t1 = iks_now();
-            iks_probe_run(p, &dflt, out);
+            iks_probe_run(p, &dflt, out, (size_t)n * 16);
             double t2 = iks_now();
             if (t1 - t0 < best_draw) best_draw = t1 - t0;
             if (t2 - t1 < best_rt) best_rt = t2 - t1;
@@ -538,9 +538,9 @@ static int bench_render(const bopts *o, const char *shader)
     iks_bench_render_result res;
     int rc = EXIT_FAIL;
     /* no output: the benchmark writes its PNGs into a temporary directory of its own, removed after */
-    iks_render_desc d = { .end = frames, .width = w, .height = h };
+    iks_render_desc d = { IKS_DESC_SIZE(iks_render_desc), .end = frames, .width = w, .height = h };
     load_mark m0 = load_now();
-    bool failed = e && (iks_toy_load(e, &(iks_toy_desc){ .path = shader }, &t) != IKS_OK ||
+    bool failed = e && (iks_toy_load(e, &(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = shader }, &t) != IKS_OK ||
                         iks_bench_render(t, &d, (int)reps, &res) != IKS_OK);
     /* A stop signal, whatever the engine made of it: IKS_E_INTERRUPTED from (a) to (d), the whole
      * render's own "N of M frames written" (of files the benchmark removes), or a failure of (e).

@@ -284,10 +284,11 @@ static int interrupted(long done, long total)
 /* Option set `set` drawn by the probe into gpu: the joints, or the effectors. EXIT_OK, or the exit
  * status of a stop (before or during the GPU's batch: IKS_E_INTERRUPTED) or of the probe's failure,
  * said. done of total solves are compared so far. */
-static int probe_pass(iks_probe *p, int set, bool effector, float *gpu, long done, long total)
+static int probe_pass(iks_probe *p, int set, bool effector, float *gpu, size_t gpu_len, long done, long total)
 {
     if (iks_signals_stopped()) return interrupted(done, total);
-    iks_code c = effector ? iks_probe_run_effector(p, &SETS[set], gpu) : iks_probe_run(p, &SETS[set], gpu);
+    iks_code c = effector ? iks_probe_run_effector(p, &SETS[set], gpu, gpu_len)
+                         : iks_probe_run(p, &SETS[set], gpu, gpu_len);
     if (c == IKS_OK) return EXIT_OK;
     int rc = iks_signals_stopped() ? interrupted(done, total) : iks_print_last_error("check");
     return rc == EXIT_USAGE ? EXIT_FAIL : rc;
@@ -371,14 +372,14 @@ int cmd_check(int argc, char **argv)
     long done = 0; /* solves compared */
     rc = EXIT_OK;
     for (int s = 0; s < NSETS && rc == EXIT_OK; s++) {
-        rc = probe_pass(p, s, false, gpu, done, n * NSETS);
+        rc = probe_pass(p, s, false, gpu, (size_t)n * 4 * sizeof *gpu, done, n * NSETS);
         if (rc == EXIT_OK) {
             long c = compare(cases, n, gpu, s, errs + (size_t)s * n, &r);
             done += c;
             if (c < n) rc = interrupted(done, n * NSETS);
         }
         /* the effectors, drawn into the same buffer once the joints are compared */
-        if (rc == EXIT_OK) rc = probe_pass(p, s, true, gpu, done, n * NSETS);
+        if (rc == EXIT_OK) rc = probe_pass(p, s, true, gpu, (size_t)n * 4 * sizeof *gpu, done, n * NSETS);
         if (rc == EXIT_OK && compare_end(cases, n, gpu, s, &r) < n) rc = interrupted(done, n * NSETS);
     }
     r.solves = n * NSETS;

@@ -96,7 +96,7 @@ static int import(const iopts *o, const char *shader)
         return iks_usage("import", "no API key: --key KEY or $SHADERTOY_KEY (make one at "
                          "https://www.shadertoy.com/myapps)");
     iks_cli_log log = { "import", quiet, OPTIONS };
-    iks_import_desc d = { .shader = shader, .key = key, .out_dir = out, .base_url = base, .timeout = timeout,
+    iks_import_desc d = { IKS_DESC_SIZE(iks_import_desc), .shader = shader, .key = key, .out_dir = out, .base_url = base, .timeout = timeout,
                           .log = import_log, .log_user = &log };
     iks_import_stats st;
     if (iks_import(&d, &st) != IKS_OK) return iks_opts_error(&o->args);

@@ -464,7 +464,7 @@ static int render_each(const ropts *o)
     if (n) qsort(names, n, sizeof names[0], cmp_names);
     each_log log = { .base = { "render", o->quiet, OPTIONS } };
     iks_engine *e = NULL;
-    iks_engine_desc ed = { .log = each_log_fn, .log_user = &log };
+    iks_engine_desc ed = { IKS_DESC_SIZE(iks_engine_desc), .log = each_log_fn, .log_user = &log };
     if (iks_engine_create(&ed, &e) != IKS_OK) {
         free_names(names, n);
         return iks_print_last_error("render");
@@ -498,7 +498,7 @@ static int render_each(const ropts *o)
             float *lr = malloc(2 * BLOCK * sizeof *lr);
             bool mem = lr != NULL;
             double t0 = iks_now();
-            c = lr ? iks_toy_sound(t, 0, BLOCK, lr) : IKS_E_NOMEM;
+            c = lr ? iks_toy_sound(t, 0, BLOCK, lr, 2 * BLOCK * sizeof *lr) : IKS_E_NOMEM;
             iks_engine_finish(e);
             ms = 1e3 * (iks_now() - t0);
             long bad = 0;
@@ -516,7 +516,7 @@ static int render_each(const ropts *o)
             for (long f = r->first; f < r->end && c == IKS_OK; f++) {
                 iks_frame_info fi;
                 iks_render_frame_info(r, f, &fi);
-                c = iks_toy_draw(t, &fi, r->width, r->height, NULL, NULL);
+                c = iks_toy_draw(t, &fi, &(iks_draw_desc){ IKS_DESC_SIZE(iks_draw_desc), .width = r->width, .height = r->height });
             }
             iks_engine_finish(e);
             ms = 1e3 * (iks_now() - t0) / (double)(r->end - r->first);

@@ -161,9 +161,9 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
     if (rc >= 0) return rc;
     if (o->args.npos > 1) return iks_usage("view", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
     o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
-    *wd = (iks_window_desc){ .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
+    *wd = (iks_window_desc){ IKS_DESC_SIZE(iks_window_desc), .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
                              .no_vsync = o->no_vsync };
-    *d = (iks_live_desc){ .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
+    *d = (iks_live_desc){ IKS_DESC_SIZE(iks_live_desc), .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
                           .hide_hud = o->no_hud, .mute = o->mute, .no_vsync_cap = o->no_vsync, .frames = o->frames,
                           .measure = o->log, .record = o->record, .record_fps = o->record_fps,
                           .record_input = o->record_input };

@@ -59,7 +59,7 @@ void iks_cli_log_fn(void *user, iks_log_level level, const char *message)
 iks_engine *iks_cli_engine(iks_cli_log *log, iks_window *win)
 {
     iks_engine *e = NULL;
-    iks_engine_desc d = { .window = win, .log = iks_cli_log_fn, .log_user = log };
+    iks_engine_desc d = { IKS_DESC_SIZE(iks_engine_desc), .window = win, .log = iks_cli_log_fn, .log_user = log };
     if (iks_engine_create(&d, &e) != IKS_OK) {
         iks_print_last_error(log->cmd);
         return NULL;
@@ -69,7 +69,7 @@ iks_engine *iks_cli_engine(iks_cli_log *log, iks_window *win)
 
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
-    iks_toy_desc d = { .path = path, .sets = o->sets.v, .nsets = o->sets.n, .include_dirs = o->inc.v,
+    iks_toy_desc d = { IKS_DESC_SIZE(iks_toy_desc), .path = path, .sets = o->sets.v, .nsets = o->sets.n, .include_dirs = o->inc.v,
                        .n_include_dirs = o->inc.n, .glsl = o->glsl, .missing_media_black = o->missing_black,
                        .allow_media_outside = o->media_outside, .es_check = !o->no_es_check };
     memcpy(d.channel, o->channel, sizeof d.channel);

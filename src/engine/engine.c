@@ -80,6 +80,18 @@ iks_code iks_publish(iks_err *e)
     return c;
 }
 
+iks_code iks_fail_field(const char *field, const char *value, const char *fmt, ...)
+{
+    char reason[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(reason, sizeof reason, fmt, ap);
+    va_end(ap);
+    iks_err e = IKS_ERR_INIT;
+    iks_err_field(&e, IKS_E_USAGE, field, value, "%s", reason);
+    return iks_publish(&e);
+}
+
 iks_code iks_fail_usage(const char *fmt, ...)
 {
     va_list ap;
@@ -88,6 +100,30 @@ iks_code iks_fail_usage(const char *fmt, ...)
     iks_err_vset(&e, IKS_E_USAGE, fmt, ap);
     va_end(ap);
     return iks_publish(&e);
+}
+
+bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, void *copy, iks_err *err)
+{
+    size_t n;
+    memcpy(&n, d, sizeof n); /* struct_size is every description's first member */
+    char v[32];
+    snprintf(v, sizeof v, "%zu", n);
+    if (n == 0) n = first;   /* a zero-initialised struct: the layout the field came with */
+    if (n < first)
+        return iks_err_field(err, IKS_E_USAGE, "struct_size", v, "%s is at least %zu bytes; set it with IKS_DESC_SIZE(%s)",
+                             type, first, type);
+    /* a newer header's struct: what it adds must be left at its default, zero, for this library to
+     * do what the caller asked */
+    for (size_t i = size; i < n; i++)
+        if (((const unsigned char *)d)[i])
+            return iks_err_field(err, IKS_E_USAGE, "struct_size", v,
+                                 "this library (%s) knows %zu bytes of %s, and members past them are set: a newer "
+                                 "header's, which it cannot do",
+                                 IKSHADE_VERSION, size, type);
+    memset(copy, 0, size);
+    memcpy(copy, d, n < size ? n : size);
+    memcpy(copy, &size, sizeof size);
+    return true;
 }
 
 /* ---- the shaders directory --------------------------------------------------------------------- */
@@ -154,6 +190,9 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     if (!out) return iks_fail_usage("iks_engine_create: out is NULL");
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
+    iks_engine_desc dc;
+    if (!IKS_TAKE(iks_engine_desc, d, &dc, IKS_FIRST_ENGINE_DESC, &err)) return iks_publish(&err);
+    d = &dc;
     iks_engine *e = calloc(1, sizeof *e);
     if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
     e->log = (iks_logger){ d->log, d->log_user };
@@ -355,6 +394,9 @@ iks_code iks_window_check(const iks_window_desc *d)
 {
     if (!d) return IKS_OK;
     iks_err err = IKS_ERR_INIT;
+    iks_window_desc dc;
+    if (!IKS_TAKE(iks_window_desc, d, &dc, IKS_FIRST_WINDOW_DESC, &err)) return iks_publish(&err);
+    d = &dc;
     char v[64];
     snprintf(v, sizeof v, "%dx%d", d->width, d->height);
     if (d->width < 0 || d->height < 0 || d->width > MAX_WINDOW || d->height > MAX_WINDOW)
@@ -369,6 +411,9 @@ iks_code iks_window_open(const iks_window_desc *d, iks_window **out)
     if (!out) return iks_fail_usage("iks_window_open: out is NULL");
     if (iks_window_check(d) != IKS_OK) return iks_last_error(NULL);
     iks_err err = IKS_ERR_INIT;
+    iks_window_desc dc;
+    if (!IKS_TAKE(iks_window_desc, d, &dc, IKS_FIRST_WINDOW_DESC, &err)) return iks_publish(&err);
+    if (d) d = &dc;
     iks_current caller;
     iks_current_save_probing(&caller); /* GLFW's current window too, a host's that we never touched */
     /* glvnd refuses our GLX context over an EGL one with an X error that ends the program */
@@ -527,6 +572,9 @@ iks_code iks_toy_check(const iks_toy_desc *d)
 {
     if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
     iks_err err = IKS_ERR_INIT;
+    iks_toy_desc dc;
+    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
+    d = &dc;
     iks_setting *s;
     if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
     free(s);
@@ -591,6 +639,9 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
     if (!e || !d || !out) return iks_fail_usage("iks_toy_load: engine, desc and out must not be NULL");
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
+    iks_toy_desc dc;
+    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
+    d = &dc;
     iks_setting *sets = NULL;
     /* settings are checked before anything is read, as a command line checks its arguments */
     if (!iks_toy_desc_sets(d, &sets, &err)) return iks_publish(&err);
@@ -627,10 +678,13 @@ bool iks_toy_has_buffers(const iks_toy *t) { return t && t->gl.has_buffers; }
 bool iks_toy_has_sound(const iks_toy *t) { return t && t->gl.sound.prog; }
 bool iks_toy_has_image(const iks_toy *t) { return t && !t->gl.image_less; }
 
-iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr)
+iks_code iks_toy_sound(iks_toy *t, long first, long n, float *lr, size_t lr_len)
 {
     if (!t || (n > 0 && !lr)) return iks_fail_usage("iks_toy_sound: toy or lr is NULL");
     if (n < 0) return iks_fail_usage("iks_toy_sound: n %ld: expected a count of samples, 0 or more", n);
+    if ((size_t)n > lr_len / (2 * sizeof(float)))
+        return iks_fail_field("lr_len", NULL, "%zu bytes: %ld stereo samples need %zu", lr_len, n,
+                              (size_t)n * 2 * sizeof(float));
     iks_err err = IKS_ERR_INIT;
     if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
     bool ok = iks_gltoy_sound(&t->gl, first, n, lr, &err);
@@ -882,53 +936,180 @@ static void flip_rows(uint8_t *dst, const uint8_t *src, size_t row, int h)
     for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, src + (size_t)(h - 1 - y) * row, row);
 }
 
-static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf);
-
-iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf)
+/* A draw description's fields against the frame of w x h: the buffers' lengths and strides, the
+ * rectangle in the caller's framebuffer. IKS_E_USAGE naming the field. */
+static iks_code draw_desc_check(const iks_engine *e, const iks_draw_desc *d, int w, int h)
 {
+    char v[48];
+    static const struct { size_t px; const char *len, *stride; } kinds[2] = {
+        { 4, "rgba8_len", "rgba8_stride" }, { 16, "rgbaf_len", "rgbaf_stride" } };
+    for (int k = 0; k < 2; k++) {
+        if (!(k ? (const void *)d->rgbaf : (const void *)d->rgba8)) continue;
+        size_t len = k ? d->rgbaf_len : d->rgba8_len, stride = k ? d->rgbaf_stride : d->rgba8_stride;
+        size_t row = (size_t)w * kinds[k].px;
+        if (stride == 0) stride = row;
+        snprintf(v, sizeof v, "%zu", stride);
+        if (stride < row)
+            return iks_fail_field(kinds[k].stride, v, "less than a row of the %dx%d frame (%zu bytes)", w, h, row);
+        if (k && stride % sizeof(float))
+            return iks_fail_field(kinds[k].stride, v, "not a whole number of floats (a multiple of %zu bytes)",
+                                  sizeof(float));
+        /* the last row needs only its pixels, not a whole stride: a caller's sub-image of a larger one */
+        size_t need = (size_t)(h - 1) * stride + row;
+        snprintf(v, sizeof v, "%zu", len);
+        if (len < need)
+            return iks_fail_field(kinds[k].len, v, "a %dx%d frame with rows %zu bytes apart needs %zu bytes", w, h,
+                                  stride, need);
+    }
+    if (d->to_fbo) {
+        /* a headless engine's context is its own: no framebuffer of the caller's is a name there */
+        if (e->own_plat) /* the engine made its own (headless) context: nobody else draws there */
+            return iks_fail_field("fbo", NULL, "to_fbo on a headless engine: the caller's framebuffers are in its own "
+                                               "context (make the engine with get_proc or a window)");
+        snprintf(v, sizeof v, "%dx%d", d->w, d->h);
+        if (d->w < 0 || d->h < 0) return iks_fail_field("w", v, "a rectangle's sides are 0 (the frame's) or more");
+    }
+    return IKS_OK;
+}
+
+static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_desc *d);
+
+iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_desc *d)
+{
+    static const iks_draw_desc only_draw;
     if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
     iks_err err = IKS_ERR_INIT;
+    iks_draw_desc dc;
+    if (!IKS_TAKE(iks_draw_desc, d, &dc, IKS_FIRST_DRAW_DESC, &err)) return iks_publish(&err);
+    d = d ? &dc : &only_draw;
     if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
-    iks_code c = toy_draw(t, fi, w, h, rgba8, rgbaf);
+    iks_code c = toy_draw(t, fi, d);
     iks_engine_leave(t->e);
     return c;
 }
 
-static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, int w, int h, uint8_t *rgba8, float *rgbaf)
+/* GL's bottom-first rows (packed) into the caller's, top first, stride apart */
+static void rows_out(uint8_t *dst, size_t stride, const uint8_t *src, size_t row, int h)
+{
+    for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * stride, src + (size_t)(h - 1 - y) * row, row);
+}
+
+static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_desc *d)
 {
     static const iks_frame_info zero;
-    if (!t) return iks_fail_usage("iks_toy_draw: toy is NULL");
+    int w = d->width, h = d->height;
     if (w == 0 && h == 0) w = t->gl.w, h = t->gl.h; /* the size it has: its desc's, or its last draw's */
-    if (w < 1 || h < 1) return iks_fail_usage("iks_toy_draw: size %dx%d: expected 1 or more on each side", w, h);
+    if (w < 1 || h < 1) {
+        char v[48];
+        snprintf(v, sizeof v, "%dx%d", w, h);
+        return iks_fail_field("size", v, "expected 1 or more on each side");
+    }
     if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
+    iks_code dc = draw_desc_check(t->e, d, w, h);
+    if (dc != IKS_OK) return dc;
     iks_err err = IKS_ERR_INIT;
     if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
-    iks_target *tg = rgbaf ? &t->outf : &t->out8;
-    if (!target_at(tg, w, h, rgbaf ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);
+    bool hdr = d->rgbaf || d->hdr;
+    iks_target *tg = hdr ? &t->outf : &t->out8;
+    t->image = NULL; /* until the target is there again */
+    if (!target_at(tg, w, h, hdr ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);
     iks_frame f;
     iks_frame_from_info(&f, fi ? fi : &zero);
     iks_gltoy_draw(&t->gl, tg, &f);
+    t->image = tg;
     if (!iks_gltoy_media_ok(&t->gl, &err)) return iks_publish(&err);
-    size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (rgbaf ? sizeof(float) : 1);
-    if ((rgbaf || rgba8) && !IKS_GROW(t->scratch, bytes, t->scratch_cap))
+    if (d->to_fbo && !iks_target_blit(tg, d->fbo, d->x, d->y, d->w ? d->w : w, d->h ? d->h : h, &err))
+        return iks_publish(&err);
+    size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (hdr ? sizeof(float) : 1);
+    if ((d->rgbaf || d->rgba8) && !IKS_GROW(t->scratch, bytes, t->scratch_cap))
         return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
-    if (rgbaf) {
-        iks_read(tg, t->scratch);
-        flip_rows((uint8_t *)rgbaf, t->scratch, (size_t)w * 4 * sizeof(float), h);
-        if (rgba8)
-            /* what GL's own conversion to an 8-bit target does: clamp, scale, round to nearest */
-            for (size_t i = 0; i < px * 4; i++) {
-                float v = rgbaf[i];
+    if (d->rgbaf || d->rgba8) iks_read(tg, t->scratch);
+    if (d->rgbaf) {
+        size_t row = (size_t)w * 4 * sizeof(float);
+        rows_out((uint8_t *)d->rgbaf, d->rgbaf_stride ? d->rgbaf_stride : row, t->scratch, row, h);
+    }
+    if (d->rgba8 && hdr) {
+        /* what GL's own conversion to an 8-bit target does: clamp, scale, round to nearest */
+        size_t stride = d->rgba8_stride ? d->rgba8_stride : (size_t)w * 4;
+        const float *src = (const float *)(const void *)t->scratch;
+        for (int y = 0; y < h; y++) {
+            uint8_t *out = d->rgba8 + (size_t)y * stride;
+            const float *in = src + (size_t)(h - 1 - y) * (size_t)w * 4;
+            for (size_t i = 0; i < (size_t)w * 4; i++) {
+                float v = in[i];
                 v = v > 0 ? (v < 1 ? v : 1) : 0; /* NaN -> 0 */
-                rgba8[i] = (uint8_t)lrintf(v * 255.0f);
+                out[i] = (uint8_t)lrintf(v * 255.0f);
             }
-    } else if (rgba8) {
-        iks_read(tg, t->scratch);
-        flip_rows(rgba8, t->scratch, (size_t)w * 4, h);
+        }
+    } else if (d->rgba8) {
+        size_t row = (size_t)w * 4;
+        rows_out(d->rgba8, d->rgba8_stride ? d->rgba8_stride : row, t->scratch, row, h);
     }
     const char *ge = iks_gl_error();
     if (ge) return iks_err_set(&err, IKS_E_GL, "GL: %s while drawing", ge), iks_publish(&err);
     return IKS_OK;
+}
+
+iks_code iks_toy_image_texture(iks_toy *t, unsigned *texture, int *width, int *height, unsigned *format)
+{
+    if (!t || !texture) return iks_fail_usage("iks_toy_image_texture: toy and texture must not be NULL");
+    if (!t->image) return iks_fail_usage("iks_toy_image_texture: %s has not been drawn yet", iks_toy_name(t));
+    *texture = t->image->tex;
+    if (width) *width = t->image->w;
+    if (height) *height = t->image->h;
+    /* GL_RGBA8 and GL_RGBA32F as numbers: the public header does not include GL's */
+    if (format) *format = t->image->fmt == IKS_RGBA32F ? 0x8814u : 0x8058u;
+    return IKS_OK;
+}
+
+iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d)
+{
+    if (!t) return iks_fail_usage("iks_toy_set_channel: toy is NULL");
+    char v[48];
+    snprintf(v, sizeof v, "%d", c);
+    if (c < 0 || c > 3) return iks_fail_field("channel", v, "expected 0 to 3");
+    iks_err err = IKS_ERR_INIT;
+    iks_channel_desc dc;
+    if (!IKS_TAKE(iks_channel_desc, d, &dc, IKS_FIRST_CHANNEL_DESC, &err)) return iks_publish(&err);
+    if (d) d = &dc;
+    /* the public pass numbers (Image first, as a single file's only pass) to the toy's */
+    static const int PASS_OF[] = { IKS_IMAGE_PASS, 0, 1, 2, 3, IKS_CUBE_PASS };
+    static const char *const PASS_NAME[] = { "Image", "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Cube A" };
+    int pid = d ? (int)d->pass : 0;
+    snprintf(v, sizeof v, "%d", pid);
+    if (pid < 0 || pid > IKS_PASS_CUBE_A) return iks_fail_field("pass", v, "expected an iks_pass_id, 0 to %d", IKS_PASS_CUBE_A);
+    int p = PASS_OF[pid];
+    if (!t->gl.prog[p].prog) return iks_fail_field("pass", PASS_NAME[pid], "%s has no such pass", iks_toy_name(t));
+    iks_feed_src src = { 0 }, *s = NULL;
+    if (d) {
+        if (!d->pixels == !d->texture)
+            return iks_fail_field(d->pixels ? "texture" : "pixels", NULL, "give either pixels or a texture, not %s",
+                                  d->pixels ? "both" : "neither");
+        snprintf(v, sizeof v, "%dx%d", d->width, d->height);
+        if (d->pixels) {
+            if (d->format != IKS_PIXELS_RGBA8 && d->format != IKS_PIXELS_RGBAF) {
+                snprintf(v, sizeof v, "%d", (int)d->format);
+                return iks_fail_field("format", v, "expected IKS_PIXELS_RGBA8 or IKS_PIXELS_RGBAF");
+            }
+            if (d->width < 1 || d->height < 1) return iks_fail_field("size", v, "expected 1 or more pixels on each side");
+            size_t row = (size_t)d->width * (d->format == IKS_PIXELS_RGBAF ? 16 : 4);
+            size_t stride = d->stride ? d->stride : row;
+            snprintf(v, sizeof v, "%zu", stride);
+            if (stride < row) return iks_fail_field("stride", v, "less than a row of %d pixels (%zu bytes)", d->width, row);
+            if (stride % 4) return iks_fail_field("stride", v, "not a multiple of 4 bytes");
+            src = (iks_feed_src){ .pixels = d->pixels, .is_float = d->format == IKS_PIXELS_RGBAF, .w = d->width,
+                                  .h = d->height, .stride = stride };
+        } else {
+            if (d->width < 0 || d->height < 0 || d->depth < 0)
+                return iks_fail_field("size", v, "0 (asked of GL) or more on each side");
+            src = (iks_feed_src){ .tex = d->texture, .target = d->target, .w = d->width, .h = d->height, .d = d->depth };
+        }
+        s = &src;
+    }
+    if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
+    bool ok = iks_gltoy_feed(&t->gl, p, c, s, &err);
+    iks_engine_leave(t->e);
+    return ok ? IKS_OK : iks_publish(&err);
 }
 
 /* ---- small things ------------------------------------------------------------------------------ */

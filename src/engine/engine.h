@@ -10,6 +10,7 @@
 #include "gpu/toy.h"
 #include "toy/toyfile.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct iks_engine {
@@ -32,6 +33,7 @@ struct iks_toy {
     iks_toyfile tf;         /* the description and the strings it points into */
     iks_gltoy gl;           /* the passes, built */
     iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
+    const iks_target *image; /* the one the last draw drew (iks_toy_image_texture); NULL before */
     uint8_t *scratch;       /* iks_toy_draw's readback, bottom row first, kept between draws */
     size_t scratch_cap;
     int es_issues;          /* what the GLSL ES check found at load; -1: not checked */
@@ -47,6 +49,9 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
 iks_code iks_publish(iks_err *e);
 /* A usage error straight into the thread's last error: for checks at the API's door. */
 iks_code iks_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same about one field of the caller's (iks_err_field: "FIELD VALUE: REASON"; value may be NULL) */
+iks_code iks_fail_field(const char *field, const char *value, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* The desc's settings parsed (NULL with none); false with IKS_E_USAGE naming the bad one. */
 bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
@@ -75,6 +80,28 @@ bool iks_engine_resume(const iks_engine *e, iks_err *err);
 /* Makes e's context current again inside a call, after a callback that may have used another engine or
  * its own context; false with err set when the window system refuses. */
 bool iks_engine_rebind(const iks_engine *e, iks_err *err);
+
+/* A description struct as the caller gave it, read into copy (of this library's size) by the policy of
+ * docs/DESIGN-NOTES.md ("ABI and SONAME"): struct_size 0 is the first sized layout (first bytes), a
+ * smaller size than that is refused, a larger one is a newer header's and read when the members this
+ * library does not know are zero. Members past the caller's size read as 0 (their default). false with
+ * IKS_E_USAGE about "struct_size" (prefixed by type) in err. */
+bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, void *copy, iks_err *err);
+/* The end of member m in T: the first sized layout's size is the end of its last member then, a number
+ * that stays when members are added (tail padding is not part of what the library reads) */
+#define IKS_SIZE_TO(T, m) (offsetof(T, m) + sizeof(((T *)0)->m))
+/* Each description's first sized layout (0.2.0: struct_size 0 means this): FROZEN, a member added
+ * later is not in it. */
+#define IKS_FIRST_WINDOW_DESC IKS_SIZE_TO(iks_window_desc, no_vsync)
+#define IKS_FIRST_ENGINE_DESC IKS_SIZE_TO(iks_engine_desc, log_user)
+#define IKS_FIRST_TOY_DESC IKS_SIZE_TO(iks_toy_desc, sound_only)
+#define IKS_FIRST_RENDER_DESC IKS_SIZE_TO(iks_render_desc, quality)
+#define IKS_FIRST_LIVE_DESC IKS_SIZE_TO(iks_live_desc, mute)
+#define IKS_FIRST_IMPORT_DESC IKS_SIZE_TO(iks_import_desc, log_user)
+#define IKS_FIRST_DRAW_DESC IKS_SIZE_TO(iks_draw_desc, h)
+#define IKS_FIRST_CHANNEL_DESC IKS_SIZE_TO(iks_channel_desc, stride)
+/* `if (!IKS_TAKE(T, d, &copy, FIRST, &err)) return iks_publish(&err); d = &copy;` in one: d NULL passes */
+#define IKS_TAKE(T, d, copy, first, err) (!(d) || iks_desc_take((d), sizeof(T), (first), #T, (copy), (err)))
 
 /* The uniforms of a frame from the public description. */
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi);

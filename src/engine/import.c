@@ -446,6 +446,9 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_import_stats *st = stats ? stats : &local;
     memset(st, 0, sizeof *st);
     iks_err err = IKS_ERR_INIT;
+    iks_import_desc dc;
+    if (!IKS_TAKE(iks_import_desc, d, &dc, IKS_FIRST_IMPORT_DESC, &err)) return iks_publish(&err);
+    if (d) d = &dc;
     char q[300];
     if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
     secrets z;

@@ -613,11 +613,24 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
     return true;
 }
 
+/* the live description and the toy's inside it, each by its own struct_size */
+static bool take_live(const iks_live_desc *d, iks_live_desc *dc, iks_err *err)
+{
+    if (!IKS_TAKE(iks_live_desc, d, dc, IKS_FIRST_LIVE_DESC, err)) return false;
+    iks_toy_desc toy;
+    if (!IKS_TAKE(iks_toy_desc, &dc->toy, &toy, IKS_FIRST_TOY_DESC, err))
+        return iks_err_rename_field(err, "toy.struct_size"), false;
+    dc->toy = toy;
+    return true;
+}
+
 iks_code iks_live_check(const iks_live_desc *d)
 {
     if (!d) return iks_fail_usage("iks_live_check: desc is NULL");
     iks_err err = IKS_ERR_INIT;
-    return live_check(d, &err) ? IKS_OK : iks_publish(&err);
+    iks_live_desc dc;
+    if (!take_live(d, &dc, &err)) return iks_publish(&err);
+    return live_check(&dc, &err) ? IKS_OK : iks_publish(&err);
 }
 
 static iks_code live_run(iks_engine *e, const iks_live_desc *d);
@@ -625,8 +638,11 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d);
 /* the host contract: the caller's context as it was, on every return */
 iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
 {
-    if (!e) return live_run(e, d);
     iks_err err = IKS_ERR_INIT;
+    iks_live_desc dc;
+    if (d && !take_live(d, &dc, &err)) return iks_publish(&err);
+    if (d) d = &dc;
+    if (!e) return live_run(e, d);
     if (!iks_engine_enter(e, &err)) return iks_publish(&err);
     iks_code c = live_run(e, d);
     iks_engine_leave(e);

@@ -171,6 +171,21 @@ static iks_code probe_run_bound(iks_probe *p, const ik_opts *o, bool effector, f
     return IKS_OK;
 }
 
-iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out) { return probe_run(p, o, false, out); }
+/* out's length is checked before anything is drawn: a too-small buffer is refused, never written */
+static iks_code probe_checked(iks_probe *p, const ik_opts *o, bool effector, float *out, size_t out_len)
+{
+    if (p && out && (size_t)p->n > out_len / (4 * sizeof(float)))
+        return iks_fail_field("out_len", NULL, "%zu bytes: %ld cases need %zu (4 floats each)", out_len, p->n,
+                              (size_t)p->n * 4 * sizeof(float));
+    return probe_run(p, o, effector, out);
+}
 
-iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *o, float *out) { return probe_run(p, o, true, out); }
+iks_code iks_probe_run(iks_probe *p, const ik_opts *o, float *out, size_t out_len)
+{
+    return probe_checked(p, o, false, out, out_len);
+}
+
+iks_code iks_probe_run_effector(iks_probe *p, const ik_opts *o, float *out, size_t out_len)
+{
+    return probe_checked(p, o, true, out, out_len);
+}

@@ -294,6 +294,9 @@ static void audio_remove(char *tmp) { iks_outfile_tmp_discard(-1, &tmp); }
 iks_code iks_render_check(const iks_render_desc *d)
 {
     iks_err err = IKS_ERR_INIT;
+    iks_render_desc dc;
+    if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err)) return iks_publish(&err);
+    if (d) d = &dc;
     if (is_sound(d)) {
         double s;
         return wav_plan(d, &s, &err) ? IKS_OK : iks_publish(&err);
@@ -351,6 +354,11 @@ void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *fi)
     static const iks_render_desc dflt;
     if (!fi) return;
     if (!d) d = &dflt;
+    /* no error to give: a description it cannot read gives the defaults' frame */
+    iks_render_desc dc;
+    iks_err err = IKS_ERR_INIT;
+    d = IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err) ? &dc : &dflt;
+    iks_err_clear(&err);
     /* the defaults make_plan fills in, so that a desc straight from the caller gives the same frames */
     double fps = d->fps > 0 ? d->fps : 60;
     float k = d->ssaa > 1 ? (float)d->ssaa : 1.0f;
@@ -553,8 +561,12 @@ static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_st
 /* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
 {
-    if (!t) return render_entry(t, d, stats);
     iks_err err = IKS_ERR_INIT;
+    iks_render_desc dc;
+    if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err))
+        return (stats ? (void)memset(stats, 0, sizeof *stats) : (void)0), iks_publish(&err);
+    if (d) d = &dc;
+    if (!t) return render_entry(t, d, stats);
     if (!iks_engine_enter(t->e, &err)) return (stats ? (void)memset(stats, 0, sizeof *stats) : (void)0), iks_publish(&err);
     iks_code c = render_entry(t, d, stats);
     iks_engine_leave(t->e);
@@ -734,8 +746,11 @@ static iks_code bench_entry(iks_toy *t, const iks_render_desc *d, int reps, iks_
 /* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks_bench_render_result *res)
 {
-    if (!t) return bench_entry(t, d, reps, res);
     iks_err err = IKS_ERR_INIT;
+    iks_render_desc dc;
+    if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err)) return iks_publish(&err);
+    if (d) d = &dc;
+    if (!t) return bench_entry(t, d, reps, res);
     if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
     iks_code c = bench_entry(t, d, reps, res);
     iks_engine_leave(t->e);

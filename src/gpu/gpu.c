@@ -591,6 +591,26 @@ void iks_read(const iks_target *t, void *dst)
     iks_read_rows(t, 0, t->h, dst);
 }
 
+bool iks_target_blit(const iks_target *t, unsigned fbo, int x, int y, int w, int h, iks_err *e)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%u", fbo);
+    if (fbo && !glIsFramebuffer(fbo))
+        return iks_err_field(e, IKS_E_USAGE, "fbo", v, "not a framebuffer object of the engine's GL context");
+    while (iks_gl_error()) {} /* the host's pending errors are not this copy's */
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, fbo);
+    GLenum st = glCheckFramebufferStatus(GL_DRAW_FRAMEBUFFER);
+    if (st != GL_FRAMEBUFFER_COMPLETE)
+        return iks_err_field(e, IKS_E_GL, "fbo", v, "GL cannot draw into it (framebuffer status 0x%04x)", (unsigned)st);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, t->fbo);
+    /* the same size copies texels exactly; another scales */
+    glBlitFramebuffer(0, 0, t->w, t->h, x, y, x + w, y + h, GL_COLOR_BUFFER_BIT,
+                      w == t->w && h == t->h ? GL_NEAREST : GL_LINEAR);
+    const char *ge = iks_gl_error();
+    if (ge) return iks_err_field(e, IKS_E_GL, "fbo", v, "GL: %s copying the frame into it", ge);
+    return true;
+}
+
 /* ---- asynchronous readback --------------------------------------------------------------------- */
 
 static size_t pixel_bytes(iks_pixfmt f) { return f == IKS_RGBA32F ? 16 : 4; }

@@ -84,6 +84,11 @@ typedef struct {
 /* A size outside what this GL allows is IKS_E_USAGE; GL refusing the texture or framebuffer IKS_E_GL.
  * t is zeroed on failure. */
 bool iks_target_create(iks_target *t, int w, int h, iks_pixfmt fmt, iks_err *e);
+/* Copies t into the rectangle x, y, w, h of framebuffer fbo (0: the default one; scaled linearly when
+ * the sizes differ); leaves both framebuffer bindings changed (the caller's state is the host
+ * contract's). IKS_E_USAGE about "fbo" for a name that is not a framebuffer, IKS_E_GL for one GL cannot
+ * draw into. */
+bool iks_target_blit(const iks_target *t, unsigned fbo, int x, int y, int w, int h, iks_err *e);
 void iks_target_destroy(iks_target *t);
 
 /* A cubemap a pass draws into (shadertoy.com's Cube A): six square RGBA16F faces, as the site keeps

@@ -501,6 +501,12 @@ bool iks_gltoy_content_id(const iks_gltoy *t, uint64_t *id, iks_err *e)
     return true;
 }
 
+static void feed_drop(iks_chan_feed *f)
+{
+    if (f->owned && f->tex) glDeleteTextures(1, &f->tex);
+    memset(f, 0, sizeof *f);
+}
+
 void iks_gltoy_destroy(iks_gltoy *t)
 {
     for (int p = 0; p < IKS_PASSES; p++) {
@@ -508,8 +514,10 @@ void iks_gltoy_destroy(iks_gltoy *t)
         for (int c = 0; c < 4; c++) {
             iks_media_close(t, p, c);
             if (t->tex[p][c]) glDeleteTextures(1, &t->tex[p][c]);
+            feed_drop(&t->feed[p][c]);
         }
     }
+    free(t->feed_rows);
     iks_err_clear(&t->media_err);
     free(t->snd_cache);
     for (int b = 0; b < 4; b++)
@@ -528,6 +536,98 @@ void iks_gltoy_destroy(iks_gltoy *t)
     free(t->wanted);
     free(t->uniforms);
     memset(t, 0, sizeof *t);
+}
+
+/* the texture target the shader's sampler for channel in needs (its type is fixed when it is compiled) */
+static unsigned sampler_target(const iks_input *in)
+{
+    return in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER ? GL_TEXTURE_CUBE_MAP
+           : in->kind == IKS_IN_VOLUME                                 ? GL_TEXTURE_3D
+                                                                       : GL_TEXTURE_2D;
+}
+
+static const char *target_name(unsigned target)
+{
+    return target == GL_TEXTURE_2D ? "GL_TEXTURE_2D" : target == GL_TEXTURE_CUBE_MAP ? "GL_TEXTURE_CUBE_MAP"
+           : target == GL_TEXTURE_3D ? "GL_TEXTURE_3D" : "another target";
+}
+
+/* The units the library binds are 0..3 (the host contract gives them back); unit 0 is where it works. */
+static bool feed_texture(iks_chan_feed *f, const iks_feed_src *s, iks_err *e)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%u", s->tex);
+    if (!glIsTexture(s->tex))
+        return iks_err_field(e, IKS_E_USAGE, "texture", v, "not a texture of the engine's GL context");
+    while (iks_gl_error()) {} /* GL's errors before ours are not ours to report */
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(s->target, s->tex);
+    bool fits = iks_gl_error() == NULL; /* binding to another target than its own is INVALID_OPERATION */
+    int w = s->w, h = s->h, d = s->d;
+    if (fits && (w <= 0 || h <= 0)) {
+        GLenum level_target = s->target == GL_TEXTURE_CUBE_MAP ? GL_TEXTURE_CUBE_MAP_POSITIVE_X : s->target;
+        glGetTexLevelParameteriv(level_target, 0, GL_TEXTURE_WIDTH, &w);
+        glGetTexLevelParameteriv(level_target, 0, GL_TEXTURE_HEIGHT, &h);
+        glGetTexLevelParameteriv(level_target, 0, GL_TEXTURE_DEPTH, &d);
+    }
+    glBindTexture(s->target, 0);
+    if (!fits) return iks_err_field(e, IKS_E_USAGE, "target", target_name(s->target), "texture %u is not one", s->tex);
+    feed_drop(f);
+    *f = (iks_chan_feed){ .tex = s->tex, .target = s->target, .w = w, .h = h, .d = d > 0 ? d : 1 };
+    return true;
+}
+
+static bool feed_pixels(iks_gltoy *t, iks_chan_feed *f, const iks_input *in, const iks_feed_src *s, iks_err *e)
+{
+    int max = iks_gpu_max_size();
+    if (s->w > max || s->h > max) {
+        char v[48];
+        snprintf(v, sizeof v, "%dx%d", s->w, s->h);
+        return iks_err_field(e, IKS_E_USAGE, "size", v, "this GL's textures are at most %d pixels on a side", max);
+    }
+    size_t row = (size_t)s->w * (s->is_float ? 16 : 4), bytes = row * (size_t)s->h;
+    if (!IKS_GROW(t->feed_rows, bytes, t->feed_cap))
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory for a %dx%d channel", s->w, s->h);
+    /* the caller's rows are top first; a texture's first row is its bottom (y = 0), and images load with
+     * their top at y = 1 */
+    for (int y = 0; y < s->h; y++)
+        memcpy(t->feed_rows + (size_t)(s->h - 1 - y) * row, (const uint8_t *)s->pixels + (size_t)y * s->stride, row);
+    bool same = f->owned && f->is_float == s->is_float && f->w == s->w && f->h == s->h;
+    if (!same) {
+        feed_drop(f);
+        glGenTextures(1, &f->tex);
+        *f = (iks_chan_feed){ .tex = f->tex, .target = GL_TEXTURE_2D, .owned = true, .is_float = s->is_float,
+                              .w = s->w, .h = s->h, .d = 1 };
+    }
+    GLenum type = s->is_float ? GL_FLOAT : GL_UNSIGNED_BYTE;
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, f->tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4); /* rows of 4-byte pixels: packed */
+    if (same) glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, s->w, s->h, GL_RGBA, type, t->feed_rows);
+    else glTexImage2D(GL_TEXTURE_2D, 0, s->is_float ? GL_RGBA32F : GL_RGBA8, s->w, s->h, 0, GL_RGBA, type, t->feed_rows);
+    if (in->filter == IKS_FILTER_MIPMAP) glGenerateMipmap(GL_TEXTURE_2D);
+    glBindTexture(GL_TEXTURE_2D, 0);
+    const char *ge = iks_gl_error();
+    if (ge) {
+        feed_drop(f);
+        return iks_err_set(e, IKS_E_GL, "GL: %s making a %dx%d channel texture", ge, s->w, s->h);
+    }
+    return true;
+}
+
+bool iks_gltoy_feed(iks_gltoy *t, int p, int c, const iks_feed_src *s, iks_err *e)
+{
+    iks_chan_feed *f = &t->feed[p][c];
+    if (!s) return feed_drop(f), true;
+    const iks_input *in = &t->in[p][c];
+    unsigned need = s->pixels ? GL_TEXTURE_2D : s->target;
+    if (need != sampler_target(in))
+        return iks_err_field(e, IKS_E_USAGE, "target", s->pixels ? "pixels" : target_name(s->target),
+                             "the shader samples channel %d as a %s (as the toy's description declared it)", c,
+                             sampler_target(in) == GL_TEXTURE_2D ? "sampler2D (GL_TEXTURE_2D)"
+                             : sampler_target(in) == GL_TEXTURE_3D ? "sampler3D (GL_TEXTURE_3D)"
+                                                                   : "samplerCube (GL_TEXTURE_CUBE_MAP)");
+    return s->pixels ? feed_pixels(t, f, in, s, e) : feed_texture(f, s, e);
 }
 
 static bool declares(const iks_program *p, const char *name)
@@ -675,7 +775,11 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             float *res = f->channel_res[c];
             res[0] = res[1] = res[2] = 0;
             f->channel_time[c] = 0;
-            if (in->kind == IKS_IN_BUFFER) {
+            const iks_chan_feed *fed = &t->feed[p][c];
+            if (fed->tex) { /* the caller's: it replaces whatever the description named */
+                tex = fed->tex;
+                res[0] = (float)fed->w, res[1] = (float)fed->h, res[2] = (float)fed->d;
+            } else if (in->kind == IKS_IN_BUFFER) {
                 tex = t->buf[in->buffer][t->cur[in->buffer]].tex;
                 res[0] = (float)t->w, res[1] = (float)t->h, res[2] = 1;
             } else if (in->kind == IKS_IN_CUBE_BUFFER) {
@@ -697,9 +801,10 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER;
             f->channel_3d[c] = in->kind == IKS_IN_VOLUME;
             /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
-            glBindSampler((GLuint)c, tex ? sampler(t, in->kind == IKS_IN_KEYBOARD ? IKS_FILTER_NEAREST : in->filter,
-                                                   in->repeat)
-                                         : 0);
+            iks_filter filter = in->kind == IKS_IN_KEYBOARD && !fed->tex ? IKS_FILTER_NEAREST : in->filter;
+            /* a caller's texture has the levels it has: the library makes none on it */
+            if (fed->tex && !fed->owned && filter == IKS_FILTER_MIPMAP) filter = IKS_FILTER_LINEAR;
+            glBindSampler((GLuint)c, tex ? sampler(t, filter, in->repeat) : 0);
         }
         if (p < 4) {
             int next = 1 - t->cur[p];

@@ -80,6 +80,16 @@ typedef struct {
     double min, max, step;
 } iks_uvalue;
 
+/* A channel the caller feeds (iks_toy_set_channel) in place of what the description named: a texture of
+ * the caller's (owned false: only its name is kept) or one the toy made from pixels in memory (owned). */
+typedef struct {
+    unsigned tex;           /* 0: none, the channel is the description's */
+    unsigned target;        /* GL_TEXTURE_2D, _CUBE_MAP or _3D */
+    bool owned;
+    bool is_float;          /* owned: RGBA32F, else RGBA8 */
+    int w, h, d;            /* iChannelResolution */
+} iks_chan_feed;
+
 typedef struct {
     iks_program prog[IKS_PASSES];
     int order[IKS_PASSES];           /* the passes in drawing order: buffers, Cube A, Image last */
@@ -117,7 +127,24 @@ typedef struct {
     iks_uvalue *uniforms;            /* the author's uniforms of the picture's passes, first
                                       * declaration of a name first (owned); kept by iks_gltoy_apply */
     int nuniforms;
+    iks_chan_feed feed[IKS_PASSES][4]; /* channels the caller feeds (textures owned as each says) */
+    uint8_t *feed_rows;              /* pixels turned bottom row first for an upload (owned) */
+    size_t feed_cap;
 } iks_gltoy;
+
+/* What the caller feeds a channel with: a texture (tex, target; w, h, d 0: asked of GL) or pixels
+ * (rows top first, stride bytes apart, 4 floats or 4 bytes a pixel), checked by the caller of
+ * iks_gltoy_feed except against GL: the shader's sampler type, the texture and the GL's largest size,
+ * which iks_gltoy_feed refuses with IKS_E_USAGE naming "target", "texture" or "size". */
+typedef struct {
+    unsigned tex, target;
+    const void *pixels;
+    bool is_float;
+    int w, h, d;
+    size_t stride;
+} iks_feed_src;
+/* Feeds channel c of pass p from src (NULL: back to the description's channel). */
+bool iks_gltoy_feed(iks_gltoy *t, int p, int c, const iks_feed_src *src, iks_err *e);
 
 /* The author's uniform called name, or NULL. */
 const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name);
