@@ -62,6 +62,31 @@ int main(void)
     char *mapped = iks_log_map(log, &src);
     CHECK(mapped && strstr(mapped, "/toy/main.frag:3:12: error: 'lib'"), "mapped: %s", mapped ? mapped : "(null)");
     free(mapped);
+    /* NVIDIA's compile log (580.x, as seen on an H100) has a line and no column: `path:line: error:` */
+    snprintf(log, sizeof log, "0(%d) : error C0000: syntax error, unexpected '}'\n", line_of(src.fragment, "c = vec4(lib()"));
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strcmp(mapped, "/toy/main.frag:3: error: syntax error, unexpected '}'\n"), "NVIDIA compile: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
+    /* NVIDIA's link log heads its lines with the stage and a rule: one error, one line, no headers */
+    snprintf(log, sizeof log, "Fragment info\n-------------\n0(%d) : error C1008: undefined function \"float g();\"\n",
+             line_of(src.fragment, "c = vec4(lib()"));
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strcmp(mapped, "/toy/main.frag:3: error: undefined function \"float g();\"\n"), "NVIDIA link: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
+    snprintf(log, sizeof log, "Vertex info\n-----------\n0(1) : error C5145: must write to gl_Position\n"
+                              "Geometry info\n---\n");
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strstr(mapped, "info") && !strstr(mapped, "--") && strstr(mapped, "must write to gl_Position") &&
+              !strchr(strchr(mapped, '\n') + 1, '\n'),
+          "NVIDIA's Vertex and Geometry headers dropped too: %s", mapped ? mapped : "(null)");
+    free(mapped);
+    /* ... while a line of the log that is no header is still said (prefixed with the file) */
+    mapped = iks_log_map("Fragment info about it\n", &src);
+    CHECK(mapped && strstr(mapped, "/toy/main.frag: error: Fragment info about it\n"), "not a header: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
     /* the prelude declares every uniform of the list, once; the ones of other passes not */
 #define DECLARED(id, name, type, array, up, from, doc)                                                              \
     CHECK(strstr(src.fragment, "uniform " type " " name array ";") != NULL, "the prelude declares %s", name);

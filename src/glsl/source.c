@@ -1189,6 +1189,27 @@ static char *log_name(const char *name)
     return out;
 }
 
+/* A line of a log that only heads the lines after it: NVIDIA's link log is "Fragment info", a line of
+ * dashes, then the located lines ("0(2) : error C1008: ..."); each header alone would be reported as an
+ * error of its own. The stage names are GL's (NVIDIA: "Vertex info", "Fragment info", "Geometry info"). */
+static bool log_header(const char *line)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '-') {
+        while (*p == '-') p++;
+        while (*p == ' ' || *p == '\t') p++;
+        return *p == '\0';
+    }
+    static const char *const STAGES[] = { "Vertex", "Fragment", "Geometry", "Tessellation control",
+                                          "Tessellation evaluation", "Compute" };
+    for (size_t i = 0; i < sizeof STAGES / sizeof STAGES[0]; i++) {
+        size_t n = strlen(STAGES[i]);
+        if (strncasecmp(p, STAGES[i], n) == 0 && strcmp(p + n, " info") == 0) return true;
+    }
+    return false;
+}
+
 char *iks_log_map(const char *log, const iks_source *src)
 {
     iks_sbuf b = { 0 };
@@ -1203,8 +1224,8 @@ char *iks_log_map(const char *log, const iks_source *src)
             size_t k = strlen(line);
             while (k && (line[k - 1] == '\r' || line[k - 1] == ' ')) line[--k] = '\0';
             iks_log_line L;
-            if (k == 0) {
-                /* skip blank lines */
+            if (k == 0 || log_header(line)) {
+                /* skip blank lines, and the headers that NVIDIA puts over a link log's lines */
             } else if (iks_log_parse(line, &L)) {
                 /* the driver's line is a line of the assembled text: the map says whose it is */
                 const char *where;
