@@ -87,6 +87,30 @@ int main(void)
     CHECK(mapped && strstr(mapped, "/toy/main.frag: error: Fragment info about it\n"), "not a header: %s",
           mapped ? mapped : "(null)");
     free(mapped);
+    /* a warning in a file every pass includes (as Common is) comes from each pass's compile: said once,
+     * with NVIDIA's log (no column) as with Mesa's; other lines still come through */
+    iks_sbuf said = { 0 };
+    int lib_line = line_of(src.fragment, "return 0.5"), main_line = line_of(src.fragment, "c = vec4(lib()");
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char pass1[256], pass2[256];
+        const char *f = fmt ? "0(%d) : warning C7011: implicit cast from \"int\" to \"float\"\n"
+                            : "0:%d(3): warning: implicit cast from \"int\" to \"float\"\n";
+        snprintf(pass1, sizeof pass1, f, lib_line);
+        snprintf(pass2, sizeof pass2, f, lib_line);
+        snprintf(pass2 + strlen(pass2), sizeof pass2 - strlen(pass2), f, main_line);
+        char *m1 = iks_log_map(pass1, &src), *m2 = iks_log_map(pass2, &src);
+        char *u1 = iks_log_unsaid(m1, &said), *u2 = iks_log_unsaid(m2, &said);
+        CHECK(u1 && m1 && !strcmp(u1, m1) && strstr(u1, "/toy/lib.glsl:2"), "%s: the first pass's warning: %s",
+              fmt ? "NVIDIA" : "Mesa", u1 ? u1 : "(null)");
+        CHECK(u2 && !strstr(u2, "lib.glsl") && strstr(u2, "/toy/main.frag:3") && !strchr(strchr(u2, '\n') + 1, '\n'),
+              "%s: the second pass says only its own: %s", fmt ? "NVIDIA" : "Mesa", u2 ? u2 : "(null)");
+        free(m1), free(m2), free(u1), free(u2);
+    }
+    char *other = iks_log_unsaid("/toy/lib.glsl:2: warning: another message\n", &said);
+    CHECK(other && !strcmp(other, "/toy/lib.glsl:2: warning: another message\n"),
+          "the same line with another message is said: %s", other ? other : "(null)");
+    free(other);
+    iks_sbuf_free(&said);
     /* the prelude declares every uniform of the list, once; the ones of other passes not */
 #define DECLARED(id, name, type, array, up, from, doc)                                                              \
     CHECK(strstr(src.fragment, "uniform " type " " name array ";") != NULL, "the prelude declares %s", name);

@@ -1266,6 +1266,38 @@ char *iks_log_map(const char *log, const iks_source *src)
     return b.s;
 }
 
+char *iks_log_unsaid(const char *mapped, iks_sbuf *said)
+{
+    iks_sbuf out = { 0 };
+    iks_sbuf_add(&out, "", 0);
+    for (const char *ln = mapped; ln && *ln;) {
+        const char *nl = strchr(ln, '\n');
+        size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
+        bool seen = false;
+        for (const char *s = said->s; s && *s;) { /* said's lines, each compared whole */
+            const char *e = strchr(s, '\n');
+            size_t k = e ? (size_t)(e - s) : strlen(s);
+            if (k == n && memcmp(s, ln, n) == 0) {
+                seen = true;
+                break;
+            }
+            s = e ? e + 1 : s + k;
+        }
+        if (!seen && n) {
+            iks_sbuf_add(&out, ln, n);
+            iks_sbuf_add(&out, "\n", 1);
+            iks_sbuf_add(said, ln, n);
+            iks_sbuf_add(said, "\n", 1);
+        }
+        ln = nl ? nl + 1 : ln + n;
+    }
+    if (out.oom || said->oom) {
+        free(out.s);
+        return NULL;
+    }
+    return out.s;
+}
+
 /* name as a whole word after "uniform TYPE " on a line of text */
 static bool declares(const char *text, const char *name)
 {
