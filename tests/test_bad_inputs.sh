@@ -3,10 +3,10 @@
 # directory under a time limit and must give: the exit code (2 usage, 1 run time), exactly one line on
 # stderr that names the input and matches the pattern, no crash or core dump (no signal), no hang
 # (TIMEOUT seconds), and no file left behind (no partial output, no temporary).
-# usage: test_bad_inputs.sh IKSHADE
+# usage: test_bad_inputs.sh IKSHADE [NO_GLFW]   (NO_GLFW: an LD_PRELOAD module that hides libglfw)
 set -u
 . "$(dirname "$0")/lib.sh"
-bin=$1
+bin=$1 no_glfw=${2:-}
 TIMEOUT=60
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fx=$tmp/fx w=$tmp/w
@@ -141,6 +141,16 @@ bad 2 "--soften needs a value" sh -c "printf '' | '$bin' solve --soften"
 
 # ---- view, check, bench, the program itself -------------------------------------------------------------
 bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view
+# a machine with neither a display nor libglfw3 (a GPU server) is pointed to render, not to installing
+# GLFW; with a display named, GLFW's absence is what is said (so the module does hide it)
+if [ -n "$no_glfw" ]; then
+  preload=(LD_PRELOAD="$no_glfw" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+  bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAND_DISPLAY "${preload[@]}" "$bin" view
+  bad 1 "no display to open a window on \\(DISPLAY is set but empty\\)" env -u WAYLAND_DISPLAY DISPLAY= "${preload[@]}" "$bin" view
+  bad 1 "libglfw.so.3 cannot be loaded.*install libglfw3" env -u WAYLAND_DISPLAY DISPLAY=:999 "${preload[@]}" "$bin" view
+else
+  echo "FAIL: no NO_GLFW module given (tests/CMakeLists.txt builds it)" >&2; fail=$((fail + 1))
+fi
 bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 2 "--record-fps '1e-300': expected a number from 1e-9 to 1000" "$bin" view --record-fps 1e-300
