@@ -792,7 +792,8 @@ static void test_errors(iks_engine *e)
     const char *m = NULL;
     iks_last_error(&m);
     m = m ? m : "";
-    /* every line `broken.frag:LINE:COL: error: ...` (or `warning:`); the first an error on line 2 */
+    /* every line `broken.frag:LINE:COL: error: ...` (or `warning:`); the first an error on line 2. The
+     * column is there only where the driver gives one (Mesa does, NVIDIA does not): `broken.frag:LINE:` */
     bool form = m[0] != '\0', line2 = strncmp(m, "broken.frag:2:", 14) == 0;
     int nlines = 0;
     for (const char *s = m; *s;) {
@@ -801,15 +802,17 @@ static void test_errors(iks_engine *e)
         char l[512];
         snprintf(l, sizeof l, "%.*s", (int)(n < 511 ? n : 511), s);
         int ln = 0, col = 0, used = 0;
-        if (sscanf(l, "broken.frag:%d:%d: %n", &ln, &col, &used) != 2 || used == 0 ||
-            (strncmp(l + used, "error: ", 7) && strncmp(l + used, "warning: ", 9)))
-            form = false;
+        if (sscanf(l, "broken.frag:%d:%d: %n", &ln, &col, &used) != 2 || used == 0) {
+            used = 0;
+            if (sscanf(l, "broken.frag:%d: %n", &ln, &used) != 1 || used == 0) form = false;
+        }
+        if (used && strncmp(l + used, "error: ", 7) && strncmp(l + used, "warning: ", 9)) form = false;
         nlines++;
         s += n;
         if (*s) s++;
     }
-    CHECK(form && line2, "compile error message: `broken.frag:LINE:COL: error: ...` lines, first on line 2",
-          "broken.frag:2:COL: error: ...", "'%s' (%d lines)", m, nlines);
+    CHECK(form && line2, "compile error message: `broken.frag:LINE[:COL]: error: ...` lines, first on line 2",
+          "broken.frag:2[:COL]: error: ...", "'%s' (%d lines)", m, nlines);
     CHECK(m[0] && m[strlen(m) - 1] != '\n', "... with no newline after the last line, as every other message",
           "no trailing newline", "'%s'", m);
     CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
@@ -818,7 +821,7 @@ static void test_errors(iks_engine *e)
     CHECK_CODE("a compile error, source without a path", load_src(e, NULL, broken, 4, 4, &t), IKS_E_COMPILE);
     iks_last_error(&m);
     CHECK(m && m[0] && strstr(m, ":2:") && strstr(m, "error:"), "... the message has line 2 and 'error:'",
-          "NAME:2:COL: error: ...", "'%s'", m ? m : "(null)");
+          "NAME:2[:COL]: error: ...", "'%s'", m ? m : "(null)");
 
     /* a file with no mainImage (an include file) */
     write_file(tmp_path("lib.glsl"), "float twice(float x) { return 2.0 * x; }\n");

@@ -40,8 +40,10 @@ bad 1 "empty.frag: defines neither mainImage" "${R[@]}" "$fx/empty.frag" -o x.pn
 bad 1 "binary.frag: binary file \(contains NUL bytes\)" "${R[@]}" "$fx/binary.frag" -o x.png
 bad 1 "huge.frag: larger than 16 MiB" "${R[@]}" "$fx/huge.frag" -o x.png
 bad 1 "nomain.frag: defines neither mainImage" "${R[@]}" "$fx/nomain.frag" -o x.png
-bad 1 "^.*compile.frag:3:[0-9]+: error: " "${R[@]}" "$fx/compile.frag" -o x.png
-bad 1 "link.frag: error: .*g" "${R[@]}" "$fx/link.frag" -o x.png
+# a compile error is path:line:col: where the driver gives a column (Mesa) and path:line: where it does not
+# (NVIDIA); a link error has a line only where the driver names one (NVIDIA does, Mesa not)
+bad 1 "^.*compile.frag:3(:[0-9]+)?: error: " "${R[@]}" "$fx/compile.frag" -o x.png
+bad 1 "link.frag(:[0-9]+){0,2}: error: " "${R[@]}" "$fx/link.frag" -o x.png
 bad 1 "nowhere.glsl" "${R[@]}" "$fx/noinclude.frag" -o x.png
 bad 1 "cycle.*a.glsl.*b.glsl" "${R[@]}" "$fx/cycle.frag" -o x.png
 bad 2 "-I '/nonexistent': not a directory" "${R[@]}" "$good" -o x.png -I /nonexistent
@@ -192,9 +194,9 @@ bad 1 "/dev/urandom: a device, not a regular file" "$bin" render /dev/urandom -o
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png
-# ... and so it is in a compile error's lines, one report a line
+# ... and so it is in a compile error's lines, one report a line (what follows 'error:' is the driver's wording, not ours)
 mkdir "$fx/$(printf 'n\nl')" && printf 'void mainImage(out vec4 o, in vec2 u) { o = vec4(1.0); nosuch(); }\n' >"$fx/$(printf 'n\nl')/e.frag"
-bad 1 "n\\\\nl/e.frag:1:[0-9]+: error: no function with name 'nosuch'" "$bin" render "$fx/$(printf 'n\nl')/e.frag" -o x.png --size 8x8
+bad 1 "n\\\\nl/e.frag:1(:[0-9]+)?: error: " "$bin" render "$fx/$(printf 'n\nl')/e.frag" -o x.png --size 8x8
 
 # shaders whose macros expand to millions of tokens: the GL compiler crashed (a 512 MiB stack
 # overflowed at 2^21 terms) or expanded for ever (gigabytes); they are measured and refused first, in
