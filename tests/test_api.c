@@ -540,14 +540,15 @@ static void test_rgba8(iks_engine *e)
     for (int r = 0; r < H; r++)
         for (int x = 0; x < W; x++) {
             const uint8_t *p = px + (r * W + x) * 4;
-            int want[4] = { x, H - 1 - r, 64 /* 0.25 * 255 = 63.75 */, 255 };
-            if (p[0] != want[0] || p[1] != want[1] || p[2] != want[2] || p[3] != want[3]) {
+            /* x / 255 and y / 255 come back exactly; 0.25 * 255 = 63.75 is rounded by the driver */
+            int want[4] = { x, H - 1 - r, 64, 255 };
+            if (p[0] != want[0] || p[1] != want[1] || abs(p[2] - want[2]) > 1 || p[3] != want[3]) {
                 if (!bad++)
                     snprintf(first, sizeof first, "row %d x %d: %d %d %d %d, want %d %d %d %d", r, x, p[0], p[1],
                              p[2], p[3], want[0], want[1], want[2], want[3]);
             }
         }
-    CHECK(bad == 0, "RGBA8 exact, row 0 = top (highest fragCoord.y)", "every pixel (x, H-1-row, 64, 255)",
+    CHECK(bad == 0, "RGBA8 exact, row 0 = top (highest fragCoord.y)", "every pixel (x, H-1-row, 64 +-1, 255)",
           "%d of %d pixels differ; first: %s", bad, W * H, first);
 
     /* another size than the load's: the toy follows */
@@ -1283,13 +1284,14 @@ static void test_deep_expression(iks_engine *e)
     if (t) {
         unsigned char px[4 * 4 * 4];
         CHECK_CODE("... and draws", iks_toy_draw(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
-        CHECK(px[0] == 64, "... its value", "64 (0.25)", "%d", px[0]);
+        CHECK(abs(px[0] - 64) <= 1, "... its value", "64 (0.25, within 1)", "%d", px[0]);
     }
     iks_toy_destroy(t);
     free(src);
 }
 
-/* one engine's pixels: the centre of a 4x4 draw */
+/* one engine's pixels: the centre of a 4x4 draw, each channel within 1 of want (GL leaves the rounding of
+ * a tie such as 0.5 * 255 = 127.5 to the driver: llvmpipe gives 128, NVIDIA 127) */
 static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
     unsigned char px[4 * 4 * 4];
@@ -1298,7 +1300,8 @@ static void centre(iks_toy *t, const char *what, const unsigned char want[3])
     const unsigned char *c = px + (2 * 4 + 2) * 4;
     char w[32];
     snprintf(w, sizeof w, "%d %d %d", want[0], want[1], want[2]);
-    CHECK(c[0] == want[0] && c[1] == want[1] && c[2] == want[2], what, w, "%d %d %d", c[0], c[1], c[2]);
+    CHECK(abs(c[0] - want[0]) <= 1 && abs(c[1] - want[1]) <= 1 && abs(c[2] - want[2]) <= 1, what, w, "%d %d %d", c[0],
+          c[1], c[2]);
 }
 
 /* Two engines on one thread: each call draws with its own engine's context, whichever was used last,
