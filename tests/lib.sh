@@ -24,6 +24,32 @@ check() {
 check_eq() {
   if [ "$2" = "$3" ]; then pass=$((pass+1)); else fail=$((fail+1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; return 1; fi
 }
+# px_near GOT EXPECTED: whether rendered pixels ("R G B", as png.py pixel prints them; several may be
+# joined by newlines or by words such as " / ") are equal within 1 in each channel; a word that is not a number must
+# be equal. A shader's float becomes 8 bits by rounding v * 255, and GL leaves a tie to the driver:
+# 0.5 -> 127.5 is 128 on llvmpipe and 127 on NVIDIA. Tests compare with this where v * 255 is not a whole
+# number; where it is by construction (a count k/255, a texel's byte passed through, 0 or 1) and where
+# two files come from the same driver they stay exact, and within 1 is no looser than GL allows.
+px_near() {
+  local -a got want
+  read -ra got -d '' <<<"$1"
+  read -ra want -d '' <<<"$2"
+  [ "${#got[@]}" -eq "${#want[@]}" ] && [ "${#want[@]}" -gt 0 ] || return 1
+  local i d
+  for i in "${!want[@]}"; do
+    if [[ ${got[i]} =~ ^[0-9]+$ && ${want[i]} =~ ^[0-9]+$ ]]; then
+      d=$((10#${got[i]} - 10#${want[i]}))
+      [ "${d#-}" -le 1 ] || return 1
+    elif [ "${got[i]}" != "${want[i]}" ]; then return 1
+    fi
+  done
+}
+# check_px DESCRIPTION EXPECTED GOT: check_eq for rendered pixels, within 1 per channel (px_near)
+check_px() {
+  if px_near "$3" "$2"; then pass=$((pass+1)); else
+    fail=$((fail+1)); echo "FAIL: $1: expected '$2' (each channel within 1), got '$3'" >&2; return 1
+  fi
+}
 # expect_fail DESCRIPTION CODE PATTERN COMMAND...: exits with CODE, one stderr line matching PATTERN
 expect_fail() {
   local what=$1 code=$2 pat=$3; shift 3

@@ -732,14 +732,15 @@ static void test_rgba8(iks_engine *e)
     for (int r = 0; r < H; r++)
         for (int x = 0; x < W; x++) {
             const uint8_t *p = px + (r * W + x) * 4;
-            int want[4] = { x, H - 1 - r, 64 /* 0.25 * 255 = 63.75 */, 255 };
-            if (p[0] != want[0] || p[1] != want[1] || p[2] != want[2] || p[3] != want[3]) {
+            /* x / 255 and y / 255 come back exactly; 0.25 * 255 = 63.75 is rounded by the driver */
+            int want[4] = { x, H - 1 - r, 64, 255 };
+            if (p[0] != want[0] || p[1] != want[1] || abs(p[2] - want[2]) > 1 || p[3] != want[3]) {
                 if (!bad++)
                     snprintf(first, sizeof first, "row %d x %d: %d %d %d %d, want %d %d %d %d", r, x, p[0], p[1],
                              p[2], p[3], want[0], want[1], want[2], want[3]);
             }
         }
-    CHECK(bad == 0, "RGBA8 exact, row 0 = top (highest fragCoord.y)", "every pixel (x, H-1-row, 64, 255)",
+    CHECK(bad == 0, "RGBA8 exact, row 0 = top (highest fragCoord.y)", "every pixel (x, H-1-row, 64 +-1, 255)",
           "%d of %d pixels differ; first: %s", bad, W * H, first);
 
     /* another size than the load's: the toy follows */
@@ -984,7 +985,8 @@ static void test_errors(iks_engine *e)
     const char *m = NULL;
     iks_last_error(&m);
     m = m ? m : "";
-    /* every line `broken.frag:LINE:COL: error: ...` (or `warning:`); the first an error on line 2 */
+    /* every line `broken.frag:LINE:COL: error: ...` (or `warning:`); the first an error on line 2. The
+     * column is there only where the driver gives one (Mesa does, NVIDIA does not): `broken.frag:LINE:` */
     bool form = m[0] != '\0', line2 = strncmp(m, "broken.frag:2:", 14) == 0;
     int nlines = 0;
     for (const char *s = m; *s;) {
@@ -993,15 +995,17 @@ static void test_errors(iks_engine *e)
         char l[512];
         snprintf(l, sizeof l, "%.*s", (int)(n < 511 ? n : 511), s);
         int ln = 0, col = 0, used = 0;
-        if (sscanf(l, "broken.frag:%d:%d: %n", &ln, &col, &used) != 2 || used == 0 ||
-            (strncmp(l + used, "error: ", 7) && strncmp(l + used, "warning: ", 9)))
-            form = false;
+        if (sscanf(l, "broken.frag:%d:%d: %n", &ln, &col, &used) != 2 || used == 0) {
+            used = 0;
+            if (sscanf(l, "broken.frag:%d: %n", &ln, &used) != 1 || used == 0) form = false;
+        }
+        if (used && strncmp(l + used, "error: ", 7) && strncmp(l + used, "warning: ", 9)) form = false;
         nlines++;
         s += n;
         if (*s) s++;
     }
-    CHECK(form && line2, "compile error message: `broken.frag:LINE:COL: error: ...` lines, first on line 2",
-          "broken.frag:2:COL: error: ...", "'%s' (%d lines)", m, nlines);
+    CHECK(form && line2, "compile error message: `broken.frag:LINE[:COL]: error: ...` lines, first on line 2",
+          "broken.frag:2[:COL]: error: ...", "'%s' (%d lines)", m, nlines);
     CHECK(m[0] && m[strlen(m) - 1] != '\n', "... with no newline after the last line, as every other message",
           "no trailing newline", "'%s'", m);
     CHECK(t == NULL, "a failed load gives no toy", "NULL", "%p", (void *)t);
@@ -1010,7 +1014,7 @@ static void test_errors(iks_engine *e)
     CHECK_CODE("a compile error, source without a path", load_src(e, NULL, broken, 4, 4, &t), IKS_E_COMPILE);
     iks_last_error(&m);
     CHECK(m && m[0] && strstr(m, ":2:") && strstr(m, "error:"), "... the message has line 2 and 'error:'",
-          "NAME:2:COL: error: ...", "'%s'", m ? m : "(null)");
+          "NAME:2[:COL]: error: ...", "'%s'", m ? m : "(null)");
 
     /* a file with no mainImage (an include file) */
     write_file(tmp_path("lib.glsl"), "float twice(float x) { return 2.0 * x; }\n");
@@ -1478,13 +1482,14 @@ static void test_deep_expression(iks_engine *e)
     if (t) {
         unsigned char px[4 * 4 * 4];
         CHECK_CODE("... and draws", draw_wh(t, &(iks_frame_info){ 0 }, 4, 4, px, NULL), IKS_OK);
-        CHECK(px[0] == 64, "... its value", "64 (0.25)", "%d", px[0]);
+        CHECK(abs(px[0] - 64) <= 1, "... its value", "64 (0.25, within 1)", "%d", px[0]);
     }
     iks_toy_destroy(t);
     free(src);
 }
 
-/* one engine's pixels: the centre of a 4x4 draw */
+/* one engine's pixels: the centre of a 4x4 draw, each channel within 1 of want (GL leaves the rounding of
+ * a tie such as 0.5 * 255 = 127.5 to the driver: llvmpipe gives 128, NVIDIA 127) */
 static void centre(iks_toy *t, const char *what, const unsigned char want[3])
 {
     unsigned char px[4 * 4 * 4];
@@ -1493,7 +1498,8 @@ static void centre(iks_toy *t, const char *what, const unsigned char want[3])
     const unsigned char *c = px + (2 * 4 + 2) * 4;
     char w[32];
     snprintf(w, sizeof w, "%d %d %d", want[0], want[1], want[2]);
-    CHECK(c[0] == want[0] && c[1] == want[1] && c[2] == want[2], what, w, "%d %d %d", c[0], c[1], c[2]);
+    CHECK(abs(c[0] - want[0]) <= 1 && abs(c[1] - want[1]) <= 1 && abs(c[2] - want[2]) <= 1, what, w, "%d %d %d", c[0],
+          c[1], c[2]);
 }
 
 /* Two engines on one thread: each call draws with its own engine's context, whichever was used last,

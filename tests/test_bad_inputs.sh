@@ -3,10 +3,10 @@
 # directory under a time limit and must give: the exit code (2 usage, 1 run time), exactly one line on
 # stderr that names the input and matches the pattern, no crash or core dump (no signal), no hang
 # (TIMEOUT seconds), and no file left behind (no partial output, no temporary).
-# usage: test_bad_inputs.sh IKSHADE
+# usage: test_bad_inputs.sh IKSHADE [NO_GLFW]   (NO_GLFW: an LD_PRELOAD module that hides libglfw)
 set -u
 . "$(dirname "$0")/lib.sh"
-bin=$1
+bin=$1 no_glfw=${2:-}
 TIMEOUT=60
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 fx=$tmp/fx w=$tmp/w
@@ -40,8 +40,10 @@ bad 1 "empty.frag: defines neither mainImage" "${R[@]}" "$fx/empty.frag" -o x.pn
 bad 1 "binary.frag: binary file \(contains NUL bytes\)" "${R[@]}" "$fx/binary.frag" -o x.png
 bad 1 "huge.frag: larger than 16 MiB" "${R[@]}" "$fx/huge.frag" -o x.png
 bad 1 "nomain.frag: defines neither mainImage" "${R[@]}" "$fx/nomain.frag" -o x.png
-bad 1 "^.*compile.frag:3:[0-9]+: error: " "${R[@]}" "$fx/compile.frag" -o x.png
-bad 1 "link.frag: error: .*g" "${R[@]}" "$fx/link.frag" -o x.png
+# a compile error is path:line:col: where the driver gives a column (Mesa) and path:line: where it does not
+# (NVIDIA); a link error has a line only where the driver names one (NVIDIA does, Mesa not)
+bad 1 "^.*compile.frag:3(:[0-9]+)?: error: " "${R[@]}" "$fx/compile.frag" -o x.png
+bad 1 "link.frag(:[0-9]+){0,2}: error: " "${R[@]}" "$fx/link.frag" -o x.png
 bad 1 "nowhere.glsl" "${R[@]}" "$fx/noinclude.frag" -o x.png
 bad 1 "cycle.*a.glsl.*b.glsl" "${R[@]}" "$fx/cycle.frag" -o x.png
 bad 2 "-I '/nonexistent': not a directory" "${R[@]}" "$good" -o x.png -I /nonexistent
@@ -141,6 +143,16 @@ bad 2 "--soften needs a value" sh -c "printf '' | '$bin' solve --soften"
 
 # ---- view, check, bench, the program itself -------------------------------------------------------------
 bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAND_DISPLAY "$bin" view
+# a machine with neither a display nor libglfw3 (a GPU server) is pointed to render, not to installing
+# GLFW; with a display named, GLFW's absence is what is said (so the module does hide it)
+if [ -n "$no_glfw" ]; then
+  preload=(LD_PRELOAD="$no_glfw" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0")
+  bad 1 "no display to open a window on .*ikshade render" env -u DISPLAY -u WAYLAND_DISPLAY "${preload[@]}" "$bin" view
+  bad 1 "no display to open a window on \\(DISPLAY is set but empty\\)" env -u WAYLAND_DISPLAY DISPLAY= "${preload[@]}" "$bin" view
+  bad 1 "libglfw.so.3 cannot be loaded.*install libglfw3" env -u WAYLAND_DISPLAY DISPLAY=:999 "${preload[@]}" "$bin" view
+else
+  echo "FAIL: no NO_GLFW module given (tests/CMakeLists.txt builds it)" >&2; fail=$((fail + 1))
+fi
 bad 2 "--size '0x1'" "$bin" view --size 0x1
 bad 2 "--frames '0'" "$bin" view --frames 0
 bad 2 "--record-fps '1e-300': expected a number from 1e-9 to 1000" "$bin" view --record-fps 1e-300
@@ -182,9 +194,9 @@ bad 1 "/dev/urandom: a device, not a regular file" "$bin" render /dev/urandom -o
 # a name holding a newline is shown as \n: the message stays one line
 bad 1 "no\\\\nsuch.frag: No such file or directory" "$bin" render "$(printf 'no\nsuch.frag')" -o x.png
 bad 2 "--channel0 'a\\\\nb.png'" "$bin" render "$good" --channel0 "$(printf 'a\nb.png')" -o x.png
-# ... and so it is in a compile error's lines, one report a line
+# ... and so it is in a compile error's lines, one report a line (what follows 'error:' is the driver's wording, not ours)
 mkdir "$fx/$(printf 'n\nl')" && printf 'void mainImage(out vec4 o, in vec2 u) { o = vec4(1.0); nosuch(); }\n' >"$fx/$(printf 'n\nl')/e.frag"
-bad 1 "n\\\\nl/e.frag:1:[0-9]+: error: no function with name 'nosuch'" "$bin" render "$fx/$(printf 'n\nl')/e.frag" -o x.png --size 8x8
+bad 1 "n\\\\nl/e.frag:1(:[0-9]+)?: error: " "$bin" render "$fx/$(printf 'n\nl')/e.frag" -o x.png --size 8x8
 
 # shaders whose macros expand to millions of tokens: the GL compiler crashed (a 512 MiB stack
 # overflowed at 2^21 terms) or expanded for ever (gigabytes); they are measured and refused first, in
@@ -236,7 +248,7 @@ bad 1 "^ikshade render: stdout: " bash -c "set -o pipefail; '$bin' render --each
 printf '#define S(a, b, t) smoothstep(a, b, t)\n#define R(a) mat2(cos(a), -sin(a), sin(a), cos(a))\n#define D(x) (x + x)\nvoid mainImage(out vec4 c, in vec2 f) { vec2 u = R(0.0) * f / iResolution.xy; c = vec4(S(0.0, 1.0, D(D(D(u.x)))) * 0.0 + 0.5); }\n' > "$fx/macros.frag"
 (cd "$w" && "$bin" render "$fx/macros.frag" -o m.png --size 8x8 --quiet); rc=$?
 check "a toy of ordinary macros renders (rc $rc)" [ "$rc" -eq 0 ]
-check "... its picture" [ "$(python3 "$(dirname "$0")/png.py" pixel "$w/m.png" 4 4)" = "128 128 128" ]
+check "... its picture" px_near "$(python3 "$(dirname "$0")/png.py" pixel "$w/m.png" 4 4)" "128 128 128"
 rm -f "$w/m.png"
 
 echo "$rows bad inputs"

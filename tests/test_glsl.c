@@ -62,6 +62,55 @@ int main(void)
     char *mapped = iks_log_map(log, &src);
     CHECK(mapped && strstr(mapped, "/toy/main.frag:3:12: error: 'lib'"), "mapped: %s", mapped ? mapped : "(null)");
     free(mapped);
+    /* NVIDIA's compile log (580.x, as seen on an H100) has a line and no column: `path:line: error:` */
+    snprintf(log, sizeof log, "0(%d) : error C0000: syntax error, unexpected '}'\n", line_of(src.fragment, "c = vec4(lib()"));
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strcmp(mapped, "/toy/main.frag:3: error: syntax error, unexpected '}'\n"), "NVIDIA compile: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
+    /* NVIDIA's link log heads its lines with the stage and a rule: one error, one line, no headers */
+    snprintf(log, sizeof log, "Fragment info\n-------------\n0(%d) : error C1008: undefined function \"float g();\"\n",
+             line_of(src.fragment, "c = vec4(lib()"));
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strcmp(mapped, "/toy/main.frag:3: error: undefined function \"float g();\"\n"), "NVIDIA link: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
+    snprintf(log, sizeof log, "Vertex info\n-----------\n0(1) : error C5145: must write to gl_Position\n"
+                              "Geometry info\n---\n");
+    mapped = iks_log_map(log, &src);
+    CHECK(mapped && !strstr(mapped, "info") && !strstr(mapped, "--") && strstr(mapped, "must write to gl_Position") &&
+              !strchr(strchr(mapped, '\n') + 1, '\n'),
+          "NVIDIA's Vertex and Geometry headers dropped too: %s", mapped ? mapped : "(null)");
+    free(mapped);
+    /* ... while a line of the log that is no header is still said (prefixed with the file) */
+    mapped = iks_log_map("Fragment info about it\n", &src);
+    CHECK(mapped && strstr(mapped, "/toy/main.frag: error: Fragment info about it\n"), "not a header: %s",
+          mapped ? mapped : "(null)");
+    free(mapped);
+    /* a warning in a file every pass includes (as Common is) comes from each pass's compile: said once,
+     * with NVIDIA's log (no column) as with Mesa's; other lines still come through */
+    iks_sbuf said = { 0 };
+    int lib_line = line_of(src.fragment, "return 0.5"), main_line = line_of(src.fragment, "c = vec4(lib()");
+    for (int fmt = 0; fmt < 2; fmt++) {
+        char pass1[256], pass2[256];
+        const char *f = fmt ? "0(%d) : warning C7011: implicit cast from \"int\" to \"float\"\n"
+                            : "0:%d(3): warning: implicit cast from \"int\" to \"float\"\n";
+        snprintf(pass1, sizeof pass1, f, lib_line);
+        snprintf(pass2, sizeof pass2, f, lib_line);
+        snprintf(pass2 + strlen(pass2), sizeof pass2 - strlen(pass2), f, main_line);
+        char *m1 = iks_log_map(pass1, &src), *m2 = iks_log_map(pass2, &src);
+        char *u1 = iks_log_unsaid(m1, &said), *u2 = iks_log_unsaid(m2, &said);
+        CHECK(u1 && m1 && !strcmp(u1, m1) && strstr(u1, "/toy/lib.glsl:2"), "%s: the first pass's warning: %s",
+              fmt ? "NVIDIA" : "Mesa", u1 ? u1 : "(null)");
+        CHECK(u2 && !strstr(u2, "lib.glsl") && strstr(u2, "/toy/main.frag:3") && !strchr(strchr(u2, '\n') + 1, '\n'),
+              "%s: the second pass says only its own: %s", fmt ? "NVIDIA" : "Mesa", u2 ? u2 : "(null)");
+        free(m1), free(m2), free(u1), free(u2);
+    }
+    char *other = iks_log_unsaid("/toy/lib.glsl:2: warning: another message\n", &said);
+    CHECK(other && !strcmp(other, "/toy/lib.glsl:2: warning: another message\n"),
+          "the same line with another message is said: %s", other ? other : "(null)");
+    free(other);
+    iks_sbuf_free(&said);
     /* the prelude declares every uniform of the list, once; the ones of other passes not */
 #define DECLARED(id, name, type, array, up, from, doc)                                                              \
     CHECK(strstr(src.fragment, "uniform " type " " name array ";") != NULL, "the prelude declares %s", name);

@@ -63,7 +63,7 @@ static char *build_code(const char *path, bool *ok, iks_code *code, iks_program 
     iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1 };
     iks_err e = IKS_ERR_INIT;
     forget_warnings();
-    *ok = iks_source_load(src, path, &o, &e) && iks_program_build(prog, src, &e, &logger);
+    *ok = iks_source_load(src, path, &o, &e) && iks_program_build(prog, src, &e, &logger, NULL);
     *code = e.code;
     char *log = strdup(*ok ? warned : iks_err_msg(&e));
     iks_err_clear(&e);

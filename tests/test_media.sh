@@ -81,10 +81,12 @@ check "the texture is not silence: the 1 kHz bin (46) is loud at frame 30" \
 mkdir seq
 "$bin" render spec.frag --channel0 tone.wav -o seq/%03d.png --size 512x2 --fps $FPS --frames 0:46 --quiet
 check "frame 45 of one run 0:46 equals the range 45:46" cmp -s seq/045.png m45.png
-check_eq "iChannelResolution of a music channel: 512" "128" "$(png pixel m30.png 0 0 | cut -d' ' -f3)"
+# the shader's colours below (512 / 1024, 1.5 / 4, 0.2 / 4, 0.25) are compared within 1 (check_px): their
+# 8-bit rounding is the driver's (NVIDIA rounds 127.5 down, llvmpipe up); decoded frames' bytes stay exact
+check_px "iChannelResolution of a music channel: 512" "128" "$(png pixel m30.png 0 0 | cut -d' ' -f3)"
 # iChannelTime: the playback time, looping over the 3 s track (t = 4.5 -> 1.5, / 4 -> 96)
 "$bin" render spec.frag --channel0 tone.wav -o ct.png --size 512x2 --time 4.5 --quiet
-check_eq "iChannelTime of music loops with the track" "96" "$(png pixel ct.png 0 0 | cut -d' ' -f2)"
+check_px "iChannelTime of music loops with the track" "96" "$(png pixel ct.png 0 0 | cut -d' ' -f2)"
 # other formats, decoded by ffmpeg
 for ext in ogg mp3 flac; do
   ffmpeg -nostdin -v error -i tone.wav "tone.$ext"
@@ -102,7 +104,7 @@ for i in $(seq 0 26); do
   [ "$(png pixel "$f" 10 5)" = "$((20 * k)) $((255 - 20 * k)) 0" ] && [ "$(png pixel "$f" 10 40)" = "0 0 $((10 * k + 5))" ] && ok=$((ok + 1))
 done
 check_eq "video: frame i at 10 fps shows clip frame i mod 12, top half on top (27 frames)" 27 "$ok"
-check_eq "video: iChannelResolution 64x48, iChannelTime looping (frame 14: 0.2 s -> 13)" "64 48 13" "$(png pixel v/014.png 0 47)"
+check_px "video: iChannelResolution 64x48, iChannelTime looping (frame 14: 0.2 s -> 13)" "64 48 13" "$(png pixel v/014.png 0 47)"
 # another frame rate: frame i at 25 fps is clip frame floor(i * 10 / 25)
 "$bin" render vid.frag --channel0 clip.mkv -o v25.png --size 64x48 --fps 25 --frames 13:14 --quiet
 check_eq "video at 25 fps: frame 13 is clip frame 5" "100 155 0" "$(png pixel v25.png 10 5)"
@@ -182,16 +184,16 @@ expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam 
 printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy) + vec4(0.25, 0.0, 0.0, 1.0); }\n' > live.frag
 "$bin" render live.frag --channel0 webcam --missing-media=black -o live.png --size 8x8 --quiet 2> live.err; rc=$?
 check "--channel0 webcam --missing-media=black: exit 0 (rc $rc)" [ "$rc" -eq 0 ]
-check_eq "... the webcam is black (the shader adds 0.25 red)" "64 0 0" "$(png pixel live.png 4 4 | cut -d' ' -f1-3)"
+check_px "... the webcam is black (the shader adds 0.25 red)" "64 0 0" "$(png pixel live.png 4 4 | cut -d' ' -f1-3)"
 check "... and one warning says so ($(cat live.err))" [ "$(grep -c "warning: --channel0 'webcam': a webcam is not supported; black instead" live.err)" -eq 1 ]
 "$bin" render live.frag --missing-media black --channel0 mic,filter=nearest -o live2.png --size 8x8 --quiet 2> live2.err
-check "--missing-media before --channel0 mic: black too" [ "$(png pixel live2.png 4 4 | cut -d' ' -f1-3)" = "64 0 0" ]
+check "--missing-media before --channel0 mic: black too" px_near "$(png pixel live2.png 4 4 | cut -d' ' -f1-3)" "64 0 0"
 check "... said once" [ "$(grep -c "a microphone is not supported; black instead" live2.err)" -eq 1 ]
 mkdir -p livedir && cp live.frag livedir/image.glsl && printf 'image.iChannel0 = webcam\n' > livedir/manifest.txt
 expect_fail "a webcam in a manifest: refused, naming the line" 1 "livedir/manifest.txt:1: 'webcam': a webcam is not supported" \
   "$bin" render livedir -o x.png --size 8x8 --quiet
 "$bin" render livedir --missing-media=black -o live3.png --size 8x8 --quiet 2> live3.err
-check_eq "... black with --missing-media=black" "64 0 0" "$(png pixel live3.png 4 4 | cut -d' ' -f1-3)"
+check_px "... black with --missing-media=black" "64 0 0" "$(png pixel live3.png 4 4 | cut -d' ' -f1-3)"
 check "... said once" [ "$(grep -c "manifest.txt:1: 'webcam': a webcam is not supported; black instead" live3.err)" -eq 1 ]
 check "nothing left behind by the failures" [ ! -e x.png ]
 # Ctrl-C, once or twice, while ffmpeg decodes a long track: it stops (a hang meets timeout's KILL: 137),

@@ -258,16 +258,16 @@ check "live: a save that changes nothing does not recompile" [ "$(grep -c '^relo
 
 printf '#include "col.glsl"\nvoid mainImage(out vec4 c, in vec2 f) {\n  c = vec4(oops);\n}\n' > live.frag
 wait_for 'reload .*: error' 1 v.out
-wait_for '^live.frag:3:[0-9]+: error: ' 1 v.err
-check "live: a broken edit prints live.frag:3 compiler-style" grep -qE '^live.frag:3:[0-9]+: error: ' v.err
+wait_for '^live.frag:3(:[0-9]+)?: error: ' 1 v.err
+check "live: a broken edit prints live.frag:3 compiler-style" grep -qE '^live.frag:3(:[0-9]+)?: error: ' v.err
 shot; check "live: a broken edit keeps the last good picture" [ "$(centre "$shot")" = "70 25 30" ]
 check "live: the process lives on after a broken edit" kill -0 "$vpid"
 colour 'vec3(80.0, 20.0, 30.0) / 255.0 + tint()' > live.frag
 reloaded; shot; check "live: a fix recovers" [ "$(centre "$shot")" = "80 25 30" ]
 
 printf 'vec3 tint() { return nope; }\n' > col.glsl
-wait_for '^col.glsl:1:[0-9]+: error: ' 1 v.err
-check "live: an error in an included file names that file and line" grep -qE '^col.glsl:1:[0-9]+: error: ' v.err
+wait_for '^col.glsl:1(:[0-9]+)?: error: ' 1 v.err
+check "live: an error in an included file names that file and line" grep -qE '^col.glsl:1(:[0-9]+)?: error: ' v.err
 printf 'vec3 tint() { return vec3(0.0); }\n' > col.glsl
 reloaded; shot; check "live: fixing the included file recovers" [ "$(centre "$shot")" = "80 20 30" ]
 
@@ -277,7 +277,7 @@ stop
 cp live.frag keep.frag
 start late.frag
 wait_for 'late.frag: nothing to show until a save compiles' 1 v.err
-check "started on a broken shader: the error is printed as late.frag:1" grep -qE '^late.frag:1:[0-9]+: error: ' v.err
+check "started on a broken shader: the error is printed as late.frag:1" grep -qE '^late.frag:1(:[0-9]+)?: error: ' v.err
 printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 2.0, 3.0, 255.0) / 255.0; }\n' > late.frag
 reloaded; shot; check "... and a good save shows the picture" [ "$(centre "$shot")" = "1 2 3" ]
 stop

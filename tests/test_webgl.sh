@@ -46,19 +46,9 @@ case_() {
   else fail=$((fail + 1)); echo "FAIL: $name: ikshade against WebGL2 under $MIN_PSNR dB: $out" >&2; return 1; fi
 }
 
-# near DESCRIPTION "R G B" "R G B": within 1 per channel. The site's pixels were read from its canvas,
-# which may truncate where GL rounds: mediump_es's 0.6421 * 255 = 163.7 is 163 there and 164 here, in
-# Chromium's WebGL2 and in ikshade alike.
-near() {
-  local e=($2) g=($3) k
-  if [ ${#g[@]} -ne 3 ]; then fail=$((fail + 1)); echo "FAIL: $1: expected '$2', got '$3'" >&2; return; fi
-  for k in 0 1 2; do
-    if [ $((e[k] - g[k])) -gt 1 ] || [ $((g[k] - e[k])) -gt 1 ]; then
-      fail=$((fail + 1)); echo "FAIL: $1: expected '$2' (within 1), got '$3'" >&2; return
-    fi
-  done
-  pass=$((pass + 1))
-}
+# The site's pixels were read from its canvas, which may truncate where GL rounds: mediump_es's 0.6421 *
+# 255 = 163.7 is 163 there and 164 here, in Chromium's WebGL2 and in ikshade alike: compared within 1 per
+# channel (check_px, tests/lib.sh).
 
 # ---- the harness holds the site's pixels, and so does ikshade ------------------------------------------
 while read -r file opts r g b; do
@@ -66,8 +56,8 @@ while read -r file opts r g b; do
   extra=()
   [ "$opts" != - ] && IFS=, read -r -a extra <<<"$opts"
   if case_ "${file%.*}" "$file" 60 "${extra[@]}"; then
-    near "$file: WebGL2's centre pixel is the site's" "$r $g $b" "$(png pixel "wg_${file%.*}.png" 160 90)"
-    near "$file: ikshade's centre pixel is the site's" "$r $g $b" "$(png pixel "ik_${file%.*}.png" 160 90)"
+    check_px "$file: WebGL2's centre pixel is the site's" "$r $g $b" "$(png pixel "wg_${file%.*}.png" 160 90)"
+    check_px "$file: ikshade's centre pixel is the site's" "$r $g $b" "$(png pixel "ik_${file%.*}.png" 160 90)"
   fi
 done <"$tests/webgl/site/expected.txt"
 

@@ -122,8 +122,9 @@ typedef enum {
 IKS_API const char *iks_code_name(iks_code code);
 /* The calling thread's last failure: its code, and (if message is not NULL) its text, valid until the
  * next failing call on this thread. IKS_OK with "" when nothing has failed. A compile error's text is
- * the driver's log mapped to the user's files, one `path:line:col: error: ...` line each; any other
- * text is one line naming the input and what is wrong. */
+ * the driver's log mapped to the user's files, one `path:line:col: error: ...` line each (no `:col` where
+ * the driver gives none, as NVIDIA's does not); any other text is one line naming the input and what is
+ * wrong. */
 IKS_API iks_code iks_last_error(const char **message);
 /* The field of the caller's description that the last error is about, named as this header names the
  * fields: a member ("fps", "output", "time0", "checkpoint_every"), "size" (width and height), "frames"

@@ -175,18 +175,20 @@ static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
 {
     if (iks_cli_toy_missing("view", o->shader)) return EXIT_FAIL;
     if (o->shader && access(o->shader, R_OK) != 0) return iks_fail("view", "%s: %s", o->shader, strerror(errno));
+    /* Without a display there is no window to open, with or without GLFW: said before GLFW is loaded,
+     * so that a machine without a display (and often without libglfw3 either) is pointed to `ikshade
+     * render`, not told to install a library it cannot use. GLFW would word an empty DISPLAY as "Failed
+     * to open display )": say what is wrong instead. */
+    const char *dpy = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    if (!(dpy && *dpy) && !(wl && *wl))
+        return iks_fail("view", "no display to open a window on (%s); for headless output use `ikshade render`",
+                        dpy ? "DISPLAY is set but empty" : "neither DISPLAY nor WAYLAND_DISPLAY is set");
     iks_window *win = NULL;
     if (iks_window_open(wd, &win) != IKS_OK) {
         const char *m;
-        if (iks_last_error(&m) == IKS_E_NO_DISPLAY) {
-            /* GLFW words an empty DISPLAY as "Failed to open display )": say what is wrong instead */
-            const char *dpy = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
-            if (dpy && !*dpy && !(wl && *wl))
-                return iks_fail("view", "no display to open a window on (DISPLAY is set but empty); for headless "
-                                "output use `ikshade render`");
+        if (iks_last_error(&m) == IKS_E_NO_DISPLAY)
             return iks_fail("view", "no display to open a window on (%s); for headless output use `ikshade "
                             "render`", m);
-        }
         return iks_opts_error(&o->args);
     }
     iks_cli_log log = { "view", false, OPTIONS };

@@ -78,7 +78,7 @@ static iks_code probe_create(iks_engine *e, const char *solver, const float *cas
     const char *dirs[1] = { e->shader_dir };
     iks_source_opts o = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = 1, .override_name = solver ? "ik.glsl" : NULL,
                           .override_path = solver };
-    if (!iks_source_load(&p->src, path, &o, &err) || !iks_program_build(&p->prog, &p->src, &err, &e->log)) goto fail;
+    if (!iks_source_load(&p->src, path, &o, &err) || !iks_program_build(&p->prog, &p->src, &err, &e->log, NULL)) goto fail;
     int w = WIDTH, h = (int)((n + WIDTH - 1) / WIDTH);
     if (h < 1) h = 1;
     if (!iks_target_create(&p->target, w, h, IKS_RGBA32F, &err)) {

@@ -1216,6 +1216,27 @@ static char *log_name(const char *name)
     return out;
 }
 
+/* A line of a log that only heads the lines after it: NVIDIA's link log is "Fragment info", a line of
+ * dashes, then the located lines ("0(2) : error C1008: ..."); each header alone would be reported as an
+ * error of its own. The stage names are GL's (NVIDIA: "Vertex info", "Fragment info", "Geometry info"). */
+static bool log_header(const char *line)
+{
+    const char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '-') {
+        while (*p == '-') p++;
+        while (*p == ' ' || *p == '\t') p++;
+        return *p == '\0';
+    }
+    static const char *const STAGES[] = { "Vertex", "Fragment", "Geometry", "Tessellation control",
+                                          "Tessellation evaluation", "Compute" };
+    for (size_t i = 0; i < sizeof STAGES / sizeof STAGES[0]; i++) {
+        size_t n = strlen(STAGES[i]);
+        if (strncasecmp(p, STAGES[i], n) == 0 && strcmp(p + n, " info") == 0) return true;
+    }
+    return false;
+}
+
 char *iks_log_map(const char *log, const iks_source *src)
 {
     iks_sbuf b = { 0 };
@@ -1230,8 +1251,8 @@ char *iks_log_map(const char *log, const iks_source *src)
             size_t k = strlen(line);
             while (k && (line[k - 1] == '\r' || line[k - 1] == ' ')) line[--k] = '\0';
             iks_log_line L;
-            if (k == 0) {
-                /* skip blank lines */
+            if (k == 0 || log_header(line)) {
+                /* skip blank lines, and the headers that NVIDIA puts over a link log's lines */
             } else if (iks_log_parse(line, &L)) {
                 /* the driver's line is a line of the assembled text: the map says whose it is */
                 const char *where;
@@ -1270,6 +1291,38 @@ char *iks_log_map(const char *log, const iks_source *src)
     free(main_path);
     if (!b.s) iks_sbuf_add(&b, "", 0);
     return b.s;
+}
+
+char *iks_log_unsaid(const char *mapped, iks_sbuf *said)
+{
+    iks_sbuf out = { 0 };
+    iks_sbuf_add(&out, "", 0);
+    for (const char *ln = mapped; ln && *ln;) {
+        const char *nl = strchr(ln, '\n');
+        size_t n = nl ? (size_t)(nl - ln) : strlen(ln);
+        bool seen = false;
+        for (const char *s = said->s; s && *s;) { /* said's lines, each compared whole */
+            const char *e = strchr(s, '\n');
+            size_t k = e ? (size_t)(e - s) : strlen(s);
+            if (k == n && memcmp(s, ln, n) == 0) {
+                seen = true;
+                break;
+            }
+            s = e ? e + 1 : s + k;
+        }
+        if (!seen && n) {
+            iks_sbuf_add(&out, ln, n);
+            iks_sbuf_add(&out, "\n", 1);
+            iks_sbuf_add(said, ln, n);
+            iks_sbuf_add(said, "\n", 1);
+        }
+        ln = nl ? nl + 1 : ln + n;
+    }
+    if (out.oom || said->oom) {
+        free(out.s);
+        return NULL;
+    }
+    return out.s;
 }
 
 /* name as a whole word after "uniform TYPE " on a line of text */

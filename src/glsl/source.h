@@ -11,6 +11,7 @@
 #ifndef IKS_SOURCE_H
 #define IKS_SOURCE_H
 
+#include "base/buf.h"
 #include "base/err.h"
 #include "base/files.h"
 
@@ -128,6 +129,13 @@ bool iks_log_parse(const char *line, iks_log_line *out);
  * driver's line numbers looked up in the source's line map (the ids they carry are ignored);
  * lines we cannot parse are kept, prefixed with the main file's path. Returns malloc'd text. */
 char *iks_log_map(const char *log, const iks_source *src);
+
+/* The lines of mapped (iks_log_map's text) that are not yet in *said, in order, each ending in '\n';
+ * they are added to *said. A toy's passes share Common, so the compiler says the same warning at
+ * `json[Common]:line` once per pass: a toy keeps one said list across its passes to report it once.
+ * Lines are compared whole (path, line, column where the driver gives one, message), so a log without
+ * columns (NVIDIA's) is deduplicated as well as Mesa's. NULL when out of memory. */
+char *iks_log_unsaid(const char *mapped, iks_sbuf *said);
 
 /* Whether the text ikshade adds around a pass (every prelude: image, cube, sound) declares a uniform
  * called name: ikshade sets those itself before every draw. */

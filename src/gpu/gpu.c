@@ -227,32 +227,33 @@ static bool build_failed(iks_program *p, const iks_source *src, build_log *log, 
     return false;
 }
 
-static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log);
+static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log, iks_sbuf *said);
 
 typedef struct {
     iks_program *p;
     const iks_source *src;
     iks_err *e;
     const iks_logger *log;
+    iks_sbuf *said;
     bool ok;
 } build_job;
 
 static void build_on_stack(void *arg)
 {
     build_job *j = arg;
-    j->ok = program_build(j->p, j->src, j->e, j->log);
+    j->ok = program_build(j->p, j->src, j->e, j->log, j->said);
 }
 
-bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log)
+bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log, iks_sbuf *said)
 {
     /* the driver's compiler recurses once per term of an expression: a deep one overflowed an 8 MiB
      * thread of an embedding program (the command runs on a 512 MiB one): see bigstack.h */
-    build_job j = { p, src, e, log, false };
+    build_job j = { p, src, e, log, said, false };
     iks_on_big_stack(build_on_stack, &j);
     return j.ok;
 }
 
-static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log)
+static bool program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log, iks_sbuf *said)
 {
     memset(p, 0, sizeof *p);
     build_log acc = { 0 };
@@ -303,7 +304,11 @@ static bool program_build(iks_program *p, const iks_source *src, iks_err *e, con
     if (params) memcpy(params, src->params, sizeof *params * (size_t)src->nparams);
     p->params = params;
     p->nparams = src->nparams;
-    if (acc.s && acc.len) iks_warnf(log, "%s", acc.s); /* the compiler's warnings */
+    /* the compiler's warnings, less those another pass of the toy already gave (Common's, in each) */
+    char *unsaid = said && acc.s ? iks_log_unsaid(acc.s, said) : NULL;
+    const char *warn = said && unsaid ? unsaid : acc.s;
+    if (warn && *warn) iks_warnf(log, "%s", warn);
+    free(unsaid);
     free(acc.s);
     p->decls = decls;
     p->ndecls = iks_uniform_decls(src->fragment, decls, n);

@@ -52,10 +52,11 @@ typedef struct {
 } iks_program;
 
 /* Compiles and links. On failure returns false with IKS_E_COMPILE whose message is the driver's log
- * mapped to the user's files: `path:line:col: error: ...` lines, each ending in '\n' (IKS_E_NOMEM when
- * memory ran out). The compiler's warnings on success go to log as one message. p is zeroed on
- * failure (iks_program_destroy is safe on it either way). */
-bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log);
+ * mapped to the user's files: `path:line[:col]: error: ...` lines (the column where the driver gives
+ * one), each ending in '\n' (IKS_E_NOMEM when memory ran out). The compiler's warnings on success go to log as one message. p is zeroed on
+ * failure (iks_program_destroy is safe on it either way). said: NULL, or the warning lines already
+ * given for other programs of the same toy, which are not given again (iks_log_unsaid). */
+bool iks_program_build(iks_program *p, const iks_source *src, iks_err *e, const iks_logger *log, iks_sbuf *said);
 void iks_program_destroy(iks_program *p);
 
 /* Compiles a fragment shader and nothing more (no link, no program): the driver's raw log (malloc'd,

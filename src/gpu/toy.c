@@ -397,6 +397,8 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     t->identity = fnv(t->identity, &cube_size, sizeof cube_size);
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     const iks_pass *sound = d->sound.path ? &d->sound : NULL;
+    /* the compiler's warnings given so far: Common is in every pass, and its warnings are said once */
+    iks_sbuf said = { 0 };
     for (int p = 0; p < IKS_PASSES; p++) {
         const iks_pass *ps = &d->pass[p];
         if (!ps->path) continue;
@@ -411,7 +413,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
             build = !src.image_unseen;
             t->image_less = !build;
         }
-        bool ok = !build || iks_program_build(&t->prog[p], &src, e, log);
+        bool ok = !build || iks_program_build(&t->prog[p], &src, e, log, &said);
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!build) continue;
@@ -431,11 +433,12 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
         iks_source src;
         if (!pass_source(t, d, sound, IKS_ENTRY_SOUND, base, &src, e)) goto fail;
         t->identity = fnv(t->identity, src.fragment, strlen(src.fragment));
-        bool ok = iks_program_build(&t->sound, &src, e, log);
+        bool ok = iks_program_build(&t->sound, &src, e, log, &said);
         iks_source_free(&src);
         if (!ok) goto fail;
         if (!load_inputs(t, d, -1, "Sound", sound->in, t->sound_in, t->sound_tex, t->sound_res, e)) goto fail;
     }
+    iks_sbuf_free(&said);
     if (!make_buffers(t, w, h, e)) goto fail;
     if (!collect_uniforms(t, e)) goto fail;
     t->settings_id = FNV_START;
@@ -449,6 +452,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
     }
     return true;
 fail:;
+    iks_sbuf_free(&said);
     /* the files read so far outlive the failure: a viewer watches them for the save that fixes it */
     char **files = t->files, **wanted = t->wanted;
     int nfiles = t->nfiles, nwanted = t->nwanted;
