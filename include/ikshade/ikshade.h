@@ -588,6 +588,10 @@ typedef struct {
     /* The toy's music channels play through the default sound output (ALSA), kept at iTime: paused,
      * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
     bool mute;
+    /* The parameter panel's C key: the toy's parameters as they are now, as options for render or view
+     * ("--set r1=0.8 --set bend=true"; "" when it has none). Also put on the window's clipboard where the
+     * window is ikshade's own (iks_window_open). NULL: the line goes to the engine's logger (INFO). */
+    void (*on_params)(void *user, const char *set_line);
 } iks_live_desc;
 
 /* Checks a live run's description without a window or GL: its toy's (iks_toy_check), time0, frames,

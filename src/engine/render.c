@@ -312,6 +312,7 @@ typedef struct {
     iks_downsample down;
     iks_readback rb;
     long next_key;     /* a replayed session's next key event */
+    long next_param;   /* ... and its next parameter change (not in checkpoints: see replay_params) */
     uint64_t toy_id;   /* the toy's identity with its media's bytes (iks_gltoy_content_id), for checkpoints */
 } gl_state;
 
@@ -391,10 +392,35 @@ static void replay_keys(iks_gltoy *toy, const plan *p, long i, long *next)
     }
 }
 
+/* A recorded session's parameter changes due by frame i (its panel's drags), onto the toy. A parameter's
+ * value at frame i depends on i alone (the last change at or before it), so a render that starts late or
+ * from a checkpoint gets it by applying every change due from the first: the index starts at 0 and is
+ * not saved. For the same reason the changes stay out of the toy's settings_id, which a checkpoint must
+ * match at load (before any change is applied): the log's hash, in params_id, covers them instead. */
+static void replay_params(iks_gltoy *toy, const plan *p, long i, long *next)
+{
+    if (!p->d.input) return;
+    const iks_setting *s;
+    long n;
+    while ((n = iks_input_log_params(p->d.input, p->d.fps, i, *next, &s)) >= 0) {
+        uint64_t id = toy->settings_id;
+        iks_err err = IKS_ERR_INIT;
+        /* a parameter this shader does not declare (the recording of another version): warned, as
+         * --set of it would be refused, once per change */
+        if (!iks_gltoy_apply(toy, s, 1, &err, NULL)) {
+            iks_warnf(&p->e->log, "--input: %s", iks_err_msg(&err));
+            iks_err_clear(&err);
+        }
+        toy->settings_id = id;
+        *next = n;
+    }
+}
+
 static void draw_frame(gl_state *g, const plan *p, long i, int slot)
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
+    replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
     iks_gltoy_draw(g->toy, &g->hi, &f);
     const iks_target *out = &g->hi;
@@ -487,6 +513,7 @@ static bool draw_unsaved(gl_state *g, const plan *p, long i, iks_render_stats *s
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
+    replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
     iks_gltoy_draw(g->toy, &g->hi, &f);
     st->warmed++;
