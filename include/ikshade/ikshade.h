@@ -599,8 +599,9 @@ typedef struct {
  * IKS_E_USAGE about the field. iks_live_run checks the same first. */
 IKS_API iks_code iks_live_check(const iks_live_desc *d);
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
- * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V Esc Q), a HUD,
- * and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
+ * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V P C Backspace
+ * Esc Q), a HUD, the parameter panel (P: the toy's uniforms as sliders, number fields and toggles; a
+ * dragged value kept across reloads), and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
  * fails at the start opens a blank window waiting for a good save, unless nothing can be watched
  * (then the load's error is returned). */
 IKS_API iks_code iks_live_run(iks_engine *e, const iks_live_desc *d);

@@ -97,7 +97,8 @@ long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, i
 /* The parameter changes (u lines) at or before render frame i, from index from on, as iks_input_log_keys:
  * the next index after one change (*s, owned by l), or -1 when none is due */
 long iks_input_log_params(const iks_input_log *l, double fps, long i, long from, const iks_setting **s);
-/* how many u lines the log has */
+/* how many u lines the log has, and the i-th's setting (0 <= i < count) */
 long iks_input_log_param_count(const iks_input_log *l);
+const iks_setting *iks_input_log_param(const iks_input_log *l, long i);
 
 #endif

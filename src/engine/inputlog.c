@@ -345,6 +345,8 @@ long iks_input_log_params(const iks_input_log *l, double fps, long i, long from,
 
 long iks_input_log_param_count(const iks_input_log *l) { return l ? l->nu : 0; }
 
+const iks_setting *iks_input_log_param(const iks_input_log *l, long i) { return &l->u[i].s; }
+
 uint64_t iks_input_log_hash(const iks_input_log *l)
 {
     /* field by field: struct padding holds no data */

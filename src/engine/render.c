@@ -313,11 +313,22 @@ typedef struct {
     iks_readback rb;
     long next_key;     /* a replayed session's next key event */
     long next_param;   /* ... and its next parameter change (not in checkpoints: see replay_params) */
+    iks_setting *saved; /* the values before the render of the uniforms those changes set (owned), */
+    int nsaved;         /* put back at the end: the caller's toy is as it was, and a second render
+                           of it replays the same frames */
     uint64_t toy_id;   /* the toy's identity with its media's bytes (iks_gltoy_content_id), for checkpoints */
 } gl_state;
 
 static void gl_free(gl_state *g)
 {
+    if (g->nsaved) {
+        uint64_t id = g->toy->settings_id;
+        iks_err ignored = IKS_ERR_INIT;
+        (void)iks_gltoy_apply(g->toy, g->saved, g->nsaved, &ignored, NULL);
+        iks_err_clear(&ignored);
+        g->toy->settings_id = id;
+    }
+    free(g->saved);
     iks_readback_destroy(&g->rb);
     iks_downsample_destroy(&g->down);
     iks_target_destroy(&g->lo);
@@ -330,6 +341,20 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     memset(g, 0, sizeof *g);
     g->toy = &t->gl;
     const iks_render_desc *d = &p->d;
+    long nu = d->input ? iks_input_log_param_count(d->input) : 0;
+    if (nu > 0 && !(g->saved = calloc((size_t)nu, sizeof *g->saved)))
+        return iks_err_set(err, IKS_E_NOMEM, "render: out of memory for --input's parameters"), false;
+    for (long i = 0; i < nu; i++) {
+        const iks_setting *s = iks_input_log_param(d->input, i);
+        bool seen = false;
+        for (int k = 0; k < g->nsaved && !seen; k++) seen = strcmp(g->saved[k].name, s->name) == 0;
+        const iks_uvalue *u = seen ? NULL : iks_gltoy_uniform(g->toy, s->name);
+        if (!u) continue;
+        iks_setting *k = &g->saved[g->nsaved++];
+        snprintf(k->name, sizeof k->name, "%s", u->name);
+        k->n = u->comps;
+        memcpy(k->v, u->v, sizeof k->v);
+    }
     int max = iks_gpu_max_size();
     char v[64];
     snprintf(v, sizeof v, "%dx%d", d->width, d->height);
