@@ -66,7 +66,7 @@ test-asan: deps-test
 	  JOBS=$(JOBS) scripts/ctest.sh $(ASAN_BUILD) test
 
 FUZZ_TARGETS = fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest fuzz_output fuzz_inputlog fuzz_checkpoint \
-  fuzz_pngcheck fuzz_image fuzz_volume fuzz_probe
+  fuzz_pngcheck fuzz_image fuzz_volume fuzz_probe fuzz_params
 test-fuzz: deps-test
 	@$(call QUIETLY,$(FUZZ_BUILD)/logs/build.log,"build the fuzz targets in $(FUZZ_BUILD)") \
 	  'cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON && cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)'

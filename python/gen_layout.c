@@ -102,6 +102,9 @@ int main(int argc, char **argv)
     FIELD(iks_uniform_info, min);
     FIELD(iks_uniform_info, max);
     FIELD(iks_uniform_info, step);
+    ARRAY(iks_uniform_info, initial);
+    FIELD(iks_uniform_info, color);
+    FIELD(iks_uniform_info, declared);
     END();
     BEGIN(ik_opts);
     FIELD(ik_opts, bend);

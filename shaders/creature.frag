@@ -5,11 +5,11 @@
 // Uniforms (--set): speed, stride, r1, r2 (bone lengths), soften (soft IK, see ik.glsl).
 #include "ik.glsl"
 
-uniform float speed = 0.45;   // scene units per second
-uniform float stride = 0.42;  // distance between footholds
-uniform float r1 = 0.27;      // thigh
-uniform float r2 = 0.25;      // shin
-uniform float soften = 0.08;  // keeps the knees from snapping straight
+#iUniform float speed = 0.45 in { 0.0, 1.5 } step 0.01   // scene units per second
+#iUniform float stride = 0.42 in { 0.1, 0.8 } step 0.01  // distance between footholds
+#iUniform float r1 = 0.27 in { 0.1, 0.5 } step 0.01      // thigh
+#iUniform float r2 = 0.25 in { 0.1, 0.5 } step 0.01      // shin
+#iUniform float soften = 0.08 in { 0.0, 0.5 } step 0.01  // keeps the knees from snapping straight
 
 #define DUTY 0.62         // fraction of a step cycle the foot is planted
 #define LIFT 0.09         // height of a swinging foot

@@ -7,12 +7,14 @@
 // resolution.
 #include "ik.glsl"
 
-uniform float r1 = 0.55;     // upper bone
-uniform float r2 = 0.38;     // lower bone
-uniform float bend = 1.0;    // +1 or -1: which of the two solutions
-uniform int stretch = 0;     // 1: the article's stretching out of reach
-uniform float soften = 0.0;  // soft-IK zone, a fraction of r1 + r2
-uniform int ghost = 1;       // 1: draw the other solution faintly
+// Parameters: sliders in the viewer (P), --set NAME=V anywhere; the VS Code Shader Toy extension reads
+// the same lines.
+#iUniform float r1 = 0.55 in { 0.05, 1.0 } step 0.01    // upper bone
+#iUniform float r2 = 0.38 in { 0.05, 1.0 } step 0.01    // lower bone
+#iUniform float bend = 1.0 in { -1.0, 1.0 } step 2.0    // +1 or -1: which of the two solutions
+#iUniform int stretch = 0 in { 0, 1 }                   // 1: the article's stretching out of reach
+#iUniform float soften = 0.0 in { 0.0, 0.5 } step 0.01  // soft-IK zone, a fraction of r1 + r2
+#iUniform int ghost = 1 in { 0, 1 }                     // 1: draw the other solution faintly
 
 #define BONE_WIDTH 0.028
 #define JOINT_RADIUS 0.042

@@ -7,8 +7,7 @@
   png.py xwd FILE X Y                -> "R G B" of an xwd dump (32 bits per pixel, TrueColor), Y from the top
   png.py xwddiff A B X0 Y0 X1 Y1    -> how many pixels of that box (Y from the top) differ between two xwd dumps
   png.py count FILE R G B           -> how many pixels have exactly this colour
-  png.py limb FILE MX MY BIN [R1 R2] -> checks limb.frag's joint and bones against `ikshade solve` (BIN), with the
-                                       bone lengths R1 R2 (default the demo's 0.55 0.38)
+  png.py limb FILE MX MY IKSHADE [R1 R2] -> checks limb.frag's joint and bones against `ikshade solve`
 """
 import struct, subprocess, sys, zlib
 
@@ -111,9 +110,7 @@ def main():
         img = read(sys.argv[2])
         w, h = img[0], img[1]
         mx, my, ikshade = float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-        # the bones' lengths: the demo's defaults, or the values a test set (the viewer's panel)
-        r1 = sys.argv[6] if len(sys.argv) > 6 else '0.55'
-        r2 = sys.argv[7] if len(sys.argv) > 7 else '0.38'
+        r1, r2 = (sys.argv[6], sys.argv[7]) if len(sys.argv) > 7 else ('0.55', '0.38')  # the demo's defaults
         # limb.frag's scene coordinates: (2 fragCoord - res) / res.y, y up; the mouse is in pixels
         px_, py_ = (2 * mx - w) / h, (2 * my - h) / h
         out = subprocess.run([ikshade, 'solve'], input=f'{px_!r} {py_!r} {r1} {r2}\n', capture_output=True,

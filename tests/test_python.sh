@@ -91,6 +91,22 @@ check "set of a vec3 with one value: usage ($(sed -n 4p <<<"$out"))" grep -q "^u
 check "a missing file: io, named ($(sed -n 5p <<<"$out"))" grep -q "^io | /nonexistent/x.frag" <<<"$(sed -n 5p <<<"$out")"
 check "a compile error: compile, with the line ($(sed -n 6p <<<"$out"))" grep -q "^compile | .*1:.*error" <<<"$(sed -n 6p <<<"$out")"
 
+# ---- #iUniform parameters: default, range, step, colour ----
+out=$(py -c '
+import ikshade
+src = "#iUniform float level = 0.4 in { 0.0, 1.0 } step 0.05\n#iUniform color3 tint = color3(1.0, 0.5, 0.0)\n" \
+      "void mainImage(out vec4 c, in vec2 p) { c = vec4(tint * level, 1.0); }"
+t = ikshade.Toy(src, size=(2, 2))
+print(t.snapshot()[0, 0, :3].tolist())
+t.set("level", 0.8)
+for u in sorted(t.uniforms(), key=lambda u: u["name"]):
+    print(u["name"], u["type"], u["value"], u["default"], u["range"], u["color"])
+' 2>&1)
+check_eq "#iUniform defaults reach the picture (0.4 x (1, 0.5, 0))" "[102, 51, 0]" "$(sed -n 1p <<<"$out")"
+check_eq "uniforms(): a slider's range and step, its default beside the value set" \
+  "level float 0.800000011920929 0.4000000059604645 (0.0, 1.0, 0.05) False" "$(sed -n 2p <<<"$out")"
+check_eq "uniforms(): a colour picker" "tint vec3 (1.0, 0.5, 0.0) (1.0, 0.5, 0.0) None True" "$(sed -n 3p <<<"$out")"
+
 # ---- a whole toy in memory (a dict: the site's JSON), its state saved and restored, reset ----
 out=$(py -c '
 import ikshade

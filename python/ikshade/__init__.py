@@ -160,8 +160,9 @@ class Toy:
     def uniforms(self) -> List[Dict[str, Any]]:
         """The toy's own uniforms (not ikshade's iTime, iMouse, ...), each a dict: name, type (as
         declared: "float", "vec3", "bool"), value (its value now: a number, a bool, or a tuple for a
-        vector), active (False when the compiler removed it), and range ((min, max, step) where the
-        shader declares one, else None)."""
+        vector), default (its value at load, the same shape), active (False when the compiler removed
+        it), range ((min, max, step) where the shader declares one with #iUniform, else None) and color
+        (True for an #iUniform color3 or color4)."""
         out = []
         t = self._live()
         for i in range(_lib.iks_toy_uniform_count(t)):
@@ -170,12 +171,15 @@ class Toy:
             kind = _lib._layout.UNIFORM_TYPES.get(u["type"], "float")
             conv = {"float": float, "int": int, "uint": int, "bool": bool}[kind]
             vals = tuple(conv(v) for v in u["value"][:u["n"]])
+            init = tuple(conv(v) for v in u["initial"][:u["n"]])
             out.append({
                 "name": ctypes.string_at(u["name"]).decode("utf-8", "replace"),
                 "type": ctypes.string_at(u["glsl_type"]).decode("utf-8", "replace"),
                 "value": vals[0] if len(vals) == 1 else vals,
+                "default": init[0] if len(init) == 1 else init,
                 "active": bool(u["active"]),
                 "range": (u["min"], u["max"], u["step"]) if u["has_range"] else None,
+                "color": bool(u["color"]),
             })
         return out
 

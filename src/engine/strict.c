@@ -296,7 +296,8 @@ int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks
         /* a file with its own #version and main() is not a Shadertoy shader, and one that #includes
          * others or gives its uniforms values uses ikshade's extensions (as its demos do): the site
          * never sees these */
-        if (loaded && src.shadertoy && src.nfiles == src.main_file + 1 && !has_uniform_default(&src)) {
+        if (loaded && src.shadertoy && src.nfiles == src.main_file + 1 && !has_uniform_default(&src) &&
+            src.nparams == 0) { /* #iUniform lines: written for ikshade or VS Code's extension */
             char *report = NULL;
             bool ok = true;
             checked++;

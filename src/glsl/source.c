@@ -2,6 +2,7 @@
  * scan for uniform declarations. See source.h for the rules; this file holds no GL calls. */
 #include "glsl/source.h"
 #include "glsl/ppsize.h"
+#include "glsl/params.h"
 #include "glsl/uniforms.h"
 #include "base/buf.h"
 
@@ -82,7 +83,7 @@ typedef struct {
     int *mfile, *mline; /* for each line of body: which file and line it came from */
     bool *mdead;        /* ... and whether it lies in a group the preprocessor certainly skips */
     int nlines;
-    size_t capfile, capline, capdead, capfiles;
+    size_t capfile, capline, capdead, capfiles, capparams;
     fid done[MAX_FILES]; /* files fully included (skipped if seen again) */
     int ndone;
     fid chain_id[MAX_DEPTH];
@@ -412,6 +413,17 @@ static bool include_allowed(const asm_ctx *c, const char *found)
 
 static bool include_file(asm_ctx *c, const char *path, const char *text_or_null);
 
+/* Keeps the first declaration of a name: a second is the compiler's to refuse (a redeclared uniform) */
+static bool add_param(asm_ctx *c, const iks_param *p)
+{
+    iks_source *s = c->src;
+    for (int i = 0; i < s->nparams; i++)
+        if (strcmp(s->params[i].name, p->name) == 0) return true;
+    if (!IKS_GROW(s->params, (size_t)s->nparams + 1, c->capparams)) return false;
+    s->params[s->nparams++] = *p;
+    return true;
+}
+
 /* Appends one line (without its newline) to the body and records where it came from. */
 static bool emit_line(asm_ctx *c, const char *s, size_t n, int file, int line, bool dead)
 {
@@ -572,6 +584,20 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             }
             ok = include_file(c, found, NULL);
             free(found);
+        } else if (directive && iks_param_is_line(ln, n)) {
+            /* a parameter: `uniform TYPE NAME;` on its line; in a skipped group, a blank line */
+            char decl[160], why[160];
+            iks_param prm;
+            if (cond_here(&cs) == DEAD) {
+                if (!emit_line(c, "", 0, fidx, lineno, true)) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+            } else if (!iks_param_parse(ln, n, &prm, decl, sizeof decl, why, sizeof why)) {
+                ok = fail(c, IKS_E_FORMAT, "%s:%d: malformed #iUniform: %s", path, lineno, why);
+                break;
+            } else {
+                prm.line = lineno;
+                ok = add_param(c, &prm) && emit_line(c, decl, strlen(decl), fidx, lineno, false);
+                if (!ok) fail(c, IKS_E_NOMEM, "%s: out of memory", path);
+            }
         } else if (cond_here(&cs) == LIVE && !pp_line && col > 0) {
             ok = fail(c, IKS_E_FORMAT, "%s:%d:%zu: byte 0x%02x outside a comment: a shader is ASCII text (other "
                       "characters may stand only in comments)", path, lineno, col, (unsigned char)ln[col - 1]);
@@ -1069,6 +1095,7 @@ void iks_source_free(iks_source *src)
     free(src->fragment);
     free(src->vertex);
     free(src->map_file);
+    free(src->params);
     free(src->map_line);
     memset(src, 0, sizeof *src);
 }

@@ -82,6 +82,8 @@ typedef struct {
                           of it says that the file defines neither */
     iks_entry entry;   /* which entry point was wrapped (mainImage, mainCubemap or mainSound) */
     bool sound_seen;   /* the text defines a function named mainSound (outside skipped groups) */
+    struct iks_param *params; /* the #iUniform lines seen outside skipped groups, each name once (glsl/params.h) */
+    int nparams;
     char version[64];
 } iks_source;
 

@@ -1,6 +1,7 @@
 /* gpu.c: GL objects and draws for the core. Every object made here has one owner: the struct that
  * holds its name, released by the matching *_destroy. */
 #include "gpu/gpu.h"
+#include "glsl/params.h"
 #include "base/bigstack.h"
 #include "base/buf.h"
 
@@ -292,6 +293,16 @@ static bool program_build(iks_program *p, const iks_source *src, iks_err *e, con
         free(acc.s);
         return iks_err_set(e, IKS_E_NOMEM, "out of memory");
     }
+    iks_param *params = NULL;
+    if (src->nparams > 0 && !(params = malloc(sizeof *params * (size_t)src->nparams))) {
+        free(decls);
+        glDeleteProgram(prog);
+        free(acc.s);
+        return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    }
+    if (params) memcpy(params, src->params, sizeof *params * (size_t)src->nparams);
+    p->params = params;
+    p->nparams = src->nparams;
     if (acc.s && acc.len) iks_warnf(log, "%s", acc.s); /* the compiler's warnings */
     free(acc.s);
     p->decls = decls;
@@ -307,6 +318,7 @@ void iks_program_destroy(iks_program *p)
     if (p->prog) glDeleteProgram(p->prog);
     if (p->vao) glDeleteVertexArrays(1, &p->vao);
     free(p->decls);
+    free(p->params);
     memset(p, 0, sizeof *p);
 }
 

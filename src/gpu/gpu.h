@@ -47,6 +47,8 @@ typedef struct {
     int loc[IKS_U_COUNT]; /* the built-in uniforms' locations (glsl/uniforms.h), -1 where unused */
     iks_udecl *decls; /* uniform declarations, for --set */
     int ndecls;
+    struct iks_param *params; /* its source's #iUniform parameters (owned copy; glsl/params.h) */
+    int nparams;
 } iks_program;
 
 /* Compiles and links. On failure returns false with IKS_E_COMPILE whose message is the driver's log

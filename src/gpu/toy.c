@@ -2,6 +2,7 @@
  * sampler objects, not in textures, because one buffer may be read with different filters by
  * different passes (and by itself). */
 #include "gpu/toy.h"
+#include "glsl/params.h"
 #include "glsl/uniforms.h"
 #include "base/buf.h"
 #include "base/userfile.h"
@@ -308,6 +309,38 @@ static void read_value(const iks_program *p, const iks_udecl *d, double v[4])
     }
 }
 
+/* The #iUniform parameters: their defaults set in every pass that declares them (a uniform can have no
+ * initialiser in GLSL ES), their ranges on the uniform's entry. The first pass's declaration wins, as in
+ * the list; a pass whose source declares the name otherwise (a plain uniform) keeps its initialiser. */
+static bool apply_params(iks_gltoy *t, iks_err *e)
+{
+    for (int p = 0; p < IKS_PASSES; p++) {
+        const iks_program *pr = &t->prog[p];
+        for (int k = 0; pr->prog && k < pr->nparams; k++) {
+            const iks_param *pm = &pr->params[k];
+            iks_uvalue *u = (iks_uvalue *)iks_gltoy_uniform(t, pm->name);
+            if (!u || u->declared || u->base != pm->base || u->comps != pm->n) continue;
+            iks_setting s = { .n = pm->n };
+            snprintf(s.name, sizeof s.name, "%s", pm->name);
+            memcpy(s.v, pm->def, sizeof s.v);
+            for (int q = 0; q < IKS_PASSES; q++)
+                for (int j = 0; t->prog[q].prog && j < t->prog[q].nparams; j++)
+                    if (strcmp(t->prog[q].params[j].name, pm->name) == 0 &&
+                        !iks_program_apply(&t->prog[q], &s, 1, e, NULL))
+                        return false;
+            for (int c = 0; c < 4; c++) u->v[c] = pm->base == IKS_U_FLOAT ? (float)pm->def[c] : pm->def[c];
+            memcpy(u->initial, u->v, sizeof u->initial);
+            u->declared = true;
+            u->color = pm->color;
+            u->has_range = pm->has_range;
+            u->min = pm->min;
+            u->max = pm->max;
+            u->step = pm->step;
+        }
+    }
+    return true;
+}
+
 /* The author's uniforms of the built passes, each name once, in pass order then declaration order:
  * what a program's sliders list. ikshade's own (the preludes') and what no value can set are left out. */
 static bool collect_uniforms(iks_gltoy *t, iks_err *e)
@@ -342,7 +375,7 @@ static bool collect_uniforms(iks_gltoy *t, iks_err *e)
             memcpy(u->initial, u->v, sizeof u->initial);
         }
     }
-    return true;
+    return apply_params(t, e);
 }
 
 const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name)
@@ -537,6 +570,17 @@ bool iks_gltoy_apply(iks_gltoy *t, const iks_setting *s, int n, iks_err *e, cons
         bool used = false;
         for (int p = 0; p < IKS_PASSES && !used; p++) used = declares(&t->prog[p], s[i].name) && iks_program_uses(&t->prog[p], s[i].name);
         if (!used) iks_setting_warn_removed(log, &s[i]);
+    }
+    /* a value past a declared range is the user's to choose (a slider's ends are a suggestion), but
+     * worth a word: a typo in a --set of a long render is costly */
+    for (int i = 0; i < n; i++) {
+        const iks_uvalue *u = iks_gltoy_uniform(t, s[i].name);
+        for (int c = 0; u && u->has_range && c < s[i].n; c++)
+            if (s[i].v[c] < u->min || s[i].v[c] > u->max) {
+                iks_warnf(log, "uniform '%s': %g is outside its declared range %g .. %g", s[i].name, s[i].v[c], u->min,
+                          u->max);
+                break;
+            }
     }
     return true;
 }

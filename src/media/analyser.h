@@ -16,6 +16,7 @@
 #define IKS_ANALYSER_RATE 44100
 #define IKS_ANALYSER_FFT 2048
 #define IKS_ANALYSER_BINS 512    /* the site's texture width: bins 0..511 (0 to 11025 Hz) */
+#define IKS_ANALYSER_QUANTUM 128 /* WebAudio's render quantum: an analyser's data moves on in these steps */
 #define IKS_ANALYSER_HISTORY 64  /* 0.8^64 = 6e-7 (-124 dB): older frames no longer show in a byte */
 
 typedef struct {

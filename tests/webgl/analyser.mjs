@@ -5,7 +5,8 @@
 //
 // An OfflineAudioContext plays the file into an analyser (fftSize 2048, smoothing 0.8, -100..-30 dB),
 // suspended at every frame time from 0 on, where getByteFrequencyData is read (smoothing runs per read,
-// as the site reads once a frame). Frame times must fall on 128-sample render quanta (pick FPS so).
+// as the site reads once a frame). Chromium rounds each suspend time up to a 128-sample render quantum,
+// so a frame time inside one reads the analyser as that whole quantum left it.
 import fs from 'node:fs';
 import puppeteer from 'puppeteer-core';
 
