@@ -343,7 +343,7 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     const iks_render_desc *d = &p->d;
     long nu = d->input ? iks_input_log_param_count(d->input) : 0;
     if (nu > 0 && !(g->saved = calloc((size_t)nu, sizeof *g->saved)))
-        return iks_err_set(err, IKS_E_NOMEM, "render: out of memory for --input's parameters"), false;
+        return iks_err_set(err, IKS_E_NOMEM, "render: out of memory for the input recording's parameters"), false;
     for (long i = 0; i < nu; i++) {
         const iks_setting *s = iks_input_log_param(d->input, i);
         bool seen = false;
@@ -433,7 +433,7 @@ static void replay_params(iks_gltoy *toy, const plan *p, long i, long *next)
         /* a parameter this shader does not declare (the recording of another version): warned, as
          * --set of it would be refused, once per change */
         if (!iks_gltoy_apply(toy, s, 1, &err, NULL)) {
-            iks_warnf(&p->e->log, "--input: %s", iks_err_msg(&err));
+            iks_warnf(&p->e->log, "the input recording: %s", iks_err_msg(&err));
             iks_err_clear(&err);
         }
         toy->settings_id = id;
