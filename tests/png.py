@@ -5,6 +5,7 @@
   png.py pixel FILE X Y             -> "R G B [A]" (Y from the top)
   png.py diff A B MAXDIFF MAXFRAC   -> exit 1 if more than MAXFRAC of pixels differ by more than MAXDIFF
   png.py xwd FILE X Y                -> "R G B" of an xwd dump (32 bits per pixel, TrueColor), Y from the top
+  png.py xwddiff A B X0 Y0 X1 Y1    -> how many pixels of that box (Y from the top) differ between two xwd dumps
   png.py count FILE R G B           -> how many pixels have exactly this colour
   png.py limb FILE MX MY IKSHADE [R1 R2] -> checks limb.frag's joint and bones against `ikshade solve`
 """
@@ -64,6 +65,20 @@ def main():
         print(w, h, ch)
     elif cmd == 'pixel':
         print(*px(read(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])))
+    elif cmd == 'xwddiff':
+        # how many pixels of the box X0 Y0 (inclusive) .. X1 Y1 (exclusive), Y from the top, differ
+        # between two xwd dumps of one window
+        def load(path):
+            d = open(path, 'rb').read()
+            h = struct.unpack('>25I', d[:100])
+            assert h[11] == 32, f'xwd: {h[11]} bits per pixel, only 32 is read'
+            return d, h[0] + 12 * h[19], h[12]
+        (a, oa, bpl), (b, ob, _) = load(sys.argv[2]), load(sys.argv[3])
+        x0, y0, x1, y1 = (int(v) for v in sys.argv[4:8])
+        print(sum(a[oa + y * bpl + 4 * x0:oa + y * bpl + 4 * x1] != b[ob + y * bpl + 4 * x0:ob + y * bpl + 4 * x1] and
+                  sum(a[oa + y * bpl + 4 * x:oa + y * bpl + 4 * x + 3] != b[ob + y * bpl + 4 * x:ob + y * bpl + 4 * x + 3]
+                      for x in range(x0, x1))
+                  for y in range(y0, y1)))
     elif cmd == 'xwd':
         d = open(sys.argv[2], 'rb').read()
         h = struct.unpack('>25I', d[:100])

@@ -687,6 +687,10 @@ typedef struct {
     /* The toy's music channels play through the default sound output (ALSA), kept at iTime: paused,
      * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
     bool mute;
+    /* The parameter panel's C key: the toy's parameters as they are now, as options for render or view
+     * ("--set r1=0.8 --set bend=true"; "" when it has none). Also put on the window's clipboard where the
+     * window is ikshade's own (iks_window_open). NULL: the line goes to the engine's logger (INFO). */
+    void (*on_params)(void *user, const char *set_line);
 } iks_live_desc;
 #define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 
@@ -695,8 +699,9 @@ typedef struct {
  * IKS_E_USAGE about the field. iks_live_run checks the same first. */
 IKS_API iks_code iks_live_check(const iks_live_desc *d);
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
- * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V Esc Q), a HUD,
- * and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
+ * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V P C Backspace
+ * Esc Q), a HUD, the parameter panel (P: the toy's uniforms as sliders, number fields and toggles; a
+ * dragged value kept across reloads), and the toy reloaded on every save (the last good program kept while a save is broken). A toy that
  * fails at the start opens a blank window waiting for a good save, unless nothing can be watched
  * (then the load's error is returned). */
 IKS_API iks_code iks_live_run(iks_engine *e, const iks_live_desc *d);

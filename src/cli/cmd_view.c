@@ -46,7 +46,7 @@ static const iks_opt OPTIONS[] = {
     { IKS_OPT_DOUBLE, "--record-fps", NULL, "F", "a recorded video's frame rate (default 60)", V(record_fps), "record_fps",
       .flags = IKS_OPT_NONZERO, .expect = "expected a number", .need = "frames per second" },
     { IKS_OPT_STRING, "--record-input", NULL, "FILE", "write the session's inputs (mouse and keys each frame, window size,\n"
-      "--set) for `ikshade render SHADER --input FILE`, which replays them at any\nsize/fps", V(record_input),
+      "--set, the panel's changes) for `ikshade render SHADER --input FILE`,\nwhich replays them at any size/fps", V(record_input),
       "record_input", .complete = "file", .need = "a file for the session's inputs" },
     { IKS_OPT_END, .flags = 0 },
 };
@@ -67,12 +67,20 @@ const iks_help HELP_VIEW = {
              "  H            HUD on / off (fps, frame time, the shader's time and frame, resolution, mouse, errors)\n"
              "  V            recording: pause / resume (--record), or start one into ikshade-NNNN.mp4;\n"
              "               REC and the frame count in the HUD. A resize ends a video (V starts NAME-2.mp4)\n"
+             "  P            the parameter panel on / off: a row per uniform of the shader (top right)\n"
+             "  C            print the parameters' values as --set options (and copy them to the clipboard)\n"
+             "  Backspace    every parameter back to its default\n"
              "  Esc or Q     quit\n"
              "When the shader reads the keyboard (a keyboard channel), keys go to it, and the viewer's own\n"
              "keys above need Ctrl (Ctrl+Space, Ctrl+S, ...); Esc and F11 always work.\n"
              "\n"
              "The mouse follows shadertoy.com: xy is the pointer while the left button is held, zw where it was\n"
              "pressed; z > 0 while held, w > 0 only on the frame of the press; both negative after release.\n"
+             "\n"
+             "The panel (P): drag a slider (a declared range) or a number field (sideways; relative to the\n"
+             "value), click a toggle (bool); Shift or Ctrl for tenths of the step; the [r] at a row's end resets\n"
+             "it. Presses on the panel never reach iMouse. A dragged value stays through live reloads while\n"
+             "the uniform keeps its name and type; --record-input records every change for render --input.\n"
              "\n"
              "examples:\n"
              "  ikshade view                                  # the limb demo\n"
@@ -142,6 +150,15 @@ static void on_screenshot(void *user, const char *path, int w, int h, const char
     fflush(stdout);
 }
 
+/* C in the panel: the values as options, on a line of their own to copy into a render */
+static void on_params(void *user, const char *line)
+{
+    (void)user;
+    if (*line) printf("parameters: %s\n", line);
+    else printf("parameters: none (the toy declares no uniforms of its own)\n");
+    fflush(stdout);
+}
+
 static bool should_stop(void *user)
 {
     (void)user;
@@ -200,6 +217,7 @@ static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
     view_state vs = { .o = o };
     d->on_error = on_error;
     d->on_reload = on_reload;
+    d->on_params = on_params;
     d->on_screenshot = on_screenshot;
     d->on_record = on_record;
     d->should_stop = should_stop;

@@ -118,8 +118,14 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err);
 void iks_input_log_frame(const iks_input_log *l, double fps, long i, int width, int height, iks_frame_info *fi);
 /* The keys that changed at or before render frame i, from index from on: returns the next index after
  * one key (filling code and down), or -1 when none is due */
-/* A hash of everything replay reads from the log (frames and keys; not its --set lines) */
+/* A hash of everything replay reads from the log (frames, keys and parameters; not its --set lines) */
 uint64_t iks_input_log_hash(const iks_input_log *l);
 long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, int *code, bool *down);
+/* The parameter changes (u lines) at or before render frame i, from index from on, as iks_input_log_keys:
+ * the next index after one change (*s, owned by l), or -1 when none is due */
+long iks_input_log_params(const iks_input_log *l, double fps, long i, long from, const iks_setting **s);
+/* how many u lines the log has, and the i-th's setting (0 <= i < count) */
+long iks_input_log_param_count(const iks_input_log *l);
+const iks_setting *iks_input_log_param(const iks_input_log *l, long i);
 
 #endif

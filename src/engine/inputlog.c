@@ -6,12 +6,16 @@
  *                                    (monotonic), the frame's time, the framebuffer's size, the mouse in its pixels
  *   k T CODE DOWN                    a key (JavaScript keyCode) went down (1) or up (0)
  *   r T ok|error                     the shader was reloaded (for the reader: not replayed)
+ *   u T NAME=V[,V..]                 a parameter changed in the viewer's panel (a drag, a toggle, a
+ *                                    reset), in --set's syntax: the value from then on
  *   # ...                            a comment
  *
  * Replay resamples the session on its own clock: render frame i stands at T = i / fps; it gets the
  * mouse of the last recorded frame at or before T, scaled from that frame's size to the render's, with
  * the mouse's w > 0 only if a press happened since the previous render frame (the site's rule); keys that
- * went down or up since then reach the keyboard texture; the time runs on from the session's first.
+ * went down or up since then reach the keyboard texture, and so do the parameters changed since then (u
+ * lines: each applied at the first render frame at or after its T, as a key is); the time runs on from
+ * the session's first.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
 #include "engine/checkpoint.h"
 #include "engine/engine.h"
@@ -37,7 +41,15 @@ typedef struct {
     bool down;
 } rec_key;
 
+typedef struct {
+    double t;
+    iks_setting s;
+} rec_param;
+
 struct iks_input_log {
+    rec_param *u;
+    long nu;
+    size_t capu;
     rec_frame *f;
     long nf;
     size_t capf;
@@ -56,6 +68,7 @@ void iks_input_log_free(iks_input_log *l)
     free(l->sets);
     free(l->f);
     free(l->k);
+    free(l->u);
     free(l);
 }
 
@@ -113,7 +126,42 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         if (*s != ' ' && *s != '\t') kind = '?';
         double v[8];
         int nv = kind == 'f' ? 8 : kind == 'k' ? 3 : kind == 'r' ? 1 : 0;
-        bool ok = kind == 'f' || kind == 'k' || kind == 'r' || kind == 's';
+        bool ok = kind == 'f' || kind == 'k' || kind == 'r' || kind == 's' || kind == 'u';
+        if (kind == 'u') {
+            /* u T NAME=V[,V..]: the setting checked as --set's (a bool's true/false, a float's range) */
+            while (*s == ' ' || *s == '\t') s++;
+            ok = num(&s, &v[0]);
+            while (ok && (*s == ' ' || *s == '\t')) s++;
+            size_t n = strlen(s);
+            while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
+            iks_setting st;
+            iks_err why = IKS_ERR_INIT;
+            if (!ok || !*s) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected 'u T NAME=V[,V..]' (a parameter's change)", name, lineno);
+                break;
+            }
+            if (!iks_setting_check(s, &st, &why)) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, iks_err_msg(&why));
+                iks_err_clear(&why);
+                break;
+            }
+            if (v[0] > 1e9) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a time beyond 10^9 seconds", name, lineno);
+                break;
+            }
+            if (v[0] < last_t || v[0] < 0) {
+                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: time %g goes back (the previous line said %g)", name, lineno,
+                            v[0], last_t);
+                break;
+            }
+            last_t = v[0];
+            if (!IKS_GROW(l->u, l->nu + 1, l->capu)) {
+                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
+                break;
+            }
+            l->u[l->nu++] = (rec_param){ .t = v[0], .s = st };
+            continue;
+        }
         if (kind == 's') {
             /* set NAME=V: kept as given; the toy applies it when it loads */
             while (*s == ' ' || *s == '\t') s++;
@@ -157,7 +205,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
                         kind == 'f' ? "'f T ITIME W H MX MY MZ MW' (finite numbers)"
                         : kind == 'k' ? "'k T CODE DOWN' (finite numbers)"
                         : kind == 'r' ? "'r T ok' or 'r T error'"
-                                      : "a line f (frame), k (key), r (reload), set or # (comment)");
+                                      : "a line f (frame), k (key), u (parameter), r (reload), set or # (comment)");
             break;
         }
         if (v[0] > 1e9 || (kind == 'f' && fabs(v[1]) > 1e9)) {
@@ -285,6 +333,20 @@ long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, i
     return -1;
 }
 
+long iks_input_log_params(const iks_input_log *l, double fps, long i, long from, const iks_setting **s)
+{
+    double t = (double)i / fps;
+    if (from >= 0 && from < l->nu && l->u[from].t <= t) {
+        *s = &l->u[from].s;
+        return from + 1;
+    }
+    return -1;
+}
+
+long iks_input_log_param_count(const iks_input_log *l) { return l ? l->nu : 0; }
+
+const iks_setting *iks_input_log_param(const iks_input_log *l, long i) { return &l->u[i].s; }
+
 uint64_t iks_input_log_hash(const iks_input_log *l)
 {
     /* field by field: struct padding holds no data */
@@ -302,6 +364,13 @@ uint64_t iks_input_log_hash(const iks_input_log *l)
         h = iks_fnv(h, &k->t, sizeof k->t);
         h = iks_fnv(h, &k->code, sizeof k->code);
         h = iks_fnv(h, &k->down, sizeof k->down);
+    }
+    for (long i = 0; i < l->nu; i++) {
+        const rec_param *u = &l->u[i];
+        h = iks_fnv(h, &u->t, sizeof u->t);
+        h = iks_fnv(h, u->s.name, strlen(u->s.name));
+        h = iks_fnv(h, &u->s.n, sizeof u->s.n);
+        h = iks_fnv(h, u->s.v, sizeof u->s.v[0] * (size_t)u->s.n);
     }
     return h;
 }

@@ -3,6 +3,7 @@
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/glsl/source.c). */
 #include "engine/engine.h"
+#include "engine/panel.h"
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
@@ -72,6 +73,7 @@ typedef struct {
     iks_code error_code; /* its code */
     iks_watch *watch;
     int w, h;            /* the framebuffer, which buffers follow */
+    iks_panel *panel;    /* the parameter panel (the loop's): its rows follow every new version */
 } live;
 
 static void set_error(live *l, const char *msg, iks_code code)
@@ -194,6 +196,61 @@ static void take_files(live *l, iks_toy *t)
     free(w);
 }
 
+/* ---- the parameter panel's values on the toy --------------------------------------------------- */
+
+/* Row r's value into the toy through the typed setter of its type; false (warned) when refused */
+static bool panel_apply(iks_toy *t, const iks_panel_row *row, iks_logger *log)
+{
+    iks_code c;
+    switch (row->type) {
+    case IKS_UNIFORM_INT: {
+        int v[4];
+        for (int i = 0; i < row->n; i++) v[i] = (int)row->v[i];
+        c = iks_toy_set_int(t, row->name, v, row->n);
+        break;
+    }
+    case IKS_UNIFORM_UINT: {
+        unsigned v[4];
+        for (int i = 0; i < row->n; i++) v[i] = (unsigned)row->v[i];
+        c = iks_toy_set_uint(t, row->name, v, row->n);
+        break;
+    }
+    case IKS_UNIFORM_BOOL: {
+        bool v[4];
+        for (int i = 0; i < row->n; i++) v[i] = row->v[i] != 0;
+        c = iks_toy_set_bool(t, row->name, v, row->n);
+        break;
+    }
+    default: {
+        float v[4];
+        for (int i = 0; i < row->n; i++) v[i] = (float)row->v[i];
+        c = iks_toy_set_float(t, row->name, v, row->n);
+        break;
+    }
+    }
+    if (c != IKS_OK) {
+        const char *why = NULL;
+        iks_last_error(&why);
+        iks_warnf(log, "parameter %s: %s", row->name, why ? why : "not set");
+    }
+    return c == IKS_OK;
+}
+
+/* A new version of the toy: the panel's rows from its uniforms, and the values the user dragged
+ * applied to it (after the --set settings: the drag is the newer word) */
+static void panel_adopt(live *l, iks_toy *t)
+{
+    if (!l->panel) return;
+    int n = iks_toy_uniform_count(t), k = 0;
+    iks_uniform_info *info = n > 0 ? malloc(sizeof *info * (size_t)n) : NULL;
+    for (int i = 0; info && i < n; i++)
+        if (iks_toy_uniform_info(t, i, &info[k]) == IKS_OK) k++;
+    iks_panel_sync(l->panel, info, k);
+    free(info);
+    for (int r = 0; r < l->panel->nrows; r++)
+        if (l->panel->rows[r].touched) (void)panel_apply(t, &l->panel->rows[r], &l->e->log);
+}
+
 typedef enum { RL_SAME, RL_OK, RL_FAILED } reload_result;
 
 /* Loads and builds the toy again. On success the new toy replaces the old; on failure the old one
@@ -255,6 +312,7 @@ static reload_result reload(live *l, double *compile_s, double *mtime, iks_code 
         iks_warnf(&l->e->log, "%s", iks_err_msg(&err));
         iks_err_clear(&err);
     }
+    panel_adopt(l, nt);
     iks_toy_destroy(l->toy);
     l->toy = nt;
     set_error(l, NULL, IKS_OK);
@@ -506,6 +564,32 @@ static void inputs_close(input_rec *r, const iks_live_desc *d, iks_logger *log)
     r->tmp = NULL;
 }
 
+/* A row of the panel changed: the toy gets the value, and a recording of the inputs the line
+ * `u T NAME=V[,V..]` (inputlog.c), which render --input applies at the frame it happened */
+static void panel_changed(live *l, input_rec *in, int r)
+{
+    const iks_panel_row *row = &l->panel->rows[r];
+    if (l->toy) (void)panel_apply(l->toy, row, &l->e->log);
+    if (in->f) {
+        char set[600];
+        iks_panel_setting(row, set, sizeof set);
+        fprintf(in->f, "u %.6f %s\n", inputs_t(in), set);
+    }
+}
+
+/* C: the values as options, to the caller (or the logger), and onto the clipboard where we can */
+static void panel_copy(const live *l, const iks_live_desc *d)
+{
+    char line[8192];
+    iks_panel_set_line(l->panel, line, sizeof line);
+    if (d->on_params) d->on_params(d->user, line);
+    else iks_logf(&l->e->log, IKS_LOG_INFO, "parameters: %s", *line ? line : "(none)");
+    if (*line) (void)iks_glfw_set_clipboard(l->e->plat, line);
+}
+
+/* the HUD's and the panel's pixels per font unit, by the framebuffer's height */
+static float hud_scale(int fh) { return fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f; }
+
 /* ---- the display going away ----------------------------------------------------------------------- */
 
 typedef struct {
@@ -669,6 +753,9 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
     if (d->toy.source || d->toy.json) l.path = NULL; /* text in memory: nothing on disk to watch */
     const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
     p->framebuffer_size(p, &l.w, &l.h);
+    iks_panel panel;
+    iks_panel_init(&panel);
+    l.panel = &panel;
     if (l.w < 1 || l.h < 1)
         l.w = d->toy.width > 0 ? d->toy.width : IKS_DEFAULT_WIDTH, l.h = d->toy.height > 0 ? d->toy.height : IKS_DEFAULT_HEIGHT;
     if (l.path) {
@@ -693,6 +780,11 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
     iks_hud hud;
     bool have_hud = iks_hud_create(&hud);
     if (!have_hud) iks_warnf(&e->log, "the HUD could not be built; running without it");
+    /* what the panel draws each frame, kept from frame to frame */
+    enum { PANEL_RECTS = 16 * IKS_PANEL_MAX_ROWS, PANEL_LABELS = 8 * IKS_PANEL_MAX_ROWS };
+    iks_hud_rect *prects = malloc(sizeof *prects * PANEL_RECTS);
+    iks_hud_label *plabels = malloc(sizeof *plabels * PANEL_LABELS);
+    bool shift = false, ctrl = false; /* held now: the panel's fine steps */
 
     mouse_state ms = { .mouse = { 0 } };
     double t = d->time0;           /* the frame's time */
@@ -729,6 +821,9 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
             bool kb = l.toy && l.toy->gl.keyboard;
             bool to_shader = ev.kind == IKS_EV_KEY && kb && !ev.ctrl && ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
             if (ev.kind == IKS_EV_KEY && kb && (to_shader || !ev.down)) iks_gltoy_key(&l.toy->gl, ev.code, ev.down);
+            /* the modifiers as their own keys (16 Shift, 17 Ctrl): the event of a button has none */
+            if (ev.kind == IKS_EV_KEY && ev.code == 16) shift = ev.down;
+            if (ev.kind == IKS_EV_KEY && ev.code == 17) ctrl = ev.down;
             if (inputs.f && ev.kind == IKS_EV_KEY && !ev.repeat && ev.code >= 0 && ev.code < 256)
                 fprintf(inputs.f, "k %.6f %d %d\n", inputs_t(&inputs), ev.code, ev.down ? 1 : 0);
             if (ev.kind == IKS_EV_CLOSE) quit = true, why = "the window was closed";
@@ -765,8 +860,30 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
                 case IKS_KEY_V:
                     if (!ev.repeat) want_record_toggle = true;
                     break;
-                default: break;
+                default:
+                    /* the panel's keys by their keyCode: P shows and hides it, C copies the values as
+                     * --set options, Backspace resets every value to its default */
+                    if (ev.repeat) break;
+                    if (ev.code == 'P') panel.shown = !panel.shown, panel.captured = false;
+                    else if (ev.code == 'C') panel_copy(&l, d);
+                    else if (ev.code == 8) {
+                        int changed[IKS_PANEL_MAX_ROWS];
+                        int nc = iks_panel_reset_all(&panel, changed);
+                        for (int i = 0; i < nc; i++) panel_changed(&l, &inputs, changed[i]);
+                    }
+                    break;
                 }
+            } else if (ev.kind == IKS_EV_BUTTON || ev.kind == IKS_EV_MOVE) {
+                /* a press on the shown panel, and the moves and release after it, are the panel's: the
+                 * toy's iMouse never sees them */
+                bool fine = shift || ctrl;
+                int changed = -1;
+                if (ev.kind == IKS_EV_BUTTON && ev.down && !ms.held) {
+                    iks_panel_layout(&panel, l.w, l.h, hud_scale(l.h));
+                    if (!iks_panel_press(&panel, ev.x, ev.y, fine, &changed)) mouse_event(&ms, &ev);
+                } else if (ev.kind == IKS_EV_MOVE && panel.captured) changed = iks_panel_move(&panel, ev.x, fine);
+                else if (!(ev.kind == IKS_EV_BUTTON && !ev.down && iks_panel_release(&panel))) mouse_event(&ms, &ev);
+                if (changed >= 0) panel_changed(&l, &inputs, changed);
             } else mouse_event(&ms, &ev);
         }
         if (quit) break;
@@ -857,13 +974,25 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
             record_frame(&rec, d, &e->log, fw, fh);
             if (hud_on && have_hud) {
                 char text[4096];
-                float scale = fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1.0f;
+                float scale = hud_scale(fh);
                 hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse, scale);
+                if (!panel.shown && panel.nrows) {
+                    size_t k = strlen(text);
+                    snprintf(text + k, sizeof text - k, "\nP: %d parameter%s", panel.nrows, panel.nrows == 1 ? "" : "s");
+                }
                 if (rec.w) {
                     size_t k = strlen(text);
                     snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", rec.on ? "REC" : "rec paused", rec.frames, rec.path);
                 }
                 iks_hud_draw(&hud, text, fw, fh, scale);
+            }
+            /* the panel, with or without the HUD (H hides the figures, P the panel); like the HUD, after
+             * the screenshot and the recording took the frame */
+            if (panel.shown && have_hud && prects && plabels) {
+                int nr, nl;
+                iks_panel_layout(&panel, fw, fh, hud_scale(fh));
+                iks_panel_draw_list(&panel, prects, PANEL_RECTS, &nr, plabels, PANEL_LABELS, &nl);
+                iks_hud_draw_items(&hud, prects, nr, plabels, nl, fw, fh, hud_scale(fh));
             }
         }
         /* sound with the picture: at the frame's time, silent while paused */
@@ -927,6 +1056,8 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
     record_close(&rec, d, &e->log);
     inputs_close(&inputs, d, &e->log);
     if (have_hud) iks_hud_destroy(&hud);
+    free(prects);
+    free(plabels);
     if (bind_err.code != IKS_OK) {
         live_free(&l);
         return iks_publish(&bind_err);

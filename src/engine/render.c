@@ -315,11 +315,23 @@ typedef struct {
     iks_downsample down;
     iks_readback rb;
     long next_key;     /* a replayed session's next key event */
+    long next_param;   /* ... and its next parameter change (not in checkpoints: see replay_params) */
+    iks_setting *saved; /* the values before the render of the uniforms those changes set (owned), */
+    int nsaved;         /* put back at the end: the caller's toy is as it was, and a second render
+                           of it replays the same frames */
     uint64_t toy_id;   /* the toy's identity with its media's bytes (iks_gltoy_content_id), for checkpoints */
 } gl_state;
 
 static void gl_free(gl_state *g)
 {
+    if (g->nsaved) {
+        uint64_t id = g->toy->settings_id;
+        iks_err ignored = IKS_ERR_INIT;
+        (void)iks_gltoy_apply(g->toy, g->saved, g->nsaved, &ignored, NULL);
+        iks_err_clear(&ignored);
+        g->toy->settings_id = id;
+    }
+    free(g->saved);
     iks_readback_destroy(&g->rb);
     iks_downsample_destroy(&g->down);
     iks_target_destroy(&g->lo);
@@ -332,6 +344,20 @@ static bool gl_setup(gl_state *g, iks_toy *t, const plan *p, iks_err *err)
     memset(g, 0, sizeof *g);
     g->toy = &t->gl;
     const iks_render_desc *d = &p->d;
+    long nu = d->input ? iks_input_log_param_count(d->input) : 0;
+    if (nu > 0 && !(g->saved = calloc((size_t)nu, sizeof *g->saved)))
+        return iks_err_set(err, IKS_E_NOMEM, "render: out of memory for the input recording's parameters"), false;
+    for (long i = 0; i < nu; i++) {
+        const iks_setting *s = iks_input_log_param(d->input, i);
+        bool seen = false;
+        for (int k = 0; k < g->nsaved && !seen; k++) seen = strcmp(g->saved[k].name, s->name) == 0;
+        const iks_uvalue *u = seen ? NULL : iks_gltoy_uniform(g->toy, s->name);
+        if (!u) continue;
+        iks_setting *k = &g->saved[g->nsaved++];
+        snprintf(k->name, sizeof k->name, "%s", u->name);
+        k->n = u->comps;
+        memcpy(k->v, u->v, sizeof k->v);
+    }
     int max = iks_gpu_max_size();
     char v[64];
     snprintf(v, sizeof v, "%dx%d", d->width, d->height);
@@ -399,10 +425,35 @@ static void replay_keys(iks_gltoy *toy, const plan *p, long i, long *next)
     }
 }
 
+/* A recorded session's parameter changes due by frame i (its panel's drags), onto the toy. A parameter's
+ * value at frame i depends on i alone (the last change at or before it), so a render that starts late or
+ * from a checkpoint gets it by applying every change due from the first: the index starts at 0 and is
+ * not saved. For the same reason the changes stay out of the toy's settings_id, which a checkpoint must
+ * match at load (before any change is applied): the log's hash, in params_id, covers them instead. */
+static void replay_params(iks_gltoy *toy, const plan *p, long i, long *next)
+{
+    if (!p->d.input) return;
+    const iks_setting *s;
+    long n;
+    while ((n = iks_input_log_params(p->d.input, p->d.fps, i, *next, &s)) >= 0) {
+        uint64_t id = toy->settings_id;
+        iks_err err = IKS_ERR_INIT;
+        /* a parameter this shader does not declare (the recording of another version): warned, as
+         * --set of it would be refused, once per change */
+        if (!iks_gltoy_apply(toy, s, 1, &err, NULL)) {
+            iks_warnf(&p->e->log, "the input recording: %s", iks_err_msg(&err));
+            iks_err_clear(&err);
+        }
+        toy->settings_id = id;
+        *next = n;
+    }
+}
+
 static void draw_frame(gl_state *g, const plan *p, long i, int slot)
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
+    replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
     iks_gltoy_draw(g->toy, &g->hi, &f);
     const iks_target *out = &g->hi;
@@ -495,6 +546,7 @@ static bool draw_unsaved(gl_state *g, const plan *p, long i, iks_render_stats *s
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
+    replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
     iks_gltoy_draw(g->toy, &g->hi, &f);
     st->warmed++;

@@ -30,9 +30,10 @@ static const char *VS = "#version 330 core\n"
                         "layout(location = 1) in vec4 col;\n"
                         "uniform vec2 view;\n"
                         "uniform float scale;\n"
+                        "uniform vec2 origin;\n"
                         "out vec4 c;\n"
                         "void main() {\n"
-                        "  vec2 p = pos.xy * scale + vec2(8.0);\n"
+                        "  vec2 p = pos.xy * scale + origin;\n"
                         "  gl_Position = vec4(p.x / view.x * 2.0 - 1.0, 1.0 - p.y / view.y * 2.0, 0.0, 1.0);\n"
                         "  c = col;\n"
                         "}\n";
@@ -68,6 +69,7 @@ bool iks_hud_create(iks_hud *h)
     }
     h->loc_view = glGetUniformLocation(h->prog, "view");
     h->loc_scale = glGetUniformLocation(h->prog, "scale");
+    h->loc_origin = glGetUniformLocation(h->prog, "origin");
     glGenVertexArrays(1, &h->vao);
     glGenBuffers(1, &h->vbo);
     glGenBuffers(1, &h->ibo);
@@ -174,6 +176,7 @@ void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale)
         glUseProgram(h->prog);
         glUniform2f(h->loc_view, (float)w, (float)h_);
         glUniform1f(h->loc_scale, scale);
+        glUniform2f(h->loc_origin, 8.0f, 8.0f); /* the text's margin from the corner */
         glBindVertexArray(h->vao);
         glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
         glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)used, v, GL_STREAM_DRAW);
@@ -184,6 +187,70 @@ void iks_hud_draw(iks_hud *h, const char *text, int w, int h_, float scale)
     }
     free(v);
     free(line);
+}
+
+/* the vertices (used bytes of v) as triangles: pos in pixels already (scale 1, no margin) */
+static void draw_quads(iks_hud *h, const vtx *v, int quads, int w, int h_)
+{
+    if (!quads || !reserve(h, quads)) return;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(0, 0, w, h_);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glUseProgram(h->prog);
+    glUniform2f(h->loc_view, (float)w, (float)h_);
+    glUniform1f(h->loc_scale, 1.0f);
+    glUniform2f(h->loc_origin, 0.0f, 0.0f);
+    glBindVertexArray(h->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof *v * 4 * (size_t)quads), v, GL_STREAM_DRAW);
+    glDrawElements(GL_TRIANGLES, 6 * quads, GL_UNSIGNED_INT, (void *)0);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glDisable(GL_BLEND);
+}
+
+void iks_hud_draw_items(iks_hud *h, const iks_hud_rect *rects, int nrects, const iks_hud_label *labels, int nlabels,
+                        int w, int h_, float scale)
+{
+    if (!h->prog || w <= 0 || h_ <= 0 || nrects < 0 || nlabels < 0) return;
+    /* a label's text is at most 47 characters: 300 bytes of vertices each is stb_easy_font's bound */
+    size_t cap = sizeof(vtx) * 4 * (size_t)nrects + 300 * 48 * (size_t)nlabels + 1;
+    vtx *v = malloc(cap);
+    if (!v) return;
+    int quads = 0;
+    for (int i = 0; i < nrects; i++) {
+        const iks_hud_rect *r = &rects[i];
+        vtx *q = v + 4 * quads++;
+        float x0 = r->x, y0 = r->y, x1 = r->x + r->w, y1 = r->y + r->h;
+        q[0] = (vtx){ x0, y0, 0, { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
+        q[1] = (vtx){ x1, y0, 0, { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
+        q[2] = (vtx){ x1, y1, 0, { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
+        q[3] = (vtx){ x0, y1, 0, { r->rgba[0], r->rgba[1], r->rgba[2], r->rgba[3] } };
+    }
+    for (int i = 0; i < nlabels; i++) {
+        const iks_hud_label *l = &labels[i];
+        char text[sizeof l->text];
+        size_t k = 0;
+        /* as iks_hud_draw: stb_easy_font has glyphs for ' '..'~' alone */
+        for (size_t j = 0; j < sizeof l->text - 1 && l->text[j]; j++) {
+            unsigned char ch = (unsigned char)l->text[j];
+            text[k++] = ch >= 32 && ch < 127 ? (char)ch : '?';
+        }
+        text[k] = '\0';
+        unsigned char col[4] = { l->rgba[0], l->rgba[1], l->rgba[2], l->rgba[3] };
+        size_t used = sizeof(vtx) * 4 * (size_t)quads;
+        int made = stb_easy_font_print(0, 0, text, col, (char *)v + used, (int)(cap - used));
+        /* font units to pixels at the label's place */
+        for (int j = 0; j < 4 * made; j++) {
+            vtx *p = v + 4 * quads + j;
+            p->x = l->x + p->x * scale;
+            p->y = l->y + p->y * scale;
+        }
+        quads += made;
+    }
+    draw_quads(h, v, quads, w, h_);
+    free(v);
 }
 
 void iks_hud_error_lines(char *out, size_t cap, const char *error, int cols, int max_lines)

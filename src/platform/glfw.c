@@ -31,7 +31,7 @@ extern Display *glfwGetX11Display(void);
     X(glfwSetWindowCloseCallback) X(glfwSetMouseButtonCallback) X(glfwSetKeyCallback) \
     X(glfwSetCursorPosCallback) X(glfwPollEvents) X(glfwGetWindowPos) X(glfwGetVideoMode) \
     X(glfwGetProcAddress) X(glfwGetPrimaryMonitor) X(glfwGetCursorPos) X(glfwDestroyWindow) \
-    X(glfwCreateWindow) X(glfwGetX11Display)
+    X(glfwCreateWindow) X(glfwGetX11Display) X(glfwSetClipboardString)
 static struct {
     GLFW_FNS(IKS_DYN_PTR)
 } lg;
@@ -90,6 +90,7 @@ static bool glfw_loaded(bool only_if_loaded, iks_err *e)
 #define glfwDestroyWindow (*lg.glfwDestroyWindow)
 #define glfwCreateWindow (*lg.glfwCreateWindow)
 #define glfwGetX11Display (*lg.glfwGetX11Display)
+#define glfwSetClipboardString (*lg.glfwSetClipboardString)
 #define XSetIOErrorHandler (*lx11.XSetIOErrorHandler)
 
 #define QUEUE 256
@@ -467,4 +468,13 @@ static iks_platform *create(const iks_window_desc *d, int w, int h, bool host_in
     hook_io();
     iks_pin_modules();
     return p;
+}
+
+bool iks_glfw_set_clipboard(iks_window *w, const char *text)
+{
+    /* our tables alone have this make_current: any other is a program's own window */
+    if (!w || w->make_current != make_current || !text) return false;
+    glfw_impl *g = w->impl;
+    glfwSetClipboardString(g->win, text);
+    return true;
 }

@@ -52,6 +52,10 @@ bool iks_current_restore(const iks_current *c);
 bool iks_glfw_current(void **win, bool probe);
 bool iks_glfw_make_current(void *win);
 
+/* Puts text on the clipboard of w when w is a GLFW window of ours (iks_window_open); false for any
+ * other window (a program's own table has no clipboard entry) or when GLFW refuses. */
+bool iks_glfw_set_clipboard(iks_window *w, const char *text);
+
 /* Where the window system can lose its connection for good (an X server that ends), fn(user) is called
  * at that moment, before the process is ended by what handled that before (Xlib's default: exit(1)):
  * the last chance to finish files in flight. It must not touch GL or the window. NULL fn: none.
