@@ -195,6 +195,56 @@ printf '#define DECL vec3 acc;\nvoid mainImage(out vec4 o, in vec2 f) {\n  DECL\
 "$bin" render zml.frag -o zml.png 2> zml.err
 check "zero-init through a macro: a compile error keeps its line (zml.frag:4)" grep -q '^zml.frag:4:' zml.err
 
+# ---- dynamic indices clamped as the site's translator clamps them ----------------------------------------
+# a write past a vec3's end lands on .z, a read past an array's end reads the last element (n is 5 at 320 wide)
+check_eq "index_clamp.glsl as on the site" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180)"
+check_eq "index_clamp.glsl as on the site (--glsl es)" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180 --glsl es)"
+# n is 2 at 32 wide: a uint index past a global array sized by a constant, a matrix's column and row
+# written past their ends, and a negative index (clamped to 0)
+printf '%s\n' 'const int N = 4;' 'float perm[N];' \
+  'void mainImage(out vec4 o, in vec2 f) {' \
+  '  int n = int(iResolution.x) / 16; uint u = uint(n) * 7u;' \
+  '  for (int i = 0; i < N; i++) perm[i] = 0.25 * float(i);' \
+  '  mat2 m = mat2(0.0); m[n][n + 1] = 0.5; vec3 c = vec3(0.0); c[n - 3] = 0.25;' \
+  '  o = vec4(perm[u] + m[1][0], m[1][1] * 0.5 + c.x, 0.0, 1.0);' \
+  '}' > clampmix.frag
+check_eq "a uint index, a matrix, a negative index" "191 128 0" "$(centre clampmix.frag)"
+check_eq "... with --glsl es" "191 128 0" "$(centre clampmix.frag --glsl es)"
+# every pass kind: Buffer A writes past a vec4's end, Cube A reads past an array of Common's end, the
+# Image reads both; a directory toy; a Sound pass
+python3 - <<'P' > cpass.json
+import json
+common = "const float TAB[3] = float[3](0.0, 0.25, 0.5);\n"
+buf = "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.0); int k = int(iResolution.x); o[k] = 0.5; }\n"
+cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { int k = int(iResolution.x); o = vec4(TAB[k]); }\n"
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
+       "    o = vec4(b.a, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, b.r, 1.0);\n}\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_eq "clamped indices in Buffer A, Cube A and Common's array (JSON)" "128 128 0" "$(centre cpass.json)"
+check_eq "... with --glsl es" "128 128 0" "$(centre cpass.json --glsl es)"
+mkdir -p cdir
+printf 'float tab[2] = float[2](0.25, 0.5);\n' > cdir/common.glsl
+printf 'void mainImage(out vec4 o, in vec2 f) { int k = int(iResolution.x); o = vec4(tab[k], tab[-k], 0.0, 1.0); }\n' > cdir/image.glsl
+check_eq "clamped indices in a directory toy" "128 64 0" "$(centre cdir)"
+check_eq "... with --glsl es" "128 64 0" "$(centre cdir --glsl es)"
+# Sound: the first sample reads an array past its end: 0.25, code 0.625 * 65536 - 32768
+printf 'vec2 mainSound(int s, float t) { float a[2] = float[2](0.0, 0.25); return vec2(a[s + 9], 0.0); }\n' > csound.frag
+"$bin" render csound.frag -o csound.wav --seconds 0.001 --quiet
+check_eq "a clamped index in a Sound pass" 8192 \
+  "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("csound.wav").readframes(1)[:2])[0])')"
+# errors keep the user's line and column start
+printf 'void mainImage(out vec4 o, in vec2 f) {\n  vec3 c; int i = 1;\n  c[i] = 1.0;\n  o = vec4(c, nope);\n}\n' > cl.frag
+"$bin" render cl.frag -o cl.png 2> cl.err
+check "clamped indices: a compile error keeps its line (cl.frag:4)" grep -q '^cl.frag:4:' cl.err
+
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is
 printf 'void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(iChannelTime[0] + iChannelTime[1] + iChannelTime[2] + iChannelTime[3], iTime / 8.0, 0.0, 1.0);\n}\n' > chtime.frag

@@ -23,9 +23,9 @@
  * columns of a line that gained an initialiser move right.
  * What it does not do: read files or know about the prelude (source.c calls it on the shader's text). */
 #include "glsl/source.h"
+#include "glsl/gltok.h"
 #include "base/buf.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,99 +34,23 @@
 /* an array written out element by element up to this size; larger ones use a loop (locals) or stay */
 #define MAX_LITERAL_ARRAY 256
 
-/* ---- tokens ------------------------------------------------------------------------------------------ */
+/* ---- tokens (gltok.h) --------------------------------------------------------------------------------- */
 
-typedef enum { T_IDENT, T_NUMBER, T_PUNCT } tkind;
-typedef struct {
-    tkind k;
-    size_t at, n; /* offset and length in the text */
-} token;
+typedef iks_token token;
+typedef iks_tokens tokens;
+#define T_IDENT IKS_TOK_IDENT
+#define T_NUMBER IKS_TOK_NUMBER
+#define T_PUNCT IKS_TOK_PUNCT
 
-typedef struct {
-    const char *t;
-    size_t len;
-    token *v;
-    size_t n, cap;
-} tokens;
-
-static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Where the comment starting at t[i] ends (the newline of a // comment stays); i when none starts there */
-static size_t skip_comment(const char *t, size_t len, size_t i)
-{
-    if (t[i] != '/' || i + 1 >= len) return i;
-    if (t[i + 1] == '/') {
-        while (i < len && t[i] != '\n') i++;
-        return i;
-    }
-    if (t[i + 1] == '*') {
-        const char *e = strstr(t + i + 2, "*/");
-        return e ? (size_t)(e - t) + 2 : len;
-    }
-    return i;
-}
-
-/* Tokens of t, skipping comments and preprocessor lines (with their continuations); false when out of
- * memory. A preprocessor line is kept out of the stream: what it defines is looked at separately. */
+static bool ident_start(char c) { return iks_tok_ident_start(c); }
+static bool ident_char(char c) { return iks_tok_ident_char(c); }
+static size_t skip_comment(const char *t, size_t len, size_t i) { return iks_tok_skip_comment(t, len, i); }
 static bool tokenise_range(tokens *tk, const char *t, size_t from, size_t len, bool line_start)
 {
-    tk->t = t;
-    tk->len = len;
-    for (size_t i = from; i < len;) {
-        char c = t[i];
-        if (c == '\\' && i + 1 < len && (t[i + 1] == '\n' || t[i + 1] == '\r')) {
-            i++; /* a splice joins two lines: no token (a macro body's continuation lines) */
-            continue;
-        }
-        if (c == '\n') {
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (isspace((unsigned char)c)) {
-            i++;
-            continue;
-        }
-        size_t after = skip_comment(t, len, i);
-        if (after != i) {
-            i = after;
-            continue;
-        }
-        if (c == '#' && line_start) {
-            while (i < len && t[i] != '\n') i += t[i] == '\\' && i + 1 < len ? 2 : 1;
-            continue;
-        }
-        line_start = false;
-        token k = { T_PUNCT, i, 1 };
-        if (ident_start(c)) {
-            k.k = T_IDENT;
-            while (i + k.n < len && ident_char(t[i + k.n])) k.n++;
-        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)t[i + 1]))) {
-            k.k = T_NUMBER;
-            while (i + k.n < len) {
-                char d = t[i + k.n];
-                bool exp_sign = (d == '+' || d == '-') && (t[i + k.n - 1] == 'e' || t[i + k.n - 1] == 'E') &&
-                                !(t[i] == '0' && k.n > 1 && (t[i + 1] == 'x' || t[i + 1] == 'X'));
-                if (!(ident_char(d) || d == '.' || exp_sign)) break;
-                k.n++;
-            }
-        }
-        if (!IKS_GROW(tk->v, tk->n + 1, tk->cap)) return false;
-        tk->v[tk->n++] = k;
-        i += k.n;
-    }
-    return true;
+    return iks_tok_range(tk, t, from, len, line_start);
 }
-
-static bool tokenise(tokens *tk, const char *t, size_t len) { return tokenise_range(tk, t, 0, len, true); }
-
-static bool is(const tokens *tk, size_t i, const char *s)
-{
-    if (i >= tk->n) return false;
-    size_t n = strlen(s);
-    return tk->v[i].n == n && memcmp(tk->t + tk->v[i].at, s, n) == 0;
-}
+static bool tokenise(tokens *tk, const char *t, size_t len) { return iks_tok_range(tk, t, 0, len, true); }
+static bool is(const tokens *tk, size_t i, const char *s) { return iks_tok_is(tk, i, s); }
 
 /* ---- types ------------------------------------------------------------------------------------------- */
 
