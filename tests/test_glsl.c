@@ -74,6 +74,19 @@ static void clamp_cases(void)
 #undef CL
 }
 
+static void fold_cases(void)
+{
+#define CF(in, want) rewrites(iks_fold_constants, "fold", in, want)
+    CF("float a = acos(0.5) + cos(2.0) - sin(acos(0.25));", "float a = 1.04719758 + (-0.416146845) - 0.968245864;");
+    CF("float b = pow(2.0, 3.0) + atan(1.0, -2.0) + inversesqrt(4.0f) + exp((-1.0));",
+       "float b = 8.0 + 2.67794514 + 0.5 + 0.36787945;");
+    /* left: undefined, not literal, int, over two lines, a member, a macro of that name */
+    CF("float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);",
+       "float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);");
+    CF("#define cos(x) x\nfloat d = cos(0.5);", "#define cos(x) x\nfloat d = cos(0.5);");
+#undef CF
+}
+
 static void zero_cases(void)
 {
 #define ZI(in, want) rewrites(iks_zero_init, "zero-init", in, want)
@@ -167,6 +180,7 @@ int main(void)
 
     clamp_cases();
     zero_cases();
+    fold_cases();
 
     iks_err_clear(&e);
     printf("%d passed, %d failed\n", checks - failures, failures);

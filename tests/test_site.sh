@@ -245,6 +245,56 @@ printf 'void mainImage(out vec4 o, in vec2 f) {\n  vec3 c; int i = 1;\n  c[i] = 
 "$bin" render cl.frag -o cl.png 2> cl.err
 check "clamped indices: a compile error keeps its line (cl.frag:4)" grep -q '^cl.frag:4:' cl.err
 
+# ---- built-ins of constant arguments folded as the site folds them: correctly rounded ------------------
+check_eq "const_fold.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl")"
+check_eq "const_fold.glsl as on the site (--glsl es)" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl" --glsl es)"
+# the values computed here (double, rounded once to float), not by ikshade: each call equals the float
+# nearest its true value; a negative result, two arguments, a call in a call, f-suffixed and
+# parenthesised arguments. fold.glsl's body is `o = vec4(EXPR ? 1.0 : 0.0, 0.25, 0.0, 1.0);`
+python3 - <<'P' > fold_expr.txt
+import math, struct
+f = lambda x: struct.unpack('f', struct.pack('f', x))[0]
+cases = [("acos(-0.5)", math.acos(-0.5)), ("atan(1.0, -2.0)", math.atan2(1, -2)),
+         ("pow(2.0, 0.3)", math.pow(2, f(0.3))), ("exp(1.0)", math.e), ("log2(10.0)", math.log2(10)),
+         ("sin(acos(0.25))", math.sin(f(math.acos(0.25)))), ("inversesqrt(3.0)", 1.0 / f(math.sqrt(3))),
+         ("tan((1.5))", math.tan(1.5)), ("asin(0.3f)", math.asin(f(0.3))), ("cos(-2.5)", math.cos(-2.5))]
+print(" && ".join("%s == %.9g" % (c, f(v)) for c, v in cases))
+P
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(%s ? 1.0 : 0.0, 0.25, 0.0, 1.0); }\n' "$(cat fold_expr.txt)" > fold.frag
+check_eq "ten built-ins of literals equal their correctly rounded floats" "255 64 0" "$(centre fold.frag)"
+check_eq "... with --glsl es" "255 64 0" "$(centre fold.frag --glsl es)"
+# every pass kind: Common's function, Buffer A, Cube A, the Image; a directory toy; a Sound pass
+python3 - "$(cat fold_expr.txt)" <<'P' > fpass.json
+import json, sys
+e = sys.argv[1]
+common = "float folded() { return %s ? 1.0 : 0.0; }\n" % e
+buf = "void mainImage(out vec4 o, in vec2 f) { o = vec4(%s ? 1.0 : 0.0); }\n" % e
+cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { o = vec4(%s ? 0.5 : 0.0); }\n" % e
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    o = vec4(texelFetch(iChannel0, ivec2(0), 0).r, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, folded(), 1.0);\n}\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_eq "folded in Common, Buffer A and Cube A (JSON)" "255 128 255" "$(centre fpass.json)"
+check_eq "... with --glsl es" "255 128 255" "$(centre fpass.json --glsl es)"
+mkdir -p fdir
+printf 'const float K = acos(0.5);\n' > fdir/common.glsl
+printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(K == 1.0471976 ? 1.0 : 0.0, 0.0, 0.0, 1.0); }\n' > fdir/image.glsl
+check_eq "folded in a directory toy's Common" "255 0 0" "$(centre fdir)"
+check_eq "... with --glsl es" "255 0 0" "$(centre fdir --glsl es)"
+printf 'vec2 mainSound(int s, float t) { return vec2(%s ? 0.25 : 0.0, 0.0); }\n' "$(cat fold_expr.txt)" > fsound.frag
+"$bin" render fsound.frag -o fsound.wav --seconds 0.001 --quiet
+check_eq "folded in a Sound pass" 8192 \
+  "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("fsound.wav").readframes(1)[:2])[0])')"
+# what is not folded stays as written and still compiles: undefined arguments, a call over two lines
+printf 'void mainImage(out vec4 o, in vec2 f) { float a = acos(2.0) * 0.0, b = sin(\n0.5);\n  o = vec4(b > 0.47 ? 1.0 : 0.0, a, 0.0, 1.0); }\n' > nofold.frag
+check_eq "undefined arguments and a call over two lines are left to the compiler" "255 0 0" "$(centre nofold.frag)"
+
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is
 printf 'void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(iChannelTime[0] + iChannelTime[1] + iChannelTime[2] + iChannelTime[3], iTime / 8.0, 0.0, 1.0);\n}\n' > chtime.frag
