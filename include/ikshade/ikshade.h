@@ -67,6 +67,7 @@ extern "C" {
 #define IKS_DEFAULT_WIDTH 1280
 #define IKS_DEFAULT_HEIGHT 720
 #define IKS_MAX_SIDE 65536
+#define IKS_CUBE_SIDE 1024 /* a Cube A face's side on shadertoy.com: iks_toy_desc.cube_size's default */
 
 /* The library's version, "MAJOR.MINOR.PATCH" (may differ from the header a program was built with). */
 IKS_API const char *iks_version(void);
@@ -278,6 +279,10 @@ typedef struct {
      * channels); their music channels, which are heard, still are. A toy loaded so draws no frames
      * (iks_render refuses them with IKS_E_USAGE). */
     bool sound_only;
+    /* Cube A's face side in pixels: 0 is the site's 1024 (IKS_CUBE_SIDE). A toy's Cube A draws its six
+     * faces every frame, which on a CPU renderer can take minutes at 1024; a smaller side previews it
+     * (the faces are sampled the same way, at the lower resolution). At most the GL's cubemap limit. */
+    int cube_size;
 } iks_toy_desc;
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a
