@@ -68,6 +68,11 @@ static void clamp_cases(void)
     /* scopes: a parameter shadows a global, a struct's array is not followed, a name not declared is not */
     CL("vec4 q; float f(float q[2], int i) { return q[i]; }\nfloat g(int i) { return q[i] + s.a[i] + u[i]; }",
        "vec4 q; float f(float q[2], int i) { return q[clamp(int(i), 0, 1)]; }\nfloat g(int i) { return q[clamp(int(i), 0, 3)] + s.a[i] + u[i]; }");
+    /* struct members: an array member, an array of structs, a vector member; a member array of a named
+     * size is not followed */
+    CL("struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[i] = ps[i].q[i] + p.w[i]; }",
+       "struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[clamp(int(i), 0, 2)] = "
+       "ps[clamp(int(i), 0, 1)].q[clamp(int(i), 0, 1)] + p.w[i]; }");
     /* the for's variable, the prelude's uniforms, an index across lines */
     CL("void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[i].x + iMouse[\ni]; }",
        "void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[clamp(int(i), 0, 3)].x + iMouse[clamp(int(\ni), 0, 3)]; }");

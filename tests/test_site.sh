@@ -210,6 +210,14 @@ printf '%s\n' 'const int N = 4;' 'float perm[N];' \
   '}' > clampmix.frag
 check_eq "a uint index, a matrix, a negative index" "191 128 0" "$(centre clampmix.frag)"
 check_eq "... with --glsl es" "191 128 0" "$(centre clampmix.frag --glsl es)"
+# a struct's array member and an array of structs, written and read past their ends (k is 32)
+printf '%s\n' 'struct P { float v[2]; vec3 c; };' \
+  'void mainImage(out vec4 o, in vec2 f) {' \
+  '  int k = int(iResolution.x); P ps[2]; ps[k].v[k] = 0.5; ps[0].c[k] = 0.25;' \
+  '  o = vec4(ps[1].v[1], ps[k].v[0], ps[0].c.z, 1.0);' \
+  '}' > clampstruct.frag
+check_eq "struct members and arrays of structs" "128 0 64" "$(centre clampstruct.frag)"
+check_eq "... with --glsl es" "128 0 64" "$(centre clampstruct.frag --glsl es)"
 # every pass kind: Buffer A writes past a vec4's end, Cube A reads past an array of Common's end, the
 # Image reads both; a directory toy; a Sound pass
 python3 - <<'P' > cpass.json

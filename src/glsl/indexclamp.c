@@ -13,8 +13,9 @@
  * which is a constant and evaluates nothing. Indices made only of literals, `const` names and
  * object-like macros are constant and left alone (ANGLE leaves them too; out of range they are a
  * compile error anyway).
- * Not seen, and so left as written: a base that is not a declared name (a function's result, a
- * struct's member `s.a[i]`, a parenthesis), names declared with a type the scan does not know (made by
+ * Struct members are followed too (`s.v[i]`, `ps[i].v[j]`), where the member's array has a literal
+ * size. Not seen, and so left as written: a base that is not a declared name (a function's result, a
+ * parenthesis), a member array of a named size, names declared with a type the scan does not know (made by
  * a function-like macro) or inside a macro's body, and indices written inside a macro's body.
  * Insertions only, never a newline: lines stay where they were. Text only, no GL. */
 #include "glsl/source.h"
@@ -37,7 +38,16 @@ typedef struct {
     const char *lenof; /* the declared name whose .length() gives it, lenof_n long */
     size_t lenof_n;
     bool known;      /* the scan knows the type at all (an unknown one shadows, and stops a chain) */
+    size_t st;       /* a struct: 1 + its index in the scan's structs (its members are followed) */
 } vtype;
+
+/* a struct's member: which struct (1 + index), its name and type */
+typedef struct {
+    size_t st;
+    const char *name;
+    size_t n;
+    vtype t;
+} member;
 
 typedef struct {
     const char *name; /* in the text (or the prelude's names) */
@@ -153,6 +163,8 @@ typedef struct {
     const iks_tokens *tk;
     aliases al;
     iks_tokens structs; /* names of structs declared so far */
+    member *mem;        /* their members */
+    size_t nmem, capmem;
     iks_tokens consts;  /* const names and object-like macros */
     sym *v;             /* the declared names in scope, innermost last */
     size_t nv, cap;
@@ -172,8 +184,11 @@ static vtype type_at(const scan *s, size_t i, bool *is_type)
     for (size_t k = s->al.n; !v.known && k-- > 0;)
         if (same(t, s->al.v[k].name, s->al.v[k].n, at, n)) v = s->al.v[k].t;
     *is_type = v.known;
-    for (size_t k = 0; !*is_type && k < s->structs.n; k++)
-        if (same(t, s->structs.v[k].at, s->structs.v[k].n, at, n)) *is_type = true;
+    for (size_t k = s->structs.n; !*is_type && k-- > 0;)
+        if (same(t, s->structs.v[k].at, s->structs.v[k].n, at, n)) {
+            *is_type = v.known = true;
+            v.st = k + 1;
+        }
     return v;
 }
 
@@ -224,6 +239,48 @@ static long size_literal(const iks_tokens *tk, size_t i)
     char *e;
     long v = strtol(num, &e, 10);
     return (*e == '\0' || ((*e == 'u' || *e == 'U') && !e[1])) && num[0] != '0' && v > 0 ? v : 0;
+}
+
+/* The members of the struct whose body opens at token i (on "{"), as struct number st: each
+ * `[precision] TYPE name[N], ...;` of a type the scan knows (an array member only with a literal size:
+ * its .length() would need the whole base written again) */
+static void learn_members(scan *s, size_t i, size_t st)
+{
+    const iks_tokens *tk = s->tk;
+    size_t end = closing(tk, i);
+    for (size_t j = i + 1; j < end && !s->oom;) {
+        while (is(tk, j, "highp") || is(tk, j, "mediump") || is(tk, j, "lowp")) j++;
+        bool is_type;
+        vtype t = type_at(s, j, &is_type);
+        size_t semi = j;
+        while (semi < end && !is(tk, semi, ";")) semi++;
+        if (is_type) {
+            j++;
+            if (is(tk, j, "[")) { /* float[3] a; */
+                t.elem = t.known, t.known = t.array = true;
+                t.len = size_literal(tk, j);
+                if (!t.len) t.known = false;
+                j = closing(tk, j) + 1;
+            }
+            while (j < semi && ident(tk, j)) {
+                vtype m = t;
+                size_t name = j++;
+                if (is(tk, j, "[")) {
+                    m.elem = m.known && !m.array, m.known = !m.array, m.array = true;
+                    m.len = size_literal(tk, j);
+                    if (!m.len) m.known = false;
+                    j = closing(tk, j) + 1;
+                }
+                if (!IKS_GROW(s->mem, s->nmem + 1, s->capmem)) {
+                    s->oom = true;
+                    return;
+                }
+                s->mem[s->nmem++] = (member){ st, tk->t + tk->v[name].at, tk->v[name].n, m };
+                if (is(tk, j, ",")) j++;
+            }
+        }
+        j = semi + 1;
+    }
 }
 
 /* Declarators from token j (after the type, and its `[N]` when pre is an array): `name [N]? (= init)?`
@@ -345,6 +402,17 @@ static void chain(const scan *s, size_t i, const sym *sy, edits *ed)
             j += 2;
             continue;
         }
+        if (is(tk, j, ".") && ident(tk, j + 1) && !t.array && t.st) { /* a struct's member */
+            const member *m = NULL;
+            for (size_t k = 0; k < s->nmem && !m; k++)
+                if (s->mem[k].st == t.st && s->mem[k].n == tk->v[j + 1].n &&
+                    !memcmp(s->mem[k].name, tk->t + tk->v[j + 1].at, s->mem[k].n))
+                    m = &s->mem[k];
+            if (!m) return;
+            t = m->t;
+            j += 2;
+            continue;
+        }
         if (!is(tk, j, "[")) return;
         size_t c = closing(tk, j);
         if (c >= tk->n) return;
@@ -424,10 +492,13 @@ char *iks_clamp_indices(const char *text)
     for (size_t i = 0; i < tk.n && !s.oom && !ed.oom;) {
         if (start && paren == 0 && is(&tk, i, "struct")) {
             /* a struct's name is a type; its members are not names in scope */
-            if (ident(&tk, i + 1) && IKS_GROW(s.structs.v, s.structs.n + 1, s.structs.cap))
-                s.structs.v[s.structs.n++] = tk.v[i + 1];
             size_t j = i + 1;
             while (j < tk.n && !is(&tk, j, "{") && !is(&tk, j, ";")) j++;
+            if (ident(&tk, i + 1) && is(&tk, i + 2, "{")) {
+                if (!IKS_GROW(s.structs.v, s.structs.n + 1, s.structs.cap)) goto done;
+                s.structs.v[s.structs.n++] = tk.v[i + 1];
+                learn_members(&s, i + 2, s.structs.n);
+            }
             if (is(&tk, j, "{")) j = closing(&tk, j) + 1;
             /* `struct S { ... } s;`: its variables, of a type not followed */
             i = ident(&tk, j) ? declarators(&s, j, (vtype){ 0 }, brace, false, decl) : j;
@@ -469,7 +540,7 @@ char *iks_clamp_indices(const char *text)
         }
         if (ident(&tk, i) && !decl[i] && !(i > 0 && is(&tk, i - 1, "."))) {
             const sym *sy = lookup(&s, i);
-            if (sy && sy->t.known && (sy->t.array || sy->t.dim || sy->t.cols)) chain(&s, i, sy, &ed);
+            if (sy && sy->t.known && (sy->t.array || sy->t.dim || sy->t.cols || sy->t.st)) chain(&s, i, sy, &ed);
         }
         if (is(&tk, i, "(")) paren++;
         else if (is(&tk, i, ")")) paren -= paren > 0;
@@ -505,6 +576,7 @@ done:
     free(tk.v);
     free(s.al.v);
     free(s.structs.v);
+    free(s.mem);
     free(s.consts.v);
     free(s.v);
     return out;
