@@ -71,6 +71,7 @@ class ToyDesc(Desc):  # iks_toy_desc
         ('es_check', ctypes.c_bool),
         ('json', ctypes.c_char_p),
         ('sound_only', ctypes.c_bool),
+        ('cube_size', ctypes.c_int),
     ]
 
 

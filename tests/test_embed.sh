@@ -157,7 +157,7 @@ int main(void) {
   F(iks_toy_desc, nsets); F(iks_toy_desc, include_dirs); F(iks_toy_desc, n_include_dirs); F(iks_toy_desc, glsl);
   F(iks_toy_desc, missing_media_black); F(iks_toy_desc, override_include); F(iks_toy_desc, override_path);
   F(iks_toy_desc, width); F(iks_toy_desc, height); F(iks_toy_desc, allow_media_outside); F(iks_toy_desc, es_check);
-  F(iks_toy_desc, json); F(iks_toy_desc, sound_only);
+  F(iks_toy_desc, json); F(iks_toy_desc, sound_only); F(iks_toy_desc, cube_size);
   printf("\nframe %zu", sizeof(iks_frame_info));
   F(iks_frame_info, time); F(iks_frame_info, frame); F(iks_frame_info, time_delta); F(iks_frame_info, frame_rate);
   F(iks_frame_info, mouse); F(iks_frame_info, real_date);

@@ -37,6 +37,77 @@ static int line_of(const char *text, const char *needle)
     return n;
 }
 
+/* a text rewrite of ours gives want exactly, and keeps every newline */
+static void rewrites(char *(*f)(const char *), const char *what, const char *in, const char *want)
+{
+    char *got = f(in);
+    CHECK(got && !strcmp(got, want), "%s of\n  %s\ngave\n  %s\nnot\n  %s", what, in, got ? got : "(null)", want);
+    int nl_in = 0, nl_out = 0;
+    for (const char *p = in; *p; p++) nl_in += *p == '\n';
+    for (const char *p = got ? got : ""; *p; p++) nl_out += *p == '\n';
+    CHECK(got && nl_in == nl_out, "%s keeps the lines: %d, not %d", what, nl_in, nl_out);
+    free(got);
+}
+
+static void clamp_cases(void)
+{
+#define CL(in, want) rewrites(iks_clamp_indices, "clamp", in, want)
+    /* reads and writes of a vector, an array of literal size, one of a named size, a matrix and its column */
+    CL("void f(int i) { vec3 c; float a[4]; c[i] = a[i]; }",
+       "void f(int i) { vec3 c; float a[4]; c[clamp(int(i), 0, 2)] = a[clamp(int(i), 0, 3)]; }");
+    CL("const int N = 8;\nfloat g[N];\nfloat h(uint u) { return g[u + 1u]; }",
+       "const int N = 8;\nfloat g[N];\nfloat h(uint u) { return g[clamp(int(u + 1u), 0, g.length() - 1)]; }");
+    CL("void f(int i, int j) { mat3x2 m; m[i][j] = 1.0; }",
+       "void f(int i, int j) { mat3x2 m; m[clamp(int(i), 0, 2)][clamp(int(j), 0, 1)] = 1.0; }");
+    /* constant indices (literals, const names, object-like macros) and declarations' sizes: left alone */
+    CL("#define K 2\nconst int N = 3;\nvoid f() { float a[N + 1]; a[N] = a[K] + a[1 + 2]; }",
+       "#define K 2\nconst int N = 3;\nvoid f() { float a[N + 1]; a[N] = a[K] + a[1 + 2]; }");
+    /* a side effect stays once; an index inside an index; a swizzle; an array of vectors */
+    CL("void f(int i) { vec4 v; vec2 p[3]; v.xy[i++] = p[int(v[i])][i].x; }",
+       "void f(int i) { vec4 v; vec2 p[3]; v.xy[clamp(int(i++), 0, 1)] = p[clamp(int(int(v[clamp(int(i), 0, 3)])), 0, 2)][clamp(int(i), 0, 1)].x; }");
+    /* scopes: a parameter shadows a global, a struct's array is not followed, a name not declared is not */
+    CL("vec4 q; float f(float q[2], int i) { return q[i]; }\nfloat g(int i) { return q[i] + s.a[i] + u[i]; }",
+       "vec4 q; float f(float q[2], int i) { return q[clamp(int(i), 0, 1)]; }\nfloat g(int i) { return q[clamp(int(i), 0, 3)] + s.a[i] + u[i]; }");
+    /* struct members: an array member, an array of structs, a vector member; a member array of a named
+     * size is not followed */
+    CL("struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[i] = ps[i].q[i] + p.w[i]; }",
+       "struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[clamp(int(i), 0, 2)] = "
+       "ps[clamp(int(i), 0, 1)].q[clamp(int(i), 0, 1)] + p.w[i]; }");
+    /* the for's variable, the prelude's uniforms, an index across lines */
+    CL("void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[i].x + iMouse[\ni]; }",
+       "void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[clamp(int(i), 0, 3)].x + iMouse[clamp(int(\ni), 0, 3)]; }");
+#undef CL
+}
+
+static void fold_cases(void)
+{
+#define CF(in, want) rewrites(iks_fold_constants, "fold", in, want)
+    CF("float a = acos(0.5) + cos(2.0) - sin(acos(0.25));", "float a = 1.04719758 + (-0.416146845) - 0.968245864;");
+    CF("float b = pow(2.0, 3.0) + atan(1.0, -2.0) + inversesqrt(4.0f) + exp((-1.0));",
+       "float b = 8.0 + 2.67794514 + 0.5 + 0.36787945;");
+    /* left: undefined, not literal, int, over two lines, a member, a macro of that name */
+    CF("float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);",
+       "float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);");
+    CF("#define cos(x) x\nfloat d = cos(0.5);", "#define cos(x) x\nfloat d = cos(0.5);");
+#undef CF
+}
+
+static void zero_cases(void)
+{
+#define ZI(in, want) rewrites(iks_zero_init, "zero-init", in, want)
+    ZI("void f() { for (int i; i < 2; i++) ; for (float k = 0.0, j; k < 1.0; k++) ; }",
+       "void f() { for (int i = int(0); i < 2; i++) ; for (float k = 0.0, j = float(0); k < 1.0; k++) ; }");
+    ZI("#define DECL vec3 acc; \\\n  float b;\nvoid f() { DECL }",
+       "#define DECL vec3 acc = vec3(0); \\\n  float b = float(0);\nvoid f() { DECL }");
+    ZI("#define M void mainImage(out vec4 o, in vec2 f) {\nM o += vec4(1.0); }",
+       "#define M void mainImage(out vec4 o, in vec2 f) { o = vec4(0);\nM o += vec4(1.0); }");
+    ZI("#define H void h(out float x)\nH { x += 1.0; }",
+       "#define H void h(out float x)\nH { x = float(0); x += 1.0; }");
+    ZI("#define MEM float a;\nstruct S { MEM };\n#define U float u;\nuniform U",
+       "#define MEM float a;\nstruct S { MEM };\n#define U float u;\nuniform U");
+#undef ZI
+}
+
 int main(void)
 {
     iks_files files = memfiles_table(&mem);
@@ -160,6 +231,10 @@ int main(void)
     iks_source_free(&src);
     CHECK(!iks_source_load(&src, "/toy/main.frag", &(iks_source_opts){ 0 }, &e) && e.code == IKS_E_IO,
           "a file without a table cannot be read: %s %s", cname(e.code), iks_err_msg(&e));
+
+    clamp_cases();
+    zero_cases();
+    fold_cases();
 
     iks_err_clear(&e);
     printf("%d passed, %d failed\n", checks - failures, failures);

@@ -76,6 +76,7 @@ extern "C" {
 #define IKS_DEFAULT_WIDTH 1280
 #define IKS_DEFAULT_HEIGHT 720
 #define IKS_MAX_SIDE 65536
+#define IKS_CUBE_SIDE 1024 /* a Cube A face's side on shadertoy.com: iks_toy_desc.cube_size's default */
 
 /* struct_size, the first member of every description struct, as its INIT macro sets it. In C, a
  * designator: `&(iks_toy_desc){ IKS_DESC_SIZE(iks_toy_desc), .path = "x" }`. C++ before 20 has no
@@ -305,6 +306,10 @@ typedef struct {
      * channels); their music channels, which are heard, still are. A toy loaded so draws no frames
      * (iks_render refuses them with IKS_E_USAGE). */
     bool sound_only;
+    /* Cube A's face side in pixels: 0 is the site's 1024 (IKS_CUBE_SIDE). A toy's Cube A draws its six
+     * faces every frame, which on a CPU renderer can take minutes at 1024; a smaller side previews it
+     * (the faces are sampled the same way, at the lower resolution). At most the GL's cubemap limit. */
+    int cube_size;
 } iks_toy_desc;
 #define IKS_TOY_DESC_INIT IKS_DESC_INIT_(iks_toy_desc)
 

@@ -71,7 +71,8 @@ iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
     iks_toy_desc d = { IKS_DESC_SIZE(iks_toy_desc), .path = path, .sets = o->sets.v, .nsets = o->sets.n, .include_dirs = o->inc.v,
                        .n_include_dirs = o->inc.n, .glsl = o->glsl, .missing_media_black = o->missing_black,
-                       .allow_media_outside = o->media_outside, .es_check = !o->no_es_check };
+                       .allow_media_outside = o->media_outside, .es_check = !o->no_es_check,
+                       .cube_size = o->cube_size };
     memcpy(d.channel, o->channel, sizeof d.channel);
     return d;
 }
@@ -119,5 +120,8 @@ const iks_opt IKS_SHARED_OPTS[] = {
       .parse = parse_glsl, .expect = "expected auto, es or 330", .complete = "words:auto es 330" },
     { IKS_OPT_FLAG, "--no-es-check", NULL, NULL, "do not check each pass as the site's GLSL ES 3.00 (glslangValidator\n"
       "where installed): by default what shadertoy.com would reject is a warning", SHARED(no_es_check), "es_check", .flags = 0 },
+    { IKS_OPT_INT, "--cube-size", NULL, "N", "Cube A's face side in pixels (default 1024, the site's): smaller\n"
+      "previews a toy whose Cube A is slow on a CPU renderer", SHARED(cube_size), "cube_size",
+      .flags = IKS_OPT_NONZERO, .min = 1, .max = IKS_MAX_SIDE, .expect = "expected a side in pixels" },
     { IKS_OPT_END, .flags = 0 },
 };

@@ -20,6 +20,7 @@ typedef struct {
     iks_glsl glsl;          /* --glsl */
     bool no_es_check;       /* --no-es-check */
     double t0;              /* --time */
+    int cube_size;          /* --cube-size */
 } iks_shared_opts;
 
 /* Their table, for a command's table to include: { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off =

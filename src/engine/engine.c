@@ -526,6 +526,11 @@ static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
             return iks_err_field(err, IKS_E_USAGE, f, q, "not a directory");
         }
     }
+    if (d->cube_size < 0 || d->cube_size > IKS_MAX_SIDE) {
+        snprintf(v, sizeof v, "%d", d->cube_size);
+        return iks_err_field(err, IKS_E_USAGE, "cube_size", v, "expected 0 (the site's %d) or a side in pixels",
+                             IKS_CUBE_SIDE);
+    }
     if (d->glsl != IKS_GLSL_AUTO && d->glsl != IKS_GLSL_ES && d->glsl != IKS_GLSL_330) {
         snprintf(v, sizeof v, "%d", (int)d->glsl);
         return iks_err_field(err, IKS_E_USAGE, "glsl", v, "expected IKS_GLSL_AUTO, _ES or _330");
@@ -615,6 +620,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     }
     if (d->glsl != IKS_GLSL_AUTO) t->tf.desc.es = d->glsl == IKS_GLSL_ES;
     t->tf.desc.sound_only = d->sound_only;
+    t->tf.desc.cube_size = d->cube_size;
     /* the include search: the user's directories, then the shaders directory */
     int nd = d->n_include_dirs > 0 && d->include_dirs ? d->n_include_dirs : 0;
     const char **dirs = malloc(sizeof *dirs * (size_t)(nd + 1));

@@ -981,6 +981,12 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
         if (sp) free(body), body = sp;
     }
     if (src->shadertoy) {
+        /* the site's compiler folds built-ins of constant arguments, correctly rounded; Mesa's differ */
+        char *cf = iks_fold_constants(body);
+        if (cf) free(body), body = cf;
+        /* the site's translator clamps every dynamic index; toys index past the end and get the last */
+        char *ci = iks_clamp_indices(body);
+        if (ci) free(body), body = ci;
         /* the site's compiler gives every variable a zero value; real toys read some before writing */
         char *z = iks_zero_init(body);
         if (z) free(body), body = z;

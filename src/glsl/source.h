@@ -105,6 +105,13 @@ void iks_source_free(iks_source *src);
 /* WebGL's zero-initialisation as source text (zeroinit.c): the text with an initialiser of zero for each
  * declared variable that has none and each `out` parameter, without adding lines. NULL when out of memory. */
 char *iks_zero_init(const char *text);
+/* WebGL's clamping of dynamic indices as source text (indexclamp.c): each non-constant index of an array,
+ * vector or matrix whose declaration the scan saw becomes `clamp(int(i), 0, N - 1)`, without adding
+ * lines. NULL when out of memory. */
+char *iks_clamp_indices(const char *text);
+/* Built-ins of float-literal arguments folded as the site's compiler folds them (constfold.c): a call
+ * such as acos(0.5) on one line becomes its correctly rounded value, 1.04719758. NULL when out of memory. */
+char *iks_fold_constants(const char *text);
 /* A space before each call of a function-like macro that follows an operator character, so that Mesa's
  * preprocessor cannot glue the expansion to it (`-D2R(-1.0)` into `--1.0`). NULL when out of memory. */
 char *iks_space_macro_calls(const char *text);

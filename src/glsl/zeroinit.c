@@ -11,14 +11,21 @@
  * constructor of zeros for structs); a local array of any other size gets a loop after the statement,
  * and a global one (`float g[N];`) a loop where each entry point defined after it starts (mainImage,
  * mainCubemap, mainSound: the wrapper's main() calls one of them before anything else runs).
- * What it cannot see (a type made by a function-like macro, declarations inside macro bodies) stays as
- * written: undefined, as before. Lines are never added, so the line map holds; the columns of a line that
- * gained an initialiser move right.
+ * A `for`'s init is a declaration too (`for (int i; i++ < 2;)`).
+ * What the compiler sees after preprocessing is reached without expanding anything: each #define's body
+ * is scanned as text of its own and rewritten where it stands (`#define DECL vec3 acc;` becomes
+ * `#define DECL vec3 acc = vec3(0);`), so every expansion carries the initialiser; a body that is a
+ * function's header (`#define M void mainImage(out vec4 o, in vec2 f)`, used as `M {`) has its `out`
+ * parameters zeroed after the `{` that follows its use. Bodies used in a struct or after a qualifier
+ * are left alone (a member or a uniform takes no initialiser).
+ * What it cannot see (a type made by a function-like macro, a declaration split between a macro and the
+ * text) stays as written: undefined, as before. Lines are never added, so the line map holds; the
+ * columns of a line that gained an initialiser move right.
  * What it does not do: read files or know about the prelude (source.c calls it on the shader's text). */
 #include "glsl/source.h"
+#include "glsl/gltok.h"
 #include "base/buf.h"
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,94 +34,23 @@
 /* an array written out element by element up to this size; larger ones use a loop (locals) or stay */
 #define MAX_LITERAL_ARRAY 256
 
-/* ---- tokens ------------------------------------------------------------------------------------------ */
+/* ---- tokens (gltok.h) --------------------------------------------------------------------------------- */
 
-typedef enum { T_IDENT, T_NUMBER, T_PUNCT } tkind;
-typedef struct {
-    tkind k;
-    size_t at, n; /* offset and length in the text */
-} token;
+typedef iks_token token;
+typedef iks_tokens tokens;
+#define T_IDENT IKS_TOK_IDENT
+#define T_NUMBER IKS_TOK_NUMBER
+#define T_PUNCT IKS_TOK_PUNCT
 
-typedef struct {
-    const char *t;
-    size_t len;
-    token *v;
-    size_t n, cap;
-} tokens;
-
-static bool ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
-
-/* Where the comment starting at t[i] ends (the newline of a // comment stays); i when none starts there */
-static size_t skip_comment(const char *t, size_t len, size_t i)
+static bool ident_start(char c) { return iks_tok_ident_start(c); }
+static bool ident_char(char c) { return iks_tok_ident_char(c); }
+static size_t skip_comment(const char *t, size_t len, size_t i) { return iks_tok_skip_comment(t, len, i); }
+static bool tokenise_range(tokens *tk, const char *t, size_t from, size_t len, bool line_start)
 {
-    if (t[i] != '/' || i + 1 >= len) return i;
-    if (t[i + 1] == '/') {
-        while (i < len && t[i] != '\n') i++;
-        return i;
-    }
-    if (t[i + 1] == '*') {
-        const char *e = strstr(t + i + 2, "*/");
-        return e ? (size_t)(e - t) + 2 : len;
-    }
-    return i;
+    return iks_tok_range(tk, t, from, len, line_start);
 }
-
-/* Tokens of t, skipping comments and preprocessor lines (with their continuations); false when out of
- * memory. A preprocessor line is kept out of the stream: what it defines is looked at separately. */
-static bool tokenise(tokens *tk, const char *t, size_t len)
-{
-    tk->t = t;
-    tk->len = len;
-    bool line_start = true;
-    for (size_t i = 0; i < len;) {
-        char c = t[i];
-        if (c == '\n') {
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (isspace((unsigned char)c)) {
-            i++;
-            continue;
-        }
-        size_t after = skip_comment(t, len, i);
-        if (after != i) {
-            i = after;
-            continue;
-        }
-        if (c == '#' && line_start) {
-            while (i < len && t[i] != '\n') i += t[i] == '\\' && i + 1 < len ? 2 : 1;
-            continue;
-        }
-        line_start = false;
-        token k = { T_PUNCT, i, 1 };
-        if (ident_start(c)) {
-            k.k = T_IDENT;
-            while (i + k.n < len && ident_char(t[i + k.n])) k.n++;
-        } else if (isdigit((unsigned char)c) || (c == '.' && i + 1 < len && isdigit((unsigned char)t[i + 1]))) {
-            k.k = T_NUMBER;
-            while (i + k.n < len) {
-                char d = t[i + k.n];
-                bool exp_sign = (d == '+' || d == '-') && (t[i + k.n - 1] == 'e' || t[i + k.n - 1] == 'E') &&
-                                !(t[i] == '0' && k.n > 1 && (t[i + 1] == 'x' || t[i + 1] == 'X'));
-                if (!(ident_char(d) || d == '.' || exp_sign)) break;
-                k.n++;
-            }
-        }
-        if (!IKS_GROW(tk->v, tk->n + 1, tk->cap)) return false;
-        tk->v[tk->n++] = k;
-        i += k.n;
-    }
-    return true;
-}
-
-static bool is(const tokens *tk, size_t i, const char *s)
-{
-    if (i >= tk->n) return false;
-    size_t n = strlen(s);
-    return tk->v[i].n == n && memcmp(tk->t + tk->v[i].at, s, n) == 0;
-}
+static bool tokenise(tokens *tk, const char *t, size_t len) { return iks_tok_range(tk, t, 0, len, true); }
+static bool is(const tokens *tk, size_t i, const char *s) { return iks_tok_is(tk, i, s); }
 
 /* ---- types ------------------------------------------------------------------------------------------- */
 
@@ -358,9 +294,15 @@ static size_t skip_expr(const tokens *tk, size_t i)
     return i;
 }
 
+/* Where a declaration stands, for an array whose size is no literal: a global's loop runs where each
+ * entry point starts, a local's after its statement; a `for`'s init or a macro body has no place for
+ * a statement (the loop would land in the for's parentheses, or wherever the macro is expanded), so
+ * such an array stays as written there. Every other name gets its initialiser in all three. */
+typedef enum { AT_GLOBAL, AT_LOCAL, AT_INLINE } where;
+
 /* A declaration at token i (statement start): the edits for its uninitialised names. Returns the token
  * where the scan goes on (i itself when it is not a declaration we handle). */
-static size_t declaration(const tokens *tk, size_t i, const types *ty, bool local, edits *ed)
+static size_t declaration(const tokens *tk, size_t i, const types *ty, where place, edits *ed)
 {
     size_t j = i;
     while (is(tk, j, "highp") || is(tk, j, "mediump") || is(tk, j, "lowp") || is(tk, j, "precise"))
@@ -405,11 +347,11 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
                              (int)nl, nm, (int)nl, nm, zero);
                 size_t k = j;
                 while (k < tk->n && !is(tk, k, ";")) k++;
-                if (!local) {
+                if (place == AT_GLOBAL) {
                     if (loop) iks_sbuf_str(&ed->globals, loop);
                     else ed->oom = true;
                     free(loop);
-                } else if (k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
+                } else if (place == AT_LOCAL && k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
                 else free(loop);
             }
         } else return i;
@@ -420,20 +362,21 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, bool loca
     }
 }
 
-/* `out` parameters of the function whose parameter list opens at token i (on "("), zeroed where its
- * body starts: the edit goes after the body's `{` */
-static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
+/* the matching `)` of the `(` at token i; i when there is none */
+static size_t close_paren(const tokens *tk, size_t i)
 {
     int depth = 0;
-    size_t close = i;
     for (size_t j = i; j < tk->n; j++) {
         if (is(tk, j, "(")) depth++;
-        else if (is(tk, j, ")") && --depth == 0) {
-            close = j;
-            break;
-        }
+        else if (is(tk, j, ")") && --depth == 0) return j;
     }
-    if (close == i || !is(tk, close + 1, "{")) return; /* a prototype, or not a function */
+    return i;
+}
+
+/* `out` parameters of the parameter list (i, close) (tokens of "(" and ")"), zeroed by statements
+ * inserted at offset at (just after the body's `{`) */
+static void out_zeroes(const tokens *tk, size_t i, size_t close, const types *ty, edits *ed, size_t at)
+{
     iks_sbuf b = { 0 };
     for (size_t j = i + 1; j < close; j++) {
         if (!is(tk, j, "out")) continue;
@@ -442,24 +385,25 @@ static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
         int t = k < tk->n && tk->v[k].k == T_IDENT ? find_type(ty, tk->t + tk->v[k].at, tk->v[k].n) : -1;
         if (t < 0 || k + 1 >= close || tk->v[k + 1].k != T_IDENT) continue;
         const char *nm = tk->t + tk->v[k + 1].at;
-        size_t nl = tk->v[k + 1].n;
-        if (is(tk, k + 2, "[")) { /* an out array: element by element */
-            char line[512];
-            snprintf(line, sizeof line, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;",
-                     (int)(nl < 100 ? nl : 100), nm, (int)(nl < 100 ? nl : 100), nm, ty->v[t].zero);
-            if (nl < 100 && strlen(ty->v[t].zero) < 300) iks_sbuf_str(&b, line);
-            continue;
-        }
-        iks_sbuf_str(&b, " ");
-        iks_sbuf_add(&b, nm, nl);
-        iks_sbuf_str(&b, " = ");
-        iks_sbuf_str(&b, ty->v[t].zero);
-        iks_sbuf_str(&b, ";");
+        int nl = (int)tk->v[k + 1].n;
+        if (is(tk, k + 2, "[")) /* an out array: element by element */
+            iks_sbuf_fmt(&b, " for (int iks_z = 0; iks_z < %.*s.length(); iks_z++) %.*s[iks_z] = %s;", nl, nm, nl,
+                         nm, ty->v[t].zero);
+        else iks_sbuf_fmt(&b, " %.*s = %s;", nl, nm, ty->v[t].zero);
     }
     if (b.oom) {
         free(b.s);
         ed->oom = true;
-    } else if (b.s) add_edit(ed, tk->v[close + 1].at + 1, b.s);
+    } else if (b.s) add_edit(ed, at, b.s);
+}
+
+/* `out` parameters of the function whose parameter list opens at token i (on "("), zeroed where its
+ * body starts: the edit goes after the body's `{` */
+static void out_params(const tokens *tk, size_t i, const types *ty, edits *ed)
+{
+    size_t close = close_paren(tk, i);
+    if (close == i || !is(tk, close + 1, "{")) return; /* a prototype, or not a function */
+    out_zeroes(tk, i, close, ty, ed, tk->v[close + 1].at + 1);
 }
 
 static bool is_entry(const tokens *tk, size_t i)
@@ -486,73 +430,188 @@ static int by_offset(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-char *iks_zero_init(const char *text)
+/* ---- macro bodies ------------------------------------------------------------------------------------- */
+
+/* A #define: where its name and its body lie in the text. The compiler sees a macro's body wherever the
+ * macro is used, so a declaration there (`#define DECL vec3 acc;`), a `for` (`for (int i; ...)`) or a
+ * function's header with `out` parameters (`#define M void mainImage(out vec4 o, in vec2 f) {`) is
+ * rewritten in the body itself: every expansion then carries the initialiser, on the line the user
+ * wrote, with no macro expanded by us. */
+typedef struct {
+    size_t name, nlen; /* offset and length of its name */
+    size_t body, end;  /* its body: after the name (and the parameter list) to the end of its logical line */
+    bool func;         /* function-like */
+    bool skip;         /* used where a declaration takes no initialiser: in a struct, after a qualifier */
+} define;
+
+typedef struct {
+    define *v;
+    size_t n, cap;
+} defines;
+
+static bool collect_defines(const char *t, size_t len, defines *d)
 {
-    size_t len = strlen(text);
-    tokens tk = { 0 };
-    types ty = { 0 };
-    edits ed = { 0 };
-    char *out = NULL;
-    if (!tokenise(&tk, text, len)) goto done;
-    for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
-        char *z = fmt(BUILTIN[i], "(0)", "");
-        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
+    for (size_t p = 0; p < len;) {
+        size_t q = p;
+        while (q < len && (t[q] == ' ' || t[q] == '\t')) q++;
+        bool directive = q < len && t[q] == '#';
+        /* the end of this logical line (splices continue it) */
+        size_t e = q;
+        while (e < len && t[e] != '\n') e += t[e] == '\\' && e + 1 < len ? 2 : 1;
+        if (e > len) e = len;
+        if (directive) {
+            q++;
+            while (q < e && (t[q] == ' ' || t[q] == '\t')) q++;
+            if (e - q > 7 && !memcmp(t + q, "define", 6) && (t[q + 6] == ' ' || t[q + 6] == '\t')) {
+                q += 6;
+                while (q < e && (t[q] == ' ' || t[q] == '\t')) q++;
+                size_t nm = q;
+                while (q < e && ident_char(t[q])) q++;
+                if (q > nm && ident_start(t[nm])) {
+                    define m = { nm, q - nm, q, e, false, false };
+                    if (q < e && t[q] == '(') { /* parameters: the body starts after them */
+                        m.func = true;
+                        while (q < e && t[q] != ')') q++;
+                        m.body = q < e ? q + 1 : e;
+                    }
+                    if (!IKS_GROW(d->v, d->n + 1, d->cap)) return false;
+                    d->v[d->n++] = m;
+                }
+            }
+        }
+        p = e + 1;
     }
-    learn_macro_types(text, &ty);
+    return true;
+}
+
+/* the object-like or function-like #define named by token i, or NULL (the last definition wins) */
+static define *find_define(const tokens *tk, size_t i, defines *d)
+{
+    if (i >= tk->n || tk->v[i].k != T_IDENT) return NULL;
+    for (size_t k = d->n; k-- > 0;)
+        if (d->v[k].nlen == tk->v[i].n && !memcmp(tk->t + d->v[k].name, tk->t + tk->v[i].at, tk->v[i].n))
+            return &d->v[k];
+    return NULL;
+}
+
+/* identifiers in tokens [a, b) that name macros: their bodies are not rewritten */
+static void skip_defines_in(const tokens *tk, size_t a, size_t b, defines *d)
+{
+    for (size_t k = a; k < b && k < tk->n; k++) {
+        define *m = find_define(tk, k, d);
+        if (m) m->skip = true;
+    }
+}
+
+/* `M {` at global scope where M's body is a function's header `T name(...)`: its `out` parameters are
+ * zeroed after this `{`, which the main text holds */
+static bool header_macro(const tokens *tk, size_t i, const types *ty, defines *d, edits *ed)
+{
+    define *m = find_define(tk, i, d);
+    if (!m || m->func || !is(tk, i + 1, "{")) return false;
+    tokens bt = { 0 };
+    bool done = false;
+    if (!tokenise_range(&bt, tk->t, m->body, m->end, false)) ed->oom = true;
+    else if (bt.n >= 4 && bt.v[0].k == T_IDENT && bt.v[1].k == T_IDENT && is(&bt, 2, "(") &&
+             close_paren(&bt, 2) == bt.n - 1) {
+        out_zeroes(&bt, 2, bt.n - 1, ty, ed, tk->v[i + 1].at + 1);
+        done = true;
+    }
+    free(bt.v);
+    return done;
+}
+
+/* The scan over tokens: in the shader's text (d: its #defines, marked where they must not be
+ * rewritten), or in a macro's body (d NULL: every declaration is AT_INLINE). */
+static void scan(const tokens *tk, types *ty, edits *ed, defines *d)
+{
     /* statement starts: after ; { } at parenthesis depth 0; braces tell locals from globals */
     int paren = 0, brace = 0;
     bool start = true;
-    for (size_t i = 0; i < tk.n && !ty.oom && !ed.oom;) {
-        if (start && paren == 0 && is(&tk, i, "struct")) {
+    for (size_t i = 0; i < tk->n && !ty->oom && !ed->oom;) {
+        if (start && paren == 0 && is(tk, i, "struct")) {
             /* its members take no initialisers: learn it, and go on after its body */
-            learn_struct(&tk, i, &ty);
+            learn_struct(tk, i, ty);
+            size_t from = i;
             int depth = 0;
-            for (i++; i < tk.n; i++) {
-                if (is(&tk, i, "{")) depth++;
-                else if (is(&tk, i, "}") && --depth <= 0) break;
+            for (i++; i < tk->n; i++) {
+                if (is(tk, i, "{")) depth++;
+                else if (is(tk, i, "}") && --depth <= 0) break;
             }
+            if (d) skip_defines_in(tk, from, i, d);
             start = false;
             i++;
             continue;
         }
+        /* a `for`'s init is a declaration too (`for (int i; i++ < 2;)`, `for (float k = 0.0, i; ...)`);
+         * the scan goes on through the parentheses as before */
+        if (is(tk, i, "for") && is(tk, i + 1, "(")) declaration(tk, i + 2, ty, AT_INLINE, ed);
         if (start && paren == 0) {
-            bool qualified = is(&tk, i, "const") || is(&tk, i, "uniform") || is(&tk, i, "in") || is(&tk, i, "out") ||
-                             is(&tk, i, "inout") || is(&tk, i, "layout") || is(&tk, i, "flat") ||
-                             is(&tk, i, "smooth") || is(&tk, i, "centroid") || is(&tk, i, "buffer") ||
-                             is(&tk, i, "shared") || is(&tk, i, "attribute") || is(&tk, i, "varying") ||
-                             is(&tk, i, "invariant") || is(&tk, i, "precision");
+            bool qualified = is(tk, i, "const") || is(tk, i, "uniform") || is(tk, i, "in") || is(tk, i, "out") ||
+                             is(tk, i, "inout") || is(tk, i, "layout") || is(tk, i, "flat") ||
+                             is(tk, i, "smooth") || is(tk, i, "centroid") || is(tk, i, "buffer") ||
+                             is(tk, i, "shared") || is(tk, i, "attribute") || is(tk, i, "varying") ||
+                             is(tk, i, "invariant") || is(tk, i, "precision");
             if (qualified) {
                 /* const needs its initialiser anyway; the rest are interface variables (an interface
                  * block's members too): the statement is left alone up to its end */
+                size_t from = i;
                 int depth = 0;
-                for (; i < tk.n; i++) {
-                    if (is(&tk, i, "(") || is(&tk, i, "{") || is(&tk, i, "[")) depth++;
-                    else if (is(&tk, i, ")") || is(&tk, i, "}") || is(&tk, i, "]")) depth -= depth > 0;
-                    else if (depth == 0 && is(&tk, i, ";")) break;
+                for (; i < tk->n; i++) {
+                    if (is(tk, i, "(") || is(tk, i, "{") || is(tk, i, "[")) depth++;
+                    else if (is(tk, i, ")") || is(tk, i, "}") || is(tk, i, "]")) depth -= depth > 0;
+                    else if (depth == 0 && is(tk, i, ";")) break;
                 }
+                if (d) skip_defines_in(tk, from, i, d);
                 i++;
                 start = true;
                 continue;
             }
-            size_t next = declaration(&tk, i, &ty, brace > 0, &ed);
+            size_t next = declaration(tk, i, ty, !d ? AT_INLINE : brace > 0 ? AT_LOCAL : AT_GLOBAL, ed);
             if (next != i) {
                 i = next;
                 start = true;
                 continue;
             }
             /* a function definition at global scope: its out parameters, and for an entry point the
-             * global arrays zeroed by loops */
-            if (brace == 0 && i + 2 < tk.n && tk.v[i].k == T_IDENT && tk.v[i + 1].k == T_IDENT && is(&tk, i + 2, "(")) {
-                out_params(&tk, i + 2, &ty, &ed);
-                if (ed.globals.len && is_entry(&tk, i + 1)) entry_globals(&tk, i + 2, &ed);
-            }
+             * global arrays zeroed by loops (not from a macro's body: the loops name globals that may
+             * be declared after the macro) */
+            if (brace == 0 && i + 2 < tk->n && tk->v[i].k == T_IDENT && tk->v[i + 1].k == T_IDENT && is(tk, i + 2, "(")) {
+                out_params(tk, i + 2, ty, ed);
+                if (d && ed->globals.len && is_entry(tk, i + 1)) entry_globals(tk, i + 2, ed);
+            } else if (d && brace == 0) header_macro(tk, i, ty, d, ed);
         }
-        if (is(&tk, i, "(")) paren++;
-        else if (is(&tk, i, ")")) paren -= paren > 0;
-        else if (is(&tk, i, "{")) brace++;
-        else if (is(&tk, i, "}")) brace -= brace > 0;
-        start = paren == 0 && (is(&tk, i, ";") || is(&tk, i, "{") || is(&tk, i, "}"));
+        if (is(tk, i, "(")) paren++;
+        else if (is(tk, i, ")")) paren -= paren > 0;
+        else if (is(tk, i, "{")) brace++;
+        else if (is(tk, i, "}")) brace -= brace > 0;
+        start = paren == 0 && (is(tk, i, ";") || is(tk, i, "{") || is(tk, i, "}"));
         i++;
+    }
+}
+
+char *iks_zero_init(const char *text)
+{
+    size_t len = strlen(text);
+    tokens tk = { 0 };
+    types ty = { 0 };
+    edits ed = { 0 };
+    defines d = { 0 };
+    char *out = NULL;
+    if (!tokenise(&tk, text, len) || !collect_defines(text, len, &d)) goto done;
+    for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
+        char *z = fmt(BUILTIN[i], "(0)", "");
+        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
+    }
+    learn_macro_types(text, &ty);
+    scan(&tk, &ty, &ed, &d);
+    /* then each macro's body, with every struct of the text known */
+    for (size_t k = 0; k < d.n && !ty.oom && !ed.oom; k++) {
+        if (d.v[k].skip) continue;
+        tokens bt = { 0 };
+        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.oom = true;
+        else scan(&bt, &ty, &ed, NULL);
+        free(bt.v);
     }
     if (ty.oom || ed.oom || ed.globals.oom) goto done;
     if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
@@ -573,6 +632,7 @@ done:
     for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
     free(ty.v);
     free(tk.v);
+    free(d.v);
     return out;
 }
 

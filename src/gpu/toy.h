@@ -13,7 +13,7 @@
 #define IKS_PASSES 6 /* A, B, C, D, Image, Cube A (drawn after the buffers, before Image) */
 #define IKS_IMAGE_PASS 4
 #define IKS_CUBE_PASS 5
-#define IKS_CUBE_SIZE 1024 /* a Cube A face's side on shadertoy.com */
+#define IKS_CUBE_SIZE IKS_CUBE_SIDE /* a Cube A face's side on shadertoy.com (ikshade.h) */
 
 /* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
 typedef enum {

@@ -1,6 +1,7 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
- * cycle, the line map), the uniform scanner and the log mapper, on arbitrary main-file text. The
- * files are held in memory (tests/memfiles.h): the GLSL layer links here with src/base alone. */
+ * cycle, the line map), the text rewrites (zero-init, index clamping, constant folding, macro-call
+ * spacing: each must keep every line), the uniform scanner and the log mapper, on arbitrary main-file text. The files are held
+ * in memory (tests/memfiles.h): the GLSL layer links here with src/base alone. */
 #include "glsl/source.h"
 #include "fuzz.h"
 #include "memfiles.h"
@@ -24,6 +25,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 1 << 16) return 0;
     char *text = fuzz_text(data, size);
     if (!text) return 0;
+    /* the text rewrites on their own: never a line added or lost (errors name the user's lines through
+     * them), and all but the folding only insert */
+    char *(*const rewrite[])(const char *) = { iks_zero_init, iks_clamp_indices, iks_space_macro_calls,
+                                                iks_fold_constants };
+    for (size_t k = 0; k < sizeof rewrite / sizeof rewrite[0]; k++) {
+        char *r = rewrite[k](text);
+        if (r) {
+            size_t a = 0, b = 0;
+            for (const char *p = text; *p; p++) a += *p == '\n';
+            for (const char *p = r; *p; p++) b += *p == '\n';
+            /* insertions only, but folding replaces a call by a number, which may be shorter */
+            if (a != b || (rewrite[k] != iks_fold_constants && strlen(r) < strlen(text))) abort();
+        }
+        free(r);
+    }
     const char *dirs[] = { "/toy" };
     iks_files files = memfiles_table(&mem);
     /* every entry point's wrapper (mainImage, mainCubemap, mainSound), picked by the input's length;

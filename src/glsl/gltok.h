@@ -1,0 +1,35 @@
+/* gltok.h: GLSL text as tokens, for the rewrites that work on the shader's text (zeroinit.c,
+ * indexclamp.c, constfold.c). Each token is an offset and a length in the text it was made from, so a
+ * rewrite is a list of insertions at offsets and never moves a line. Comments and preprocessor lines
+ * (with their continuations) make no tokens; a splice (backslash-newline) makes none either, so the
+ * body of a #define can be tokenised as a range of its own. Text only, no GL. */
+#ifndef IKS_GLTOK_H
+#define IKS_GLTOK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum { IKS_TOK_IDENT, IKS_TOK_NUMBER, IKS_TOK_PUNCT } iks_tkind;
+typedef struct {
+    iks_tkind k;
+    size_t at, n; /* offset and length in the text */
+} iks_token;
+
+typedef struct {
+    const char *t;
+    size_t len;
+    iks_token *v;
+    size_t n, cap; /* owned: free(v) */
+} iks_tokens;
+
+bool iks_tok_ident_start(char c);
+bool iks_tok_ident_char(char c);
+/* Where the comment starting at t[i] ends (the newline of a // comment stays); i when none starts there */
+size_t iks_tok_skip_comment(const char *t, size_t len, size_t i);
+/* The tokens of t[from, len) appended to tk (line_start: whether from starts a line, where a `#` starts
+ * a preprocessor line); false when out of memory */
+bool iks_tok_range(iks_tokens *tk, const char *t, size_t from, size_t len, bool line_start);
+/* whether token i exists and is the text s */
+bool iks_tok_is(const iks_tokens *tk, size_t i, const char *s);
+
+#endif
