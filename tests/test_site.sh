@@ -143,8 +143,8 @@ check "zero-init: a compile error keeps its line (zl.frag:4)" grep -q '^zl.frag:
 # the site's pixels for these are in tests/webgl/site/expected.txt; each fails with Mesa's undefined values
 for f in forinit_uninit.glsl macro_local.glsl macro_mainimage_out.glsl macro_mainimage_out.json; do
   want=$(awk -v f="$f" '$1 == f { print $3, $4, $5 }' "$tests/webgl/site/expected.txt")
-  check_eq "zero-init: $f as on the site" "$want" "$(centre "$tests/webgl/site/$f")"
-  check_eq "zero-init: $f as on the site (--glsl es)" "$want" "$(centre "$tests/webgl/site/$f" --glsl es)"
+  check_px "zero-init: $f as on the site" "$want" "$(centre "$tests/webgl/site/$f")"
+  check_px "zero-init: $f as on the site (--glsl es)" "$want" "$(centre "$tests/webgl/site/$f" --glsl es)"
 done
 zcase "a for's init without a value, alone and after an initialised name" "128 64 0" \
   'void mainImage(out vec4 o, in vec2 f) { o = vec4(0.0, 0.0, 0.0, 1.0);' \
@@ -180,13 +180,13 @@ print(json.dumps({"renderpass": [
     {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
     {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
 P
-check_eq "zero-init through macros in Buffer A and Cube A (JSON)" "128 64 0" "$(centre zpass.json)"
-check_eq "... with --glsl es" "128 64 0" "$(centre zpass.json --glsl es)"
+check_px "zero-init through macros in Buffer A and Cube A (JSON)" "128 64 0" "$(centre zpass.json)"
+check_px "... with --glsl es" "128 64 0" "$(centre zpass.json --glsl es)"
 mkdir -p zdir
 printf '#define M void mainImage(out vec4 o, in vec2 f) {\n#define DECL vec2 acc;\n' > zdir/common.glsl
 printf 'M DECL for (int i; i < 2; i++) acc += vec2(0.25, 0.125); o += vec4(acc, 0.0, 1.0); }\n' > zdir/image.glsl
-check_eq "zero-init through macros in a directory toy" "128 64 0" "$(centre zdir)"
-check_eq "... with --glsl es" "128 64 0" "$(centre zdir --glsl es)"
+check_px "zero-init through macros in a directory toy" "128 64 0" "$(centre zdir)"
+check_px "... with --glsl es" "128 64 0" "$(centre zdir --glsl es)"
 # Sound: a for's init and a macro's local; the WAV's first code is the site's for 0.25: 0.625 * 65536 - 32768
 printf '#define DECL float acc;\nvec2 mainSound(int s, float t) { DECL for (int i; i++ < 2;) acc += 0.125; return vec2(acc, 0.0); }\n' > zsound.frag
 "$bin" render zsound.frag -o zsound.wav --seconds 0.001 --quiet
@@ -199,8 +199,8 @@ check "zero-init through a macro: a compile error keeps its line (zml.frag:4)" g
 
 # ---- dynamic indices clamped as the site's translator clamps them ----------------------------------------
 # a write past a vec3's end lands on .z, a read past an array's end reads the last element (n is 5 at 320 wide)
-check_eq "index_clamp.glsl as on the site" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180)"
-check_eq "index_clamp.glsl as on the site (--glsl es)" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180 --glsl es)"
+check_px "index_clamp.glsl as on the site" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180)"
+check_px "index_clamp.glsl as on the site (--glsl es)" "255 128 128" "$(centre "$tests/webgl/site/index_clamp.glsl" --size 320x180 --glsl es)"
 # n is 2 at 32 wide: a uint index past a global array sized by a constant, a matrix's column and row
 # written past their ends, and a negative index (clamped to 0)
 printf '%s\n' 'const int N = 4;' 'float perm[N];' \
@@ -210,16 +210,16 @@ printf '%s\n' 'const int N = 4;' 'float perm[N];' \
   '  mat2 m = mat2(0.0); m[n][n + 1] = 0.5; vec3 c = vec3(0.0); c[n - 3] = 0.25;' \
   '  o = vec4(perm[u] + m[1][0], m[1][1] * 0.5 + c.x, 0.0, 1.0);' \
   '}' > clampmix.frag
-check_eq "a uint index, a matrix, a negative index" "191 128 0" "$(centre clampmix.frag)"
-check_eq "... with --glsl es" "191 128 0" "$(centre clampmix.frag --glsl es)"
+check_px "a uint index, a matrix, a negative index" "191 128 0" "$(centre clampmix.frag)"
+check_px "... with --glsl es" "191 128 0" "$(centre clampmix.frag --glsl es)"
 # a struct's array member and an array of structs, written and read past their ends (k is 32)
 printf '%s\n' 'struct P { float v[2]; vec3 c; };' \
   'void mainImage(out vec4 o, in vec2 f) {' \
   '  int k = int(iResolution.x); P ps[2]; ps[k].v[k] = 0.5; ps[0].c[k] = 0.25;' \
   '  o = vec4(ps[1].v[1], ps[k].v[0], ps[0].c.z, 1.0);' \
   '}' > clampstruct.frag
-check_eq "struct members and arrays of structs" "128 0 64" "$(centre clampstruct.frag)"
-check_eq "... with --glsl es" "128 0 64" "$(centre clampstruct.frag --glsl es)"
+check_px "struct members and arrays of structs" "128 0 64" "$(centre clampstruct.frag)"
+check_px "... with --glsl es" "128 0 64" "$(centre clampstruct.frag --glsl es)"
 # every pass kind: Buffer A writes past a vec4's end, Cube A reads past an array of Common's end, the
 # Image reads both; a directory toy; a Sound pass
 python3 - <<'P' > cpass.json
@@ -238,13 +238,13 @@ print(json.dumps({"renderpass": [
     {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
     {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
 P
-check_eq "clamped indices in Buffer A, Cube A and Common's array (JSON)" "128 128 0" "$(centre cpass.json)"
-check_eq "... with --glsl es" "128 128 0" "$(centre cpass.json --glsl es)"
+check_px "clamped indices in Buffer A, Cube A and Common's array (JSON)" "128 128 0" "$(centre cpass.json)"
+check_px "... with --glsl es" "128 128 0" "$(centre cpass.json --glsl es)"
 mkdir -p cdir
 printf 'float tab[2] = float[2](0.25, 0.5);\n' > cdir/common.glsl
 printf 'void mainImage(out vec4 o, in vec2 f) { int k = int(iResolution.x); o = vec4(tab[k], tab[-k], 0.0, 1.0); }\n' > cdir/image.glsl
-check_eq "clamped indices in a directory toy" "128 64 0" "$(centre cdir)"
-check_eq "... with --glsl es" "128 64 0" "$(centre cdir --glsl es)"
+check_px "clamped indices in a directory toy" "128 64 0" "$(centre cdir)"
+check_px "... with --glsl es" "128 64 0" "$(centre cdir --glsl es)"
 # Sound: the first sample reads an array past its end: 0.25, code 0.625 * 65536 - 32768
 printf 'vec2 mainSound(int s, float t) { float a[2] = float[2](0.0, 0.25); return vec2(a[s + 9], 0.0); }\n' > csound.frag
 "$bin" render csound.frag -o csound.wav --seconds 0.001 --quiet
@@ -256,8 +256,8 @@ printf 'void mainImage(out vec4 o, in vec2 f) {\n  vec3 c; int i = 1;\n  c[i] = 
 check "clamped indices: a compile error keeps its line (cl.frag:4)" grep -q '^cl.frag:4:' cl.err
 
 # ---- built-ins of constant arguments folded as the site folds them: correctly rounded ------------------
-check_eq "const_fold.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl")"
-check_eq "const_fold.glsl as on the site (--glsl es)" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl" --glsl es)"
+check_px "const_fold.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl")"
+check_px "const_fold.glsl as on the site (--glsl es)" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl" --glsl es)"
 # the values computed here (double, rounded once to float), not by ikshade: each call equals the float
 # nearest its true value; a negative result, two arguments, a call in a call, f-suffixed and
 # parenthesised arguments. fold.glsl's body is `o = vec4(EXPR ? 1.0 : 0.0, 0.25, 0.0, 1.0);`
@@ -271,8 +271,8 @@ cases = [("acos(-0.5)", math.acos(-0.5)), ("atan(1.0, -2.0)", math.atan2(1, -2))
 print(" && ".join("%s == %.9g" % (c, f(v)) for c, v in cases))
 P
 printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(%s ? 1.0 : 0.0, 0.25, 0.0, 1.0); }\n' "$(cat fold_expr.txt)" > fold.frag
-check_eq "ten built-ins of literals equal their correctly rounded floats" "255 64 0" "$(centre fold.frag)"
-check_eq "... with --glsl es" "255 64 0" "$(centre fold.frag --glsl es)"
+check_px "ten built-ins of literals equal their correctly rounded floats" "255 64 0" "$(centre fold.frag)"
+check_px "... with --glsl es" "255 64 0" "$(centre fold.frag --glsl es)"
 # every pass kind: Common's function, Buffer A, Cube A, the Image; a directory toy; a Sound pass
 python3 - "$(cat fold_expr.txt)" <<'P' > fpass.json
 import json, sys
@@ -290,20 +290,20 @@ print(json.dumps({"renderpass": [
     {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
     {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
 P
-check_eq "folded in Common, Buffer A and Cube A (JSON)" "255 128 255" "$(centre fpass.json)"
-check_eq "... with --glsl es" "255 128 255" "$(centre fpass.json --glsl es)"
+check_px "folded in Common, Buffer A and Cube A (JSON)" "255 128 255" "$(centre fpass.json)"
+check_px "... with --glsl es" "255 128 255" "$(centre fpass.json --glsl es)"
 mkdir -p fdir
 printf 'const float K = acos(0.5);\n' > fdir/common.glsl
 printf 'void mainImage(out vec4 o, in vec2 f) { o = vec4(K == 1.0471976 ? 1.0 : 0.0, 0.0, 0.0, 1.0); }\n' > fdir/image.glsl
-check_eq "folded in a directory toy's Common" "255 0 0" "$(centre fdir)"
-check_eq "... with --glsl es" "255 0 0" "$(centre fdir --glsl es)"
+check_px "folded in a directory toy's Common" "255 0 0" "$(centre fdir)"
+check_px "... with --glsl es" "255 0 0" "$(centre fdir --glsl es)"
 printf 'vec2 mainSound(int s, float t) { return vec2(%s ? 0.25 : 0.0, 0.0); }\n' "$(cat fold_expr.txt)" > fsound.frag
 "$bin" render fsound.frag -o fsound.wav --seconds 0.001 --quiet
 check_eq "folded in a Sound pass" 8192 \
   "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("fsound.wav").readframes(1)[:2])[0])')"
 # what is not folded stays as written and still compiles: undefined arguments, a call over two lines
 printf 'void mainImage(out vec4 o, in vec2 f) { float a = acos(2.0) * 0.0, b = sin(\n0.5);\n  o = vec4(b > 0.47 ? 1.0 : 0.0, a, 0.0, 1.0); }\n' > nofold.frag
-check_eq "undefined arguments and a call over two lines are left to the compiler" "255 0 0" "$(centre nofold.frag)"
+check_px "undefined arguments and a call over two lines are left to the compiler" "255 0 0" "$(centre nofold.frag)"
 
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is
