@@ -3,6 +3,7 @@
 #include "base/buf.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 bool iks_tok_ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
@@ -83,3 +84,48 @@ bool iks_tok_is(const iks_tokens *tk, size_t i, const char *s)
     return tk->v[i].n == n && memcmp(tk->t + tk->v[i].at, s, n) == 0;
 }
 
+
+void iks_edits_add(iks_edits *ed, size_t at, char *text)
+{
+    if (!text || ed->oom || !IKS_GROW(ed->v, ed->n + 1, ed->cap)) {
+        free(text);
+        ed->oom = true;
+        return;
+    }
+    ed->v[ed->n] = (iks_edit){ at, ed->n, text };
+    ed->n++;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const iks_edit *x = a, *y = b;
+    /* at one offset, the earlier edit first (qsort is not stable) */
+    if (x->at != y->at) return x->at < y->at ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+char *iks_edits_apply(iks_edits *ed, const char *text, size_t len)
+{
+    if (ed->oom) return NULL;
+    if (ed->n) qsort(ed->v, ed->n, sizeof *ed->v, by_offset);
+    iks_sbuf b = { 0 };
+    size_t from = 0;
+    for (size_t i = 0; i < ed->n; i++) {
+        iks_sbuf_add(&b, text + from, ed->v[i].at - from);
+        iks_sbuf_str(&b, ed->v[i].text);
+        from = ed->v[i].at;
+    }
+    iks_sbuf_add(&b, text + from, len - from);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : strdup(text);
+}
+
+void iks_edits_free(iks_edits *ed)
+{
+    for (size_t i = 0; i < ed->n; i++) free(ed->v[i].text);
+    free(ed->v);
+    memset(ed, 0, sizeof *ed);
+}

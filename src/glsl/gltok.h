@@ -32,4 +32,21 @@ bool iks_tok_range(iks_tokens *tk, const char *t, size_t from, size_t len, bool 
 /* whether token i exists and is the text s */
 bool iks_tok_is(const iks_tokens *tk, size_t i, const char *s);
 
+/* Insertions of text before offsets of one text: what each rewrite makes, applied at once, so no line
+ * moves. At one offset they go in the order they were added. */
+typedef struct {
+    size_t at, seq;
+    char *text;
+} iks_edit;
+typedef struct {
+    iks_edit *v;
+    size_t n, cap;
+    bool oom; /* an insertion was lost: the rewrite must not be used */
+} iks_edits;
+/* Adds text (taken: freed when it cannot be kept; NULL means that making it ran out of memory) */
+void iks_edits_add(iks_edits *ed, size_t at, char *text);
+/* text (len bytes) with every insertion made: malloc'd, NULL when out of memory or ed->oom */
+char *iks_edits_apply(iks_edits *ed, const char *text, size_t len);
+void iks_edits_free(iks_edits *ed);
+
 #endif

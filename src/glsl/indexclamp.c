@@ -56,32 +56,13 @@ typedef struct {
     vtype t;
 } sym;
 
-typedef struct {
-    size_t at, seq; /* seq: the order edits were made in, for those at one offset */
-    char *text;
-} edit;
-
-typedef struct {
-    edit *v;
-    size_t n, cap;
-    bool oom;
-} edits;
+typedef iks_edits edits;
 
 static bool is(const iks_tokens *tk, size_t i, const char *s) { return iks_tok_is(tk, i, s); }
 static bool ident(const iks_tokens *tk, size_t i) { return i < tk->n && tk->v[i].k == IKS_TOK_IDENT; }
 static bool same(const char *t, size_t a, size_t an, size_t b, size_t bn) { return an == bn && !memcmp(t + a, t + b, an); }
 
-static void add_edit(edits *ed, size_t at, const char *text)
-{
-    char *s = strdup(text);
-    if (!s || !IKS_GROW(ed->v, ed->n + 1, ed->cap)) {
-        free(s);
-        ed->oom = true;
-        return;
-    }
-    ed->v[ed->n] = (edit){ at, ed->n, s };
-    ed->n++;
-}
+static void add_edit(edits *ed, size_t at, const char *text) { iks_edits_add(ed, at, strdup(text)); }
 
 /* the type named by the text t[at, at+n): GLSL's own, with its size */
 static vtype builtin_type(const char *t, size_t n)
@@ -442,14 +423,6 @@ static void chain(const scan *s, size_t i, const sym *sy, edits *ed)
     }
 }
 
-static int by_offset(const void *a, const void *b)
-{
-    const edit *x = a, *y = b;
-    /* at one offset, the earlier edit first (qsort is not stable) */
-    if (x->at != y->at) return x->at < y->at ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
 /* the prelude's uniforms, from the one list (glsl/uniforms.h): their types, so that a toy's
  * `iResolution[i]` or `iChannelResolution[i]` is clamped too */
 #define IKS_PRELUDE_ROW(id, name, type, array, up, from, doc) { name, type, array },
@@ -557,21 +530,10 @@ char *iks_clamp_indices(const char *text)
         start = paren == 0 && (is(&tk, i, ";") || is(&tk, i, "{") || is(&tk, i, "}"));
         i++;
     }
-    if (s.oom || ed.oom) goto done;
-    if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
-    iks_sbuf b = { 0 };
-    size_t from = 0;
-    for (size_t i = 0; i < ed.n; i++) {
-        iks_sbuf_add(&b, text + from, ed.v[i].at - from);
-        iks_sbuf_str(&b, ed.v[i].text);
-        from = ed.v[i].at;
-    }
-    iks_sbuf_add(&b, text + from, len - from);
-    if (b.oom) free(b.s);
-    else out = b.s ? b.s : strdup(text);
+    if (s.oom) goto done;
+    out = iks_edits_apply(&ed, text, len);
 done:
-    for (size_t i = 0; i < ed.n; i++) free(ed.v[i].text);
-    free(ed.v);
+    iks_edits_free(&ed);
     free(decl);
     free(tk.v);
     free(s.al.v);

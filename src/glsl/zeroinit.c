@@ -243,35 +243,14 @@ static void learn_macro_types(const char *t, types *ty)
 
 /* ---- the rewrite ------------------------------------------------------------------------------------- */
 
-/* an insertion of text before offset at */
 typedef struct {
-    size_t at;
-    char *text;
-} edit;
-
-typedef struct {
-    edit *v;
-    size_t n, cap;
-    bool oom;
+    iks_edits e;
     /* loops that zero the global arrays seen so far whose size is no literal (`float g[N];`): a global
      * takes no loop where it stands, so they run where an entry point's body starts */
     iks_sbuf globals;
 } edits;
 
-static void add_edit(edits *ed, size_t at, char *text)
-{
-    if (!text || ed->oom) {
-        free(text);
-        ed->oom = true;
-        return;
-    }
-    if (!IKS_GROW(ed->v, ed->n + 1, ed->cap)) {
-        free(text);
-        ed->oom = true;
-        return;
-    }
-    ed->v[ed->n++] = (edit){ at, text };
-}
+static void add_edit(edits *ed, size_t at, char *text) { iks_edits_add(&ed->e, at, text); }
 
 static char *fmt(const char *a, const char *b, const char *c)
 {
@@ -349,7 +328,7 @@ static size_t declaration(const tokens *tk, size_t i, const types *ty, where pla
                 while (k < tk->n && !is(tk, k, ";")) k++;
                 if (place == AT_GLOBAL) {
                     if (loop) iks_sbuf_str(&ed->globals, loop);
-                    else ed->oom = true;
+                    else ed->e.oom = true;
                     free(loop);
                 } else if (place == AT_LOCAL && k < tk->n) add_edit(ed, tk->v[k].at + 1, loop);
                 else free(loop);
@@ -393,7 +372,7 @@ static void out_zeroes(const tokens *tk, size_t i, size_t close, const types *ty
     }
     if (b.oom) {
         free(b.s);
-        ed->oom = true;
+        ed->e.oom = true;
     } else if (b.s) add_edit(ed, at, b.s);
 }
 
@@ -422,12 +401,6 @@ static void entry_globals(const tokens *tk, size_t i, edits *ed)
             return;
         }
     }
-}
-
-static int by_offset(const void *a, const void *b)
-{
-    size_t x = ((const edit *)a)->at, y = ((const edit *)b)->at;
-    return x < y ? -1 : x > y;
 }
 
 /* ---- macro bodies ------------------------------------------------------------------------------------- */
@@ -511,7 +484,7 @@ static bool header_macro(const tokens *tk, size_t i, const types *ty, defines *d
     if (!m || m->func || !is(tk, i + 1, "{")) return false;
     tokens bt = { 0 };
     bool done = false;
-    if (!tokenise_range(&bt, tk->t, m->body, m->end, false)) ed->oom = true;
+    if (!tokenise_range(&bt, tk->t, m->body, m->end, false)) ed->e.oom = true;
     else if (bt.n >= 4 && bt.v[0].k == T_IDENT && bt.v[1].k == T_IDENT && is(&bt, 2, "(") &&
              close_paren(&bt, 2) == bt.n - 1) {
         out_zeroes(&bt, 2, bt.n - 1, ty, ed, tk->v[i + 1].at + 1);
@@ -528,7 +501,7 @@ static void scan(const tokens *tk, types *ty, edits *ed, defines *d)
     /* statement starts: after ; { } at parenthesis depth 0; braces tell locals from globals */
     int paren = 0, brace = 0;
     bool start = true;
-    for (size_t i = 0; i < tk->n && !ty->oom && !ed->oom;) {
+    for (size_t i = 0; i < tk->n && !ty->oom && !ed->e.oom;) {
         if (start && paren == 0 && is(tk, i, "struct")) {
             /* its members take no initialisers: learn it, and go on after its body */
             learn_struct(tk, i, ty);
@@ -606,28 +579,17 @@ char *iks_zero_init(const char *text)
     learn_macro_types(text, &ty);
     scan(&tk, &ty, &ed, &d);
     /* then each macro's body, with every struct of the text known */
-    for (size_t k = 0; k < d.n && !ty.oom && !ed.oom; k++) {
+    for (size_t k = 0; k < d.n && !ty.oom && !ed.e.oom; k++) {
         if (d.v[k].skip) continue;
         tokens bt = { 0 };
-        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.oom = true;
+        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
         else scan(&bt, &ty, &ed, NULL);
         free(bt.v);
     }
-    if (ty.oom || ed.oom || ed.globals.oom) goto done;
-    if (ed.n) qsort(ed.v, ed.n, sizeof *ed.v, by_offset);
-    iks_sbuf b = { 0 };
-    size_t from = 0;
-    for (size_t i = 0; i < ed.n; i++) {
-        iks_sbuf_add(&b, text + from, ed.v[i].at - from);
-        iks_sbuf_str(&b, ed.v[i].text);
-        from = ed.v[i].at;
-    }
-    iks_sbuf_add(&b, text + from, len - from);
-    if (b.oom) free(b.s);
-    else out = b.s ? b.s : strdup(text);
+    if (ty.oom || ed.globals.oom) goto done;
+    out = iks_edits_apply(&ed.e, text, len);
 done:
-    for (size_t i = 0; i < ed.n; i++) free(ed.v[i].text);
-    free(ed.v);
+    iks_edits_free(&ed.e);
     free(ed.globals.s);
     for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
     free(ty.v);
