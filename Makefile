@@ -70,7 +70,7 @@ FUZZ_TARGETS = fuzz_source fuzz_log fuzz_solve fuzz_cli fuzz_json fuzz_manifest 
 test-fuzz: deps-test
 	@$(call QUIETLY,$(FUZZ_BUILD)/logs/build.log,"build the fuzz targets in $(FUZZ_BUILD)") \
 	  'cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo -DIKS_FUZZ=ON && cmake --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS)'
-	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+	scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # examples/scale-out/render.sbatch run as a job array by a one-node Slurm cluster that the test starts
 # on loopback (munged, slurmctld, slurmd) and stops. The daemons need root: sudo -n where we are not.

@@ -3,14 +3,22 @@
 # crash found once and fixed), then for SECONDS from the committed seeds (tests/fuzz/corpus/TARGET/).
 # New corpus entries go to a temporary directory, never into the tree. A crash stops with its input
 # saved under build-fuzz/crashes/ and the command to reproduce it.
-# usage: scripts/fuzz.sh BUILD_DIR [SECONDS]
+# usage: scripts/fuzz.sh BUILD_DIR [SECONDS [TARGET...]]   (targets: fuzz_NAME, as the Makefile's FUZZ_TARGETS
+# lists them; none: every fuzz_* program in BUILD_DIR)
 set -uo pipefail
 build=$1 seconds=${2:-10}
+shift $(($# < 2 ? $# : 2))
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for b in "$build"/fuzz_*; do [ -x "$b" ] && targets+=("$(basename "$b")"); done
+fi
+[ ${#targets[@]} -gt 0 ] || { echo "fuzz: no fuzz targets in $build (make test-fuzz builds them)" >&2; exit 1; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 crashes="$build/crashes"; mkdir -p "$crashes"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 status=0
-for t in source log solve cli json manifest output inputlog checkpoint pngcheck image volume probe; do
+for target in "${targets[@]}"; do
+  t=${target#fuzz_}
   bin="$build/fuzz_$t"
   [ -x "$bin" ] || { echo "fuzz: $bin is missing (make test-fuzz builds it)" >&2; exit 1; }
   reg="$root/tests/fuzz/regress/$t"
