@@ -56,6 +56,7 @@ int main(int argc, char **argv)
     FIELD(iks_toy_desc, height);
     FIELD(iks_toy_desc, allow_media_outside);
     FIELD(iks_toy_desc, json);
+    FIELD(iks_toy_desc, cube_size);
     END();
     BEGIN(iks_frame_info);
     FIELD(iks_frame_info, time);

@@ -107,6 +107,21 @@ check_eq "uniforms(): a slider's range and step, its default beside the value se
   "level float 0.800000011920929 0.4000000059604645 (0.0, 1.0, 0.05) False" "$(sed -n 2p <<<"$out")"
 check_eq "uniforms(): a colour picker" "tint vec3 (1.0, 0.5, 0.0) (1.0, 0.5, 0.0) None True" "$(sed -n 3p <<<"$out")"
 
+# ---- Cube A's face size: the site's 1024, or smaller for a preview ----
+mkdir -p "$tmp/side"
+echo 'void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { o = vec4(1.0); }' > "$tmp/side/cube_a.glsl"
+echo 'void mainImage(out vec4 o, in vec2 f) { o = vec4(float(textureSize(iChannel0, 0).x) / 1024.0, 0.0, 0.0, 1.0); }' > "$tmp/side/image.glsl"
+echo 'image.iChannel0 = cube_a' > "$tmp/side/manifest.txt"
+out=$(py -c '
+import ikshade
+print(ikshade.Toy("side", size=(2, 2)).snapshot()[0, 0, 0], ikshade.Toy("side", size=(2, 2), cube_size=64).snapshot()[0, 0, 0])
+try:
+    ikshade.Toy("side", cube_size=-1)
+except ikshade.Error as e:
+    print(e.code_name, repr(e.field))' 2>&1)
+check_eq "Toy(cube_size=): faces of 1024 by default, 64 when asked (64/1024 -> 16), -1 refused" \
+  "$(printf '%s\n' '255 16' "usage 'cube_size'")" "$out"
+
 # ---- a channel fed from memory: uint8 rows a slice apart, float32 above 1, replaced, given back ----
 out=$(py -c '
 import numpy as np, ikshade

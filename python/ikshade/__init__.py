@@ -73,7 +73,7 @@ def _setting(name: str, value: Any) -> str:
 
 
 def _toy_desc(source: Union[str, os.PathLike, Dict[str, Any]], size: Tuple[int, int],
-              channels: Optional[Dict[int, str]], sets: Optional[Dict[str, Any]]) -> _lib.Struct:
+              channels: Optional[Dict[int, str]], sets: Optional[Dict[str, Any]], cube_size: int = 0) -> _lib.Struct:
     d = _lib.Struct("iks_toy_desc")
     if isinstance(source, dict):  # a shadertoy.com JSON, parsed: every pass and its wiring
         source = _json.dumps(source)
@@ -86,6 +86,9 @@ def _toy_desc(source: Union[str, os.PathLike, Dict[str, Any]], size: Tuple[int, 
         d["path"] = s  # "" leaves it NULL: the limb demo
     w, h = size
     d["width"], d["height"] = int(w), int(h)
+    if int(cube_size) < 0:
+        raise Error(1, f"cube_size {cube_size!r}: expected a side in pixels, or 0 for the site's 1024", "cube_size")
+    d["cube_size"] = int(cube_size)
     if channels:
         chans = [None] * 4
         for k, v in channels.items():
@@ -106,16 +109,18 @@ class Toy:
     the Image pass (anything else with a newline or a brace that is not a path); "" is the IK limb
     demo. A JSON in memory finds its media in the current directory. size is (width, height) of its
     snapshots; channels maps 0..3 to what `--channelN` takes ("tex.png,filter=mipmap", "keyboard");
-    sets gives uniforms their first values."""
+    sets gives uniforms their first values; cube_size is the side of Cube A's faces (0: the site's
+    1024; smaller for quick previews on a CPU renderer)."""
 
     def __init__(self, source: Union[str, os.PathLike, Dict[str, Any]] = "", size: Tuple[int, int] = (640, 360),
-                 channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None):
+                 channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None,
+                 cube_size: int = 0):
         self.size = (int(size[0]), int(size[1]))
         if self.size[0] < 1 or self.size[1] < 1:
             raise Error(1, f"size {size!r}: expected whole numbers from 1", "size")
         self._handle: Optional[int] = None
         engine = _engine_handle()
-        d = _toy_desc(source, self.size, channels, sets)
+        d = _toy_desc(source, self.size, channels, sets, cube_size)
         t = ctypes.c_void_p()
         _lib.check(_lib.iks_toy_load(engine, d.ptr, ctypes.byref(t)))
         self._handle = t.value
@@ -291,7 +296,7 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
            size: Tuple[int, int] = (1280, 720), fps: float = 60.0, time: float = 0.0,
            mouse: Optional[Sequence[float]] = None, seconds: float = 0.0, ssaa: int = 1,
            channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None,
-           progress: Optional[Callable[[int, int], Optional[bool]]] = None) -> Dict[str, Any]:
+           progress: Optional[Callable[[int, int], Optional[bool]]] = None, cube_size: int = 0) -> Dict[str, Any]:
     """Renders frames of a toy to files, as `ikshade render` does: output is a pattern (out/%04d.png),
     one file for one frame, a video (.mp4 .webm .gif through ffmpeg), an animated .webp, .exr, or .wav
     for the sound (seconds long). frames: a count from 0, (first, end) or a range. progress(done, total)
@@ -306,7 +311,7 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
         first, end = frames
     else:
         first, end = 0, int(frames)
-    with Toy(source, size=size, channels=channels, sets=sets) as toy:
+    with Toy(source, size=size, channels=channels, sets=sets, cube_size=cube_size) as toy:
         d = _lib.Struct("iks_render_desc", output=os.fspath(output), width=int(size[0]), height=int(size[1]),
                         first=int(first), end=int(end), fps=float(fps), time0=float(time), ssaa=int(ssaa),
                         seconds=float(seconds))
