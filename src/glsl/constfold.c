@@ -89,13 +89,8 @@ static bool defined(const char *text, const char *name)
 {
     size_t n = strlen(name);
     for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = p;
-        while (*q == ' ' || *q == '\t') q++;
-        if (*q++ != '#') continue;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
-        q += 6;
-        while (*q == ' ' || *q == '\t') q++;
+        const char *q = iks_tok_define_name(p);
+        if (!q) continue;
         if (!strncmp(q, name, n) && !iks_tok_ident_char(q[n])) return true;
     }
     return false;

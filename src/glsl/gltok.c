@@ -129,3 +129,15 @@ void iks_edits_free(iks_edits *ed)
     free(ed->v);
     memset(ed, 0, sizeof *ed);
 }
+
+const char *iks_tok_define_name(const char *line)
+{
+    const char *q = line;
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q++ != '#') return NULL;
+    while (*q == ' ' || *q == '\t') q++;
+    if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) return NULL;
+    q += 6;
+    while (*q == ' ' || *q == '\t') q++;
+    return q;
+}

@@ -29,6 +29,9 @@ size_t iks_tok_skip_comment(const char *t, size_t len, size_t i);
 /* The tokens of t[from, len) appended to tk (line_start: whether from starts a line, where a `#` starts
  * a preprocessor line); false when out of memory */
 bool iks_tok_range(iks_tokens *tk, const char *t, size_t from, size_t len, bool line_start);
+/* Where the macro's name starts on a `#define` line (line: the line's first byte): after `#`, `define`
+ * and the blanks around them; NULL for any other line. The name itself is not checked. */
+const char *iks_tok_define_name(const char *line);
 /* whether token i exists and is the text s */
 bool iks_tok_is(const iks_tokens *tk, size_t i, const char *s);
 

@@ -108,14 +108,8 @@ typedef struct {
 static bool learn_defines(const char *t, aliases *al, iks_tokens *consts)
 {
     for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = p;
-        while (*q == ' ' || *q == '\t') q++;
-        if (*q != '#') continue;
-        q++;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
-        q += 6;
-        while (*q == ' ' || *q == '\t') q++;
+        const char *q = iks_tok_define_name(p);
+        if (!q) continue;
         const char *name = q;
         while (iks_tok_ident_char(*q)) q++;
         size_t nlen = (size_t)(q - name);

@@ -209,14 +209,8 @@ static void learn_struct(const tokens *tk, size_t i, types *ty)
 static void learn_macro_types(const char *t, types *ty)
 {
     for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = p;
-        while (*q == ' ' || *q == '\t') q++;
-        if (*q != '#') continue;
-        q++;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
-        q += 6;
-        while (*q == ' ' || *q == '\t') q++;
+        const char *q = iks_tok_define_name(p);
+        if (!q) continue;
         const char *name = q;
         while (ident_char(*q)) q++;
         size_t nlen = (size_t)(q - name);
@@ -610,13 +604,8 @@ char *iks_space_macro_calls(const char *text)
     /* the names of function-like macros: `#define NAME(` with no space before the parenthesis */
     tokens names = { .t = text, .len = len };
     for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        const char *q = p;
-        while (*q == ' ' || *q == '\t') q++;
-        if (*q++ != '#') continue;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "define", 6) != 0 || (q[6] != ' ' && q[6] != '\t')) continue;
-        q += 6;
-        while (*q == ' ' || *q == '\t') q++;
+        const char *q = iks_tok_define_name(p);
+        if (!q) continue;
         const char *nm = q;
         while (ident_char(*q)) q++;
         if (q == nm || *q != '(' || !ident_start(*nm)) continue;
