@@ -173,6 +173,29 @@ m = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(1.0, 0.5, 0.0,
 print(type(m).__name__, m.shape, m[1, 2, 0], m[1, 2, 1])' 2>&1)
 check_eq "without numpy: a memoryview (2, 3, 4)" "memoryview (2, 3, 4) 255 128" "$out"
 
+# ... and a channel fed from memoryviews: bytes (top row first) and floats above 1, then a bad shape
+out=$(py -c '
+import sys, array
+sys.modules["numpy"] = None
+import ikshade
+t = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0) * 0.5; }", size=(3, 2))
+b = bytearray(2 * 3 * 4)
+b[0:4] = bytes((200, 100, 50, 254))          # row 0 (top), column 0
+b[(1 * 3 + 2) * 4:(1 * 3 + 3) * 4] = bytes((20, 40, 60, 254))   # row 1, column 2
+t.set_channel(0, memoryview(b).cast("B", (2, 3, 4)))
+m = t.snapshot()
+print(list(m[0, 0, i] for i in range(4)), list(m[1, 2, i] for i in range(4)))
+f = array.array("f", [1.5] * (2 * 3 * 4))
+t.set_channel(0, memoryview(f).cast("B").cast("f", (2, 3, 4)))
+m = t.snapshot()
+print(list(m[1, 1, i] for i in range(4)))
+try:
+    t.set_channel(0, memoryview(b))
+except ikshade.Error as e:
+    print(e.code_name, repr(e.field))' 2>&1)
+check_eq "without numpy: set_channel takes (height, width, 4) memoryviews of bytes and floats, refuses a flat one" \
+  "$(printf '%s\n' '[100, 50, 25, 127] [10, 20, 30, 127]' '[191, 191, 191, 191]' "usage 'pixels'")" "$out"
+
 # ---- ik.solve2: the bits of ikshade solve ----
 cases="1 1 1 1
 1.6 0 1 1
