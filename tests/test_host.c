@@ -11,6 +11,8 @@
 #include <GLFW/glfw3.h>
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,7 +179,7 @@ static void draw_toy(const char *when, iks_engine *e)
 /* ---- GPU in and out (issue 26, item 2): the host's own framebuffer and textures ---- */
 
 /* made before the host sets its state, so that making them disturbs nothing the test compares */
-static GLuint host_fbo, host_fbo_tex, chan_tex[2];
+static GLuint host_fbo, host_fbo_tex, chan_tex[2], cube_tex, vol_tex;
 
 static void make_host_objects(void)
 {
@@ -200,6 +202,19 @@ static void make_host_objects(void)
         glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 2, 2, 0, GL_RGBA, GL_UNSIGNED_BYTE, texels[i]);
     }
     glBindTexture(GL_TEXTURE_2D, 0);
+    /* a cubemap with a colour of its own on each face (+X, -X, +Y, -Y, +Z, -Z) and a 1x1x1 volume */
+    glGenTextures(1, &cube_tex);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, cube_tex);
+    for (int f = 0; f < 6; f++) {
+        const uint8_t face[4] = { (uint8_t)(10 + 40 * f), (uint8_t)(250 - 30 * f), 77, 255 };
+        glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + (GLenum)f, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, face);
+    }
+    glBindTexture(GL_TEXTURE_CUBE_MAP, 0);
+    static const uint8_t voxel[4] = { 33, 66, 99, 255 };
+    glGenTextures(1, &vol_tex);
+    glBindTexture(GL_TEXTURE_3D, vol_tex);
+    glTexImage3D(GL_TEXTURE_3D, 0, GL_RGBA8, 1, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, voxel);
+    glBindTexture(GL_TEXTURE_3D, 0);
 }
 
 /* reads w x h RGBA8 of framebuffer fbo (or of texture tex when fbo is 0), bottom row first, and puts
@@ -245,6 +260,84 @@ static int flipped_diff(const uint8_t *gl_rows, const uint8_t *top_rows, int w, 
     for (int y = 0; y < h; y++)
         bad += memcmp(gl_rows + (size_t)y * w * 4, top_rows + (size_t)(h - 1 - y) * w * 4, (size_t)w * 4) != 0;
     return bad;
+}
+
+/* Channels the toy declared a cubemap and a volume (files of its own, grey), fed the host's cubemap and 3D
+ * texture: the shader's samplers are fixed at load, so only those targets fit; NULL gives the files back */
+static void cube_and_volume(iks_engine *e, const gl_snapshot *before)
+{
+    char dir[] = "/tmp/test_host.XXXXXX", face[64], path[6][80], vol[80], cube_spec[96];
+    if (!mkdtemp(dir)) {
+        CHECK(0, "mkdtemp: %s", strerror(errno));
+        return;
+    }
+    static const uint8_t grey[4] = { 200, 200, 200, 255 };
+    for (int f = 0; f < 6; f++) {
+        if (f) snprintf(face, sizeof face, "_%d", f);
+        snprintf(path[f], sizeof path[f], "%s/face%s.png", dir, f ? face : "");
+        CHECK(iks_write_png(path[f], grey, 1, 1, true) == IKS_OK, "write %s", path[f]);
+    }
+    snprintf(cube_spec, sizeof cube_spec, "cube:%s", path[0]);
+    snprintf(vol, sizeof vol, "%s/v.bin", dir);
+    FILE *fp = fopen(vol, "wb");
+    /* shadertoy.com's volume: "BIN\0", x, y, z (le32), 4 channels, 0, format 0 (bytes), then the texels */
+    static const uint8_t bin[] = { 'B', 'I', 'N', 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 200, 200, 200, 255 };
+    CHECK(fp && fwrite(bin, sizeof bin, 1, fp) == 1 && fclose(fp) == 0, "write %s", vol);
+    const char *src = "void mainImage(out vec4 c, in vec2 f) {\n"
+                      "    c = f.x < 1.0 ? texture(iChannel1, vec3(1.0, 0.0, 0.0))\n"
+                      "      : f.x < 2.0 ? texture(iChannel1, vec3(0.0, 0.0, -1.0)) : texture(iChannel3, vec3(0.5));\n"
+                      "}\n";
+    iks_toy_desc td = IKS_TOY_DESC_INIT;
+    td.path = "cubevol.frag", td.source = src, td.width = 3, td.height = 1;
+    td.channel[1] = cube_spec, td.channel[3] = vol;
+    iks_toy *t = NULL;
+    const char *msg;
+    iks_code c = iks_toy_load(e, &td, &t);
+    CHECK(c == IKS_OK, "gpu: load the cubemap and volume toy: %s: %s", cname(c), (iks_last_error(&msg), msg));
+    uint8_t out[3 * 4];
+    iks_draw_desc d = IKS_DRAW_DESC_INIT;
+    d.width = 3, d.height = 1, d.rgba8 = out, d.rgba8_len = sizeof out;
+    /* what each step must give: the files' grey, the host's faces +X (0) and -Z (5) and its voxel, grey again */
+    for (int step = 0; t && step < 3; step++) {
+        if (step == 1) {
+            iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+            cd.texture = cube_tex, cd.target = GL_TEXTURE_CUBE_MAP;
+            c = iks_toy_set_channel(t, 1, &cd);
+            CHECK(c == IKS_OK, "gpu: channel 1 from the host's cubemap: %s: %s", cname(c), (iks_last_error(&msg), msg));
+            cd.texture = vol_tex, cd.target = GL_TEXTURE_3D;
+            c = iks_toy_set_channel(t, 3, &cd);
+            CHECK(c == IKS_OK, "gpu: channel 3 from the host's volume: %s: %s", cname(c), (iks_last_error(&msg), msg));
+            /* a cubemap where the shader samples a volume, and the other way round */
+            c = iks_toy_set_channel(t, 3, &(iks_channel_desc){ IKS_DESC_SIZE(iks_channel_desc), .texture = cube_tex,
+                                                               .target = GL_TEXTURE_CUBE_MAP });
+            CHECK(c == IKS_E_USAGE && !strcmp(iks_last_error_field(NULL), "target"), "gpu: a cubemap for the volume "
+                  "channel: %s about '%s'", cname(c), iks_last_error_field(NULL));
+            c = iks_toy_set_channel(t, 1, &(iks_channel_desc){ IKS_DESC_SIZE(iks_channel_desc), .texture = vol_tex,
+                                                               .target = GL_TEXTURE_3D });
+            CHECK(c == IKS_E_USAGE && !strcmp(iks_last_error_field(NULL), "target"), "gpu: a volume for the cubemap "
+                  "channel: %s about '%s'", cname(c), iks_last_error_field(NULL));
+        } else if (step == 2) {
+            CHECK(iks_toy_set_channel(t, 1, NULL) == IKS_OK && iks_toy_set_channel(t, 3, NULL) == IKS_OK,
+                  "gpu: channels 1 and 3 given back");
+        }
+        memset(out, 0, sizeof out);
+        c = iks_toy_draw(t, NULL, &d);
+        uint8_t want[12] = { 200, 200, 200, 255, 200, 200, 200, 255, 200, 200, 200, 255 };
+        if (step == 1) {
+            const uint8_t host[12] = { 10, 250, 77, 255, 210, 100, 77, 255, 33, 66, 99, 255 };
+            memcpy(want, host, sizeof want);
+        }
+        CHECK(c == IKS_OK && !memcmp(out, want, sizeof want), "gpu: step %d: +X %d %d %d, -Z %d %d %d, volume %d %d %d;"
+              " expected %d %d %d, %d %d %d, %d %d %d", step, out[0], out[1], out[2], out[4], out[5], out[6], out[8],
+              out[9], out[10], want[0], want[1], want[2], want[4], want[5], want[6], want[8], want[9], want[10]);
+        gl_snapshot after;
+        snapshot(&after);
+        same_state("a cubemap and a volume from the host", before, &after);
+    }
+    iks_toy_destroy(t);
+    for (int f = 0; f < 6; f++) unlink(path[f]);
+    unlink(vol);
+    rmdir(dir);
 }
 
 static void gpu_in_out(iks_engine *e, const gl_snapshot *before)
@@ -368,6 +461,7 @@ static void gpu_in_out(iks_engine *e, const gl_snapshot *before)
     iks_toy_destroy(t);
     snapshot(&after);
     same_state("the channel toy destroyed", before, &after);
+    cube_and_volume(e, before);
 }
 
 /* A progress callback that draws with the host's own context, as a program showing progress in its
