@@ -125,6 +125,28 @@ else
   fail=$((fail + 1)); echo "FAIL: sound: a renderer failed: $out" >&2
 fi
 
+# ---- sound over several blocks, against the arbiter -------------------------------------------------
+# ANGLE over this machine's llvmpipe (--gl llvmpipe) draws the page with ikshade's own GL, so sin() at
+# large times is the same on both and what is left to differ is the site's semantics: the float
+# iTimeOffset of each 512x512 block, the time and sample number of each pixel, the packing. 12 s is
+# three blocks. Left: a sin hash of t (a real toy's noise; against SwiftShader it is about -3 dB, since
+# their sin()s part ways at large arguments); right: the sample number's low 12 bits. Both are values
+# whose 0.5 + 0.5 y is exact in float, because a GL may fuse that sum with the product (llvmpipe under
+# ANGLE does, ikshade's own packing does not), which moves about one sample in 3000 by one code.
+python3 - <<'EOF' > hash.json
+import json
+code = "vec2 mainSound(int s, float t) { return vec2(fract(sin(t * 12345.678) * 43758.5453) * 2.0 - 1.0, float(s % 4096) / 4096.0 - 0.5); }"
+print(json.dumps({"renderpass": [
+  {"type": "image", "code": "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.5); }", "inputs": [], "outputs": []},
+  {"type": "sound", "code": code, "inputs": [], "outputs": []}]}))
+EOF
+if "$bin" render hash.json -o ik_hash.wav --seconds 12 --quiet 2>/dev/null &&
+   out=$(node "$hw/render.mjs" hash.json --wav 529200 --gl llvmpipe -o arb_hash.wav 2>&1); then
+  check "sound: 12 s (three blocks) of a sin hash and the sample number, bit for bit the arbiter's" cmp -s ik_hash.wav arb_hash.wav
+else
+  fail=$((fail + 1)); echo "FAIL: sound against the arbiter: a renderer failed: $out" >&2
+fi
+
 # ---- the harness can fail: a picture off by one pixel row (the classic flip bug) is caught -------------
 python3 - "$tests" ik_samplers.png shifted.png <<'EOF'
 import sys, struct, zlib

@@ -4,9 +4,15 @@
 //   node render.mjs TOY -o OUT.png [--size WxH] [--frame N] [--time T0] [--fps F] [--mouse X,Y[,CX,CY]]
 //                   [--channelN FILE[,filter=..,wrap=..,vflip=..,srgb=..]|keyboard]
 //   node render.mjs TOY.json --wav N -o OUT.wav
+//   ... [--gl swiftshader|llvmpipe]
 //
-// --wav: the toy's sound pass instead, its first N samples (up to one block, 262144) as the site packs
-// them, in a 44100 Hz 16-bit stereo WAV.
+// --wav: the toy's sound pass instead, its first N samples (up to the site's 180 s, drawn as the site
+// draws them, 512x512 at a time) as the site packs them, in a 44100 Hz 16-bit stereo WAV.
+//
+// --gl: what ANGLE draws with. swiftshader (the default) is the WebGL2 of a machine without a GPU, as
+// the site's pixels in shared/ were taken; llvmpipe is the arbiter: ANGLE over this machine's own GL
+// through EGL, the GL ikshade draws with, so that what still differs is the page's semantics and not
+// two renderers' sin() or rounding.
 //
 // TOY is the site's JSON (media looked up beside it: under the path it gives, then by file name), a
 // single shader file (an Image pass; its channels from --channelN, relative to the current directory),
@@ -27,7 +33,8 @@ const die = (msg, code = 2) => {
 };
 
 const args = process.argv.slice(2);
-const o = { size: [320, 180], frame: 0, time: 0, fps: 60, mouse: null, out: null, toy: null, channels: {}, wav: 0 };
+const o = { size: [320, 180], frame: 0, time: 0, fps: 60, mouse: null, out: null, toy: null, channels: {}, wav: 0,
+            gl: 'swiftshader' };
 for (let k = 0; k < args.length; k++) {
   const a = args[k], v = () => (k + 1 < args.length ? args[++k] : die(`${a} needs a value`));
   if (a === '-o') o.out = v();
@@ -38,6 +45,10 @@ for (let k = 0; k < args.length; k++) {
   } else if (a === '--frame') o.frame = Number(v());
   else if (a === '--time') o.time = Number(v());
   else if (a === '--wav') o.wav = Number(v());
+  else if (a === '--gl') {
+    o.gl = v();
+    if (o.gl !== 'swiftshader' && o.gl !== 'llvmpipe') die(`--gl: '${o.gl}': expected swiftshader or llvmpipe`);
+  }
   else if (a === '--fps') o.fps = Number(v());
   else if (a === '--mouse') {
     const m = v().split(',').map(Number);
@@ -118,12 +129,14 @@ for (const p of toy.renderpass || []) {
   }
 }
 
-// SwiftShader is the WebGL2 of a machine without a GPU, as the site's pixels in shared/ were taken
+const GL_ARGS = {
+  swiftshader: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  llvmpipe: ['--use-gl=angle', '--use-angle=gl-egl', '--ozone-platform=headless'],
+};
 const browser = await puppeteer.launch({
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
-         '--disable-dev-shm-usage'],
+  args: ['--no-sandbox', ...GL_ARGS[o.gl], '--ignore-gpu-blocklist', '--disable-dev-shm-usage'],
 });
 let res;
 try {

@@ -350,7 +350,8 @@ window.iksRender = async function (spec) {
 // left/right little-endian int16, base64.
 window.iksSound = async function (spec) {
   const N = 512;
-  if (!(spec.n > 0 && spec.n <= N * N)) throw new Error('iksSound: n must be 1 .. 262144');
+  // the site plays 180 s; it draws them a block of 512x512 samples at a time
+  if (!(Number.isInteger(spec.n) && spec.n > 0 && spec.n <= 180 * 44100)) throw new Error('iksSound: n must be 1 .. 7938000');
   let common = null, sound = null;
   for (const p of spec.toy.renderpass) {
     if (p.type === 'common') common = p.code;
@@ -407,19 +408,21 @@ window.iksSound = async function (spec) {
   gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
   gl.viewport(0, 0, N, N);
   gl.useProgram(prog);
-  const off = 0; // the first block, as the site draws it first
-  gl.uniform1f(gl.getUniformLocation(prog, 'iTimeOffset'), off / 44100);
-  gl.uniform1i(gl.getUniformLocation(prog, 'iSampleOffset'), off);
   gl.uniform1f(gl.getUniformLocation(prog, 'iSampleRate'), 44100);
-  gl.drawArrays(gl.TRIANGLES, 0, 3);
   const px = new Uint8Array(N * N * 4);
-  gl.readPixels(0, 0, N, N, gl.RGBA, gl.UNSIGNED_BYTE, px);
-  const err = gl.getError();
-  if (err) throw new Error(`GL error 0x${err.toString(16)}`);
   const out = new Int16Array(2 * spec.n);
-  for (let i = 0; i < spec.n; i++) {
-    out[2 * i] = px[4 * i] + 256 * px[4 * i + 1] - 32768;
-    out[2 * i + 1] = px[4 * i + 2] + 256 * px[4 * i + 3] - 32768;
+  for (let off = 0; off < spec.n; off += N * N) {
+    // effect.js's offsets for block off / (N * N): a double, rounded to float by uniform1f
+    gl.uniform1f(gl.getUniformLocation(prog, 'iTimeOffset'), off / 44100);
+    gl.uniform1i(gl.getUniformLocation(prog, 'iSampleOffset'), off);
+    gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.readPixels(0, 0, N, N, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const err = gl.getError();
+    if (err) throw new Error(`GL error 0x${err.toString(16)}`);
+    for (let i = 0; i < N * N && off + i < spec.n; i++) {
+      out[2 * (off + i)] = px[4 * i] + 256 * px[4 * i + 1] - 32768;
+      out[2 * (off + i) + 1] = px[4 * i + 2] + 256 * px[4 * i + 3] - 32768;
+    }
   }
   const bytes = new Uint8Array(out.buffer);
   let bin = '';
