@@ -299,6 +299,34 @@ check "a checkpoint of another session is not used: a note names the newest and 
   grep -qE "ckpt-[0-9a-f]{16}-000000000009.iksc and other checkpoints there not used: it was made with another frame rate, start time, mouse or recorded session" kref.log
 check "... and the range draws its 10 frames before it" [ "$(num kref.log 'drawn unsaved')" -eq 10 ]
 
+# a replayed session that moves the panel's sliders (u lines): a value set before a checkpoint holds in
+# a range that starts from it, and one set after it lands on its frame
+mkdir -p utoy
+cat >utoy/a.glsl <<'G'
+#iUniform float gain = 0.1 in { 0.0, 1.0 }
+#iUniform vec3 tint = vec3(1.0, 0.5, 0.25)
+void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0) * 0.9 + vec4(tint * gain, 1.0) * (0.5 + f.x / 80.0); }
+G
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n' >utoy/image.glsl
+printf 'a.iChannel0 = a\nimage.iChannel0 = a\n' >utoy/manifest.txt
+python3 -c '
+ev = [(i * 0.025, "f %.3f %.3f 40 24 0 0 0 0" % (i * 0.025, i * 0.025)) for i in range(41)]
+ev += [(0.12, "u 0.120 gain=0.6"), (0.17, "u 0.170 tint=0.2,0.9,0.4"), (0.47, "u 0.470 gain=0.05"), (0.73, "u 0.730 tint=1,1,1")]
+print("ikshade-input 1")
+for _, line in sorted(ev, key=lambda e: e[0]): print(line)
+' >utake.txt
+U=(render utoy --size 40x24 --input utake.txt --fps 20)
+"$bin" "${U[@]}" -o uone/%02d.png --frames 0:20 --quiet
+"$bin" render utoy --size 40x24 --fps 20 -o unone/%02d.png --frames 0:20 --quiet
+check "the u lines change the picture (a run without them differs)" bash -c '! cmp -s uone/19.png unone/19.png'
+"$bin" "${U[@]}" -o upart/%02d.png --frames 0:7 --checkpoint ucp --checkpoint-every 3 --quiet
+"$bin" "${U[@]}" -o upart/%02d.png --frames 13:20 --checkpoint ucp 2>u2.log
+"$bin" "${U[@]}" -o upart/%02d.png --frames 7:13 --checkpoint ucp 2>u3.log
+check "a session of u lines: three ranges through checkpoints equal one run" same uone upart
+check "... the later ranges started from the checkpoint of frame 6, after two of its u lines" \
+  grep -q 'checkpoint of frame 6' u2.log
+check "... both of them" grep -q 'checkpoint of frame 6' u3.log
+
 # checkpoints of other renders are not theirs: another size, fps or shader finds none of its own (a
 # note says why the newest there is not used), draws from frame 0 and leaves the others alone
 "$bin" render "$trails" --size 64x36 -o oth1/%03d.png --frames 12:14 --checkpoint cp 2>o1.log
