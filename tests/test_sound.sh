@@ -63,6 +63,25 @@ R ramp.frag -o late.wav --seconds 0.5 --time 10
 check "--time 10 starts at sample 441000" \
   wavcheck late.wav 22050 '[((i + 441000) % 1000) / 1024 - 0.5, ((i + 441000) // 1000) / 1024]' 0
 
+# a range that starts inside one of the site's blocks is cut from that block: each sample's time is its
+# block's float iTimeOffset plus its place in the block, to the last bit (the time's low 24 bits as
+# two 12-bit values, each exact in 16 bits), so a render from --time 6 is seconds 6..7 of one from 0
+cat > tbits.frag <<'G'
+vec2 mainSound(int samp, float time) {
+    uint b = floatBitsToUint(time);
+    return vec2(float(b & 4095u) / 4096.0 - 0.5, float((b >> 12) & 4095u) / 4096.0 - 0.5);
+}
+G
+R tbits.frag -o tb0.wav --seconds 7
+R tbits.frag -o tb6.wav --seconds 1 --time 6
+check "a render from --time 6 holds, bit for bit, seconds 6..7 of one from 0 (the site's block times)" python3 - <<'P'
+import wave
+a, b = wave.open('tb0.wav'), wave.open('tb6.wav')
+a.setpos(6 * 44100)
+x, y = a.readframes(44100), b.readframes(b.getnframes())
+exit(not (len(x) == len(y) == 44100 * 4 and x == y))
+P
+
 # ---- a tone: the site's time per sample (float), within float precision -------------------------------
 cat > tone.frag <<'G'
 vec2 mainSound(int samp, float time) {

@@ -143,6 +143,15 @@ EOF
 if "$bin" render hash.json -o ik_hash.wav --seconds 12 --quiet 2>/dev/null &&
    out=$(node "$hw/render.mjs" hash.json --wav 529200 --gl llvmpipe -o arb_hash.wav 2>&1); then
   check "sound: 12 s (three blocks) of a sin hash and the sample number, bit for bit the arbiter's" cmp -s ik_hash.wav arb_hash.wav
+  # from inside a block (6 s is sample 264600, block 1 begins at 262144): the site's times still
+  "$bin" render hash.json -o ik_hash6.wav --seconds 2 --time 6 --quiet
+  check "sound: 2 s from --time 6 are seconds 6..8 of the arbiter's, bit for bit" python3 - <<'EOF'
+import wave
+a, b = wave.open('arb_hash.wav'), wave.open('ik_hash6.wav')
+a.setpos(6 * 44100)
+x, y = a.readframes(2 * 44100), b.readframes(b.getnframes())
+exit(not (len(x) == len(y) == 2 * 44100 * 4 and x == y))
+EOF
 else
   fail=$((fail + 1)); echo "FAIL: sound against the arbiter: a renderer failed: $out" >&2
 fi

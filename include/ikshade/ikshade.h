@@ -471,7 +471,8 @@ typedef struct {
  * it (linear and clamped by default; a mipmapped filter builds mipmaps of pixels, and is linear on a
  * caller's texture, whose levels the library does not touch). */
 IKS_API iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d);
-/* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s) into lr, 2n floats
+/* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s; its `time` is the
+ * site's float one, from the 512x512 block that holds s, whatever first is) into lr, 2n floats
  * interleaved left, right, as mainSound returned them (not clamped); lr_len, its bytes, must hold them
  * (IKS_E_USAGE about "lr_len" otherwise). IKS_E_USAGE without a sound pass (iks_toy_has_sound) or for a
  * range the site's 32-bit sample numbers cannot reach. */

@@ -860,16 +860,21 @@ bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)
         if (media) memcpy(f.channel_res[c], t->sound_res[c], sizeof t->sound_res[c]);
         glBindSampler((GLuint)c, f.channel[c] ? sampler(t, in->filter, in->repeat) : 0);
     }
+    /* The site draws the blocks that start at 0, 262144, ...: a sample's time is its block's float
+     * iTimeOffset plus its place in the block, so a range that starts inside a block (a render from
+     * --time 6) is cut from the block the site would draw, or its times differ in the last bits */
     for (long done = 0; done < n;) {
-        long off = first + done, k = n - done < block ? n - done : block;
-        f.time_offset = (double)off / IKS_SAMPLE_RATE;
-        f.sample_offset = (int)off;
+        long off = first + done, base = off - off % block, skip = off - base;
+        long k = n - done < block - skip ? n - done : block - skip;
+        f.time_offset = (double)base / IKS_SAMPLE_RATE;
+        f.sample_offset = (int)base;
         iks_draw(&t->sound, &tg, &f);
-        int nrows = (int)((k + IKS_SOUND_BLOCK - 1) / IKS_SOUND_BLOCK);
-        iks_read_rows(&tg, 0, nrows, rows);
+        int row0 = (int)(skip / IKS_SOUND_BLOCK), row1 = (int)((skip + k - 1) / IKS_SOUND_BLOCK) + 1;
+        iks_read_rows(&tg, row0, row1 - row0, rows);
+        const float *at = rows + 4 * (skip - (long)row0 * IKS_SOUND_BLOCK);
         for (long i = 0; i < k; i++) {
-            lr[2 * (done + i)] = rows[4 * i];
-            lr[2 * (done + i) + 1] = rows[4 * i + 1];
+            lr[2 * (done + i)] = at[4 * i];
+            lr[2 * (done + i) + 1] = at[4 * i + 1];
         }
         done += k;
     }
