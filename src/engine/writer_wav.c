@@ -63,7 +63,10 @@ bool iks_sound_wav(iks_gltoy *t, long first, long n, const iks_logger *log, void
             free(acc);
             return iks_err_set(e, IKS_E_INTERRUPTED, "interrupted");
         }
-        long k = n - done < chunk ? n - done : chunk;
+        /* up to the end of the site's block, which the sound pass draws whole: one draw a chunk */
+        long r = (first + done) % chunk; /* negative before the start (music alone may begin there) */
+        long room = chunk - (r < 0 ? r + chunk : r);
+        long k = n - done < room ? n - done : room;
         /* the sound pass, then the music channels mixed in (the site plays both) */
         memset(acc, 0, (size_t)k * 2 * sizeof *acc);
         if (t->sound.prog && !iks_gltoy_sound(t, first + done, k, lr, e)) {
