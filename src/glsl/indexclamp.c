@@ -13,10 +13,24 @@
  * which is a constant and evaluates nothing. Indices made only of literals, `const` names and
  * object-like macros are constant and left alone (ANGLE leaves them too; out of range they are a
  * compile error anyway).
- * Struct members are followed too (`s.v[i]`, `ps[i].v[j]`), where the member's array has a literal
- * size. Not seen, and so left as written: a base that is not a declared name (a function's result, a
- * parenthesis), a member array of a named size, names declared with a type the scan does not know (made by
- * a function-like macro) or inside a macro's body, and indices written inside a macro's body.
+ * Struct members are followed too (`s.v[i]`, `ps[i].v[j]`). A member array's length is its literal, or
+ * else its size expression written again (`int(N * 2) - 1`) when every name in it is a stable constant:
+ * a file-scope `const` that nothing else in the whole text declares (no local, parameter, member,
+ * function, macro), or an object-like macro defined once, never #undef'd, of such an expression. The
+ * compiler then computes the very value the declaration has; evaluating it here would be a second
+ * reading of GLSL's integer arithmetic that could disagree, and .length() would need the base written
+ * twice (its indices evaluated twice). int() takes a uint size as it takes a uint index.
+ * Indices written in a #define's body are rewritten in place when the chain's base means the same
+ * wherever the macro is expanded: not a parameter, no macro of that name, and every declaration of the
+ * name in the whole text is one the scan typed, all the same vector or matrix or all arrays of one
+ * element type (of any lengths: NAME.length(), which GLSL has for arrays only). A declaration the scan
+ * cannot type anywhere (a type it does not know, a struct's member, a macro's body, an argument of a
+ * macro that declares its parameter) leaves the name unknown. A member or swizzle named by a parameter
+ * ends the chain, and a size that names a parameter leaves that index; a body with # or ## is left.
+ * Not seen, and so left as written: a base that is not a declared name (a function's result, a
+ * parenthesis), a member array sized otherwise (a call, a local const, a shadowed or redefined name),
+ * names declared with a type the scan does not know (made by a function-like macro) or inside a macro's
+ * body, and arrays of arrays (the site's GLSL ES 3.00 has none).
  * Insertions only, never a newline: lines stay where they were. Text only, no GL. */
 #include "glsl/source.h"
 #include "glsl/gltok.h"
@@ -326,6 +340,7 @@ typedef struct {
     const bool *gconst;  /* per token: ... by a `const` statement at file scope */
     const struct macros *mac;
     const iks_tokens *params; /* in a macro's body: its parameters (what they stand for is unknown) */
+    size_t *stable_left; /* stable_name() calls left: macros of many names each would make them exponential */
     bool oom;
 } scan;
 
@@ -445,7 +460,8 @@ static bool stable_name(const scan *s, const char *name, size_t n, int depth)
 {
     const struct macros *m = s->mac;
     const char *t = s->tk->t;
-    if (depth > 8 || listed(&m->undefs, t, name, n)) return false;
+    if (depth > 8 || !*s->stable_left || listed(&m->undefs, t, name, n)) return false;
+    --*s->stable_left;
     size_t defs = 0;
     const macro *d = NULL;
     for (size_t k = 0; k < m->n; k++)
@@ -764,6 +780,7 @@ static void rewrite_bodies(const scan *s, const bool *decl, edits *ed)
     const struct macros *m = s->mac;
     for (size_t i = 0; i < m->n && !ed->oom; i++) {
         const macro *mc = &m->v[i];
+        if (mc->tok1 == mc->tok0) continue; /* an empty body (and maybe no token array at all) */
         iks_tokens b = { .t = m->body.t, .len = m->body.len, .v = m->body.v + mc->tok0, .n = mc->tok1 - mc->tok0 };
         bool bad = mc->bad;
         for (size_t k = 0; k < b.n; k++) bad |= is(&b, k, "#");
@@ -824,6 +841,8 @@ char *iks_clamp_indices(const char *text)
     s.declike = declike;
     s.gconst = gconst;
     s.mac = &mac;
+    size_t stable_left = 4096;
+    s.stable_left = &stable_left;
     /* the prelude's names at depth -1, under everything the text declares */
     for (size_t k = 0; k < sizeof PRELUDE / sizeof PRELUDE[0]; k++) {
         if (!IKS_GROW(s.v, s.nv + 1, s.cap)) goto done;
