@@ -68,11 +68,51 @@ static void clamp_cases(void)
     /* scopes: a parameter shadows a global, a struct's array is not followed, a name not declared is not */
     CL("vec4 q; float f(float q[2], int i) { return q[i]; }\nfloat g(int i) { return q[i] + s.a[i] + u[i]; }",
        "vec4 q; float f(float q[2], int i) { return q[clamp(int(i), 0, 1)]; }\nfloat g(int i) { return q[clamp(int(i), 0, 3)] + s.a[i] + u[i]; }");
-    /* struct members: an array member, an array of structs, a vector member; a member array of a named
-     * size is not followed */
+    /* struct members: an array member, an array of structs, a vector member; a member array sized by a
+     * name not declared is not followed */
     CL("struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[i] = ps[i].q[i] + p.w[i]; }",
        "struct P { float v[3]; vec2 q; float w[N]; };\nvoid f(int i) { P p; P ps[2]; p.v[clamp(int(i), 0, 2)] = "
        "ps[clamp(int(i), 0, 1)].q[clamp(int(i), 0, 1)] + p.w[i]; }");
+    /* a member array sized by a file-scope const, a macro, an expression of them: the size is written
+     * again in the clamp (int(): a uint size too); an array of such structs */
+    CL("const int N = 4;\n#define M 2\nstruct S { float v[N]; vec2 w[N*2]; float[M + 1] u; };\n"
+       "void f(int j) { S s; S ps[2]; s.v[j] = s.w[j].x + s.u[j] + ps[j].v[j]; }",
+       "const int N = 4;\n#define M 2\nstruct S { float v[N]; vec2 w[N*2]; float[M + 1] u; };\n"
+       "void f(int j) { S s; S ps[2]; s.v[clamp(int(j), 0, int(N) - 1)] = s.w[clamp(int(j), 0, int(N*2) - 1)].x + "
+       "s.u[clamp(int(j), 0, int(M + 1) - 1)] + ps[clamp(int(j), 0, 1)].v[clamp(int(j), 0, int(N) - 1)]; }");
+    /* ... not when a name in the size may mean something else where the index is: a parameter of that
+     * name, a local, a macro defined twice or #undef'd, a const that is not at file scope */
+    CL("const int N = 4;\nstruct S { float v[N]; };\nfloat g(int N) { return 0.0; }\nvoid f(int j) { S s; s.v[j] = 1.0; }",
+       "const int N = 4;\nstruct S { float v[N]; };\nfloat g(int N) { return 0.0; }\nvoid f(int j) { S s; s.v[j] = 1.0; }");
+    CL("const int N = 4;\nstruct S { float v[N]; };\nvoid f(int j) { int a, N = 2; S s; s.v[j] = 1.0; }",
+       "const int N = 4;\nstruct S { float v[N]; };\nvoid f(int j) { int a, N = 2; S s; s.v[j] = 1.0; }");
+    CL("#define K 3\nstruct T { float v[K]; };\n#undef K\n#define K 5\nvoid f(int j) { T t; t.v[j] = 1.0; }",
+       "#define K 3\nstruct T { float v[K]; };\n#undef K\n#define K 5\nvoid f(int j) { T t; t.v[j] = 1.0; }");
+    CL("void f(int j) { const int L = 2; struct U { float v[L]; }; U u; u.v[j] = 1.0; }",
+       "void f(int j) { const int L = 2; struct U { float v[L]; }; U u; u.v[j] = 1.0; }");
+    /* indices in #define bodies, rewritten in place: a global array, a vector, arrays of one name and
+     * different lengths (their .length()), an object-like macro, a struct's members; not SV, where the
+     * member's size would name the macro's parameter */
+    CL("float perm[256];\n#define H(i) perm[(i) & 255]\nvec3 g;\n#define GET(k) g[k]\n#define AT2(k) buf[k] + \\\n  perm[k]\n"
+       "float f(int j) { float buf[3]; return H(j) + AT2(j); }\nfloat e(int j) { float buf[5]; return AT2(j); }",
+       "float perm[256];\n#define H(i) perm[clamp(int((i) & 255), 0, 255)]\nvec3 g;\n#define GET(k) g[clamp(int(k), 0, 2)]\n"
+       "#define AT2(k) buf[clamp(int(k), 0, buf.length() - 1)] + \\\n  perm[clamp(int(k), 0, 255)]\n"
+       "float f(int j) { float buf[3]; return H(j) + AT2(j); }\nfloat e(int j) { float buf[5]; return AT2(j); }");
+    CL("const int N = 2;\nstruct S { float v[N]; vec4 c; };\nS s; int idx;\n#define CUR s.v[idx] + s.c[idx]\n#define SV(N) s.v[N]",
+       "const int N = 2;\nstruct S { float v[N]; vec4 c; };\nS s; int idx;\n#define CUR s.v[clamp(int(idx), 0, int(N) - 1)] + s.c[clamp(int(idx), 0, 3)]\n#define SV(N) s.v[N]");
+    /* a name a function-like macro may declare where it is called is no longer known; a name it is not
+     * called with still is */
+    CL("vec3 c;\n#define DECL(n) float n[4]\n#define C(k) c[k]\nvoid f() { DECL(c); }",
+       "vec3 c;\n#define DECL(n) float n[4]\n#define C(k) c[k]\nvoid f() { DECL(c); }");
+    CL("vec3 c;\n#define DECL(n) float n[4]\n#define C(k) c[k]\nvoid f() { DECL(e); }",
+       "vec3 c;\n#define DECL(n) float n[4]\n#define C(k) c[clamp(int(k), 0, 2)]\nvoid f() { DECL(e); }");
+    /* left in a body: a parameter as the base or as a swizzle, a name declared as a vec3 and a vec4, as
+     * an array and a vector, in a macro's body, with a type the scan does not know, a #define of it;
+     * beside them a global vec4 is clamped */
+    CL("#define AT(v,i) v[i]\n#define SW(q,i) g.q[i]\n#define C(k) c[k] + d[k] + e[k] + h[k] + w[k] + g[k]\nvec4 g;\nvec3 c; float d[2]; Made e;\n"
+       "#define DECL float h[2];\n#define w x\nvoid f(int j) { vec4 c; vec2 d; }",
+       "#define AT(v,i) v[i]\n#define SW(q,i) g.q[i]\n#define C(k) c[k] + d[k] + e[k] + h[k] + w[k] + g[clamp(int(k), 0, 3)]\nvec4 g;\nvec3 c; float d[2]; Made e;\n"
+       "#define DECL float h[2];\n#define w x\nvoid f(int j) { vec4 c; vec2 d; }");
     /* the for's variable, the prelude's uniforms, an index across lines */
     CL("void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[i].x + iMouse[\ni]; }",
        "void f() { for (int i = 0; i < 9; i++) o += iChannelResolution[clamp(int(i), 0, 3)].x + iMouse[clamp(int(\ni), 0, 3)]; }");

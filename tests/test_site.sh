@@ -220,6 +220,42 @@ printf '%s\n' 'struct P { float v[2]; vec3 c; };' \
   '}' > clampstruct.frag
 check_px "struct members and arrays of structs" "128 0 64" "$(centre clampstruct.frag)"
 check_px "... with --glsl es" "128 0 64" "$(centre clampstruct.frag --glsl es)"
+# k is 32, each channel two clamps: a member array sized by a const written past its end (lands on
+# v[1]) and before its start (v[0]) (R), one sized by a macro expression read past its end and before
+# its start (G), and indices in #define bodies, perm written past its end and before its start and read
+# so (B). llvmpipe itself already takes past-the-end indices of these to the last element (not the
+# site's rule: undefined in GLSL, other drivers differ); the negative ones are what fail here unclamped
+printf '%s\n' 'const int N = 2;' '#define M 1' 'struct S { float v[N]; vec2 w[M + 1]; };' 'float perm[4];' \
+  '#define H(i) perm[(i)]' '#define SET(i, x) perm[i] = x' \
+  'void mainImage(out vec4 o, in vec2 f) {' \
+  '  int k = int(iResolution.x); S s; s.v[0] = 0.0; s.v[1] = 0.0; s.w[0] = vec2(0.0, 0.125); s.w[1] = vec2(0.0, 0.25);' \
+  '  for (int i = 0; i < 4; i++) perm[i] = 0.0;' \
+  '  s.v[k] = 0.5; s.v[-k] = 0.25; SET(k, 0.5); SET(-k, 0.25);' \
+  '  o = vec4(s.v[1] + s.v[0], s.w[k].y + s.w[-k].y, H(k) + H(-k), 1.0);' \
+  '}' > clampnamed.frag
+check_px "a member array of a named size, indices in macro bodies" "191 96 191" "$(centre clampnamed.frag)"
+check_px "... with --glsl es" "191 96 191" "$(centre clampnamed.frag --glsl es)"
+# the same through Common: its const sizes the struct by a macro, its macro indexes its const array;
+# Buffer A writes v past its end and before its start (R) and reads TAB past its end (G), the Image
+# reads v past its end and TAB before its start (B)
+python3 - <<'P' > cnamed.json
+import json
+common = ("const int N = 2;\n#define TWO N\nstruct S { float v[TWO]; };\n"
+          "const float TAB[3] = float[3](0.125, 0.25, 0.5);\n#define T(i) TAB[(i)]\n")
+buf = ("void mainImage(out vec4 o, in vec2 f) { int k = int(iResolution.x); S s; s.v[0] = 0.0; s.v[1] = 0.0;\n"
+       "    s.v[k] = 0.5; s.v[-k] = 0.25; o = vec4(s.v[1] + s.v[0], T(k), 0.0, 1.0); }\n")
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    vec4 b = texelFetch(iChannel0, ivec2(0), 0); int k = int(iResolution.x);\n"
+       "    S s; s.v[0] = 0.0; s.v[1] = 0.25;\n"
+       "    o = vec4(b.r, b.g * 0.5, s.v[k] + T(-k), 1.0);\n}\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_px "a named size and a macro's index through Common (JSON)" "191 64 96" "$(centre cnamed.json)"
+check_px "... with --glsl es" "191 64 96" "$(centre cnamed.json --glsl es)"
 # every pass kind: Buffer A writes past a vec4's end, Cube A reads past an array of Common's end, the
 # Image reads both; a directory toy; a Sound pass
 python3 - <<'P' > cpass.json

@@ -13,10 +13,24 @@
  * which is a constant and evaluates nothing. Indices made only of literals, `const` names and
  * object-like macros are constant and left alone (ANGLE leaves them too; out of range they are a
  * compile error anyway).
- * Struct members are followed too (`s.v[i]`, `ps[i].v[j]`), where the member's array has a literal
- * size. Not seen, and so left as written: a base that is not a declared name (a function's result, a
- * parenthesis), a member array of a named size, names declared with a type the scan does not know (made by
- * a function-like macro) or inside a macro's body, and indices written inside a macro's body.
+ * Struct members are followed too (`s.v[i]`, `ps[i].v[j]`). A member array's length is its literal, or
+ * else its size expression written again (`int(N * 2) - 1`) when every name in it is a stable constant:
+ * a file-scope `const` that nothing else in the whole text declares (no local, parameter, member,
+ * function, macro), or an object-like macro defined once, never #undef'd, of such an expression. The
+ * compiler then computes the very value the declaration has; evaluating it here would be a second
+ * reading of GLSL's integer arithmetic that could disagree, and .length() would need the base written
+ * twice (its indices evaluated twice). int() takes a uint size as it takes a uint index.
+ * Indices written in a #define's body are rewritten in place when the chain's base means the same
+ * wherever the macro is expanded: not a parameter, no macro of that name, and every declaration of the
+ * name in the whole text is one the scan typed, all the same vector or matrix or all arrays of one
+ * element type (of any lengths: NAME.length(), which GLSL has for arrays only). A declaration the scan
+ * cannot type anywhere (a type it does not know, a struct's member, a macro's body, an argument of a
+ * macro that declares its parameter) leaves the name unknown. A member or swizzle named by a parameter
+ * ends the chain, and a size that names a parameter leaves that index; a body with # or ## is left.
+ * Not seen, and so left as written: a base that is not a declared name (a function's result, a
+ * parenthesis), a member array sized otherwise (a call, a local const, a shadowed or redefined name),
+ * names declared with a type the scan does not know (made by a function-like macro) or inside a macro's
+ * body, and arrays of arrays (the site's GLSL ES 3.00 has none).
  * Insertions only, never a newline: lines stay where they were. Text only, no GL. */
 #include "glsl/source.h"
 #include "glsl/gltok.h"
@@ -37,6 +51,9 @@ typedef struct {
     long len;        /* an array's literal length; 0: unknown (then lenof names it) */
     const char *lenof; /* the declared name whose .length() gives it, lenof_n long */
     size_t lenof_n;
+    const char *lenx; /* a member array's size as written (`N * 2`), lenx_n long: its names are constants
+                       * that mean the same everywhere, so the compiler computes it again where it is used */
+    size_t lenx_n;
     bool known;      /* the scan knows the type at all (an unknown one shadows, and stops a chain) */
     size_t st;       /* a struct: 1 + its index in the scan's structs (its members are followed) */
 } vtype;
@@ -134,6 +151,179 @@ static bool learn_defines(const char *t, aliases *al, iks_tokens *consts)
     return true;
 }
 
+/* A `#define`: its name, parameters and body (tokens of macros.body), for the rewrite of indices written
+ * in bodies and for knowing which names a macro may change */
+typedef struct {
+    size_t name, n;
+    bool func, bad;    /* bad: parameters this scan cannot read (the body is left as written) */
+    iks_tokens params; /* a function-like macro's parameters */
+    size_t tok0, tok1; /* its body's tokens in macros.body */
+} macro;
+
+struct macros {
+    macro *v;
+    size_t n, cap;
+    iks_tokens body;   /* every body's tokens, each macro's a run of them */
+    bool *bdecl;       /* per body token: it reads as a name being declared */
+    iks_tokens undefs; /* the names of `#undef` lines */
+};
+
+static void macros_free(struct macros *m)
+{
+    for (size_t k = 0; k < m->n; k++) free(m->v[k].params.v);
+    free(m->v);
+    free(m->body.v);
+    free(m->bdecl);
+    free(m->undefs.v);
+}
+
+/* Per token of tk[from, to): whether it reads as a name being declared. After a name other than return,
+ * case, else and do (a type: `vec3 c`, `in float x`, `Made m`, `struct S`), after `]` (`float[3] a`),
+ * after a comma outside parentheses or in a for's init (`int a, b`). Syntax only, so a type the scan
+ * does not know counts too: that is what makes it a safe test of whether a name means one thing. */
+static void mark_declares(const iks_tokens *tk, size_t from, size_t to, bool *out)
+{
+    int depth = 0, forinit = -1;
+    for (size_t k = from; k < to; k++) {
+        out[k] = false;
+        if (ident(tk, k) && k > from) {
+            size_t p = k - 1;
+            if (ident(tk, p))
+                out[k] = !is(tk, p, "return") && !is(tk, p, "case") && !is(tk, p, "else") && !is(tk, p, "do");
+            else if (is(tk, p, "]")) out[k] = true;
+            else if (is(tk, p, ",")) out[k] = depth == 0 || depth == forinit;
+        }
+        if (is(tk, k, "(") || is(tk, k, "[")) {
+            if (is(tk, k, "(") && k > from && is(tk, k - 1, "for")) forinit = depth + 1;
+            depth++;
+        } else if (is(tk, k, ")") || is(tk, k, "]")) {
+            depth--;
+            if (depth < forinit) forinit = -1;
+        } else if (is(tk, k, ";") && depth == forinit) forinit = -1;
+    }
+}
+
+/* The names a function-like macro may declare where it is called (`#define V(n) vec3 n` then `V(c);`)
+ * are not where mark_declares() would see them: every name in the call's parentheses is taken as
+ * declared there, in the code and in other bodies. A macro declares so when a parameter reads as
+ * declared in its body, or its body calls one that does (followed to a fixed point). */
+static void mark_macro_declares(const struct macros *m, const iks_tokens *tk, bool *declike, bool *bdecl)
+{
+    bool *dm = calloc(m->n + 1, sizeof *dm);
+    if (!dm) {
+        /* without the list, every name counts as declared: nothing in a body is rewritten */
+        for (size_t k = 0; k < tk->n; k++) declike[k] = true;
+        for (size_t k = 0; k < m->body.n; k++) bdecl[k] = true;
+        return;
+    }
+    for (bool more = true; more;) {
+        more = false;
+        for (size_t i = 0; i < m->n; i++) {
+            const macro *mc = &m->v[i];
+            if (dm[i] || !mc->func || !mc->params.n) continue;
+            for (size_t k = mc->tok0; k < mc->tok1 && !dm[i]; k++) {
+                if (!ident(&m->body, k)) continue;
+                for (size_t p = 0; p < mc->params.n && !dm[i]; p++)
+                    dm[i] = bdecl[k] && same(m->body.t, mc->params.v[p].at, mc->params.v[p].n, m->body.v[k].at, m->body.v[k].n);
+                for (size_t j = 0; j < m->n && !dm[i]; j++)
+                    dm[i] = dm[j] && same(m->body.t, m->v[j].name, m->v[j].n, m->body.v[k].at, m->body.v[k].n);
+            }
+            more |= dm[i];
+        }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const iks_tokens *in = pass ? &m->body : tk;
+        bool *out = pass ? bdecl : declike;
+        for (size_t k = 0; k + 1 < in->n; k++) {
+            bool call = false;
+            for (size_t j = 0; j < m->n && !call; j++)
+                call = dm[j] && is(in, k + 1, "(") && same(in->t, m->v[j].name, m->v[j].n, in->v[k].at, in->v[k].n);
+            if (!call) continue;
+            /* to its `)`, or on past a body's end (a call a body opens closes after it): marking more
+             * only leaves more as written */
+            int depth = 0;
+            for (size_t j = k + 1; j < in->n; j++) {
+                depth += is(in, j, "(") - is(in, j, ")");
+                if (ident(in, j)) out[j] = true;
+                if (depth <= 0) break;
+            }
+        }
+    }
+    free(dm);
+}
+
+/* the `#define` and `#undef` lines of t */
+static bool learn_macros(const char *t, struct macros *m)
+{
+    m->body.t = m->undefs.t = t;
+    for (const char *p = t; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = iks_tok_define_name(p);
+        if (!q) {
+            /* `#undef NAME` */
+            q = p;
+            while (*q == ' ' || *q == '\t') q++;
+            if (*q++ != '#') continue;
+            while (*q == ' ' || *q == '\t') q++;
+            if (strncmp(q, "undef", 5) != 0 || (q[5] != ' ' && q[5] != '\t')) continue;
+            for (q += 5; *q == ' ' || *q == '\t';) q++;
+            const char *nm = q;
+            while (iks_tok_ident_char(*q)) q++;
+            if (q == nm) continue;
+            if (!IKS_GROW(m->undefs.v, m->undefs.n + 1, m->undefs.cap)) return false;
+            m->undefs.v[m->undefs.n++] = (iks_token){ IKS_TOK_IDENT, (size_t)(nm - t), (size_t)(q - nm) };
+            continue;
+        }
+        const char *nm = q;
+        while (iks_tok_ident_char(*q)) q++;
+        if (q == nm) continue;
+        macro mc = { .name = (size_t)(nm - t), .n = (size_t)(q - nm), .func = *q == '(' };
+        mc.params.t = t;
+        if (mc.func) {
+            for (q++;;) {
+                while (*q == ' ' || *q == '\t') q++;
+                const char *a = q;
+                while (iks_tok_ident_char(*q)) q++;
+                if (q > a) {
+                    if (!IKS_GROW(mc.params.v, mc.params.n + 1, mc.params.cap)) {
+                        free(mc.params.v);
+                        return false;
+                    }
+                    mc.params.v[mc.params.n++] = (iks_token){ IKS_TOK_IDENT, (size_t)(a - t), (size_t)(q - a) };
+                }
+                while (*q == ' ' || *q == '\t') q++;
+                if (*q == ',' && q > a) q++;
+                else if (*q == ')') {
+                    q++;
+                    break;
+                } else {
+                    mc.bad = true;
+                    break;
+                }
+            }
+        }
+        /* the body: to the end of the line, across splices */
+        const char *e = q;
+        while (*e && *e != '\n') {
+            if (*e == '\\' && (e[1] == '\n' || (e[1] == '\r' && e[2] == '\n'))) e += e[1] == '\r' ? 3 : 2;
+            else e++;
+        }
+        mc.tok0 = m->body.n;
+        if (!iks_tok_range(&m->body, t, (size_t)(q - t), (size_t)(e - t), false) ||
+            !IKS_GROW(m->v, m->n + 1, m->cap)) {
+            free(mc.params.v);
+            return false;
+        }
+        mc.tok1 = m->body.n;
+        m->v[m->n++] = mc;
+        p = e;
+        if (!*p) break;
+    }
+    m->bdecl = calloc(m->body.n + 1, sizeof *m->bdecl);
+    if (!m->bdecl) return false;
+    for (size_t k = 0; k < m->n; k++) mark_declares(&m->body, m->v[k].tok0, m->v[k].tok1, m->bdecl);
+    return true;
+}
+
 typedef struct {
     const iks_tokens *tk;
     aliases al;
@@ -143,6 +333,14 @@ typedef struct {
     iks_tokens consts;  /* const names and object-like macros */
     sym *v;             /* the declared names in scope, innermost last */
     size_t nv, cap;
+    sym *all;           /* every declaration made, in or out of scope now (a macro body's base is checked
+                         * against all of them: it is expanded wherever the macro is used) */
+    size_t nall, capall;
+    const bool *declike; /* per token: it reads as a name being declared (see declares()) */
+    const bool *gconst;  /* per token: ... by a `const` statement at file scope */
+    const struct macros *mac;
+    const iks_tokens *params; /* in a macro's body: its parameters (what they stand for is unknown) */
+    size_t *stable_left; /* stable_name() calls left: macros of many names each would make them exponential */
     bool oom;
 } scan;
 
@@ -183,6 +381,11 @@ static void push(scan *s, size_t name_tok, int depth, vtype t)
         return;
     }
     s->v[s->nv++] = (sym){ s->tk->t + s->tk->v[name_tok].at, s->tk->v[name_tok].n, depth, t };
+    if (!IKS_GROW(s->all, s->nall + 1, s->capall)) {
+        s->oom = true;
+        return;
+    }
+    s->all[s->nall++] = s->v[s->nv - 1];
 }
 
 static bool is_const_name(const scan *s, size_t i)
@@ -216,9 +419,97 @@ static long size_literal(const iks_tokens *tk, size_t i)
     return (*e == '\0' || ((*e == 'u' || *e == 'U') && !e[1])) && num[0] != '0' && v > 0 ? v : 0;
 }
 
+static bool is_param(const scan *s, size_t i)
+{
+    for (size_t k = 0; s->params && k < s->params->n; k++)
+        if (same(s->tk->t, s->params->v[k].at, s->params->v[k].n, s->tk->v[i].at, s->tk->v[i].n)) return true;
+    return false;
+}
+
+/* whether the text t[at, at+n) names a parameter of the macro whose body is being read */
+static bool names_param(const scan *s, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        if (!iks_tok_ident_start(p[i]) || (i > 0 && iks_tok_ident_char(p[i - 1]))) {
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (e < n && iks_tok_ident_char(p[e])) e++;
+        for (size_t k = 0; s->params && k < s->params->n; k++)
+            if (s->params->v[k].n == e - i && !memcmp(s->tk->t + s->params->v[k].at, p + i, e - i)) return true;
+        i = e;
+    }
+    return false;
+}
+
+static bool listed(const iks_tokens *l, const char *t, const char *name, size_t n)
+{
+    for (size_t k = 0; k < l->n; k++)
+        if (l->v[k].n == n && !memcmp(t + l->v[k].at, name, n)) return true;
+    return false;
+}
+
+static bool stable_expr(const scan *s, const iks_tokens *tk, size_t a, size_t b, int depth);
+
+/* Whether the name means one constant wherever it is written: a `const` at file scope that nothing else
+ * declares (no local, parameter, member, function or macro of that name anywhere, in or out of a macro
+ * body), or an object-like macro defined once, never #undef'd nor declared, whose body is such a
+ * constant expression in turn. Then a size written with it can be written again at any use. */
+static bool stable_name(const scan *s, const char *name, size_t n, int depth)
+{
+    const struct macros *m = s->mac;
+    const char *t = s->tk->t;
+    if (depth > 8 || !*s->stable_left || listed(&m->undefs, t, name, n)) return false;
+    --*s->stable_left;
+    size_t defs = 0;
+    const macro *d = NULL;
+    for (size_t k = 0; k < m->n; k++)
+        if (m->v[k].n == n && !memcmp(t + m->v[k].name, name, n)) defs++, d = &m->v[k];
+    for (size_t k = 0; k < m->body.n; k++)
+        if (m->bdecl[k] && m->body.v[k].n == n && !memcmp(t + m->body.v[k].at, name, n)) return false;
+    size_t decls = 0, last = 0;
+    for (size_t k = 0; k < s->tk->n; k++)
+        if (s->declike[k] && s->tk->v[k].n == n && !memcmp(t + s->tk->v[k].at, name, n)) decls++, last = k;
+    if (defs) return defs == 1 && !d->func && !decls && stable_expr(s, &m->body, d->tok0, d->tok1, depth + 1);
+    return decls == 1 && s->gconst[last];
+}
+
+/* tokens [a, b) of tk: literals, + - * / %, parentheses and stable names, and at least one token */
+static bool stable_expr(const scan *s, const iks_tokens *tk, size_t a, size_t b, int depth)
+{
+    if (a >= b) return false;
+    for (size_t k = a; k < b; k++) {
+        if (tk->v[k].k == IKS_TOK_NUMBER) continue;
+        if (tk->v[k].k == IKS_TOK_PUNCT) {
+            if (strchr("+-*/%()", tk->t[tk->v[k].at])) continue;
+            return false;
+        }
+        if (!stable_name(s, tk->t + tk->v[k].at, tk->v[k].n, depth)) return false;
+    }
+    return true;
+}
+
+/* A member array's size `[ ... ]` at token i, when no literal, as text the clamp can write again: one
+ * line of a stable_expr. The compiler then computes the same value the declaration has, by its own
+ * rules (an evaluation here would be a second reading of GLSL's arithmetic that could disagree). */
+static bool size_expr(const scan *s, size_t i, vtype *t)
+{
+    const iks_tokens *tk = s->tk;
+    size_t c = closing(tk, i);
+    if (c >= tk->n || !stable_expr(s, tk, i + 1, c, 0)) return false;
+    const char *a = tk->t + tk->v[i + 1].at, *b = tk->t + tk->v[c - 1].at + tk->v[c - 1].n;
+    if (b - a > 100) return false;
+    for (const char *p = a; p < b; p++)
+        if (*p == '\n' || *p == '\r' || *p == '\\' || (*p == '/' && (p[1] == '/' || p[1] == '*'))) return false;
+    t->lenx = a;
+    t->lenx_n = (size_t)(b - a);
+    return true;
+}
+
 /* The members of the struct whose body opens at token i (on "{"), as struct number st: each
- * `[precision] TYPE name[N], ...;` of a type the scan knows (an array member only with a literal size:
- * its .length() would need the whole base written again) */
+ * `[precision] TYPE name[N], ...;` of a type the scan knows (an array member only with a literal size or
+ * a size_expr(): its .length() would need the whole base written again) */
 static void learn_members(scan *s, size_t i, size_t st)
 {
     const iks_tokens *tk = s->tk;
@@ -234,7 +525,7 @@ static void learn_members(scan *s, size_t i, size_t st)
             if (is(tk, j, "[")) { /* float[3] a; */
                 t.elem = t.known, t.known = t.array = true;
                 t.len = size_literal(tk, j);
-                if (!t.len) t.known = false;
+                if (!t.len && !size_expr(s, j, &t)) t.known = false;
                 j = closing(tk, j) + 1;
             }
             while (j < semi && ident(tk, j)) {
@@ -243,7 +534,7 @@ static void learn_members(scan *s, size_t i, size_t st)
                 if (is(tk, j, "[")) {
                     m.elem = m.known && !m.array, m.known = !m.array, m.array = true;
                     m.len = size_literal(tk, j);
-                    if (!m.len) m.known = false;
+                    if (m.known && !m.len && !size_expr(s, j, &m)) m.known = false;
                     j = closing(tk, j) + 1;
                 }
                 if (!IKS_GROW(s->mem, s->nmem + 1, s->capmem)) {
@@ -345,6 +636,7 @@ static bool constant_index(const scan *s, size_t a, size_t b)
             if (strchr("+-*/%()<>&|^~?:!=", tk->t[tk->v[k].at])) continue;
             return false;
         }
+        if (is_param(s, k)) return false; /* in a macro's body: whatever the argument is */
         if (is(tk, k, "int") || is(tk, k, "uint") || is_const_name(s, k)) continue;
         return false;
     }
@@ -371,6 +663,7 @@ static void chain(const scan *s, size_t i, const sym *sy, edits *ed)
     vtype t = sy->t;
     size_t j = i + 1;
     while (t.known && j < tk->n) {
+        if (is(tk, j, ".") && is_param(s, j + 1)) return; /* a member or swizzle a macro's argument names */
         if (is(tk, j, ".") && ident(tk, j + 1) && !t.array && t.dim && swizzle(tk->t + tk->v[j + 1].at, tk->v[j + 1].n)) {
             size_t n = tk->v[j + 1].n;
             t = (vtype){ .known = true, .dim = n > 1 ? (int)n : 0 };
@@ -395,10 +688,14 @@ static void chain(const scan *s, size_t i, const sym *sy, edits *ed)
         vtype next = { .known = true };
         if (t.array) {
             if (t.len) snprintf(len, sizeof len, "%ld", t.len - 1);
+            else if (t.lenx_n) {
+                if (names_param(s, t.lenx, t.lenx_n)) return; /* the size would read the macro's argument */
+                snprintf(len, sizeof len, "int(%.*s) - 1", (int)t.lenx_n, t.lenx);
+            }
             else if (t.lenof_n < 100) snprintf(len, sizeof len, "%.*s.length() - 1", (int)t.lenof_n, t.lenof);
             else return; /* a name too long to write here: left as written */
             next = t;
-            next.array = false, next.len = 0, next.lenof_n = 0;
+            next.array = false, next.len = 0, next.lenof_n = 0, next.lenx_n = 0;
             next.known = t.elem;
         } else if (t.cols) {
             snprintf(len, sizeof len, "%d", t.cols - 1);
@@ -414,6 +711,93 @@ static void chain(const scan *s, size_t i, const sym *sy, edits *ed)
         }
         t = next;
         j = c + 1;
+    }
+}
+
+/* per token of tk: declared by a `const` statement at file scope (outside every brace and parenthesis) */
+static void mark_gconst(const iks_tokens *tk, const bool *declike, bool *out)
+{
+    int brace = 0, paren = 0;
+    bool cst = false, start = true;
+    for (size_t k = 0; k < tk->n; k++) {
+        if (start) cst = brace == 0 && is(tk, k, "const");
+        out[k] = declike[k] && cst && brace == 0 && paren == 0;
+        if (is(tk, k, "(") || is(tk, k, "[")) paren++;
+        else if (is(tk, k, ")") || is(tk, k, "]")) paren -= paren > 0;
+        else if (is(tk, k, "{")) brace++;
+        else if (is(tk, k, "}")) brace -= brace > 0;
+        start = is(tk, k, ";") || is(tk, k, "{") || is(tk, k, "}");
+    }
+}
+
+/* What the name means in a macro's body, which is expanded where the macro is used, not where it is
+ * defined: known only when every declaration of the name in the whole text is one the scan typed (none
+ * in a macro body, none of a type it does not know), no macro has that name, and all of them agree: the
+ * same vector or matrix, or arrays of one element type (of any lengths: then NAME.length(), which is an
+ * array's own wherever it is expanded). */
+static bool body_base(const scan *s, const bool *decl, const char *name, size_t n, sym *out)
+{
+    const struct macros *m = s->mac;
+    const char *t = s->tk->t;
+    if (listed(&m->undefs, t, name, n)) return false;
+    for (size_t k = 0; k < m->n; k++)
+        if (m->v[k].n == n && !memcmp(t + m->v[k].name, name, n)) return false;
+    for (size_t k = 0; k < m->body.n; k++)
+        if (m->bdecl[k] && m->body.v[k].n == n && !memcmp(t + m->body.v[k].at, name, n)) return false;
+    for (size_t k = 0; k < s->tk->n; k++)
+        if (s->declike[k] && !decl[k] && s->tk->v[k].n == n && !memcmp(t + s->tk->v[k].at, name, n)) return false;
+    vtype v = { 0 };
+    bool any = false, one_len = true;
+    for (size_t k = 0; k < s->nall; k++) {
+        const sym *a = &s->all[k];
+        if (a->n != n || memcmp(a->name, name, n)) continue;
+        if (!a->t.known) return false;
+        if (!any) {
+            v = a->t;
+            any = true;
+            continue;
+        }
+        if (a->t.array != v.array || a->t.elem != v.elem || a->t.dim != v.dim || a->t.cols != v.cols ||
+            a->t.rows != v.rows || a->t.st != v.st)
+            return false;
+        one_len &= a->t.len == v.len;
+    }
+    if (!any) return false;
+    if (v.array && (!one_len || !v.len)) {
+        v.len = 0;
+        v.lenof = name;
+        v.lenof_n = n;
+    }
+    *out = (sym){ name, n, 0, v };
+    return true;
+}
+
+/* Indices written in macro bodies: each chain whose base body_base() knows, as chain() does in the code;
+ * a base, member or swizzle that is a parameter is left (it is whatever the argument is), and so is a
+ * body with `#` or `##` in it or a parameter that would capture the clamp's own words */
+static void rewrite_bodies(const scan *s, const bool *decl, edits *ed)
+{
+    const struct macros *m = s->mac;
+    for (size_t i = 0; i < m->n && !ed->oom; i++) {
+        const macro *mc = &m->v[i];
+        if (mc->tok1 == mc->tok0) continue; /* an empty body (and maybe no token array at all) */
+        iks_tokens b = { .t = m->body.t, .len = m->body.len, .v = m->body.v + mc->tok0, .n = mc->tok1 - mc->tok0 };
+        bool bad = mc->bad;
+        for (size_t k = 0; k < b.n; k++) bad |= is(&b, k, "#");
+        for (size_t k = 0; k < mc->params.n; k++)
+            bad |= mc->params.v[k].n == 5 && !memcmp(m->body.t + mc->params.v[k].at, "clamp", 5);
+        if (bad) continue;
+        scan bs = *s;
+        bs.tk = &b;
+        bs.params = &mc->params;
+        for (size_t k = 0; k < b.n; k++) {
+            if (!ident(&b, k) || (k > 0 && is(&b, k - 1, ".")) || is_param(&bs, k)) continue;
+            if (!is(&b, k + 1, "[") && !is(&b, k + 1, ".")) continue;
+            sym sy;
+            if (body_base(s, decl, b.t + b.v[k].at, b.v[k].n, &sy) &&
+                (sy.t.array || sy.t.dim || sy.t.cols || sy.t.st))
+                chain(&bs, k, &sy, ed);
+        }
     }
 }
 
@@ -442,15 +826,29 @@ char *iks_clamp_indices(const char *text)
     iks_tokens tk = { 0 };
     scan s = { .tk = &tk };
     edits ed = { 0 };
-    bool *decl = NULL;
+    struct macros mac = { 0 };
+    bool *decl = NULL, *declike = NULL, *gconst = NULL;
     char *out = NULL;
-    if (!iks_tok_range(&tk, text, 0, len, true) || !learn_defines(text, &s.al, &s.consts)) goto done;
+    if (!iks_tok_range(&tk, text, 0, len, true) || !learn_defines(text, &s.al, &s.consts) || !learn_macros(text, &mac))
+        goto done;
     decl = calloc(tk.n + 1, sizeof *decl);
-    if (!decl) goto done;
+    declike = calloc(tk.n + 1, sizeof *declike);
+    gconst = calloc(tk.n + 1, sizeof *gconst);
+    if (!decl || !declike || !gconst) goto done;
+    mark_declares(&tk, 0, tk.n, declike);
+    mark_macro_declares(&mac, &tk, declike, mac.bdecl);
+    mark_gconst(&tk, declike, gconst);
+    s.declike = declike;
+    s.gconst = gconst;
+    s.mac = &mac;
+    size_t stable_left = 4096;
+    s.stable_left = &stable_left;
     /* the prelude's names at depth -1, under everything the text declares */
     for (size_t k = 0; k < sizeof PRELUDE / sizeof PRELUDE[0]; k++) {
         if (!IKS_GROW(s.v, s.nv + 1, s.cap)) goto done;
         s.v[s.nv++] = (sym){ PRELUDE[k].name, strlen(PRELUDE[k].name), -1, prelude_type(k) };
+        if (!IKS_GROW(s.all, s.nall + 1, s.capall)) goto done;
+        s.all[s.nall++] = s.v[s.nv - 1];
     }
     int brace = 0, paren = 0;
     bool start = true;
@@ -525,10 +923,15 @@ char *iks_clamp_indices(const char *text)
         i++;
     }
     if (s.oom) goto done;
+    rewrite_bodies(&s, decl, &ed);
     out = iks_edits_apply(&ed, text, len);
 done:
     iks_edits_free(&ed);
+    macros_free(&mac);
     free(decl);
+    free(declike);
+    free(gconst);
+    free(s.all);
     free(tk.v);
     free(s.al.v);
     free(s.structs.v);
