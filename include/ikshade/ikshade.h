@@ -514,8 +514,9 @@ typedef struct {
  * after the frames in flight, every file on disk complete; a frame stopped within is dropped, and the
  * toy's buffers are then part way into it: iks_toy_reset or iks_toy_state_load before drawing on). It
  * runs with the context that was current when iks_render was called current again (and, on an engine
- * made from that context, its GL state given back), so it may draw with it. iks_interrupt is honoured
- * at the same points. */
+ * made from that context, its GL state given back), so it may draw with it, or with this engine's other
+ * toys (not the one being rendered, whose frame is half drawn). iks_interrupt is honoured at the same
+ * points. */
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {
