@@ -114,6 +114,9 @@ int main(int argc, char **argv)
     FIELD(iks_progress, done);
     FIELD(iks_progress, total);
     FIELD(iks_progress, seconds);
+    FIELD(iks_progress, frame);
+    FIELD(iks_progress, part);
+    FIELD(iks_progress, parts);
     END();
     BEGIN(iks_uniform_info);
     FIELD(iks_uniform_info, name);

@@ -1,7 +1,8 @@
 /* test_api.c: the engine through its public API alone (include/ikshade/ikshade.h), as a program that
  * embeds it would use it: a headless engine, toys from memory and from files, exact pixels in both
  * output formats, the frame's uniforms, settings, every error code a caller can provoke, rendering to
- * files with a progress callback (and stopping it), the logger, and no GL objects leaked.
+ * files with a progress callback (and stopping it, between frames and between Cube A's steps), the
+ * logger, and no GL objects leaked.
  *
  *     test_api SOURCE_DIR      (prints one line per failure, then "N passed, M failed")
  */
@@ -1126,6 +1127,182 @@ static bool on_progress(void *user, const iks_progress *p)
     return !(l->stop_after && l->calls >= l->stop_after);
 }
 
+/* ---- Cube A in steps ---- */
+
+/* what a render's progress calls said within frames */
+typedef struct {
+    int calls, steps;      /* calls, and those within a frame */
+    int last_part, parts;  /* the last step seen, and its frame's count */
+    bool in_order;         /* each step one after the one before (1 after parts: the next frame) */
+    bool between_ok;       /* every call between frames says 0/0 and frame -1 */
+    long frames_seen[4];   /* the frames the steps named, in the order they began */
+    int nframes;
+    int stop_at;           /* return false at this step of frame stop_frame or later; 0: never */
+    long stop_frame;
+    int interrupt_at;      /* call iks_interrupt() at this step (the signal path); 0: never */
+} step_log;
+
+static bool on_step_progress(void *user, const iks_progress *p)
+{
+    step_log *l = user;
+    l->calls++;
+    if (p->parts == 0) {
+        if (p->part != 0 || p->frame != -1) l->between_ok = false;
+        return true;
+    }
+    l->steps++;
+    int want = l->last_part == l->parts ? 1 : l->last_part + 1;
+    if (p->part != want || (l->parts && p->parts != l->parts) || p->part > p->parts) l->in_order = false;
+    if (p->part == 1 && l->nframes < 4) l->frames_seen[l->nframes++] = p->frame;
+    l->last_part = p->part;
+    l->parts = p->parts;
+    if (l->interrupt_at && p->part == l->interrupt_at) iks_interrupt();
+    return !(l->stop_at && p->part == l->stop_at && p->frame >= l->stop_frame);
+}
+
+/* A toy whose Cube A and Image depend on every pixel's position, its derivatives (2x2 quads, which a
+ * scissored strip must not change) and Cube A's previous frame; Image looks in every direction. */
+static const char *CUBE_JSON =
+    "{\"Shader\":{\"info\":{\"name\":\"steps\"},\"renderpass\":["
+    "{\"type\":\"cubemap\",\"name\":\"Cube A\",\"inputs\":[{\"id\":\"4dX3Rr\",\"type\":\"cubemap\",\"channel\":0,"
+    "\"sampler\":{\"filter\":\"nearest\",\"wrap\":\"clamp\"}}],\"outputs\":[{\"id\":\"4dX3Rr\",\"channel\":0}],"
+    "\"code\":\"void mainCubemap(out vec4 c, in vec2 f, in vec3 ro, in vec3 rd) {"
+    " float h = fract(sin(dot(f, vec2(12.9898, 78.233))) * 43758.5453);"
+    " c = vec4(h, fract(dFdx(rd.x) * 4000.0 + dFdy(rd.y) * 3000.0), fract(fwidth(f.y * rd.z) * 0.37), 1.0)"
+    " + 0.5 * texture(iChannel0, rd.yzx) * float(iFrame); }\"},"
+    "{\"type\":\"image\",\"name\":\"Image\",\"inputs\":[{\"id\":\"4dX3Rr\",\"type\":\"cubemap\",\"channel\":0,"
+    "\"sampler\":{\"filter\":\"nearest\",\"wrap\":\"clamp\"}}],\"outputs\":[],"
+    "\"code\":\"void mainImage(out vec4 c, in vec2 f) { vec2 a = (f / iResolution.xy) * vec2(6.2831853, 3.1415926);"
+    " vec3 d = vec3(sin(a.y) * cos(a.x), cos(a.y), sin(a.y) * sin(a.x));"
+    " c = vec4(fract(texture(iChannel0, d).rgb * 7.0), 1.0); }\"}"
+    "]}}";
+
+static iks_toy *load_cube(iks_engine *e, int side, int w, int h)
+{
+    iks_toy_desc d = IKS_TOY_DESC_INIT;
+    d.json = CUBE_JSON, d.width = w, d.height = h, d.cube_size = side;
+    iks_toy *t = NULL;
+    CHECK_CODE("load a Cube A toy from JSON", iks_toy_load(e, &d, &t), IKS_OK);
+    return t;
+}
+
+static void test_cube_steps(iks_engine *e)
+{
+    enum { W = 96, H = 48, FR = 2 };
+    /* faces of 64: one strip a face, six steps a frame */
+    iks_toy *t = load_cube(e, 64, W, H);
+    if (!t) return;
+    char out[600];
+    snprintf(out, sizeof out, "%s/cube_steps.png", tmpdir);
+    step_log l = { .in_order = true, .between_ok = true };
+    CHECK_CODE("render a Cube A toy", iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H,
+                                                                       .progress = on_step_progress, .user = &l },
+                                                 NULL),
+               IKS_OK);
+    CHECK(l.steps == 6 && l.parts == 6 && l.in_order && l.nframes == 1 && l.frames_seen[0] == 0,
+          "progress within Cube A's frame: parts 1..6 of 6, frame 0", "6 steps 1..6 of 6 in order, frame 0",
+          "%d steps, last %d of %d, %s, frame %ld", l.steps, l.last_part, l.parts, l.in_order ? "in order" : "not in order",
+          l.nframes ? l.frames_seen[0] : -2);
+    CHECK(l.between_ok && l.calls > l.steps, "the calls between frames say part 0 of 0, frame -1", "0/0, -1",
+          "not (%d calls)", l.calls);
+    iks_toy_destroy(t);
+
+    /* a toy without Cube A: no steps */
+    CHECK_CODE("load a toy without Cube A", load_src(e, "plain.frag", "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }",
+                                                     8, 8, &t),
+               IKS_OK);
+    step_log pl = { .in_order = true, .between_ok = true };
+    CHECK_CODE("render it", iks_render(t, &(iks_render_desc){ .output = out, .width = 8, .height = 8, .progress = on_step_progress,
+                                                              .user = &pl },
+                                       NULL),
+               IKS_OK);
+    CHECK(pl.steps == 0 && pl.calls > 0 && pl.between_ok, "without Cube A every call says 0/0", "0 steps",
+          "%d steps of %d calls", pl.steps, pl.calls);
+    iks_toy_destroy(t);
+
+    /* faces of 512: two strips a face (12 steps); the frames equal iks_toy_draw's, whose faces are one draw each */
+    t = load_cube(e, 512, W, H);
+    if (!t) return;
+    snprintf(out, sizeof out, "%s/cube_steps.raw", tmpdir);
+    FILE *raw = fopen(out, "w+b");
+    if (!raw) return;
+    step_log sl = { .in_order = true, .between_ok = true };
+    iks_render_desc rd = { .output = "-", .raw_fd = fileno(raw), .width = W, .height = H, .end = FR,
+                           .progress = on_step_progress, .user = &sl };
+    CHECK_CODE("reset", iks_toy_reset(t), IKS_OK);
+    CHECK_CODE("render 2 frames in steps, raw", iks_render(t, &rd, NULL), IKS_OK);
+    CHECK(sl.steps == 2 * 12 && sl.parts == 12 && sl.in_order && sl.nframes == 2 && sl.frames_seen[1] == 1,
+          "faces of 512: 12 steps a frame (2 strips a face), in order, frames 0 and 1", "24 steps of 12, frames 0 1",
+          "%d steps of %d, %s, %d frames", sl.steps, sl.parts, sl.in_order ? "in order" : "not in order", sl.nframes);
+    static uint8_t stepped[FR][W * H * 4], whole[FR][W * H * 4];
+    rewind(raw);
+    size_t got = fread(stepped, 1, sizeof stepped, raw);
+    fclose(raw);
+    CHECK(got == sizeof stepped, "the raw output holds both frames", "all bytes", "%zu of %zu", got, sizeof stepped);
+    CHECK_CODE("reset", iks_toy_reset(t), IKS_OK);
+    for (int i = 0; i < FR; i++) {
+        iks_frame_info fi;
+        iks_render_frame_info(&rd, i, &fi);
+        CHECK_CODE("iks_toy_draw the same frame", draw_wh(t, &fi, W, H, whole[i], NULL), IKS_OK);
+    }
+    int differ = 0, first = -1;
+    for (size_t i = 0; i < sizeof stepped; i++)
+        if (((uint8_t *)stepped)[i] != ((uint8_t *)whole)[i] && !differ++) first = (int)i;
+    CHECK(differ == 0, "Cube A in strips gives the one-draw picture byte for byte (two frames, feedback)",
+          "identical", "%d bytes differ, the first at %d", differ, first);
+    /* ... and the picture is not trivially the same everywhere, so the comparison could fail */
+    int distinct = 0;
+    for (int i = 4; i < W * H * 4; i += 4) distinct += memcmp(whole[1] + i, whole[1] + i - 4, 3) != 0;
+    CHECK(distinct > W * H / 2, "the compared picture varies from pixel to pixel", "> half", "%d", distinct);
+
+    /* a stop at step 5 of frame 0: INTERRUPTED at once, no file */
+    snprintf(out, sizeof out, "%s/cube_stop/%%02d.png", tmpdir);
+    step_log stop = { .in_order = true, .between_ok = true, .stop_at = 5 };
+    iks_render_stats st;
+    CHECK_CODE("a progress call returning false within Cube A stops the render",
+               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .end = 3,
+                                                  .progress = on_step_progress, .user = &stop },
+                          &st),
+               IKS_E_INTERRUPTED);
+    CHECK(stop.steps == 5 && stop.last_part == 5 && st.written == 0, "... at that step, nothing written",
+          "5 steps, 0 written", "%d steps (last %d), %ld written", stop.steps, stop.last_part, st.written);
+    snprintf(out, sizeof out, "%s/cube_stop", tmpdir);
+    int files, temps;
+    char names[1024];
+    count_files(out, &files, &temps, names, sizeof names);
+    CHECK(files == 0 && temps == 0, "no output file after a stop within the first frame", "none", "%s", names);
+
+    /* the same after frame 0 is written: a stop within frame 1 keeps frame 0, whole */
+    snprintf(out, sizeof out, "%s/cube_stop1/%%02d.png", tmpdir);
+    step_log stop1 = { .in_order = true, .between_ok = true, .stop_at = 3, .stop_frame = 1 };
+    CHECK_CODE("a stop within frame 1 of 3",
+               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .end = 3,
+                                                  .progress = on_step_progress, .user = &stop1 },
+                          &st),
+               IKS_E_INTERRUPTED);
+    CHECK(stop1.steps == 12 + 3 && st.written == 1, "... keeps frame 0, drawn before it", "15 steps, 1 written",
+          "%d steps, %ld written", stop1.steps, st.written);
+    snprintf(out, sizeof out, "%s/cube_stop1", tmpdir);
+    count_files(out, &files, &temps, names, sizeof names);
+    snprintf(out, sizeof out, "%s/cube_stop1/00.png", tmpdir);
+    char why[600] = "";
+    CHECK(files == 1 && temps == 0 && png_ok(out, W, H, why, sizeof why), "... as its one file, a whole PNG",
+          "00.png, complete", "%s %s", names, why);
+
+    /* iks_interrupt (a signal handler's call) between steps: no step after it */
+    snprintf(out, sizeof out, "%s/cube_int.png", tmpdir);
+    step_log in = { .in_order = true, .between_ok = true, .interrupt_at = 2 };
+    CHECK_CODE("iks_interrupt within Cube A stops the render",
+               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .progress = on_step_progress,
+                                                  .user = &in },
+                          NULL),
+               IKS_E_INTERRUPTED);
+    iks_interrupt_reset();
+    CHECK(in.steps == 2 && access(out, F_OK) != 0, "... at the next step, with no file", "2 steps, no file",
+          "%d steps, %s", in.steps, access(out, F_OK) == 0 ? "a file" : "no file");
+    iks_toy_destroy(t);
+}
+
 static void test_render(iks_engine *e)
 {
     iks_toy *t;
@@ -1653,6 +1830,7 @@ int main(int argc, char **argv)
     test_deep_expression(e);
     test_errors(e);
     test_render(e);
+    test_cube_steps(e);
     test_write_png("after iks_render");
     test_limb(e);
     test_probe(e);

@@ -2,7 +2,7 @@
 # Cube A (shadertoy.com's cubemap pass) through `render`: the ray of every face as the site computes it
 # (face order, orientation, iResolution), the faces read back as a samplerCube in any pass, feedback on
 # itself, its place in a frame (after Buffers A-D, before Image), from a directory toy and from the
-# site's JSON, and the errors around it. Every check reads pixels that the shaders determine exactly:
+# site's JSON, the errors around it, and a slow frame stopped within by SIGINT (Cube A in steps). Every check reads pixels that the shaders determine exactly:
 # equal where the value times 255 is a whole number (counts of 1/255), within 1 (px_near, tests/lib.sh)
 # where the 8-bit rounding is the driver's (0.75, 0.25, 0.5: NVIDIA rounds 127.5 down, llvmpipe up).
 # usage: test_cube.sh IKSHADE
@@ -155,4 +155,59 @@ R side -o side64.png --size 4x4 --cube-size 64
 check_eq "--cube-size 64: faces of 64 (centre at 32.5 of 1024 -> 8, side 64 -> 16)" "8 16 0" "$(png pixel side64.png 2 2)"
 expect_fail "--cube-size 0 is refused (the library's 0 is the default)" 2 "--cube-size '0'" "$bin" render side -o x.png --cube-size 0
 expect_fail "--cube-size past the GL's limit: one line saying the limit" 2 "Cube A: cubemap faces of 65536x65536: this GL allows 1 to [0-9]+" "$bin" render side -o x.png --cube-size 65536
+
+# ---- a frame that takes long: Cube A is drawn in steps (strips of its faces) during a render ------------
+# Slow by size, not by sleeping: the site's 1024 faces with a loop a pixel, tens of seconds a frame on
+# llvmpipe. Ctrl-C must stop it within a step, not after the frame, and leave no file.
+mkdir slow
+cat > slow/cube_a.glsl <<'G'
+void mainCubemap(out vec4 c, in vec2 f, in vec3 ro, in vec3 rd) {
+    float s = 0.0;
+    for (int i = 0; i < 3000; i++) s += sin(float(i) * 0.001 + rd.x * 3.0 + rd.y);
+    c = vec4(fract(s), rd * 0.5 + 0.5);
+}
+G
+echo 'void mainImage(out vec4 c, in vec2 f) { c = vec4(texture(iChannel0, normalize(vec3(f / iResolution.xy - 0.5, 1.0))).rgb, 1.0); }' > slow/image.glsl
+echo 'image.iChannel0 = cube_a' > slow/manifest.txt
+mkdir slowout
+timeout --preserve-status -s INT 3 "$bin" render slow -o slowout/x.png --size 8x8 --cube-size 1024 2>slow.err; rc=$?
+check "SIGINT during a slow Cube A frame: exit 130, as between frames (got $rc)" [ "$rc" = 130 ]
+check "... with the usual message, nothing else on a non-terminal" \
+  [ "$(cat slow.err)" = "ikshade render: interrupted: 0 of 1 frames written, every one complete; the rest are frames 0:1" ]
+check "... and no file, not even a temporary one ($(ls -A slowout))" [ -z "$(ls -A slowout)" ]
+# On a terminal the bar names the step; SIGINT once it has shown step 2 of 48 stops before the 48th.
+# (Waits for what the bar says, never for a time.)
+out=$(python3 - "$bin" render slow -o slowout/y.png --size 8x8 --cube-size 1024 <<'P'
+import os, pty, re, select, signal, subprocess, sys
+m, s = pty.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=s, stderr=s)
+os.close(s)
+buf, sent = b"", False
+while True:
+    r, _, _ = select.select([m], [], [], 600)
+    if not r:
+        p.kill()
+        break
+    try:
+        chunk = os.read(m, 4096)
+    except OSError:  # EIO: the program has closed the terminal
+        break
+    if not chunk:
+        break
+    buf += chunk
+    if not sent and b"frame 1/1, Cube A 2/48" in buf:
+        p.send_signal(signal.SIGINT)
+        sent = True
+rc = p.wait()
+steps = [int(x) for x in re.findall(rb"Cube A (\d+)/48", buf)]
+print(rc, "sent" if sent else "not-sent", max(steps) if steps else 0,
+      "message" if b"interrupted: 0 of 1 frames written" in buf else "no-message")
+P
+)
+read -r rc sent last msg <<<"$out"
+check "on a terminal the bar shows Cube A's steps, 'frame 1/1, Cube A 2/48' ($out)" [ "$sent" = sent ]
+check "... SIGINT then exits 130 (got $rc)" [ "$rc" = 130 ]
+check "... within the frame: the last step shown, $last, is before the 48th" [ "$last" -lt 48 ]
+check "... with the interrupted message ($msg)" [ "$msg" = message ]
+check "... and no file ($(ls -A slowout))" [ -z "$(ls -A slowout)" ]
 finish

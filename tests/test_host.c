@@ -467,12 +467,12 @@ static void gpu_in_out(iks_engine *e, const gl_snapshot *before)
 /* A progress callback that draws with the host's own context, as a program showing progress in its
  * window would: the render must get its engine's context back (over GLX: glvnd refuses EGL beside it) */
 static GLFWwindow *cb_host;
-static int cb_calls;
+static int cb_calls, cb_steps;
 static bool host_draws(void *user, const iks_progress *p)
 {
     (void)user;
-    (void)p;
     cb_calls++;
+    cb_steps += p->parts > 0; /* within a frame, between Cube A's faces */
     glfwMakeContextCurrent(cb_host);
     glClear(GL_COLOR_BUFFER_BIT);
     return true;
@@ -508,6 +508,44 @@ static void render_with_callback(const char *when, iks_engine *e, GLFWwindow *ho
         CHECK(remove(f) == 0, "%s: frame %d written", when, i);
     }
     rmdir(dir);
+
+    /* the same between Cube A's steps, in the middle of a frame: the host's clear must not reach a face
+     * (an engine on the host's context that left our framebuffer bound would clear the face just drawn) */
+    const char *json =
+        "{\"Shader\":{\"renderpass\":["
+        "{\"type\":\"cubemap\",\"name\":\"Cube A\",\"inputs\":[],\"outputs\":[{\"id\":\"4dX3Rr\",\"channel\":0}],"
+        "\"code\":\"void mainCubemap(out vec4 c, in vec2 f, in vec3 ro, in vec3 rd) { c = vec4(0.2, 0.4, 0.6, 1.0); }\"},"
+        "{\"type\":\"image\",\"name\":\"Image\",\"inputs\":[{\"id\":\"4dX3Rr\",\"type\":\"cubemap\",\"channel\":0}],"
+        "\"outputs\":[],\"code\":\"void mainImage(out vec4 c, in vec2 f) {"
+        " c = vec4(texture(iChannel0, normalize(vec3(f - 4.0, 1.0))).rgb, 1.0); }\"}]}}";
+    iks_toy_desc td = IKS_TOY_DESC_INIT;
+    td.json = json, td.width = 8, td.height = 8, td.cube_size = 64;
+    t = NULL;
+    if (iks_toy_load(e, &td, &t) != IKS_OK) {
+        CHECK(false, "%s: load a Cube A toy: %s", when, (iks_last_error(&msg), msg));
+        return;
+    }
+    FILE *raw = tmpfile();
+    if (!raw) {
+        iks_toy_destroy(t);
+        return;
+    }
+    cb_calls = cb_steps = 0;
+    c = iks_render(t, &(iks_render_desc){ .output = "-", .raw_fd = fileno(raw), .width = 8, .height = 8,
+                                          .progress = host_draws }, &st);
+    uint8_t px[8 * 8 * 4];
+    rewind(raw);
+    size_t got = fread(px, 1, sizeof px, raw);
+    fclose(raw);
+    int bad = 0;
+    /* 0.2, 0.4, 0.6 in 8 bits: 51, 102, 153 exactly (the faces hold half floats; within 1) */
+    for (int i = 0; i < 64 && got == sizeof px; i++)
+        bad += abs(px[4 * i] - 51) > 1 || abs(px[4 * i + 1] - 102) > 1 || abs(px[4 * i + 2] - 153) > 1;
+    CHECK(c == IKS_OK && cb_steps == 6 && got == sizeof px && bad == 0,
+          "%s: a Cube A render whose callback draws with the host's context between faces: %s (%s), %d calls "
+          "within the frame (want 6), %zu bytes, %d pixels not (51, 102, 153)",
+          when, cname(c), (iks_last_error(&msg), msg), cb_steps, got, bad);
+    iks_toy_destroy(t);
 }
 
 int main(void)

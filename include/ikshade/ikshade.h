@@ -501,11 +501,23 @@ typedef struct iks_input_log iks_input_log; /* a recorded viewer session: see "r
 typedef struct {
     long done, total;   /* frames written so far, of total */
     double seconds;     /* since the render began */
+    /* Within a frame (parts > 0): step `part` of the `parts` of frame `frame` has been drawn. frame is
+     * its number as iFrame has it, so below the render's first while a range that starts later draws
+     * the frames before it, unsaved. A toy's Cube A draws six faces of 1024x1024 every frame, which on
+     * a CPU rasterizer can take minutes, so a render draws them in steps: each face in strips of about
+     * 128K pixels (parts: 6 for faces of 256 or less, 12 for 512, 48 for the default 1024). Between
+     * frames, and for a toy without Cube A: part = parts = 0 and frame = -1. */
+    long frame;
+    int part, parts;
 } iks_progress;
-/* Called after each frame drawn and whenever one has been written; return false to stop the render
- * (it then ends with IKS_E_INTERRUPTED after the frames in flight, every file on disk complete). It
+/* Called after each frame drawn, whenever one has been written, and after each step of a frame drawn in
+ * steps (see iks_progress.parts); return false to stop the render (it then ends with IKS_E_INTERRUPTED
+ * after the frames in flight, every file on disk complete; a frame stopped within is dropped, and the
+ * toy's buffers are then part way into it: iks_toy_reset or iks_toy_state_load before drawing on). It
  * runs with the context that was current when iks_render was called current again (and, on an engine
- * made from that context, its GL state given back), so it may draw with it. */
+ * made from that context, its GL state given back), so it may draw with it, or with this engine's other
+ * toys (not the one being rendered, whose frame is half drawn). iks_interrupt is honoured at the same
+ * points. */
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
 typedef struct {

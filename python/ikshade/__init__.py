@@ -300,8 +300,9 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
     """Renders frames of a toy to files, as `ikshade render` does: output is a pattern (out/%04d.png),
     one file for one frame, a video (.mp4 .webm .gif through ffmpeg), an animated .webp, .exr, or .wav
     for the sound (seconds long). frames: a count from 0, (first, end) or a range. progress(done, total)
-    is called as frames are written; returning False stops the render (ikshade.Error, code_name
-    "interrupted", every file on disk complete). Returns the render's numbers (written, total, seconds,
+    is called as frames are written, and with the same numbers between the steps of a frame whose Cube A
+    is drawn in steps (strips of its faces); returning False stops the render, within the frame too
+    (ikshade.Error, code_name "interrupted", every file on disk complete). Returns the render's numbers (written, total, seconds,
     samples, width, height)."""
     if isinstance(frames, range):
         if frames.step != 1:

@@ -380,9 +380,11 @@ static void ropts_free(ropts *o)
 typedef struct {
     bool tty;
     double last_bar;
+    long first; /* the render's first frame: the bar counts frames from it */
 } progress_state;
 
-static void draw_bar(long done, long total, double el, bool final)
+/* step: where a frame drawn in steps is ("frame 3/10, Cube A 5/48"), or "" */
+static void draw_bar(long done, long total, double el, bool final, const char *step)
 {
     double rate = el > 0 ? done / el : 0;
     double eta = rate > 0 ? (total - done) / rate : 0;
@@ -390,7 +392,8 @@ static void draw_bar(long done, long total, double el, bool final)
     char bar[64];
     for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "\r[%s] %ld/%ld frames  %.1f frames/s  ETA %.1f s  ", bar, done, total, rate, eta);
+    /* padded, so that a shorter line after a step's covers the step's words */
+    fprintf(stderr, "\r[%s] %ld/%ld frames  %.1f frames/s  ETA %.1f s  %-36s", bar, done, total, rate, eta, step);
     if (final) fputc('\n', stderr);
     fflush(stderr);
 }
@@ -400,7 +403,14 @@ static bool on_progress(void *user, const iks_progress *p)
 {
     progress_state *s = user;
     if (s->tty && (iks_now() - s->last_bar > 0.1 || p->done == p->total)) {
-        draw_bar(p->done, p->total, p->seconds, false);
+        /* a Cube A frame can take minutes here: its steps show that it moves */
+        char step[96] = "";
+        if (p->parts > 0 && p->frame >= s->first)
+            snprintf(step, sizeof step, "frame %ld/%ld, Cube A %d/%d", p->frame - s->first + 1, p->total, p->part,
+                     p->parts);
+        else if (p->parts > 0)
+            snprintf(step, sizeof step, "frame %ld (unsaved), Cube A %d/%d", p->frame, p->part, p->parts);
+        draw_bar(p->done, p->total, p->seconds, false, step);
         s->last_bar = iks_now();
     }
     return !iks_signals_stopped(); /* Ctrl-C, SIGTERM, SIGHUP: see signals.c */
@@ -609,12 +619,12 @@ static int render(ropts *o)
         iks_engine_destroy(e);
         return rc;
     }
-    progress_state ps = { .tty = isatty(STDERR_FILENO) && !o->quiet };
+    progress_state ps = { .tty = isatty(STDERR_FILENO) && !o->quiet, .first = r->first };
     r->progress = on_progress;
     r->user = &ps;
     iks_render_stats st;
     iks_code c = iks_render(t, r, &st);
-    if (ps.tty) draw_bar(st.written, st.total, st.seconds, true);
+    if (ps.tty) draw_bar(st.written, st.total, st.seconds, true, "");
     iks_toy_destroy(t);
     iks_engine_destroy(e);
     const char *m;

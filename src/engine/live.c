@@ -31,6 +31,7 @@
 #define MAX_ERR_LINES 12       /* of a compile error, in the HUD */
 #define MAX_FPS 240.0          /* with vsync on, even where the driver ignores it */
 #define IDLE_REDRAW 0.25       /* paused and idle: redraw this often all the same (s) */
+#define SLOW_FRAME 0.25        /* a frame that took longer: the next one's Cube A is drawn in steps (s) */
 
 static double now_real(void)
 {
@@ -659,6 +660,29 @@ static void hud_text(char *text, size_t cap, const live *l, const char *name, do
     iks_hud_error_lines(text + k, cap - (size_t)k, l->error, cols, MAX_ERR_LINES);
 }
 
+/* Between the steps of a slow Cube A frame (minutes on llvmpipe): the window's events are read, so that
+ * the desktop does not mark it hung (they are acted on after the frame), and the caller's should_stop
+ * (Ctrl-C in `ikshade view`) is asked, ending the session within a step rather than after the frame. */
+typedef struct {
+    iks_platform *p;
+    const iks_live_desc *d;
+    const iks_engine *e;
+    bool stop;
+} live_step;
+
+static bool on_live_step(void *user, int part, int parts)
+{
+    (void)part, (void)parts;
+    live_step *s = user;
+    s->p->poll(s->p);
+    if (s->d->should_stop && s->d->should_stop(s->d->user)) s->stop = true;
+    /* should_stop may have used another engine, as at the top of the loop */
+    iks_err err = IKS_ERR_INIT;
+    if (!iks_engine_rebind(s->e, &err)) s->stop = true;
+    iks_err_clear(&err);
+    return !s->stop;
+}
+
 /* Everything of a live run's description that needs no window: its fields and its toy's */
 static bool live_check(const iks_live_desc *d, iks_err *err)
 {
@@ -951,8 +975,15 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
             /* paused, the buffers hold still: only a step (or a new program) moves them on */
             /* a sound shader alone has no picture: a blank window while its sound plays */
             bool picture = l.toy && !l.toy->gl.image_less;
-            if (picture && (!paused || stepped || drawn_since_reload == 0)) iks_gltoy_draw(&l.toy->gl, &screen, &f);
-            else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
+            /* in steps only for a toy's first frame and after a slow one: each step waits for the GPU,
+             * which a fast toy on a GPU would feel every frame */
+            live_step ls = { .p = p, .d = d, .e = e };
+            bool steps = picture && (drawn_since_reload == 0 || frame_ms >= 1e3 * SLOW_FRAME) &&
+                         iks_gltoy_steps(&l.toy->gl) > 0;
+            if (picture && (!paused || stepped || drawn_since_reload == 0)) {
+                if (!steps) iks_gltoy_draw(&l.toy->gl, &screen, &f);
+                else if (!iks_gltoy_draw_steps(&l.toy->gl, &screen, &f, on_live_step, &ls)) break;
+            } else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
             else iks_gpu_clear_screen(fw, fh, (const float[4]){ 0.1f, 0.1f, 0.11f, 1.0f });
             stepped = false;
             drawn_since_reload++;

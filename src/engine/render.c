@@ -449,19 +449,43 @@ static void replay_params(iks_gltoy *toy, const plan *p, long i, long *next)
     }
 }
 
-static void draw_frame(gl_state *g, const plan *p, long i, int slot)
+/* Where the render is, for the progress calls between a frame's steps (Cube A's faces and strips) */
+typedef struct {
+    const plan *p;
+    long done, total; /* as the progress call between frames has them */
+    double start;
+    long frame;       /* the frame being drawn */
+} step_at;
+
+static bool report(const plan *p, long done, long total, double start, long frame, int part, int parts);
+
+static bool on_step(void *user, int part, int parts)
+{
+    const step_at *a = user;
+    return report(a->p, a->done, a->total, a->start, a->frame, part, parts);
+}
+
+/* Frame i into the toy, in steps; false when a step's progress call said stop (the frame is dropped) */
+static bool draw_steps(gl_state *g, const plan *p, long i, step_at *at)
 {
     iks_frame f;
     replay_keys(g->toy, p, i, &g->next_key);
     replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
-    iks_gltoy_draw(g->toy, &g->hi, &f);
+    at->frame = i;
+    return iks_gltoy_draw_steps(g->toy, &g->hi, &f, on_step, at);
+}
+
+static bool draw_frame(gl_state *g, const plan *p, long i, int slot, step_at *at)
+{
+    if (!draw_steps(g, p, i, at)) return false;
     const iks_target *out = &g->hi;
     if (p->d.ssaa > 1) {
         iks_downsample_run(&g->down, &g->hi, &g->lo, p->d.ssaa);
         out = &g->lo;
     }
     iks_readback_start(&g->rb, slot, out);
+    return true;
 }
 
 /* Where the "GPU" is the CPU (llvmpipe and kin), encoder threads preempting its rasterizer threads make
@@ -477,11 +501,12 @@ static int encoder_nice(void)
     return 0;
 }
 
-static bool keep_going(const plan *p, long done, long total, double start)
+static bool report(const plan *p, long done, long total, double start, long frame, int part, int parts)
 {
     if (iks_stop_requested()) return false; /* iks_interrupt, from a signal handler */
     if (!p->d.progress) return true;
-    iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start };
+    iks_progress pr = { .done = done, .total = total, .seconds = iks_now() - start, .frame = frame, .part = part,
+                        .parts = parts };
     /* the callback runs with the caller's context current, as it was before the render: it may draw
      * with it, or with another engine; then ours again, or stop (the next GL call fails) */
     iks_engine_pause(p->e);
@@ -489,6 +514,9 @@ static bool keep_going(const plan *p, long done, long total, double start)
     iks_err ignored = IKS_ERR_INIT;
     return iks_engine_resume(p->e, &ignored) && go;
 }
+
+/* the call between frames */
+static bool keep_going(const plan *p, long done, long total, double start) { return report(p, done, total, start, -1, 0, 0); }
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
 
@@ -541,14 +569,12 @@ static bool maybe_checkpoint(gl_state *g, const plan *p, long drawn, iks_render_
     return true;
 }
 
-/* Frame i drawn for the buffers' state only, then its checkpoint if due */
-static bool draw_unsaved(gl_state *g, const plan *p, long i, iks_render_stats *st, iks_err *err)
+/* Frame i drawn for the buffers' state only, then its checkpoint if due; *stopped (and no checkpoint)
+ * when a step's progress call said stop */
+static bool draw_unsaved(gl_state *g, const plan *p, long i, step_at *at, iks_render_stats *st, bool *stopped,
+                         iks_err *err)
 {
-    iks_frame f;
-    replay_keys(g->toy, p, i, &g->next_key);
-    replay_params(g->toy, p, i, &g->next_param);
-    frame_of(p, i, &f);
-    iks_gltoy_draw(g->toy, &g->hi, &f);
+    if (!draw_steps(g, p, i, at)) return *stopped = true;
     st->warmed++;
     return maybe_checkpoint(g, p, i + 1, st, err);
 }
@@ -576,9 +602,10 @@ static bool reach_state(gl_state *g, const plan *p, iks_toy *t, long from, long 
     }
     if (at < from)
         iks_logf(&t->e->log, IKS_LOG_INFO, "drawing frames %ld..%ld first, unsaved, for the buffers' state", at, from - 1);
+    step_at sa = { .p = p, .done = st->kept, .total = total, .start = start };
     for (long i = at; i < from && !*stopped; i++) {
-        if (!draw_unsaved(g, p, i, st, err)) return false;
-        *stopped = !keep_going(p, st->kept, total, start);
+        if (!draw_unsaved(g, p, i, &sa, st, stopped, err)) return false;
+        if (!*stopped) *stopped = !keep_going(p, st->kept, total, start);
     }
     return true;
 }
@@ -705,19 +732,28 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     /* The n-th frame saved is drawn into ring slot n % RING and collected once RING frames are
      * outstanding (or when drawing stops), so its readback overlaps the drawing of the next ones. */
     long next = from, slot_frame[RING], drawn = 0, collected = 0;
+    step_at sa = { .p = &p, .total = total, .start = start };
     while (ok) {
         /* frames resuming keeps: skipped, or drawn unsaved where the buffers need them */
         for (; ok && next < r->end && !stopped && next > from && kept_frame(&p, next); next++) {
             st->kept++;
-            if (t->gl.has_buffers) ok = draw_unsaved(&g, &p, next, st, &err);
+            sa.done = iks_writer_written(w) + st->kept;
+            if (t->gl.has_buffers) ok = draw_unsaved(&g, &p, next, &sa, st, &stopped, &err);
         }
         bool drawing = ok && next < r->end && !stopped;
         if (drawing) {
-            int slot = (int)(drawn++ % RING);
-            slot_frame[slot] = next;
-            draw_frame(&g, &p, next, slot);
-            /* a video channel that stopped decoding: the frame would be wrong, so the render stops here */
-            ok = iks_gltoy_media_ok(g.toy, &err) && maybe_checkpoint(&g, &p, ++next, st, &err);
+            int slot = (int)(drawn % RING);
+            sa.done = iks_writer_written(w) + st->kept;
+            if (draw_frame(&g, &p, next, slot, &sa)) {
+                drawn++;
+                slot_frame[slot] = next;
+                /* a video channel that stopped decoding: the frame would be wrong, so the render stops here */
+                ok = iks_gltoy_media_ok(g.toy, &err) && maybe_checkpoint(&g, &p, ++next, st, &err);
+            } else {
+                /* stopped within the frame: it is dropped, the frames before it are still written */
+                stopped = true;
+                drawing = false;
+            }
         }
         while (ok && collected < drawn && (drawn - collected >= RING || !drawing)) {
             int slot = (int)(collected++ % RING);
@@ -868,6 +904,11 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     iks_code rc = IKS_OK;
     /* Each repetition runs (a) to (d) in turn, and each figure is the best of its repetitions: on a
      * shared machine whose load drifts, stages run minutes apart would compare different machines. */
+    /* (b) draws in steps as a render does, without calls between them: only iks_interrupt stops one,
+     * and the loop sees it */
+    plan quiet = p;
+    quiet.d.progress = NULL;
+    step_at quiet_steps = { .p = &quiet };
     for (int rep = 0; rep < reps && rc == IKS_OK && !iks_stop_requested(); rep++) {
         /* (a) draw only. Each frame is finished on its own: llvmpipe drops a full-screen opaque draw
          * that a later one overwrites before any flush, so a batch of draws would measure only the last. */
@@ -885,7 +926,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         t0 = iks_now();
         for (long i = 0; i < frames + RING - 1; i++) {
             if (iks_stop_requested()) break; /* the figures are thrown away: no need to collect */
-            if (i < frames) draw_frame(&g, &p, r->first + i, (int)((r->first + i) % RING));
+            if (i < frames) draw_frame(&g, &p, r->first + i, (int)((r->first + i) % RING), &quiet_steps);
             long c = i - (RING - 1);
             if (c >= 0) iks_readback_finish(&g.rb, (int)((r->first + c) % RING), all + fb * (size_t)c);
         }

@@ -728,7 +728,8 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down)
     t->keys[0][k] = down ? 255 : 0;
 }
 
-static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers);
+static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, iks_step_fn step,
+                        void *user);
 
 /* a mipmapped read of buffer p needs its levels rebuilt from its newest contents */
 static void rebuild_mips(iks_gltoy *t, int p)
@@ -758,12 +759,69 @@ static void rebuild_cube_mips(iks_gltoy *t)
     }
 }
 
-void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true); }
+void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true, NULL, NULL); }
 
-void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, false); }
-
-static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers)
+bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, iks_step_fn step, void *user)
 {
+    return draw_passes(t, out, f, true, step, user);
+}
+
+void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f)
+{
+    draw_passes(t, out, f, false, NULL, NULL);
+}
+
+/* Rows in one strip of a face of this side. A multiple of 64, llvmpipe's tile, so that no tile is set up
+ * twice; the scissor changes nothing of a fragment's value (derivatives come from its whole quad
+ * either way), which is why strips give the one draw's picture. */
+static int strip_rows(int side)
+{
+    int rows = IKS_STEP_PIXELS / (side > 0 ? side : 1) / 64 * 64;
+    return rows < 64 ? 64 : rows;
+}
+
+int iks_gltoy_steps(const iks_gltoy *t)
+{
+    if (!t->prog[IKS_CUBE_PASS].prog) return 0;
+    int side = t->cube[0].size, rows = strip_rows(side);
+    return 6 * ((side + rows - 1) / rows);
+}
+
+/* Cube A's faces, whole (step NULL) or in strips with step called after each; false: step said stop */
+static bool draw_cube(iks_gltoy *t, const iks_program *prog, iks_frame *f, const GLuint samplers[4], iks_step_fn step,
+                      void *user)
+{
+    int next = 1 - t->cube_cur, side = t->cube[next].size;
+    int rows = step ? strip_rows(side) : side, parts = step ? iks_gltoy_steps(t) : 0, part = 0;
+    bool go = true;
+    for (int face = 0; face < 6 && go; face++) {
+        iks_target ft = iks_cube_face(&t->cube[next], face);
+        f->cube_corners = &CUBE_CORNERS[face][0][0];
+        if (!step) {
+            iks_draw(prog, &ft, f);
+            continue;
+        }
+        for (int y = 0; y < side && go; y += rows) {
+            iks_draw_rows(prog, &ft, f, y, side - y < rows ? side - y : rows);
+            /* reported when drawn, not when queued: a CPU rasterizer only starts on a flush */
+            glFinish();
+            go = step(user, ++part, parts);
+            /* the callback may have drawn with this engine (another toy): our samplers again */
+            for (int c = 0; c < 4 && go; c++) glBindSampler((GLuint)c, samplers[c]);
+        }
+    }
+    f->cube_corners = NULL;
+    if (!go) return false;
+    t->cube_cur = next;
+    rebuild_cube_mips(t);
+    return true;
+}
+
+static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, iks_step_fn step,
+                        void *user)
+{
+    bool go = true;
+    GLuint samplers[4];
     if (t->keyboard) {
         glBindTexture(GL_TEXTURE_2D, t->keyboard);
         glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -808,7 +866,8 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             iks_filter filter = in->kind == IKS_IN_KEYBOARD && !fed->tex ? IKS_FILTER_NEAREST : in->filter;
             /* a caller's texture has the levels it has: the library makes none on it */
             if (fed->tex && !fed->owned && filter == IKS_FILTER_MIPMAP) filter = IKS_FILTER_LINEAR;
-            glBindSampler((GLuint)c, tex ? sampler(t, filter, in->repeat) : 0);
+            samplers[c] = tex ? sampler(t, filter, in->repeat) : 0;
+            glBindSampler((GLuint)c, samplers[c]);
         }
         if (p < 4) {
             int next = 1 - t->cur[p];
@@ -817,19 +876,12 @@ static void draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             /* a mipmapped read of this buffer needs its levels rebuilt from what was just drawn */
             rebuild_mips(t, p);
         } else if (p == IKS_CUBE_PASS) {
-            int next = 1 - t->cube_cur;
-            for (int face = 0; face < 6; face++) {
-                iks_target ft = iks_cube_face(&t->cube[next], face);
-                f->cube_corners = &CUBE_CORNERS[face][0][0];
-                iks_draw(&t->prog[p], &ft, f);
-            }
-            f->cube_corners = NULL;
-            t->cube_cur = next;
-            rebuild_cube_mips(t);
+            if (!(go = draw_cube(t, &t->prog[p], f, samplers, step, user))) break;
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);
-    if (buffers) memset(t->keys[1], 0, sizeof t->keys[1]);
+    if (buffers && go) memset(t->keys[1], 0, sizeof t->keys[1]);
+    return go;
 }
 
 bool iks_gltoy_sound(iks_gltoy *t, long first, long n, float *lr, iks_err *e)

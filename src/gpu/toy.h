@@ -14,6 +14,10 @@
 #define IKS_IMAGE_PASS 4
 #define IKS_CUBE_PASS 5
 #define IKS_CUBE_SIZE IKS_CUBE_SIDE /* a Cube A face's side on shadertoy.com (ikshade.h) */
+/* Pixels in one step of a stepped Cube A (iks_gltoy_draw_steps): a strip of 128 rows of a 1024 face, about
+ * 6 s for the heaviest toys seen on llvmpipe (a whole face took 50 s), so Ctrl-C and the progress bar
+ * answer within seconds; on a GPU a step is well under a millisecond either way. */
+#define IKS_STEP_PIXELS (128 * 1024)
 
 /* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
 typedef enum {
@@ -175,6 +179,16 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down);
 /* Draws Buffers A-D, then Cube A's six faces, then Image into out; f's channel fields are filled here. Then clears the
  * "pressed this frame" row of the keyboard. */
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
+/* A frame's Cube A in steps, for a caller that must show progress or stop while one frame takes minutes
+ * on a CPU rasterizer: step(user, part, parts) runs after each step has finished drawing (glFinish), so
+ * a stop acts within one step; false stops the frame there, with the buffers drawn before it moved on
+ * and Cube A's newer half part drawn (a render that stops drops the toy's state anyway). The picture
+ * is byte for byte iks_gltoy_draw's. */
+typedef bool (*iks_step_fn)(void *user, int part, int parts);
+bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, iks_step_fn step, void *user);
+/* The steps of one of its frames: the six faces, each in strips of rows (IKS_STEP_PIXELS a strip);
+ * 0 for a toy without Cube A. */
+int iks_gltoy_steps(const iks_gltoy *t);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
