@@ -1227,8 +1227,8 @@ static void test_cube_steps(iks_engine *e)
     FILE *raw = fopen(out, "w+b");
     if (!raw) return;
     step_log sl = { .in_order = true, .between_ok = true };
-    iks_render_desc rd = { .output = "-", .raw_fd = fileno(raw), .width = W, .height = H, .end = FR,
-                           .progress = on_step_progress, .user = &sl };
+    iks_render_desc rd = { IKS_DESC_SIZE(iks_render_desc), .output = "-", .raw_fd = fileno(raw), .width = W, .height = H, .end = FR,
+                           .progress = on_step_progress, .user = &sl, .cube_strips = 1 };
     CHECK_CODE("reset", iks_toy_reset(t), IKS_OK);
     CHECK_CODE("render 2 frames in steps, raw", iks_render(t, &rd, NULL), IKS_OK);
     CHECK(sl.steps == 2 * 12 && sl.parts == 12 && sl.in_order && sl.nframes == 2 && sl.frames_seen[1] == 1,
@@ -1260,8 +1260,8 @@ static void test_cube_steps(iks_engine *e)
     step_log stop = { .in_order = true, .between_ok = true, .stop_at = 5 };
     iks_render_stats st;
     CHECK_CODE("a progress call returning false within Cube A stops the render",
-               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .end = 3,
-                                                  .progress = on_step_progress, .user = &stop },
+               iks_render(t, &(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = out, .width = W, .height = H,
+                                                  .end = 3, .progress = on_step_progress, .user = &stop, .cube_strips = 1 },
                           &st),
                IKS_E_INTERRUPTED);
     CHECK(stop.steps == 5 && stop.last_part == 5 && st.written == 0, "... at that step, nothing written",
@@ -1276,8 +1276,8 @@ static void test_cube_steps(iks_engine *e)
     snprintf(out, sizeof out, "%s/cube_stop1/%%02d.png", tmpdir);
     step_log stop1 = { .in_order = true, .between_ok = true, .stop_at = 3, .stop_frame = 1 };
     CHECK_CODE("a stop within frame 1 of 3",
-               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .end = 3,
-                                                  .progress = on_step_progress, .user = &stop1 },
+               iks_render(t, &(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = out, .width = W, .height = H,
+                                                  .end = 3, .progress = on_step_progress, .user = &stop1, .cube_strips = 1 },
                           &st),
                IKS_E_INTERRUPTED);
     CHECK(stop1.steps == 12 + 3 && st.written == 1, "... keeps frame 0, drawn before it", "15 steps, 1 written",
@@ -1293,13 +1293,47 @@ static void test_cube_steps(iks_engine *e)
     snprintf(out, sizeof out, "%s/cube_int.png", tmpdir);
     step_log in = { .in_order = true, .between_ok = true, .interrupt_at = 2 };
     CHECK_CODE("iks_interrupt within Cube A stops the render",
-               iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H, .progress = on_step_progress,
-                                                  .user = &in },
+               iks_render(t, &(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = out, .width = W, .height = H,
+                                                  .progress = on_step_progress, .user = &in, .cube_strips = 1 },
                           NULL),
                IKS_E_INTERRUPTED);
     iks_interrupt_reset();
     CHECK(in.steps == 2 && access(out, F_OK) != 0, "... at the next step, with no file", "2 steps, no file",
           "%d steps, %s", in.steps, access(out, F_OK) == 0 ? "a file" : "no file");
+
+    /* -1: never in strips, no calls within a frame; 2 is no choice */
+    snprintf(out, sizeof out, "%s/cube_never_%%d.png", tmpdir);
+    step_log never = { .in_order = true, .between_ok = true };
+    CHECK_CODE("cube_strips -1", iks_render(t, &(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = out, .width = W,
+                                                                   .height = H, .end = 2, .progress = on_step_progress,
+                                                                   .user = &never, .cube_strips = -1 },
+                                            NULL),
+               IKS_OK);
+    CHECK(never.steps == 0 && never.calls > 0, "cube_strips -1: no calls within frames", "0 steps", "%d steps",
+          never.steps);
+    CHECK_CODE("cube_strips 2", iks_render(t, &(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = out, .width = W,
+                                                                  .height = H, .cube_strips = 2 },
+                                           NULL),
+               IKS_E_USAGE);
+    CHECK(!strcmp(iks_last_error_field(NULL), "cube_strips"), "... refused naming the field", "cube_strips", "'%s'",
+          iks_last_error_field(NULL));
+    iks_toy_destroy(t);
+
+    /* 0, the default: a toy's first frame in strips, its cost unknown; later frames as the last one took
+     * (this cheap Cube A of 512 is far under the second that calls for strips on llvmpipe and on GPUs, but
+     * the test only holds what timing cannot change) */
+    t = load_cube(e, 512, W, H);
+    if (!t) return;
+    snprintf(out, sizeof out, "%s/cube_auto_%%d.png", tmpdir);
+    step_log au = { .in_order = true, .between_ok = true };
+    CHECK_CODE("cube_strips 0 over 3 frames", iks_render(t, &(iks_render_desc){ .output = out, .width = W, .height = H,
+                                                                               .end = 3, .progress = on_step_progress,
+                                                                               .user = &au },
+                                                         NULL),
+               IKS_OK);
+    CHECK(au.nframes >= 1 && au.frames_seen[0] == 0 && au.steps % 12 == 0 && au.steps >= 12 && au.in_order,
+          "cube_strips 0: frame 0 in 12 strips, later ones whole or in 12", "frame 0 first, a multiple of 12",
+          "%d frames, first %ld, %d steps", au.nframes, au.nframes ? au.frames_seen[0] : -2, au.steps);
     iks_toy_destroy(t);
 }
 

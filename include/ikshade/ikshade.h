@@ -572,6 +572,12 @@ typedef struct {
     long checkpoint_every;
     /* Lossy formats (.jpg, .webp): 1..100; 0: 90 */
     int quality;
+    /* Cube A in strips of about 128K pixels, each waited for, with a progress call (part, parts) after
+     * each and a stop acting there: what keeps a frame that takes minutes on a CPU rasterizer answering.
+     * Strips cost a draw each (a cheap Cube A at the site's 1024 renders 1.5x slower in them), so 0, the
+     * default, draws them where Cube A's cost is unknown (a toy's first frame) or its last one took 1 s
+     * or more, and a frame's faces whole otherwise; 1: always; -1: never (no progress within a frame). */
+    int cube_strips;
 } iks_render_desc;
 #define IKS_RENDER_DESC_INIT IKS_DESC_INIT_(iks_render_desc)
 

@@ -982,7 +982,7 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
                          iks_gltoy_steps(&l.toy->gl) > 0;
             if (picture && (!paused || stepped || drawn_since_reload == 0)) {
                 if (!steps) iks_gltoy_draw(&l.toy->gl, &screen, &f);
-                else if (!iks_gltoy_draw_steps(&l.toy->gl, &screen, &f, on_live_step, &ls)) break;
+                else if (!iks_gltoy_draw_steps(&l.toy->gl, &screen, &f, 0, on_live_step, &ls)) break;
             } else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
             else iks_gpu_clear_screen(fw, fh, (const float[4]){ 0.1f, 0.1f, 0.11f, 1.0f });
             stepped = false;

@@ -127,6 +127,9 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     /* 0: the writer's default (IKS_DEFAULT_QUALITY) */
     if (r->quality && (r->quality < 1 || r->quality > 100))
         return iks_err_field(err, IKS_E_USAGE, "quality", num(r->quality, v, sizeof v), "expected 1 to 100");
+    if (r->cube_strips < -1 || r->cube_strips > 1)
+        return iks_err_field(err, IKS_E_USAGE, "cube_strips", num(r->cube_strips, v, sizeof v),
+                             "expected 0 (as measured), 1 (always) or -1 (never)");
     if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->fmt, &p->pattern, err))
         return false;
     const iks_format *f = p->fmt;
@@ -473,7 +476,7 @@ static bool draw_steps(gl_state *g, const plan *p, long i, step_at *at)
     replay_params(g->toy, p, i, &g->next_param);
     frame_of(p, i, &f);
     at->frame = i;
-    return iks_gltoy_draw_steps(g->toy, &g->hi, &f, on_step, at);
+    return iks_gltoy_draw_steps(g->toy, &g->hi, &f, p->d.cube_strips, on_step, at);
 }
 
 static bool draw_frame(gl_state *g, const plan *p, long i, int slot, step_at *at)

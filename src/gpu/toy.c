@@ -5,6 +5,7 @@
 #include "glsl/params.h"
 #include "glsl/uniforms.h"
 #include "base/buf.h"
+#include "base/clock.h"
 #include "base/userfile.h"
 #include "media/image.h"
 #include "media/volume.h"
@@ -728,8 +729,8 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down)
     t->keys[0][k] = down ? 255 : 0;
 }
 
-static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, iks_step_fn step,
-                        void *user);
+static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, int strips,
+                        iks_step_fn step, void *user);
 
 /* a mipmapped read of buffer p needs its levels rebuilt from its newest contents */
 static void rebuild_mips(iks_gltoy *t, int p)
@@ -759,16 +760,16 @@ static void rebuild_cube_mips(iks_gltoy *t)
     }
 }
 
-void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true, NULL, NULL); }
+void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f) { draw_passes(t, out, f, true, 0, NULL, NULL); }
 
-bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, iks_step_fn step, void *user)
+bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, int strips, iks_step_fn step, void *user)
 {
-    return draw_passes(t, out, f, true, step, user);
+    return draw_passes(t, out, f, true, strips, step, user);
 }
 
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f)
 {
-    draw_passes(t, out, f, false, NULL, NULL);
+    draw_passes(t, out, f, false, 0, NULL, NULL);
 }
 
 /* Rows in one strip of a face of this side. A multiple of 64, llvmpipe's tile, so that no tile is set up
@@ -780,31 +781,40 @@ static int strip_rows(int side)
     return rows < 64 ? 64 : rows;
 }
 
+/* whether the next stepped frame is drawn in strips (see IKS_STEP_SLOW) */
+static bool in_strips(const iks_gltoy *t) { return !t->cube_timed || t->cube_seconds >= IKS_STEP_SLOW; }
+
 int iks_gltoy_steps(const iks_gltoy *t)
 {
-    if (!t->prog[IKS_CUBE_PASS].prog) return 0;
+    if (!t->prog[IKS_CUBE_PASS].prog || !in_strips(t)) return 0;
     int side = t->cube[0].size, rows = strip_rows(side);
     return 6 * ((side + rows - 1) / rows);
 }
 
-/* Cube A's faces, whole (step NULL) or in strips with step called after each; false: step said stop */
-static bool draw_cube(iks_gltoy *t, const iks_program *prog, iks_frame *f, const GLuint samplers[4], iks_step_fn step,
-                      void *user)
+/* Cube A's faces, whole or in strips with step called after each; false: step said stop. A stepped
+ * frame whose Cube A is known to be fast is drawn whole, its time still taken (one wait, after the
+ * last face), so that a toy that turns slow is drawn in strips again from the next frame. */
+static bool draw_cube(iks_gltoy *t, const iks_program *prog, iks_frame *f, const GLuint samplers[4], int mode,
+                      iks_step_fn step, void *user)
 {
     int next = 1 - t->cube_cur, side = t->cube[next].size;
-    int rows = step ? strip_rows(side) : side, parts = step ? iks_gltoy_steps(t) : 0, part = 0;
+    bool strips = step && (mode > 0 || (mode == 0 && in_strips(t)));
+    int rows = strips ? strip_rows(side) : side, parts = 6 * ((side + rows - 1) / rows), part = 0;
     bool go = true;
+    double drawing = 0, began = iks_now(); /* the strips' own time, without the calls between them */
     for (int face = 0; face < 6 && go; face++) {
         iks_target ft = iks_cube_face(&t->cube[next], face);
         f->cube_corners = &CUBE_CORNERS[face][0][0];
-        if (!step) {
+        if (!strips) {
             iks_draw(prog, &ft, f);
             continue;
         }
         for (int y = 0; y < side && go; y += rows) {
+            double at = iks_now();
             iks_draw_rows(prog, &ft, f, y, side - y < rows ? side - y : rows);
             /* reported when drawn, not when queued: a CPU rasterizer only starts on a flush */
             glFinish();
+            drawing += iks_now() - at;
             go = step(user, ++part, parts);
             /* the callback may have drawn with this engine (another toy): our samplers again */
             for (int c = 0; c < 4 && go; c++) glBindSampler((GLuint)c, samplers[c]);
@@ -812,13 +822,21 @@ static bool draw_cube(iks_gltoy *t, const iks_program *prog, iks_frame *f, const
     }
     f->cube_corners = NULL;
     if (!go) return false;
+    if (step) {
+        if (!strips) {
+            glFinish(); /* with the passes queued before it: an overestimate, on the safe side */
+            drawing = iks_now() - began;
+        }
+        t->cube_seconds = drawing;
+        t->cube_timed = true;
+    }
     t->cube_cur = next;
     rebuild_cube_mips(t);
     return true;
 }
 
-static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, iks_step_fn step,
-                        void *user)
+static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool buffers, int strips,
+                        iks_step_fn step, void *user)
 {
     bool go = true;
     GLuint samplers[4];
@@ -876,7 +894,7 @@ static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             /* a mipmapped read of this buffer needs its levels rebuilt from what was just drawn */
             rebuild_mips(t, p);
         } else if (p == IKS_CUBE_PASS) {
-            if (!(go = draw_cube(t, &t->prog[p], f, samplers, step, user))) break;
+            if (!(go = draw_cube(t, &t->prog[p], f, samplers, strips, step, user))) break;
         } else iks_draw(&t->prog[p], out, f);
     }
     for (int c = 0; c < 4; c++) glBindSampler((GLuint)c, 0);

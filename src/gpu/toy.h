@@ -18,6 +18,11 @@
  * 6 s for the heaviest toys seen on llvmpipe (a whole face took 50 s), so Ctrl-C and the progress bar
  * answer within seconds; on a GPU a step is well under a millisecond either way. */
 #define IKS_STEP_PIXELS (128 * 1024)
+/* Strips cost a draw each: on llvmpipe a cheap Cube A at the site's 1024 rendered 1.5x slower in 48
+ * strips than whole, and waits and progress calls between its faces still cost 1.2x. So a stepped
+ * frame is drawn in strips only where its Cube A's cost is unknown (the toy's first stepped frame) or
+ * was this many seconds or more the last time; else whole, and only timed. */
+#define IKS_STEP_SLOW 1.0
 
 /* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
 typedef enum {
@@ -104,6 +109,8 @@ typedef struct {
     int cur[4];                      /* which of each pair holds the newest contents */
     iks_cube_target cube[2];         /* Cube A's faces, a pair like the buffers' (zeroed: no Cube A) */
     int cube_cur;                    /* which of the pair holds the newest faces */
+    double cube_seconds;             /* the last stepped frame's Cube A took this long (IKS_STEP_SLOW), */
+    bool cube_timed;                 /* ... once there was one */
     iks_program sound;               /* the sound pass, or prog 0 */
     iks_input sound_in[4];
     unsigned sound_tex[4];           /* its image textures, owned */
@@ -180,14 +187,16 @@ void iks_gltoy_key(iks_gltoy *t, int k, bool down);
  * "pressed this frame" row of the keyboard. */
 void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
 /* A frame's Cube A in steps, for a caller that must show progress or stop while one frame takes minutes
- * on a CPU rasterizer: step(user, part, parts) runs after each step has finished drawing (glFinish), so
+ * on a CPU rasterizer (strips 0: where its last Cube A was fast, whole and timed, IKS_STEP_SLOW; 1:
+ * always in strips; -1: whole, no steps):
+ * step(user, part, parts) runs after each step has finished drawing (glFinish), so
  * a stop acts within one step; false stops the frame there, with the buffers drawn before it moved on
  * and Cube A's newer half part drawn (a render that stops drops the toy's state anyway). The picture
  * is byte for byte iks_gltoy_draw's. */
 typedef bool (*iks_step_fn)(void *user, int part, int parts);
-bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, iks_step_fn step, void *user);
-/* The steps of one of its frames: the six faces, each in strips of rows (IKS_STEP_PIXELS a strip);
- * 0 for a toy without Cube A. */
+bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, int strips, iks_step_fn step, void *user);
+/* The steps of its next stepped frame: the six faces, each in strips of rows (IKS_STEP_PIXELS a strip);
+ * 0 for a toy without Cube A, or whose Cube A was fast the last time (IKS_STEP_SLOW): drawn whole. */
 int iks_gltoy_steps(const iks_gltoy *t);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
