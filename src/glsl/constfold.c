@@ -4,16 +4,28 @@
  * call with its own lowering (acos as a polynomial), a few units in the last place away, so toys that
  * compare or hash such constants (`acos(0.5) == 1.0471976`) differ.
  *
- * So a call of one of these functions whose arguments are float literals (each maybe signed or in
- * parentheses) is replaced by its value: computed in double from the float arguments and rounded once
- * to float, which is the correctly rounded result (inversesqrt as ANGLE writes it, 1.0f / sqrtf(x):
- * two float roundings). The value is printed with 9 significant digits, which reads back as the same
- * float. Calls nested in calls fold from the inside out (`sin(acos(0.5))`).
- * Left as written: arguments that are not literals (a `const` name, an expression: ANGLE folds those
- * too, this does not), a call split across lines (the replacement would lose a line), calls inside a
- * macro's body, a function name the text #defines, and arguments where the result is undefined
- * (acos(2.0), log(0.0), pow(-1.0, 0.5)) or not finite, which ANGLE reports and Mesa computes as it
- * will. Text only, no GL. */
+ * So a call of one of these functions whose arguments are constant is replaced by its value: computed
+ * in double from the float arguments and rounded once to float, which is the correctly rounded result
+ * (inversesqrt as ANGLE writes it, 1.0f / sqrtf(x): two float roundings). The value is printed with 9
+ * significant digits, which reads back as the same float; a negative one (-0.0 too) in parentheses.
+ * A constant argument is an expression of float literals, unary + and -, + - * / and parentheses,
+ * float(int literal), these built-ins, and names: each operation rounded to float, since both
+ * compilers fold arithmetic in float and only the built-ins differ, so the value the call gets must be
+ * theirs (`PI / 4.0` is float(PI) / 4 rounded). A name is a file-scope `const float` (Common's too: it
+ * is in the same text) or an object-like #define, whose body is read as its tokens in place of the name
+ * as the preprocessor expands it (`#define M 1.0 + 1.0` makes `M * 2.0` 3.0). A name is used only where
+ * nothing else in the text could make it mean something else: declared once in the whole text (any
+ * other declaration, a local, a parameter, a member, a function, a second const or #define, an #undef
+ * refuses it everywhere, since a scan of text cannot tell scopes apart soundly), not in an #if group
+ * (the group may be skipped), declared before the use, and with a value itself.
+ * Calls inside a #define's body are folded where they stand (its tokens read as text of their own),
+ * unless a parameter of the macro is among the call's tokens: the expansion decides those.
+ * Left as written: a call split across lines (the replacement would lose a line), names that are
+ * locals or `const` in a function (refused with the rest, see above), int arithmetic and int consts,
+ * vectors, a function name the text declares or #defines, bodies with `#` or `##`, and arguments where
+ * the result is undefined (acos(2.0), log(0.0), pow(-1.0, 0.5), 1.0 / 0.0) or not finite, which ANGLE
+ * reports and Mesa computes as it will. A wrong fold is worse than a missed one: when unsure, the call
+ * stays the compiler's. Text only, no GL. */
 #include "glsl/source.h"
 #include "glsl/gltok.h"
 #include "base/buf.h"
@@ -99,6 +111,7 @@ typedef struct {
     size_t ne, cap;
     body *b;
     size_t nb, capb;
+    int budget;                  /* tokens the evaluations of this round may still read */
 } scan;
 
 static bool add(scan *s, entry x)
@@ -188,9 +201,10 @@ static bool plain_body(const char *t, size_t from, size_t end)
         if (t[i] == '\\') splice = true;
         if (t[i] == '/' && i + 1 < end && t[i + 1] == '/') slashes = true;
         if (t[i] == '/' && i + 1 < end && t[i + 1] == '*') {
-            const char *e = strstr(t + i + 2, "*/");
-            if (!e || (size_t)(e - t) + 2 > end) return false;
-            i = (size_t)(e - t) + 1;
+            size_t k = i + 2;
+            while (k + 1 < end && !(t[k] == '*' && t[k + 1] == '/')) k++;
+            if (k + 1 >= end) return false;
+            i = k + 1;
         }
     }
     return !(slashes && splice);
@@ -422,12 +436,13 @@ static bool scan_text(scan *s, const char *t)
     free(ifs);
     if (!ok) return false;
     /* `const` and `float` themselves must mean what they say */
+    bool redefined = false;
     for (size_t i = 0; i < s->ne; i++) {
         const entry *x = &s->e[i];
-        if (x->directive && ((x->n == 5 && !memcmp(t + x->at, "const", 5)) || (x->n == 5 && !memcmp(t + x->at, "float", 5))))
-            for (size_t j = 0; j < s->ne; j++)
-                if (s->e[j].kind == E_CONST) s->e[j].kind = E_OTHER;
+        redefined |= x->directive && x->n == 5 && (!memcmp(t + x->at, "const", 5) || !memcmp(t + x->at, "float", 5));
     }
+    for (size_t j = 0; redefined && j < s->ne; j++)
+        if (s->e[j].kind == E_CONST) s->e[j].kind = E_OTHER;
     sort_text = t;
     if (s->ne) qsort(s->e, s->ne, sizeof *s->e, by_name);
     return true;
@@ -702,7 +717,10 @@ static bool calls(scan *s, const iks_tokens *tk, size_t from, size_t to, const b
         arg[na++] = j;
         int d = 0;
         bool param = in && in->par != in->par_end && is_param(t, in->par, in->par_end, tk->v[i].at, tk->v[i].n);
-        for (; j < to; j++) {
+        /* a longer call is no constant anyone writes, and the bound keeps nested calls from costing the
+         * square of the text */
+        size_t stop = to - j > 512 ? j + 512 : to;
+        for (; j < stop; j++) {
             if (in && in->par != in->par_end && tk->v[j].k == IKS_TOK_IDENT &&
                 is_param(t, in->par, in->par_end, tk->v[j].at, tk->v[j].n))
                 param = true;
@@ -713,17 +731,20 @@ static bool calls(scan *s, const iks_tokens *tk, size_t from, size_t to, const b
                 arg[na++] = j + 1;
             }
         }
-        if (j >= to || param || na > 2) continue;
+        if (j >= stop || param || na > 2) continue;
         size_t at = tk->v[i].at, end = tk->v[j].at + 1;
         if (memchr(t + at, '\n', end - at)) continue; /* a call across lines: folding would lose one */
         float a[2], v;
         bool ok = true;
-        int budget = 20000;
+        /* tokens read, macros expanded: a bound per call and per round, which no toy's constants reach
+         * but a macro doubling another's body would */
+        int budget = s->budget < 20000 ? s->budget : 20000, given = budget;
         for (size_t k = 0; k < na && ok; k++) {
             int depth = 0;
             size_t e = k + 1 < na ? arg[k + 1] - 1 : j;
             ok = evaluate(s, tk, arg[k], e, &budget, &depth, &a[k]);
         }
+        s->budget -= given - (budget > 0 ? budget : 0);
         if (!ok || !fold(name, (int)na, a, &v)) continue;
         if (!IKS_GROW(out->v, out->n + 1, out->cap)) return false;
         out->v[out->n++] = (repl){ at, end, v };
@@ -742,7 +763,7 @@ static int by_at(const void *x, const void *y)
  * memory */
 static char *round_once(const char *text, bool *changed)
 {
-    scan s = { 0 };
+    scan s = { .budget = 2000000 };
     repls r = { 0 };
     *changed = false;
     bool ok = scan_text(&s, text) && calls(&s, &s.tk, 0, s.tk.n, NULL, &r);
