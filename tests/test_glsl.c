@@ -114,6 +114,11 @@ static void fold_cases(void)
        "#ifdef X\n#define F 1.0\nconst float G = 1.0;\n#endif\nfloat f = sin(F) + sin(G);");
     CF("float f() { return sin(K); }\nconst float K = 1.0;\n#define L sin(N)\n#define N 1.0\nfloat l = sin(J(1.0));\n#define J(x) x",
        "float f() { return sin(K); }\nconst float K = 1.0;\n#define L sin(N)\n#define N 1.0\nfloat l = sin(J(1.0));\n#define J(x) x");
+    /* a name handed to a macro that declares what it is handed (itself, or through another macro) */
+    CF("const float P = 1.0;\n#define L2(n) L(n)\n#define L(n) float n = 2.0;\nvoid f() { L2(P) float a = sin(P); }",
+       "const float P = 1.0;\n#define L2(n) L(n)\n#define L(n) float n = 2.0;\nvoid f() { L2(P) float a = sin(P); }");
+    CF("const float P = 1.0;\n#define D(a) (a * P)\nvoid f() { float a = D(2.0) + sin(P); }",
+       "const float P = 1.0;\n#define D(a) (a * P)\nvoid f() { float a = D(2.0) + 0.841470957; }");
     /* not constant: a uniform, int arithmetic, a division by zero, a local const */
     CF("void f() { const float P = 1.0; float p = sin(P) + sin(iTime) + sin(float(1 + 2)) + sin(1.0 / 0.0); }",
        "void f() { const float P = 1.0; float p = sin(P) + sin(iTime) + sin(float(1 + 2)) + sin(1.0 / 0.0); }");

@@ -94,12 +94,14 @@ typedef struct {
     size_t first, last;
     int state;                   /* E_CONST: 0 not yet evaluated, 1 being evaluated, 2 v known, 3 not constant */
     float v;
+    size_t body;                 /* a function-like macro's: its index in scan.b, plus one (0: none) */
 } entry;
 
 /* a #define's body, for folding inside it */
 typedef struct {
     size_t first, last;          /* its tokens in scan.mt */
     size_t par, par_end;         /* a function-like macro's parameter list in the text (empty: none) */
+    bool declares;               /* it may declare what it is handed (`#define V(n) float n = 1.0;`) */
 } body;
 
 typedef struct {
@@ -108,7 +110,7 @@ typedef struct {
     iks_tokens tk;               /* the text's tokens (directives make none) */
     iks_tokens mt;               /* the #define bodies' tokens */
     entry *e;
-    size_t ne, cap;
+    size_t ne, cap, nsorted;     /* find() looks in the first nsorted, sorted by name */
     body *b;
     size_t nb, capb;
     int budget;                  /* tokens the evaluations of this round may still read */
@@ -138,7 +140,7 @@ static int by_name(const void *x, const void *y)
 /* the entries of the name at t[at, at + n): *lo and the count */
 static size_t find(const scan *s, size_t at, size_t n, size_t *lo)
 {
-    size_t a = 0, b = s->ne;
+    size_t a = 0, b = s->nsorted;
     while (a < b) {
         size_t m = a + (b - a) / 2;
         if (name_cmp(s->t, s->e[m].at, s->e[m].n, at, n) < 0) a = m + 1;
@@ -146,7 +148,7 @@ static size_t find(const scan *s, size_t at, size_t n, size_t *lo)
     }
     *lo = a;
     size_t k = a;
-    while (k < s->ne && !name_cmp(s->t, s->e[k].at, s->e[k].n, at, n)) k++;
+    while (k < s->nsorted && !name_cmp(s->t, s->e[k].at, s->e[k].n, at, n)) k++;
     return k - a;
 }
 
@@ -235,21 +237,27 @@ static bool directive(scan *s, size_t at, size_t end, int *depth)
     if (undef) return add(s, x);
     body b = { 0 };
     size_t from = (size_t)(ne - t);
-    if (*ne == '(') {
+    bool fn = *ne == '(';
+    if (fn) {
         const char *pe = memchr(ne, ')', (size_t)(t + end - ne));
-        if (!pe) return add(s, x);
         b.par = from + 1;
-        b.par_end = (size_t)(pe - t);
-        from = b.par_end + 1;
+        b.par_end = pe ? (size_t)(pe - t) : end;
+        from = pe ? b.par_end + 1 : end;
+        b.declares = !pe;
     } else if (from < end && !strchr(" \t\\/", t[from])) {
         return add(s, x); /* `#define A+1`: not read */
     }
-    if (!plain_body(t, from, end)) return add(s, x);
+    if (!plain_body(t, from, end)) {
+        if (!fn) return add(s, x);
+        b.declares = true; /* `float n##_v`: what it makes is not its tokens */
+        from = end;
+    }
     b.first = s->mt.n;
     if (!iks_tok_range(&s->mt, t, from, end, false)) return false;
     b.last = s->mt.n;
     if (!IKS_GROW(s->b, s->nb + 1, s->capb)) return false;
     s->b[s->nb++] = b;
+    if (fn) x.body = s->nb;
     if (!b.par && *depth == 0) {
         x.kind = E_MACRO;
         x.tk = &s->mt;
@@ -343,7 +351,8 @@ static bool const_decl(scan *s, const iks_tokens *tk, size_t i, size_t to, bool 
 
 /* The names that tokens tk[from, to) may declare; file-scope consts too where `top` (the text itself,
  * ifs its #if groups) */
-static bool declarations(scan *s, const iks_tokens *tk, size_t from, size_t to, bool top, const size_t *ifs, size_t nifs)
+static bool declarations(scan *s, const iks_tokens *tk, size_t from, size_t to, bool top, const size_t *ifs, size_t nifs,
+                         body *in)
 {
     int paren = 0, brace = 0;
     size_t k = 0;
@@ -368,7 +377,9 @@ static bool declarations(scan *s, const iks_tokens *tk, size_t from, size_t to, 
             ok = const_decl(s, tk, i, to, in_if, claimed); /* top: from is 0 */
             continue;
         }
-        if (declared_here(tk, from, i, paren)) ok = add(s, (entry){ .at = v->at, .n = v->n, .kind = E_OTHER });
+        if (!declared_here(tk, from, i, paren)) continue;
+        if (in && in->par != in->par_end && is_param(s->t, in->par, in->par_end, v->at, v->n)) in->declares = true;
+        ok = add(s, (entry){ .at = v->at, .n = v->n, .kind = E_OTHER });
     }
     free(claimed);
     return ok;
@@ -424,6 +435,30 @@ static bool if_groups(const char *t, size_t len, size_t **out, size_t *n)
     return true;
 }
 
+/* whether a call of the name at t[at, at + n) may declare what it is handed */
+static bool declaring(const scan *s, size_t at, size_t n)
+{
+    size_t lo, c = find(s, at, n, &lo);
+    for (size_t k = lo; k < lo + c; k++)
+        if (s->e[k].body && s->b[s->e[k].body - 1].declares) return true;
+    return false;
+}
+
+/* Every name handed to a macro that may declare it (`V(PI)` with `#define V(n) float n = 1.0;`) is
+ * a declaration of it, in tk[from, to) */
+static bool handed(scan *s, const iks_tokens *tk, size_t from, size_t to)
+{
+    int depth = 0, close = -1; /* close: the depth at which the outermost such call ends, -1 outside one */
+    for (size_t i = from; i < to; i++) {
+        if (is(tk, i, "(")) depth++;
+        else if (is(tk, i, ")") && depth > 0 && --depth == close) close = -1;
+        if (tk->v[i].k != IKS_TOK_IDENT) continue;
+        if (close >= 0 && !add(s, (entry){ .at = tk->v[i].at, .n = tk->v[i].n, .kind = E_OTHER })) return false;
+        if (close < 0 && i + 1 < to && is(tk, i + 1, "(") && declaring(s, tk->v[i].at, tk->v[i].n)) close = depth;
+    }
+    return true;
+}
+
 static bool scan_text(scan *s, const char *t)
 {
     s->t = t;
@@ -431,8 +466,9 @@ static bool scan_text(scan *s, const char *t)
     if (!iks_tok_range(&s->tk, t, 0, s->len, true) || !directives(s)) return false;
     size_t *ifs, nifs;
     if (!if_groups(t, s->len, &ifs, &nifs)) return false;
-    bool ok = declarations(s, &s->tk, 0, s->tk.n, true, ifs, nifs);
-    for (size_t k = 0; ok && k < s->nb; k++) ok = declarations(s, &s->mt, s->b[k].first, s->b[k].last, false, NULL, 0);
+    bool ok = declarations(s, &s->tk, 0, s->tk.n, true, ifs, nifs, NULL);
+    for (size_t k = 0; ok && k < s->nb; k++)
+        ok = declarations(s, &s->mt, s->b[k].first, s->b[k].last, false, NULL, 0, &s->b[k]);
     free(ifs);
     if (!ok) return false;
     /* `const` and `float` themselves must mean what they say */
@@ -445,7 +481,18 @@ static bool scan_text(scan *s, const char *t)
         if (s->e[j].kind == E_CONST) s->e[j].kind = E_OTHER;
     sort_text = t;
     if (s->ne) qsort(s->e, s->ne, sizeof *s->e, by_name);
-    return true;
+    s->nsorted = s->ne;
+    /* a macro that hands its parameter to another macro may declare it there */
+    for (size_t k = 0; k < s->nb; k++)
+        for (size_t i = s->b[k].first; i + 1 < s->b[k].last && !s->b[k].declares; i++)
+            if (s->mt.v[i].k == IKS_TOK_IDENT && is(&s->mt, i + 1, "(") && directive_named(s, s->mt.v[i].at, s->mt.v[i].n))
+                s->b[k].declares = true;
+    size_t before = s->ne;
+    ok = handed(s, &s->tk, 0, s->tk.n);
+    for (size_t k = 0; ok && k < s->nb; k++) ok = handed(s, &s->mt, s->b[k].first, s->b[k].last);
+    if (ok && s->ne != before) qsort(s->e, s->ne, sizeof *s->e, by_name);
+    s->nsorted = s->ne;
+    return ok;
 }
 
 static void scan_free(scan *s)
