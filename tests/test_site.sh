@@ -258,6 +258,7 @@ check "clamped indices: a compile error keeps its line (cl.frag:4)" grep -q '^cl
 # ---- built-ins of constant arguments folded as the site folds them: correctly rounded ------------------
 check_px "const_fold.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl")"
 check_px "const_fold.glsl as on the site (--glsl es)" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl" --glsl es)"
+check_px "const_fold_names.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold_names.glsl")"
 # the values computed here (double, rounded once to float), not by ikshade: each call equals the float
 # nearest its true value; a negative result, two arguments, a call in a call, f-suffixed and
 # parenthesised arguments. fold.glsl's body is `o = vec4(EXPR ? 1.0 : 0.0, 0.25, 0.0, 1.0);`
