@@ -309,13 +309,15 @@ static bool directives(scan *s)
 }
 
 /* whether the token before an identifier makes it a name being declared: a type or qualifier before it
- * (`float x`, `float[2] x`), or a comma between declarators (`float a, x;`, `for (float i = 0., x = 1.;`) */
+ * (`float x`, `float[2] x`), a struct before it, or a comma between declarators (`float a, x;`, `for (float i = 0., x = 1.;`) */
 static bool declared_here(const iks_tokens *tk, size_t from, size_t i, int paren)
 {
     if (i == from) return false;
     if (tk->v[i - 1].k == IKS_TOK_IDENT)
         return !is(tk, i - 1, "return") && !is(tk, i - 1, "case") && !is(tk, i - 1, "else") && !is(tk, i - 1, "do");
     if (is(tk, i - 1, "]")) return true;
+    /* a struct's or a block's instance: `struct S { float x; } K;` */
+    if (is(tk, i - 1, "}") && (is(tk, i + 1, ";") || is(tk, i + 1, "[") || is(tk, i + 1, ","))) return true;
     return is(tk, i - 1, ",") && (paren == 0 || is(tk, i + 1, "="));
 }
 
