@@ -95,6 +95,7 @@ typedef struct {
     int state;                   /* E_CONST: 0 not yet evaluated, 1 being evaluated, 2 v known, 3 not constant */
     float v;
     size_t body;                 /* a function-like macro's: its index in scan.b, plus one (0: none) */
+    const char *t;               /* the text, for the sort (no global state: rewrites may run at once) */
 } entry;
 
 /* a #define's body, for folding inside it */
@@ -119,6 +120,7 @@ typedef struct {
 static bool add(scan *s, entry x)
 {
     if (!IKS_GROW(s->e, s->ne + 1, s->cap)) return false;
+    x.t = s->t;
     s->e[s->ne++] = x;
     return true;
 }
@@ -129,11 +131,10 @@ static int name_cmp(const char *t, size_t a, size_t an, size_t b, size_t bn)
     return c ? c : (an > bn) - (an < bn);
 }
 
-static const char *sort_text;
 static int by_name(const void *x, const void *y)
 {
     const entry *a = x, *b = y;
-    int c = name_cmp(sort_text, a->at, a->n, b->at, b->n);
+    int c = name_cmp(a->t, a->at, a->n, b->at, b->n);
     return c ? c : (a->at > b->at) - (a->at < b->at);
 }
 
@@ -481,7 +482,6 @@ static bool scan_text(scan *s, const char *t)
     }
     for (size_t j = 0; redefined && j < s->ne; j++)
         if (s->e[j].kind == E_CONST) s->e[j].kind = E_OTHER;
-    sort_text = t;
     if (s->ne) qsort(s->e, s->ne, sizeof *s->e, by_name);
     s->nsorted = s->ne;
     /* a macro that hands its parameter to another macro may declare it there */
