@@ -109,6 +109,7 @@ static void fold_cases(void)
        "struct S { float B; };\nconst float B = 1.0;\nfloat b = sin(B);");
     CF("const float C = 1.0;\nconst float C = 2.0;\nfloat c = sin(C);", "const float C = 1.0;\nconst float C = 2.0;\nfloat c = sin(C);");
     CF("#define D 1.0\n#define D 1.0\nfloat d = sin(D);", "#define D 1.0\n#define D 1.0\nfloat d = sin(D);");
+    CF("#define W sin(1.)\n#define W sin(1.0)\n", "#define W sin(1.)\n#define W sin(1.0)\n");
     CF("#define E 1.0\n#undef E\nfloat e = sin(E);", "#define E 1.0\n#undef E\nfloat e = sin(E);");
     CF("#ifdef X\n#define F 1.0\nconst float G = 1.0;\n#endif\nfloat f = sin(F) + sin(G);",
        "#ifdef X\n#define F 1.0\nconst float G = 1.0;\n#endif\nfloat f = sin(F) + sin(G);");

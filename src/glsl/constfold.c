@@ -19,10 +19,13 @@
  * refuses it everywhere, since a scan of text cannot tell scopes apart soundly), not in an #if group
  * (the group may be skipped), declared before the use, and with a value itself.
  * Calls inside a #define's body are folded where they stand (its tokens read as text of their own),
- * unless a parameter of the macro is among the call's tokens: the expansion decides those.
+ * unless a parameter of the macro is among the call's tokens (the expansion decides those) or the
+ * macro is defined more than once (a redefinition's bodies must stay as different as written).
  * Left as written: a call split across lines (the replacement would lose a line), names that are
  * locals or `const` in a function (refused with the rest, see above), int arithmetic and int consts,
- * vectors, a function name the text declares or #defines, bodies with `#` or `##`, and arguments where
+ * vectors, calls of function-like macros in the arguments, a name handed to a function-like macro
+ * that may declare it (`V(PI)`, `#define V(n) float n = 2.0;`: it counts as a declaration), a function
+ * name the text declares or #defines, bodies with `#` or `##`, and arguments where
  * the result is undefined (acos(2.0), log(0.0), pow(-1.0, 0.5), 1.0 / 0.0) or not finite, which ANGLE
  * reports and Mesa computes as it will. A wrong fold is worse than a missed one: when unsure, the call
  * stays the compiler's. Text only, no GL. */
@@ -103,6 +106,7 @@ typedef struct {
     size_t first, last;          /* its tokens in scan.mt */
     size_t par, par_end;         /* a function-like macro's parameter list in the text (empty: none) */
     bool declares;               /* it may declare what it is handed (`#define V(n) float n = 1.0;`) */
+    size_t name, name_n;         /* the macro's name in the text */
 } body;
 
 typedef struct {
@@ -236,7 +240,7 @@ static bool directive(scan *s, size_t at, size_t end, int *depth)
     if (ne == nm || !iks_tok_ident_start(*nm)) return true;
     entry x = { .at = (size_t)(nm - t), .n = (size_t)(ne - nm), .end = end, .kind = E_OTHER, .directive = true };
     if (undef) return add(s, x);
-    body b = { 0 };
+    body b = { .name = x.at, .name_n = x.n };
     size_t from = (size_t)(ne - t);
     bool fn = *ne == '(';
     if (fn) {
@@ -816,7 +820,10 @@ static char *round_once(const char *text, bool *changed)
     repls r = { 0 };
     *changed = false;
     bool ok = scan_text(&s, text) && calls(&s, &s.tk, 0, s.tk.n, NULL, &r);
-    for (size_t k = 0; ok && k < s.nb; k++) ok = calls(&s, &s.mt, s.b[k].first, s.b[k].last, &s.b[k], &r);
+    /* not in a macro defined twice: `sin(1.)` and `sin(1.0)` differ as bodies, which both compilers
+     * reject, and would not once folded */
+    for (size_t k = 0; ok && k < s.nb; k++)
+        if (count(&s, s.b[k].name, s.b[k].name_n) == 1) ok = calls(&s, &s.mt, s.b[k].first, s.b[k].last, &s.b[k], &r);
     iks_sbuf b = { 0 };
     if (ok && r.n) {
         /* the text's calls and the bodies' lie apart, each in order: sorted, none overlaps */
