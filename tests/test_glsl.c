@@ -129,6 +129,40 @@ static void fold_cases(void)
     CF("float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);",
        "float c = acos(2.0) + log(0.0) + sin(x) + sin(1) + sin(\n0.5) + s.sin(0.5);");
     CF("#define cos(x) x\nfloat d = cos(0.5);", "#define cos(x) x\nfloat d = cos(0.5);");
+    /* constant expressions of names: a file-scope const (a call in its initialiser folded too) and an
+     * object-like macro, each operation rounded to float (PI / 4.0 is 0.785398185f, whose sine is
+     * 0.707106769); a macro's body is its tokens (M * 2.0 is 1.0 + 2.0); float(int); -0.0 in parentheses */
+    CF("const float PI = acos(-1.0), H = PI * 0.5;\nfloat e = sin(PI / 4.0) + cos(H) + exp(-(1.0 + 2.0) * 2.0);",
+       "const float PI = 3.14159274, H = PI * 0.5;\nfloat e = 0.707106769 + (-4.37113883e-08) + 0.00247875229;");
+    CF("#define PI 3.14159265\n#define M 1.0 + 1.0\nfloat g = sin(PI / 4.0) + sin(M * 2.0) + sin(float(3)) - sin(-0.0);",
+       "#define PI 3.14159265\n#define M 1.0 + 1.0\nfloat g = 0.707106769 + 0.141120002 + 0.141120002 - (-0.0);");
+    /* inside macro bodies, where they stand; not where a parameter is in the call */
+    CF("#define PI acos(-1.)\n#define TAU (2.*acos(-1.))\n#define R(a) (a*PI/180.+sin(PI/2.))\n#define S(x) sin(x*PI)\n"
+       "#define T(sin) sin(1.0)\nfloat h = sin(TAU / 8.0) + cos(PI);",
+       "#define PI 3.14159274\n#define TAU (2.*3.14159274)\n#define R(a) (a*PI/180.+1.0)\n#define S(x) sin(x*PI)\n"
+       "#define T(sin) sin(1.0)\nfloat h = 0.707106769 + (-1.0);");
+    /* refused: a name declared again (a parameter, a member, a second const), a macro defined twice, one
+     * #undef'd, one in an #if group, a name used before its declaration, a function-like macro */
+    CF("const float A = 1.0;\nfloat f(float A) { return sin(A); }",
+       "const float A = 1.0;\nfloat f(float A) { return sin(A); }");
+    CF("struct S { float B; };\nconst float B = 1.0;\nfloat b = sin(B);",
+       "struct S { float B; };\nconst float B = 1.0;\nfloat b = sin(B);");
+    CF("const float C = 1.0;\nconst float C = 2.0;\nfloat c = sin(C);", "const float C = 1.0;\nconst float C = 2.0;\nfloat c = sin(C);");
+    CF("#define D 1.0\n#define D 1.0\nfloat d = sin(D);", "#define D 1.0\n#define D 1.0\nfloat d = sin(D);");
+    CF("#define W sin(1.)\n#define W sin(1.0)\n", "#define W sin(1.)\n#define W sin(1.0)\n");
+    CF("#define E 1.0\n#undef E\nfloat e = sin(E);", "#define E 1.0\n#undef E\nfloat e = sin(E);");
+    CF("#ifdef X\n#define F 1.0\nconst float G = 1.0;\n#endif\nfloat f = sin(F) + sin(G);",
+       "#ifdef X\n#define F 1.0\nconst float G = 1.0;\n#endif\nfloat f = sin(F) + sin(G);");
+    CF("float f() { return sin(K); }\nconst float K = 1.0;\n#define L sin(N)\n#define N 1.0\nfloat l = sin(J(1.0));\n#define J(x) x",
+       "float f() { return sin(K); }\nconst float K = 1.0;\n#define L sin(N)\n#define N 1.0\nfloat l = sin(J(1.0));\n#define J(x) x");
+    /* a name handed to a macro that declares what it is handed (itself, or through another macro) */
+    CF("const float P = 1.0;\n#define L2(n) L(n)\n#define L(n) float n = 2.0;\nvoid f() { L2(P) float a = sin(P); }",
+       "const float P = 1.0;\n#define L2(n) L(n)\n#define L(n) float n = 2.0;\nvoid f() { L2(P) float a = sin(P); }");
+    CF("const float P = 1.0;\n#define D(a) (a * P)\nvoid f() { float a = D(2.0) + sin(P); }",
+       "const float P = 1.0;\n#define D(a) (a * P)\nvoid f() { float a = D(2.0) + 0.841470957; }");
+    /* not constant: a uniform, int arithmetic, a division by zero, a local const */
+    CF("void f() { const float P = 1.0; float p = sin(P) + sin(iTime) + sin(float(1 + 2)) + sin(1.0 / 0.0); }",
+       "void f() { const float P = 1.0; float p = sin(P) + sin(iTime) + sin(float(1 + 2)) + sin(1.0 / 0.0); }");
 #undef CF
 }
 

@@ -294,6 +294,7 @@ check "clamped indices: a compile error keeps its line (cl.frag:4)" grep -q '^cl
 # ---- built-ins of constant arguments folded as the site folds them: correctly rounded ------------------
 check_px "const_fold.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl")"
 check_px "const_fold.glsl as on the site (--glsl es)" "255 255 255" "$(centre "$tests/webgl/site/const_fold.glsl" --glsl es)"
+check_px "const_fold_names.glsl as on the site" "255 255 255" "$(centre "$tests/webgl/site/const_fold_names.glsl")"
 # the values computed here (double, rounded once to float), not by ikshade: each call equals the float
 # nearest its true value; a negative result, two arguments, a call in a call, f-suffixed and
 # parenthesised arguments. fold.glsl's body is `o = vec4(EXPR ? 1.0 : 0.0, 0.25, 0.0, 1.0);`
@@ -340,6 +341,41 @@ check_eq "folded in a Sound pass" 8192 \
 # what is not folded stays as written and still compiles: undefined arguments, a call over two lines
 printf 'void mainImage(out vec4 o, in vec2 f) { float a = acos(2.0) * 0.0, b = sin(\n0.5);\n  o = vec4(b > 0.47 ? 1.0 : 0.0, a, 0.0, 1.0); }\n' > nofold.frag
 check_px "undefined arguments and a call over two lines are left to the compiler" "255 0 0" "$(centre nofold.frag)"
+# arguments that are constant expressions of names: a file-scope const, an object-like macro (its body's
+# call folded where it stands), a call inside a function-like macro's body; each operation rounded to
+# float before the call (PI / 4.0 is float(pi) / 4). acos, asin, tan and tanh are the calls whose Mesa
+# values differ from these; sin(PI / 4.0) and PD == 3.14159274 are the forms most toys write.
+python3 - <<'P' > fname_expr.txt
+import math, struct
+f = lambda x: struct.unpack('f', struct.pack('f', x))[0]
+pi, h = f(math.acos(-1.0)), f(0.3)
+cases = [("sin(PI / 4.0)", math.sin(f(pi / 4))), ("acos(PI / 4.0)", math.acos(f(pi / 4))), ("acos(-H)", math.acos(-h)),
+         ("asin(PD / 8.0)", math.asin(f(pi / 8))), ("PD", pi), ("tan(TAU / 6.0)", math.tan(f(f(2 * pi) / 6))),
+         ("tanh(QPI)", math.tanh(f(pi / 4))), ("A7(1.0)", math.acos(f(-0.7))), ("acos(float(1) / 3.0)", math.acos(f(1 / 3)))]
+print(" && ".join("%s == %.9g" % (c, f(v)) for c, v in cases))
+P
+printf 'const float PI = acos(-1.0), H = 0.3;\n#define PD acos(-1.)\n#define TAU (2.*acos(-1.))\n#define QPI (PD / 4.0)\n#define A7(x) (x * acos(-0.7))\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(%s ? 1.0 : 0.0, 0.25, 0.0, 1.0); }\n' \
+  "$(cat fname_expr.txt)" > fname.frag
+check_px "built-ins of consts' and macros' expressions equal their correctly rounded floats" "255 64 0" "$(centre fname.frag)"
+check_px "... with --glsl es" "255 64 0" "$(centre fname.frag --glsl es)"
+# Common's const and macro used in the Image
+python3 - <<'P' > fcommon.json
+import json, math, struct
+f = lambda x: struct.unpack('f', struct.pack('f', x))[0]
+pi = f(math.acos(-1.0))
+common = "const float PI = acos(-1.0);\n#define HALF_PI (PI * 0.5)\n"
+img = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    o = vec4(acos(PI / 4.0) == %.9g && asin(HALF_PI / 4.0) == %.9g ? 1.0 : 0.0, 0.0, 0.0, 1.0);\n}\n"
+       % (f(math.acos(f(pi / 4))), f(math.asin(f(f(pi * 0.5) / 4)))))
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "image", "code": img, "inputs": [], "outputs": []}]}))
+P
+check_px "Common's const and macro folded in the Image (JSON)" "255 0 0" "$(centre fcommon.json)"
+check_px "... with --glsl es" "255 0 0" "$(centre fcommon.json --glsl es)"
+# a parameter of a const's name is the parameter: acos(K) there is not acos(0.3) (1.266 against 0.927)
+printf 'const float K = 0.3;\nfloat g(float K) { return acos(K); }\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(abs(g(0.6) - 0.927295) < 1e-4 ? 1.0 : 0.0, 0.0, 0.0, 1.0); }\n' > fshadow.frag
+check_px "a parameter named as a const is not folded with the const's value" "255 0 0" "$(centre fshadow.frag)"
 
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is

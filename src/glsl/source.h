@@ -109,8 +109,9 @@ char *iks_zero_init(const char *text);
  * vector or matrix whose declaration the scan saw becomes `clamp(int(i), 0, N - 1)`, without adding
  * lines. NULL when out of memory. */
 char *iks_clamp_indices(const char *text);
-/* Built-ins of float-literal arguments folded as the site's compiler folds them (constfold.c): a call
- * such as acos(0.5) on one line becomes its correctly rounded value, 1.04719758. NULL when out of memory. */
+/* Built-ins of constant arguments folded as the site's compiler folds them (constfold.c): a call such
+ * as acos(0.5) or sin(PI / 4.0) (PI a file-scope const or object-like macro) on one line, in the text or
+ * in a #define's body, becomes its correctly rounded value, 1.04719758. NULL when out of memory. */
 char *iks_fold_constants(const char *text);
 /* A space before each call of a function-like macro that follows an operator character, so that Mesa's
  * preprocessor cannot glue the expansion to it (`-D2R(-1.0)` into `--1.0`). NULL when out of memory. */
