@@ -131,8 +131,8 @@ fi
 # iTimeOffset of each 512x512 block, the time and sample number of each pixel, the packing. 12 s is
 # three blocks. Left: a sin hash of t (a real toy's noise; against SwiftShader it is about -3 dB, since
 # their sin()s part ways at large arguments); right: the sample number's low 12 bits. Both are values
-# whose 0.5 + 0.5 y is exact in float, because a GL may fuse that sum with the product (llvmpipe under
-# ANGLE does, ikshade's own packing does not), which moves about one sample in 3000 by one code.
+# whose 0.5 + 0.5 y is exact in float, because a GL may fuse that sum with the product, which moves a
+# code by one (a tone whose y has all its bits differed by one code in about one sample in 3000).
 python3 - <<'EOF' > hash.json
 import json
 code = "vec2 mainSound(int s, float t) { return vec2(fract(sin(t * 12345.678) * 43758.5453) * 2.0 - 1.0, float(s % 4096) / 4096.0 - 0.5); }"
