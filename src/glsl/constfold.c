@@ -276,40 +276,11 @@ static bool directive(scan *s, size_t at, size_t end, int *depth)
  * splices), one by one */
 static bool directives(scan *s)
 {
-    const char *t = s->t;
-    size_t len = s->len;
+    size_t i = 0, at, end;
     bool line_start = true;
     int depth = 0;
-    for (size_t i = 0; i < len;) {
-        char c = t[i];
-        if (c == '\\' && i + 1 < len && (t[i + 1] == '\n' || t[i + 1] == '\r')) {
-            i++;
-            continue;
-        }
-        if (c == '\n') {
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            i++;
-            continue;
-        }
-        size_t after = iks_tok_skip_comment(t, len, i);
-        if (after != i) {
-            i = after;
-            continue;
-        }
-        if (c == '#' && line_start) {
-            size_t at = i;
-            while (i < len && t[i] != '\n') i += t[i] == '\\' && i + 1 < len ? 2 : 1;
-            if (i > len) i = len;
-            if (!directive(s, at, i, &depth)) return false;
-            continue;
-        }
-        line_start = false;
-        i++;
-    }
+    while (iks_tok_next_directive(s->t, s->len, &i, &line_start, &at, &end))
+        if (!directive(s, at, end, &depth)) return false;
     return true;
 }
 
@@ -395,49 +366,24 @@ static bool declarations(scan *s, const iks_tokens *tk, size_t from, size_t to, 
 /* [open, close) offset pairs of the #if groups at the outermost level, for declarations() */
 static bool if_groups(const char *t, size_t len, size_t **out, size_t *n)
 {
-    size_t cap = 0;
+    size_t cap = 0, i = 0, at, end;
     int depth = 0;
     bool line_start = true;
     *out = NULL;
     *n = 0;
-    for (size_t i = 0; i < len;) {
-        char c = t[i];
-        if (c == '\\' && i + 1 < len && (t[i + 1] == '\n' || t[i + 1] == '\r')) {
-            i++;
-            continue;
-        }
-        if (c == '\n') {
-            line_start = true;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            i++;
-            continue;
-        }
-        size_t after = iks_tok_skip_comment(t, len, i);
-        if (after != i) {
-            i = after;
-            continue;
-        }
-        if (c == '#' && line_start) {
-            const char *q = t + i + 1;
-            while (*q == ' ' || *q == '\t') q++;
-            if (word(q, "if") || word(q, "ifdef") || word(q, "ifndef")) {
-                if (depth++ == 0) {
-                    if (!IKS_GROW(*out, 2 * (*n + 1), cap)) return false;
-                    (*out)[2 * *n] = i;
-                    (*out)[2 * *n + 1] = len; /* an #if never closed runs to the end */
-                    (*n)++;
-                }
-            } else if (word(q, "endif") && depth > 0 && --depth == 0) {
-                (*out)[2 * *n - 1] = i;
+    while (iks_tok_next_directive(t, len, &i, &line_start, &at, &end)) {
+        const char *q = t + at + 1;
+        while (*q == ' ' || *q == '\t') q++;
+        if (word(q, "if") || word(q, "ifdef") || word(q, "ifndef")) {
+            if (depth++ == 0) {
+                if (!IKS_GROW(*out, 2 * (*n + 1), cap)) return false;
+                (*out)[2 * *n] = at;
+                (*out)[2 * *n + 1] = len; /* an #if never closed runs to the end */
+                (*n)++;
             }
-            while (i < len && t[i] != '\n') i += t[i] == '\\' && i + 1 < len ? 2 : 1;
-            continue;
+        } else if (word(q, "endif") && depth > 0 && --depth == 0) {
+            (*out)[2 * *n - 1] = at;
         }
-        line_start = false;
-        i++;
     }
     return true;
 }

@@ -24,6 +24,45 @@ size_t iks_tok_skip_comment(const char *t, size_t len, size_t i)
     return i;
 }
 
+bool iks_tok_next_directive(const char *t, size_t len, size_t *i, bool *line_start, size_t *start, size_t *end)
+{
+    size_t k = *i;
+    bool ls = *line_start;
+    while (k < len) {
+        char c = t[k];
+        if (c == '\\' && k + 1 < len && (t[k + 1] == '\n' || t[k + 1] == '\r')) {
+            k++;
+            continue;
+        }
+        if (c == '\n') {
+            ls = true;
+            k++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+            k++;
+            continue;
+        }
+        size_t after = iks_tok_skip_comment(t, len, k);
+        if (after != k) {
+            k = after;
+            continue;
+        }
+        if (c == '#' && ls) {
+            *start = k;
+            while (k < len && t[k] != '\n') k += t[k] == '\\' && k + 1 < len ? 2 : 1;
+            *end = *i = k;
+            *line_start = false; /* the newline at k starts the next line */
+            return true;
+        }
+        ls = false;
+        k++;
+    }
+    *i = k;
+    *line_start = ls;
+    return false;
+}
+
 /* Tokens of t, skipping comments and preprocessor lines (with their continuations); false when out of
  * memory. A preprocessor line is kept out of the stream: what it defines is looked at separately. */
 bool iks_tok_range(iks_tokens *tk, const char *t, size_t from, size_t len, bool line_start)

@@ -26,6 +26,11 @@ bool iks_tok_ident_start(char c);
 bool iks_tok_ident_char(char c);
 /* Where the comment starting at t[i] ends (the newline of a // comment stays); i when none starts there */
 size_t iks_tok_skip_comment(const char *t, size_t len, size_t i);
+/* The next preprocessor line of t[0, len) at or after *i, as iks_tok_range finds them: a `#` first on
+ * its line (blanks, comments and splices before it), outside comments; [*start, *end) is the line up
+ * to its newline, continuation lines included. *i moves to *end; *line_start carries, from call to
+ * call, whether *i starts a line (true at 0). False once the text has no more. */
+bool iks_tok_next_directive(const char *t, size_t len, size_t *i, bool *line_start, size_t *start, size_t *end);
 /* The tokens of t[from, len) appended to tk (line_start: whether from starts a line, where a `#` starts
  * a preprocessor line); false when out of memory */
 bool iks_tok_range(iks_tokens *tk, const char *t, size_t from, size_t len, bool line_start);
