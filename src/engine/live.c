@@ -976,10 +976,11 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
             /* a sound shader alone has no picture: a blank window while its sound plays */
             bool picture = l.toy && !l.toy->gl.image_less;
             /* in steps only for a toy's first frame and after a slow one: each step waits for the GPU,
-             * which a fast toy on a GPU would feel every frame */
+             * which a fast toy on a GPU would feel every frame. Whether Cube A is cut into strips is the
+             * draw's own choice, from its last timing, so a toy that turns slow gets them again */
             live_step ls = { .p = p, .d = d, .e = e };
             bool steps = picture && (drawn_since_reload == 0 || frame_ms >= 1e3 * SLOW_FRAME) &&
-                         iks_gltoy_steps(&l.toy->gl) > 0;
+                         iks_gltoy_has_cube(&l.toy->gl);
             if (picture && (!paused || stepped || drawn_since_reload == 0)) {
                 if (!steps) iks_gltoy_draw(&l.toy->gl, &screen, &f);
                 else if (!iks_gltoy_draw_steps(&l.toy->gl, &screen, &f, 0, on_live_step, &ls)) break;

@@ -784,12 +784,7 @@ static int strip_rows(int side)
 /* whether the next stepped frame is drawn in strips (see IKS_STEP_SLOW) */
 static bool in_strips(const iks_gltoy *t) { return !t->cube_timed || t->cube_seconds >= IKS_STEP_SLOW; }
 
-int iks_gltoy_steps(const iks_gltoy *t)
-{
-    if (!t->prog[IKS_CUBE_PASS].prog || !in_strips(t)) return 0;
-    int side = t->cube[0].size, rows = strip_rows(side);
-    return 6 * ((side + rows - 1) / rows);
-}
+bool iks_gltoy_has_cube(const iks_gltoy *t) { return t->prog[IKS_CUBE_PASS].prog != 0; }
 
 /* Cube A's faces, whole or in strips with step called after each; false: step said stop. A stepped
  * frame whose Cube A is known to be fast is drawn whole, its time still taken (one wait, after the
@@ -822,7 +817,7 @@ static bool draw_cube(iks_gltoy *t, const iks_program *prog, iks_frame *f, const
     }
     f->cube_corners = NULL;
     if (!go) return false;
-    if (step) {
+    if (step && mode == 0) { /* only the rule needs the time: -1 never waits */
         if (!strips) {
             glFinish(); /* with the passes queued before it: an overestimate, on the safe side */
             drawing = iks_now() - began;

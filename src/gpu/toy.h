@@ -195,9 +195,8 @@ void iks_gltoy_draw(iks_gltoy *t, const iks_target *out, iks_frame *f);
  * is byte for byte iks_gltoy_draw's. */
 typedef bool (*iks_step_fn)(void *user, int part, int parts);
 bool iks_gltoy_draw_steps(iks_gltoy *t, const iks_target *out, iks_frame *f, int strips, iks_step_fn step, void *user);
-/* The steps of its next stepped frame: the six faces, each in strips of rows (IKS_STEP_PIXELS a strip);
- * 0 for a toy without Cube A, or whose Cube A was fast the last time (IKS_STEP_SLOW): drawn whole. */
-int iks_gltoy_steps(const iks_gltoy *t);
+/* Whether it has a Cube A pass, which iks_gltoy_draw_steps draws in steps (the other passes draw whole) */
+bool iks_gltoy_has_cube(const iks_gltoy *t);
 /* Draws the Image pass alone from the buffers as they are: a paused viewer redraws the same frame
  * without moving any feedback on. */
 void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
