@@ -476,6 +476,23 @@ static void test_draw_desc(iks_engine *e)
     CHECK_INT("... and nothing written", touched, 0);
     d.rgba8_len = sizeof strided, d.rgba8_stride = W * 4 - 1;
     CHECK_FIELD("rgba8_stride below a row", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    /* a stride whose rows pass the end of memory: (H-1) * stride wraps to a small number, which a
+     * length check made with the product would take for one that fits */
+    memset(strided, 0xAB, sizeof strided);
+    d.rgba8_len = sizeof strided, d.rgba8_stride = ((size_t)1 << 63) + 16;
+    CHECK_FIELD("rgba8_stride 2^63 + 16 (wraps with 3 rows)", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    d.rgba8_stride = SIZE_MAX / 2 + 1;
+    CHECK_FIELD("rgba8_stride SIZE_MAX / 2 + 1", iks_toy_draw(t, NULL, &d), "rgba8_stride");
+    touched = 0;
+    for (size_t i = 0; i < sizeof strided; i++) touched += strided[i] != 0xAB;
+    CHECK_INT("... and nothing written", touched, 0);
+    {
+        float big[4];
+        iks_draw_desc fd = IKS_DRAW_DESC_INIT;
+        fd.width = W, fd.height = H, fd.rgbaf = big, fd.rgbaf_len = sizeof big;
+        fd.rgbaf_stride = ((size_t)1 << 63) + 16; /* times 2 rows: 32 */
+        CHECK_FIELD("rgbaf_stride 2^63 + 16", iks_toy_draw(t, NULL, &fd), "rgbaf_stride");
+    }
     /* floats with rows a stride apart: the packed float draw's values, row by row */
     enum { FS = W * 4 + 3 }; /* floats from one row to the next */
     float fpacked[W * H * 4], fstrided[FS * H];
@@ -498,6 +515,14 @@ static void test_draw_desc(iks_engine *e)
     d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
     d.width = -1, d.height = 2;
     CHECK_FIELD("a size below 1", iks_toy_draw(t, NULL, &d), "size");
+    d.width = IKS_MAX_SIDE + 1, d.height = 1;
+    CHECK_FIELD("a side past IKS_MAX_SIDE", iks_toy_draw(t, NULL, &d), "size");
+    /* refused by the GL's largest size: the toy keeps its own (a draw of 0x0 is at W x H) */
+    d.width = iks_engine_max_size(e) + 1, d.height = 1;
+    CHECK_CODE("a side past the GL's largest", iks_toy_draw(t, NULL, &d), IKS_E_USAGE);
+    d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+    d.rgba8 = packed, d.rgba8_len = sizeof packed; /* 0x0: at the toy's size, which must still be W x H */
+    CHECK_CODE("... then a packed draw at the toy's size", iks_toy_draw(t, NULL, &d), IKS_OK);
     CHECK_CODE("NULL: only draw", iks_toy_draw(t, NULL, NULL), IKS_OK);
 
     /* the Image texture: its size and format follow the draw */
@@ -1749,6 +1774,35 @@ out:
     iks_engine_destroy(a);
 }
 
+/* The engine destroyed before its toys (as a garbage collector may order it): the toys keep it alive,
+ * still draw, and the last one's destroy frees it (ASan and LSan see a use-after-free or a leak) */
+static void test_destroy_order(void)
+{
+    static const unsigned char blue[3] = { 0, 0, 255 };
+    iks_engine *e = NULL;
+    iks_toy *t1 = NULL, *t2 = NULL;
+    CHECK_CODE("an engine", iks_engine_create(NULL, &e), IKS_OK);
+    if (!e) return;
+    const char *src = "void mainImage(out vec4 o, in vec2 f) { o = vec4(0, 0, 1, 1); }";
+    CHECK_CODE("toy 1", load_src(e, "o1.frag", src, 4, 4, &t1), IKS_OK);
+    CHECK_CODE("toy 2", load_src(e, "o2.frag", src, 4, 4, &t2), IKS_OK);
+    iks_engine_destroy(e); /* before its toys */
+    if (t1) centre(t1, "toy 1 draws after its engine was destroyed", blue);
+    iks_toy_destroy(t1);
+    if (t2) {
+        centre(t2, "toy 2 draws after toy 1 and the engine went", blue);
+        CHECK_CODE("toy 2 takes a channel", iks_toy_set_channel(t2, 0, NULL), IKS_OK);
+    }
+    iks_toy_destroy(t2); /* the last: frees the engine */
+    /* an engine destroyed with no toys is freed at once; one whose toy failed to load holds nothing */
+    e = NULL;
+    CHECK_CODE("another engine", iks_engine_create(NULL, &e), IKS_OK);
+    iks_toy *bad = NULL;
+    if (e) CHECK_CODE("a toy that fails to compile", load_src(e, "bad.frag", "void mainImage(", 4, 4, &bad), IKS_E_COMPILE);
+    CHECK(bad == NULL, "no toy after a failed load", "NULL", "%p", (void *)bad);
+    iks_engine_destroy(e);
+}
+
 /* a whole toy in memory (a JSON: Buffer A adding 0.1 a frame to itself, Image showing it), its state
  * saved into memory and restored, and reset to before its first frame */
 static int red_after(iks_toy *t, long frame)
@@ -1831,6 +1885,7 @@ int main(int argc, char **argv)
     test_codes();
     test_shards();
     test_two_engines();
+    test_destroy_order();
 
     logbook lb = { 0 };
     iks_engine *e = NULL;

@@ -224,6 +224,11 @@ typedef struct {
 /* Works whatever context is current (a program's GLX or EGL context, another engine's, none) and
  * returns with that one current again. */
 IKS_API iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out);
+/* Order of destruction: toys keep their engine alive. Destroying an engine whose toys are still alive
+ * gives the handle up (the caller must not use it again) and leaves the engine, its context and its
+ * GL objects to the toys, which stay usable; the last iks_toy_destroy frees it. A toy of an engine made
+ * on the caller's context (get_proc) needs that context current when it is destroyed, as always.
+ * NULL is a no-op. */
 IKS_API void iks_engine_destroy(iks_engine *e);
 /* Makes e's context current, remembering what the caller had current, until iks_engine_unbind makes
  * that current again; calls in between skip their own switches (and, on an engine made from the

@@ -332,17 +332,24 @@ static void enter_quietly(const iks_engine *e)
     if (!iks_engine_enter(e, &ignored)) ((iks_engine *)e)->depth++; /* so that the leave after balances */
 }
 
+static void engine_free(iks_engine *e)
+{
+    if (e->own_plat && e->plat) e->plat->destroy(e->plat);
+    free(e->shader_dir_owned);
+    free(e);
+}
+
 void iks_engine_destroy(iks_engine *e)
 {
-    if (!e) return;
+    if (!e || e->destroyed) return;
     /* destroyed while bound (an iks_engine_bind without its unbind): the caller's context back first */
     if (e->depth > 0) {
         e->depth = 1;
         iks_engine_leave(e);
     }
-    if (e->own_plat && e->plat) e->plat->destroy(e->plat);
-    free(e->shader_dir_owned);
-    free(e);
+    e->destroyed = true;
+    /* a toy still alive needs the context to free its GL objects in: the last one frees the engine */
+    if (e->toys == 0) engine_free(e);
 }
 
 /* GL_RENDERER and GL_VERSION are kept by the engine: the strings GL returns are the context's, and
@@ -603,9 +610,11 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     iks_toy *t = calloc(1, sizeof *t);
     if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     t->e = e;
+    e->toys++; /* until iks_toy_destroy */
     char dflt[PATH_MAX];
     const char *path = iks_toy_desc_path(e, d, dflt, sizeof dflt, err);
     if (!path && !d->source && !d->json) {
+        e->toys--;
         free(t);
         return false;
     }
@@ -676,7 +685,9 @@ void iks_toy_destroy(iks_toy *t)
     iks_engine_leave(t->e);
     iks_toyfile_free(&t->tf);
     free(t->scratch);
+    iks_engine *e = t->e;
     free(t);
+    if (--e->toys == 0 && e->destroyed) engine_free(e);
 }
 
 const char *iks_toy_name(const iks_toy *t) { return t ? t->tf.name : ""; }
@@ -960,7 +971,11 @@ static iks_code draw_desc_check(const iks_engine *e, const iks_draw_desc *d, int
         if (k && stride % sizeof(float))
             return iks_fail_field(kinds[k].stride, v, "not a whole number of floats (a multiple of %zu bytes)",
                                   sizeof(float));
-        /* the last row needs only its pixels, not a whole stride: a caller's sub-image of a larger one */
+        /* the last row needs only its pixels, not a whole stride: a caller's sub-image of a larger one.
+         * The stride is the caller's and may be anything: a product that wrapped would pass the length
+         * check and the rows would be written past the buffer */
+        if (h > 1 && stride > (SIZE_MAX - row) / (size_t)(h - 1))
+            return iks_fail_field(kinds[k].stride, v, "too large: %d rows that far apart pass the end of memory", h);
         size_t need = (size_t)(h - 1) * stride + row;
         snprintf(v, sizeof v, "%zu", len);
         if (len < need)
@@ -1005,20 +1020,25 @@ static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_de
     static const iks_frame_info zero;
     int w = d->width, h = d->height;
     if (w == 0 && h == 0) w = t->gl.w, h = t->gl.h; /* the size it has: its desc's, or its last draw's */
-    if (w < 1 || h < 1) {
+    if (w < 1 || h < 1 || w > IKS_MAX_SIDE || h > IKS_MAX_SIDE) {
         char v[48];
         snprintf(v, sizeof v, "%dx%d", w, h);
-        return iks_fail_field("size", v, "expected 1 or more on each side");
+        return iks_fail_field("size", v, "expected 1 to %d on each side", IKS_MAX_SIDE);
     }
     if (t->gl.image_less) return iks_fail_usage("%s: %s", t->tf.desc.pass[IKS_IMAGE_PASS].path, IKS_NO_PICTURE);
     iks_code dc = draw_desc_check(t->e, d, w, h);
     if (dc != IKS_OK) return dc;
     iks_err err = IKS_ERR_INIT;
-    if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     bool hdr = d->rgbaf || d->hdr;
+    /* what the size may be refused for comes before the toy is resized: a refused draw changes
+     * nothing, so the next draw at the toy's size is not refused too (its buffers would have been) */
     iks_target *tg = hdr ? &t->outf : &t->out8;
     t->image = NULL; /* until the target is there again */
     if (!target_at(tg, w, h, hdr ? IKS_RGBA32F : IKS_RGBA8, &err)) return iks_publish(&err);
+    size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (hdr ? sizeof(float) : 1);
+    if ((d->rgbaf || d->rgba8) && !IKS_GROW(t->scratch, bytes, t->scratch_cap))
+        return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
+    if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     iks_frame f;
     iks_frame_from_info(&f, fi ? fi : &zero);
     iks_gltoy_draw(&t->gl, tg, &f);
@@ -1026,9 +1046,6 @@ static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_de
     if (!iks_gltoy_media_ok(&t->gl, &err)) return iks_publish(&err);
     if (d->to_fbo && !iks_target_blit(tg, d->fbo, d->x, d->y, d->w ? d->w : w, d->h ? d->h : h, &err))
         return iks_publish(&err);
-    size_t px = (size_t)w * (size_t)h, bytes = px * 4 * (hdr ? sizeof(float) : 1);
-    if ((d->rgbaf || d->rgba8) && !IKS_GROW(t->scratch, bytes, t->scratch_cap))
-        return iks_err_set(&err, IKS_E_NOMEM, "out of memory for a %dx%d frame", w, h), iks_publish(&err);
     if (d->rgbaf || d->rgba8) iks_read(tg, t->scratch);
     if (d->rgbaf) {
         size_t row = (size_t)w * 4 * sizeof(float);

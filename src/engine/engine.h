@@ -26,6 +26,10 @@ struct iks_engine {
     iks_current caller, mine;
     char renderer[256], gl_version[256]; /* GL's strings, kept: ours is not current after a call */
     iks_glstate host_state; /* plat NULL: the caller's context, whose state every call gives back */
+    /* toys keep their engine alive (their GL objects are names in its context): an engine destroyed
+     * while toys live is released by the last toy's iks_toy_destroy */
+    long toys;
+    bool destroyed;
 };
 
 struct iks_toy {
