@@ -367,7 +367,7 @@ static void test_toy(void)
     const char *img = write_file("timg.frag", "#include \"tinc.glsl\"\nvoid mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f) * tk(); }\n");
     char nosuch[600];
     snprintf(nosuch, sizeof nosuch, "%s/nosuch.png", dir);
-    iks_gltoy_desc d = { 0 };
+    iks_spec d = { 0 };
     d.pass[IKS_IMAGE_PASS].path = img;
     d.pass[IKS_IMAGE_PASS].in[0] = (iks_input){ .kind = IKS_IN_IMAGE, .path = nosuch };
     CHECK(!iks_gltoy_create(&t, &d, NULL, 8, 8, &e, &logger) && e.code == IKS_E_IO && strstr(iks_err_msg(&e), nosuch) &&
@@ -394,7 +394,7 @@ static void test_toy(void)
     }
     char face[600];
     snprintf(face, sizeof face, "%s/face.png", dir);
-    iks_gltoy_desc cd = { 0 };
+    iks_spec cd = { 0 };
     cd.pass[IKS_IMAGE_PASS].path = cube;
     cd.pass[IKS_IMAGE_PASS].in[1] = (iks_input){ .kind = IKS_IN_CUBEMAP, .path = face };
     CHECK(!iks_gltoy_create(&t, &cd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_FORMAT &&
@@ -403,13 +403,13 @@ static void test_toy(void)
     iks_gltoy_destroy(&t);
     /* a compile error in a buffer pass is passed up as it was made */
     const char *bad = write_file("tbad.frag", "void mainImage(out vec4 c, in vec2 f) { c = nope; }\n");
-    iks_gltoy_desc bd = { 0 };
+    iks_spec bd = { 0 };
     bd.pass[0].path = bad;
     bd.pass[IKS_IMAGE_PASS].path = cube;
     CHECK(!iks_gltoy_create(&t, &bd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_COMPILE &&
               strstr(iks_err_msg(&e), "tbad.frag:1:"), "compile: %s %s", cname(e.code), iks_err_msg(&e));
     iks_gltoy_destroy(&t);
-    iks_gltoy_desc nd = { 0 };
+    iks_spec nd = { 0 };
     CHECK(!iks_gltoy_create(&t, &nd, NULL, 8, 8, &e, &logger) && e.code == IKS_E_USAGE, "no image pass: %s",
           cname(e.code));
     iks_gltoy_destroy(&t);
@@ -417,7 +417,7 @@ static void test_toy(void)
     /* settings across passes: one warning only when no declaring pass kept the uniform */
     const char *pa = write_file("tpa.frag", "uniform float k;\nuniform float z;\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(k); }\n");
     const char *pi = write_file("tpi.frag", "uniform float k;\nuniform float z;\nvoid mainImage(out vec4 c, in vec2 f) { c = texelFetch(iChannel0, ivec2(f), 0); }\n");
-    iks_gltoy_desc sd = { 0 };
+    iks_spec sd = { 0 };
     sd.pass[0].path = pa;
     sd.pass[IKS_IMAGE_PASS].path = pi;
     sd.pass[IKS_IMAGE_PASS].in[0] = (iks_input){ .kind = IKS_IN_BUFFER, .buffer = 0 };
@@ -449,7 +449,7 @@ static void test_toy(void)
         k += (size_t)snprintf(text + k, sizeof text - k, "#include \"%s\"\n", n);
     }
     snprintf(text + k, sizeof text - k, "void mainImage(out vec4 c, in vec2 f) { c = vec4(many69()); }\n");
-    iks_gltoy_desc md = { 0 };
+    iks_spec md = { 0 };
     md.pass[IKS_IMAGE_PASS].path = write_file("many.frag", text);
     CHECK(iks_gltoy_create(&t, &md, NULL, 4, 4, &e, &logger), "many: %s", iks_err_msg(&e));
     CHECK(t.nfiles == 71, "all 71 files kept: %d", t.nfiles);

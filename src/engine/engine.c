@@ -1095,14 +1095,12 @@ iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d)
     iks_channel_desc dc;
     if (!IKS_TAKE(iks_channel_desc, d, &dc, IKS_FIRST_CHANNEL_DESC, &err)) return iks_publish(&err);
     if (d) d = &dc;
-    /* the public pass numbers (Image first, as a single file's only pass) to the toy's */
-    static const int PASS_OF[] = { IKS_IMAGE_PASS, 0, 1, 2, 3, IKS_CUBE_PASS };
-    static const char *const PASS_NAME[] = { "Image", "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Cube A" };
+    /* the public pass numbers (Image first, as a single file's only pass) to the toy's slots */
     int pid = d ? (int)d->pass : 0;
     snprintf(v, sizeof v, "%d", pid);
-    if (pid < 0 || pid > IKS_PASS_CUBE_A) return iks_fail_field("pass", v, "expected an iks_pass_id, 0 to %d", IKS_PASS_CUBE_A);
-    int p = PASS_OF[pid];
-    if (!t->gl.prog[p].prog) return iks_fail_field("pass", PASS_NAME[pid], "%s has no such pass", iks_toy_name(t));
+    int p = iks_pass_slot_of_id(pid);
+    if (p < 0) return iks_fail_field("pass", v, "expected an iks_pass_id, 0 to %d", IKS_PASS_CUBE_A);
+    if (!t->gl.prog[p].prog) return iks_fail_field("pass", iks_pass_kind_at(p)->name, "%s has no such pass", iks_toy_name(t));
     iks_feed_src src = { 0 }, *s = NULL;
     if (d) {
         if (!d->pixels == !d->texture)

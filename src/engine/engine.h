@@ -47,7 +47,7 @@ struct iks_toy {
  * installed, else the GL's own ES compiler for a toy built as 3.30. What it rejects goes to log as
  * compiler-style warnings in the user's files. Returns how many errors it found, -1 when nothing was
  * checked (no validator; no pass the site could run: own main(), or #include). Never fails a load. */
-int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks_logger *log);
+int iks_es_check(const iks_spec *d, const iks_source_opts *base, const iks_logger *log);
 
 /* Moves e into the calling thread's last error and returns its code (IKS_OK leaves it untouched). */
 iks_code iks_publish(iks_err *e);

@@ -268,7 +268,7 @@ static int report_errors(const char *report, const iks_source *src, const char *
     return n;
 }
 
-int iks_es_check(const iks_gltoy_desc *d, const iks_source_opts *base, const iks_logger *log)
+int iks_es_check(const iks_spec *d, const iks_source_opts *base, const iks_logger *log)
 {
     char *glslang = find_glslang();
     /* without glslang, a toy built as ES was already judged by the GL's own ES compiler */

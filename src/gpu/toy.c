@@ -19,12 +19,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const PASS_NAMES[IKS_PASSES] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A" };
+/* a pass's name in messages: the pass kinds' table (toy/spec.h) */
+static const char *pass_name(int p) { return iks_pass_kind_at(p)->name; }
+
+/* the sampler type a channel of kind k is declared with (the channel kinds' table) */
+static iks_sampler sampler_of(iks_input_kind k)
+{
+    const iks_channel_kind *row = iks_channel_kind_of(k);
+    return row ? row->sampler : IKS_SAMPLER_2D;
+}
 
 /* The order of a frame on shadertoy.com: the buffers, then the cubemap pass, then Image */
 /* The passes in the order they are drawn: the buffers as d lists them (then any it does not), Cube A,
  * Image last (a paused redraw draws the last one alone) */
-static void draw_order(iks_gltoy *t, const iks_gltoy_desc *d)
+static void draw_order(iks_gltoy *t, const iks_spec *d)
 {
     int n = 0;
     bool taken[4] = { false };
@@ -217,27 +225,13 @@ static void touched(void *user, const char *path, bool exists)
 }
 
 /* One pass's source assembled for entry; the caller builds it (or not) and frees src */
-void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
+void iks_gltoy_pass_opts(const iks_spec *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
                          iks_source_opts *o)
 {
-    static const iks_source_opts none = { 0 };
-    *o = base ? *base : none;
-    if (!o->files) o->files = iks_disk_files(); /* a toy's passes are files unless given as text */
-    o->text = ps->text;
-    o->common_path = d->common_path;
-    o->common_text = d->common_text;
-    o->confine_dir = d->confine_dir;
-    o->text_dir = d->text_dir;
-    o->es = d->es && iks_gpu_has_es3();
-    o->entry = entry;
-    o->buffer = ps >= &d->pass[0] && ps < &d->pass[4];
-    for (int c = 0; c < 4; c++) {
-        o->cube[c] = ps->in[c].kind == IKS_IN_CUBEMAP || ps->in[c].kind == IKS_IN_CUBE_BUFFER;
-        o->volume[c] = ps->in[c].kind == IKS_IN_VOLUME;
-    }
+    iks_spec_pass_opts(d, ps, entry, iks_gpu_has_es3(), base, o);
 }
 
-static bool pass_source(iks_gltoy *t, const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry,
+static bool pass_source(iks_gltoy *t, const iks_spec *d, const iks_pass *ps, iks_entry entry,
                         const iks_source_opts *base, iks_source *src, iks_err *e)
 {
     iks_source_opts o;
@@ -249,7 +243,7 @@ static bool pass_source(iks_gltoy *t, const iks_gltoy_desc *d, const iks_pass *p
 
 /* A pass's channels: checks what they read and loads their media into tex/res (owned by t) */
 /* pass: the index of the pass in t (for its media channels), -1 for the sound pass */
-static bool load_inputs(iks_gltoy *t, const iks_gltoy_desc *d, int pass, const char *name, const iks_input in4[4],
+static bool load_inputs(iks_gltoy *t, const iks_spec *d, int pass, const char *name, const iks_input in4[4],
                         iks_input out[4], unsigned tex[4], float res[4][3], iks_err *e)
 {
     for (int c = 0; c < 4; c++) {
@@ -386,7 +380,7 @@ const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name)
     return NULL;
 }
 
-bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
+bool iks_gltoy_create(iks_gltoy *t, const iks_spec *d, const iks_source_opts *base, int w, int h, iks_err *e,
                       const iks_logger *log)
 {
     memset(t, 0, sizeof *t);
@@ -427,7 +421,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_op
             }
             continue;
         }
-        if (!load_inputs(t, d, p, PASS_NAMES[p], ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
+        if (!load_inputs(t, d, p, pass_name(p), ps->in, t->in[p], t->tex[p], t->tex_res[p], e)) goto fail;
         if (p < 4 || p == IKS_CUBE_PASS) t->has_buffers = true;
     }
     if (sound) {
@@ -546,9 +540,9 @@ void iks_gltoy_destroy(iks_gltoy *t)
 /* the texture target the shader's sampler for channel in needs (its type is fixed when it is compiled) */
 static unsigned sampler_target(const iks_input *in)
 {
-    return in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER ? GL_TEXTURE_CUBE_MAP
-           : in->kind == IKS_IN_VOLUME                                 ? GL_TEXTURE_3D
-                                                                       : GL_TEXTURE_2D;
+    static const unsigned TARGETS[] = { [IKS_SAMPLER_2D] = GL_TEXTURE_2D, [IKS_SAMPLER_CUBE] = GL_TEXTURE_CUBE_MAP,
+                                        [IKS_SAMPLER_3D] = GL_TEXTURE_3D };
+    return TARGETS[sampler_of(in->kind)];
 }
 
 static const char *target_name(unsigned target)
@@ -873,8 +867,8 @@ static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
                 res[0] = 256, res[1] = 3, res[2] = 1;
             }
             f->channel[c] = tex;
-            f->channel_cube[c] = in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_CUBE_BUFFER;
-            f->channel_3d[c] = in->kind == IKS_IN_VOLUME;
+            f->channel_cube[c] = sampler_of(in->kind) == IKS_SAMPLER_CUBE;
+            f->channel_3d[c] = sampler_of(in->kind) == IKS_SAMPLER_3D;
             /* the keyboard is read with texelFetch; nearest keeps texture() exact on it too */
             iks_filter filter = in->kind == IKS_IN_KEYBOARD && !fed->tex ? IKS_FILTER_NEAREST : in->filter;
             /* a caller's texture has the levels it has: the library makes none on it */
@@ -1021,7 +1015,7 @@ static bool load_pair(iks_gltoy *t, iks_target pair[2], int *cur, int pass, void
     }
     unsigned char c;
     if (!w->io(w->user, &c, 1)) return io_failed(w);
-    if (c > 1) return iks_err_set(w->e, IKS_E_FORMAT, "%s: newest half %d of 2", PASS_NAMES[pass], c);
+    if (c > 1) return iks_err_set(w->e, IKS_E_FORMAT, "%s: newest half %d of 2", pass_name(pass), c);
     *cur = c;
     rebuild_mips(t, pass);
     return true;

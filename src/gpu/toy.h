@@ -7,12 +7,10 @@
 #define IKS_TOY_H
 
 #include "gpu/gpu.h"
+#include "toy/spec.h"
 
 #include <stdint.h>
 
-#define IKS_PASSES 6 /* A, B, C, D, Image, Cube A (drawn after the buffers, before Image) */
-#define IKS_IMAGE_PASS 4
-#define IKS_CUBE_PASS 5
 #define IKS_CUBE_SIZE IKS_CUBE_SIDE /* a Cube A face's side on shadertoy.com (ikshade.h) */
 /* Pixels in one step of a stepped Cube A (iks_gltoy_draw_steps): a strip of 128 rows of a 1024 face, about
  * 6 s for the heaviest toys seen on llvmpipe (a whole face took 50 s), so Ctrl-C and the progress bar
@@ -23,57 +21,6 @@
  * frame is drawn in strips only where its Cube A's cost is unknown (the toy's first stepped frame) or
  * was this many seconds or more the last time; else whole, and only timed. */
 #define IKS_STEP_SLOW 1.0
-
-/* IKS_IN_CUBE_BUFFER: the faces Cube A draws; IKS_IN_VOLUME: the site's .bin volume as a sampler3D */
-typedef enum {
-    IKS_IN_NONE,
-    IKS_IN_BUFFER,
-    IKS_IN_IMAGE,
-    IKS_IN_KEYBOARD,
-    IKS_IN_CUBEMAP,
-    IKS_IN_CUBE_BUFFER,
-    IKS_IN_VOLUME,
-    IKS_IN_MUSIC, /* an audio file: the site's 512x2 spectrum + waveform texture at the channel's time */
-    IKS_IN_VIDEO, /* a video file: its frame at the channel's time, looping */
-} iks_input_kind;
-typedef enum { IKS_FILTER_LINEAR, IKS_FILTER_NEAREST, IKS_FILTER_MIPMAP } iks_filter;
-
-typedef struct {
-    iks_input_kind kind;
-    int buffer;       /* IKS_IN_BUFFER: 0..3 for A..D */
-    const char *path; /* IKS_IN_IMAGE: a PNG or JPEG file; IKS_IN_CUBEMAP: the first face, X.png, with
-                       * X_1.png .. X_5.png beside it (+x -x +y -y +z -z, the site's layout);
-                       * IKS_IN_MUSIC, IKS_IN_VIDEO: the file (NULL: silence / black) */
-    iks_filter filter;
-    bool repeat;      /* wrap: repeat instead of clamp */
-    bool vflip;       /* images: flip vertically on load (the site's default for textures) */
-    bool srgb;        /* images: stored as sRGB, read back linear */
-    const char *live; /* "webcam" or "microphone" (static text): a live input, which ikshade cannot run;
-                       * the loader refuses it, or makes it black with --missing-media=black */
-} iks_input;
-
-typedef struct {
-    const char *path; /* the pass's file, or its name when text is given; NULL: no such pass */
-    const char *text; /* the code itself (from a JSON), or NULL to read path */
-    iks_input in[4];
-} iks_pass;
-
-typedef struct {
-    const char *common_path, *common_text; /* Shadertoy's Common tab, or NULLs */
-    bool es;                                /* compile as GLSL ES 3.00 where the context can */
-    bool sound_only; /* only the sound will be drawn: the picture passes are compiled, their media not loaded */
-    const char *confine_dir;                /* see iks_source_opts; NULL for none */
-    const char *text_dir;                   /* where passes given as text (a JSON's) #include from */
-    iks_pass pass[IKS_PASSES];              /* A..D, Image (which must be there), Cube A */
-    int cube_size;                          /* Cube A's face side; 0: IKS_CUBE_SIZE, as on the site */
-    /* The order Buffers A-D are drawn in each frame: the site draws them in its JSON's pass order, which
-     * is A, B, C, D unless the author added them otherwise. nbuffer_order 0: A, B, C, D. */
-    int buffer_order[4];
-    int nbuffer_order;
-    /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
-     * is its own sound pass too, and only that when no mainImage can be seen in it. */
-    iks_pass sound;
-} iks_gltoy_desc;
 
 /* A uniform the toy's author declared (not one of ikshade's own): float, int, uint or bool, scalar or
  * vector, not an array; settable by name. */
@@ -167,7 +114,7 @@ const iks_uvalue *iks_gltoy_uniform(const iks_gltoy *t, const char *name);
  * not square and alike, IKS_E_USAGE for a desc without an Image pass or reading a buffer it lacks or
  * a size beyond the GL's, IKS_E_GL, IKS_E_NOMEM. Only t->files (those read so far) is left then:
  * iks_gltoy_destroy frees it, as after a success. */
-bool iks_gltoy_create(iks_gltoy *t, const iks_gltoy_desc *d, const iks_source_opts *base, int w, int h, iks_err *e,
+bool iks_gltoy_create(iks_gltoy *t, const iks_spec *d, const iks_source_opts *base, int w, int h, iks_err *e,
                       const iks_logger *log);
 void iks_gltoy_destroy(iks_gltoy *t);
 
@@ -203,7 +150,7 @@ void iks_gltoy_redraw_image(iks_gltoy *t, const iks_target *out, iks_frame *f);
 
 /* The source options pass ps of d is assembled with (its text, Common, ES, its channels' sampler
  * types, the entry point wrapped), from base's include search. */
-void iks_gltoy_pass_opts(const iks_gltoy_desc *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
+void iks_gltoy_pass_opts(const iks_spec *d, const iks_pass *ps, iks_entry entry, const iks_source_opts *base,
                          iks_source_opts *o);
 
 /* Music and video channels (media.c): opened at create, their textures brought to the frame's time

@@ -22,26 +22,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static bool has_ext(const char *path, const char *const *exts)
+/* whether path's extension is one of the space-separated words of exts, in any case */
+static bool has_ext(const char *path, const char *exts)
 {
     const char *dot = strrchr(path, '.');
     if (!dot || strchr(dot, '/')) return false;
-    for (; *exts; exts++)
-        if (!strcasecmp(dot + 1, *exts)) return true;
+    size_t n = strlen(dot + 1);
+    for (const char *p = exts; *p;) {
+        size_t k = strcspn(p, " ");
+        if (k == n && !strncasecmp(dot + 1, p, k)) return true;
+        p += k;
+        p += strspn(p, " ");
+    }
     return false;
 }
 
-bool iks_media_is_audio(const char *path)
-{
-    static const char *const e[] = { "wav", "ogg", "mp3", "flac", "opus", "m4a", "oga", NULL };
-    return has_ext(path, e);
-}
-
-bool iks_media_is_video(const char *path)
-{
-    static const char *const e[] = { "mp4", "webm", "mkv", "mov", "ogv", "m4v", NULL };
-    return has_ext(path, e);
-}
+bool iks_media_is_audio(const char *path) { return has_ext(path, IKS_MEDIA_AUDIO_EXTS); }
+bool iks_media_is_video(const char *path) { return has_ext(path, IKS_MEDIA_VIDEO_EXTS); }
 
 /* ---- running ffmpeg and ffprobe on a checked file ------------------------------------------------ */
 

@@ -26,7 +26,10 @@
 
 #define IKS_AUDIO_MAX_SECONDS (10 * 60) /* 10 minutes: 212 MB decoded (mono float + 16-bit stereo) */
 
-/* The extensions (case-insensitive) taken as music and as video by a channel spec. */
+/* The extensions (any case) taken as music and as video: the one list, which the channel kinds'
+ * table (src/toy/spec.c) shows the shell's completion too */
+#define IKS_MEDIA_AUDIO_EXTS "wav ogg mp3 flac opus m4a oga"
+#define IKS_MEDIA_VIDEO_EXTS "mp4 webm mkv mov ogv m4v"
 bool iks_media_is_audio(const char *path);
 bool iks_media_is_video(const char *path);
 

@@ -52,92 +52,6 @@ void iks_toyfile_free(iks_toyfile *tf)
 }
 
 
-static bool flag_value(const char *v, bool *out)
-{
-    if (!strcmp(v, "1") || !strcmp(v, "true")) return *out = true, true;
-    if (!strcmp(v, "0") || !strcmp(v, "false")) return *out = false, true;
-    return false;
-}
-
-static bool filter_value(const char *v, iks_filter *f)
-{
-    if (!strcmp(v, "linear")) *f = IKS_FILTER_LINEAR;
-    else if (!strcmp(v, "nearest")) *f = IKS_FILTER_NEAREST;
-    else if (!strcmp(v, "mipmap")) *f = IKS_FILTER_MIPMAP;
-    else return false;
-    return true;
-}
-
-bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
-{
-    memset(in, 0, sizeof *in);
-    in->vflip = true; /* the site's default for textures */
-    char q[300];
-    snprintf(q, sizeof q, "'%.280s'", spec);
-    char *copy = strdup(spec);
-    if (!copy) return oom(e);
-    char *save = NULL, *what = strtok_r(copy, ",", &save);
-    bool ok = what != NULL;
-    if (!ok)
-        iks_err_field(e, IKS_E_USAGE, "channel", q, "expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio "
-                      "or video file, keyboard, black, a buffer a-d or cube_a");
-    else if (!strcmp(what, "keyboard")) in->kind = IKS_IN_KEYBOARD;
-    else if (!strcmp(what, "cube_a")) in->kind = IKS_IN_CUBE_BUFFER, in->vflip = false;
-    else if (strlen(what) == 1 && what[0] >= 'a' && what[0] <= 'd') in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
-    else if (!strcmp(what, "black")) in->kind = IKS_IN_IMAGE, in->path = NULL;
-    else if (!strncmp(what, "cube:", 5) && what[5]) {
-        in->kind = IKS_IN_CUBEMAP;
-        in->vflip = false; /* the site's default for cubemaps */
-        in->path = spec + (what - copy) + 5;
-    } else if (iks_ends_with(what, ".bin")) {
-        in->kind = IKS_IN_VOLUME; /* the site's volume format */
-        in->vflip = false;
-        in->path = spec + (what - copy);
-    } else if (iks_ends_with(what, ".png") || iks_ends_with(what, ".jpg") || iks_ends_with(what, ".jpeg")) {
-        in->kind = IKS_IN_IMAGE;
-        in->path = spec + (what - copy); /* into spec for now; copied below */
-    } else if (iks_media_is_audio(what) || iks_media_is_video(what)) {
-        in->kind = iks_media_is_audio(what) ? IKS_IN_MUSIC : IKS_IN_VIDEO;
-        in->path = spec + (what - copy);
-    } else if (!strcmp(what, "webcam") || !strcmp(what, "mic")) {
-        /* live inputs: an offline render could never repeat them, and the viewer has no capture yet.
-         * Parsed, so that the loader, which knows --missing-media, refuses it or makes it black. */
-        in->kind = IKS_IN_IMAGE, in->path = NULL;
-        in->live = !strcmp(what, "mic") ? "microphone" : "webcam";
-    } else {
-        ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "expected FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an "
-                           "audio or video file, keyboard, black, a buffer a-d or cube_a first");
-    }
-    for (char *kv; ok && (kv = strtok_r(NULL, ",", &save));) {
-        char *eq = strchr(kv, '=');
-        if (!eq) {
-            ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "'%s' is not KEY=VALUE", kv);
-            break;
-        }
-        *eq = '\0';
-        const char *v = eq + 1;
-        bool good = true;
-        if (!strcmp(kv, "filter")) good = filter_value(v, &in->filter);
-        else if (!strcmp(kv, "wrap")) good = !strcmp(v, "repeat") ? (in->repeat = true) : !strcmp(v, "clamp") ? (in->repeat = false, true) : false;
-        else if (!strcmp(kv, "vflip")) good = flag_value(v, &in->vflip);
-        else if (!strcmp(kv, "srgb")) good = flag_value(v, &in->srgb);
-        else {
-            ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "unknown setting '%s' (filter, wrap, vflip, srgb)", kv);
-            break;
-        }
-        if (!good) ok = iks_err_field(e, IKS_E_USAGE, "channel", q, "bad %s '%s'", kv, v);
-    }
-    /* in->path points into spec at the same offset as into copy; the name must end at the first comma */
-    if (ok && (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME ||
-               in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) && in->path) {
-        char *p = strndup(in->path, strcspn(in->path, ","));
-        in->path = p; /* the caller keeps it */
-        if (!p) ok = oom(e);
-    } else if (!ok) in->path = NULL; /* nothing for the caller to free */
-    free(copy);
-    return ok;
-}
-
 /* ---- JSON -------------------------------------------------------------------------------------- */
 
 static const char *const API_IDS[4] = { "4dXGR8", "XsXGR8", "4sXGR8", "XdfGR8" };
@@ -228,11 +142,23 @@ static bool media_allowed(const char *where, const char *dir, const iks_input *i
 /* pass s of a toy: 0..IKS_PASSES-1 as the desc numbers them, IKS_PASSES the sound pass */
 static iks_pass *pass_at(iks_toyfile *tf, int s) { return s < IKS_PASSES ? &tf->desc.pass[s] : &tf->desc.sound; }
 
-static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
-                      const iks_logger *log)
+/* What loading one JSON shares between its steps */
+typedef struct {
+    iks_toyfile *tf;
+    const char *path;  /* the JSON's name in messages */
+    const char *dir;   /* its directory (owned by tf): media and #includes are found there */
+    const char *jbase; /* its base name, for the passes' names: toy.json[Image] */
+    unsigned flags;
+    iks_err *e;
+    const iks_logger *log;
+    const cJSON *slot_of[IKS_PASSES + 1]; /* each slot's renderpass, the sound pass at IKS_SOUND_SLOT */
+} json_load;
+
+static bool json_oom(json_load *jl) { return iks_err_set(jl->e, IKS_E_NOMEM, "%s: out of memory", jl->path); }
+
+/* cJSON turns \u0000 into a NUL that ends the C string: a pass's code would be cut there, silently */
+static bool json_nul_check(const char *path, const char *text, iks_err *e)
 {
-    bool black = flags & IKS_TF_MISSING_BLACK;
-    /* cJSON turns \u0000 into a NUL that ends the C string: a pass's code would be cut there, silently */
     for (const char *q = strstr(text, "\\u0000"); q; q = strstr(q + 1, "\\u0000")) {
         size_t slashes = 0;
         while (q - (ptrdiff_t)slashes > text && q[-1 - (ptrdiff_t)slashes] == '\\') slashes++;
@@ -242,6 +168,209 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         return iks_err_set(e, IKS_E_FORMAT, "%s:%d: a string holds \\u0000 (a NUL character), which GLSL text and "
                            "file names cannot", path, line);
     }
+    return true;
+}
+
+/* The slot renderpass[k] of json_type type writes (the pass kinds' table), or -1 with the error */
+static int json_slot(json_load *jl, const cJSON *pass, int k, const char *type)
+{
+    int slot = -1;
+    for (int s = 0; s < IKS_PASS_KINDS && slot < 0; s++)
+        if (!strcmp(type, iks_pass_kind_at(s)->json_type)) slot = s;
+    const char *pname = str_field(pass, "name", NULL);
+    if (slot < 0) {
+        /* the site's other kinds are a feature ikshade lacks, not a broken file */
+        iks_err_set(jl->e, IKS_E_UNSUPPORTED,
+                    "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, cubemap, common, sound)",
+                    jl->path, k, type);
+        return -1;
+    }
+    const cJSON *outs = cJSON_GetObjectItemCaseSensitive(pass, "outputs");
+    const cJSON *o0 = cJSON_IsArray(outs) ? cJSON_GetArrayItem(outs, 0) : NULL;
+    if (slot < 4) { /* a buffer: which one, by its output's id or its name */
+        slot = o0 ? buffer_from_ref(cJSON_GetObjectItemCaseSensitive(o0, "id"), NULL) : -1;
+        if (slot < 0 && pname && !strncmp(pname, "Buffer ", 7) && pname[7] >= 'A' && pname[7] <= 'D' && !pname[8])
+            slot = pname[7] - 'A';
+        if (slot < 0)
+            iks_err_set(jl->e, IKS_E_FORMAT, "%s: renderpass[%d] is a buffer whose output is none of Buffer A-D",
+                        jl->path, k);
+    } else if (slot == IKS_CUBE_PASS) {
+        /* Cube A is the site's only cubemap pass: an output that names another is not one we know */
+        const cJSON *oid = o0 ? cJSON_GetObjectItemCaseSensitive(o0, "id") : NULL;
+        if (cJSON_IsString(oid) && !is_cube_a(oid, NULL)) {
+            iks_err_set(jl->e, IKS_E_FORMAT, "%s: renderpass[%d] is a cubemap pass whose output '%s' is not Cube A (%s)",
+                        jl->path, k, oid->valuestring, CUBE_ID);
+            return -1;
+        }
+    }
+    return slot;
+}
+
+/* First over renderpass[]: which slot each pass takes, its name and its code (in cJSON's tree) */
+static bool json_passes(json_load *jl, const cJSON *passes)
+{
+    iks_toyfile *tf = jl->tf;
+    const cJSON *pass;
+    int k = -1;
+    cJSON_ArrayForEach(pass, passes)
+    {
+        k++;
+        if (!cJSON_IsObject(pass))
+            return iks_err_set(jl->e, IKS_E_FORMAT, "%s: renderpass[%d] is not an object", jl->path, k);
+        const char *type = str_field(pass, "type", NULL);
+        const cJSON *code = cJSON_GetObjectItemCaseSensitive(pass, "code");
+        if (!type) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: renderpass[%d] has no \"type\" string", jl->path, k);
+        if (!cJSON_IsString(code))
+            return iks_err_set(jl->e, IKS_E_FORMAT, "%s: renderpass[%d] (%s) has no \"code\" string", jl->path, k, type);
+        int slot = json_slot(jl, pass, k, type);
+        if (slot < 0) return false;
+        char *nm = NULL;
+        if (slot == IKS_COMMON_SLOT) {
+            /* one Common text is prepended to every pass: a second would silently replace the first */
+            if (tf->desc.common_path) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: two passes of type \"common\"", jl->path);
+            if (asprintf(&nm, "%s[Common]", jl->jbase) < 0 || !(tf->desc.common_path = keep(tf, nm))) return json_oom(jl);
+            tf->desc.common_text = code->valuestring;
+            continue;
+        }
+        if (jl->slot_of[slot])
+            return iks_err_set(jl->e, IKS_E_FORMAT, "%s: two passes write %s", jl->path,
+                               slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A"
+                               : slot == IKS_SOUND_SLOT ? "the sound" : "the same buffer");
+        jl->slot_of[slot] = pass;
+        if (slot < 4) tf->desc.buffer_order[tf->desc.nbuffer_order++] = slot; /* the site draws them so */
+        if (asprintf(&nm, "%s[%s]", jl->jbase, iks_pass_kind_at(slot)->name) < 0 ||
+            !(iks_spec_pass(&tf->desc, slot)->path = keep(tf, nm)))
+            return json_oom(jl);
+        iks_spec_pass(&tf->desc, slot)->text = code->valuestring;
+    }
+    if (!jl->slot_of[IKS_IMAGE_PASS]) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: no pass of type \"image\"", jl->path);
+    return true;
+}
+
+/* A media input's file (a texture, cubemap, volume, music or video), looked for beside the JSON: d->path,
+ * or NULL (black, silence) where a missing one may be; false with the error */
+static bool json_media_file(json_load *jl, const char *pp, int c, const char *type, const char *media, bool may_miss,
+                            iks_input *d)
+{
+    bool lost = false;
+    char *found = media ? find_media(jl->dir, media, &lost) : NULL;
+    if (lost) return json_oom(jl);
+    if (!found && !may_miss) {
+        const char *what = d->kind == IKS_IN_CUBEMAP ? "its six faces" : "it";
+        return iks_err_set(jl->e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
+                           "(put %s there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)", what);
+    }
+    d->path = NULL; /* black, or silence */
+    if (found && !(d->path = keep(jl->tf, found))) return json_oom(jl);
+    return media_allowed(jl->path, jl->dir, d, jl->flags, jl->e);
+}
+
+/* Input `in` (channel c) of the pass at slot s, into d by its kind (the channel kinds' table) */
+static bool json_input(json_load *jl, int s, const char *pp, const cJSON *in, int c, iks_input *d)
+{
+    /* a render of the sound alone needs only the sound pass's media */
+    bool black = jl->flags & IKS_TF_MISSING_BLACK;
+    bool missing_black = black || ((jl->flags & IKS_TF_SOUND_ONLY) && s != IKS_SOUND_SLOT);
+    const char *type = str_field(in, "type", "ctype");
+    const char *media = str_field(in, "filepath", "src");
+    const cJSON *smp = cJSON_GetObjectItemCaseSensitive(in, "sampler");
+    d->vflip = smp ? bool_field(smp, "vflip", true) : true;
+    d->srgb = smp ? bool_field(smp, "srgb", false) : false;
+    const char *f = smp ? str_field(smp, "filter", NULL) : NULL;
+    const char *w = smp ? str_field(smp, "wrap", NULL) : NULL;
+    d->filter = IKS_FILTER_LINEAR;
+    if (f && !iks_filter_parse(f, &d->filter))
+        return iks_err_set(jl->e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d: unknown filter '%s'", pp, c, f);
+    d->repeat = w && !strcmp(w, "repeat");
+    if (!type) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d has no \"type\"", pp, c);
+    const iks_channel_kind *k = iks_channel_kind_of_ctype(type);
+    /* the site's "cubemap" is Cube A's faces when its id (or path) says so */
+    if (k && k->kind == IKS_IN_CUBEMAP && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media))
+        k = iks_channel_kind_of(IKS_IN_CUBE_BUFFER);
+    if (!k) {
+        if (!missing_black)
+            return iks_err_set(jl->e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported "
+                               "(run with missing_media_black to run without it)", pp, c, type);
+        d->kind = IKS_IN_IMAGE;
+        d->path = NULL;
+        iks_warnf(jl->log, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported; black instead", pp, c, type);
+        return true;
+    }
+    d->kind = k->kind;
+    if (k->kind == IKS_IN_BUFFER) {
+        int b = buffer_from_ref(cJSON_GetObjectItemCaseSensitive(in, "id"), media);
+        if (b < 0 || !jl->slot_of[b])
+            return iks_err_set(jl->e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads a buffer the JSON does not define",
+                               pp, c);
+        d->buffer = b;
+        return true;
+    }
+    if (k->kind == IKS_IN_CUBE_BUFFER) {
+        if (!jl->slot_of[IKS_CUBE_PASS])
+            return iks_err_set(jl->e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads Cube A, which the JSON does not "
+                               "define", pp, c);
+        d->vflip = false;
+        return true;
+    }
+    if (!k->file) return true; /* the keyboard */
+    /* the kind's own default where the site has one (a cubemap's is false; volumes are never flipped) */
+    if (k->kind == IKS_IN_VOLUME) d->vflip = false;
+    if (k->kind == IKS_IN_CUBEMAP) d->vflip = smp ? bool_field(smp, "vflip", false) : false;
+    /* music is heard in a sound-only render: missing, it is still an error */
+    bool may_miss = k->kind == IKS_IN_MUSIC ? black : missing_black;
+    return json_media_file(jl, pp, c, type, media, may_miss, d);
+}
+
+/* Second: each pass's inputs */
+static bool json_inputs(json_load *jl)
+{
+    for (int s = 0; s <= IKS_SOUND_SLOT; s++) {
+        if (!jl->slot_of[s]) continue;
+        /* messages name the pass as the user's path to the JSON and the pass: dir/toy.json[Image] */
+        const char *bracket = strchr(iks_spec_pass(&jl->tf->desc, s)->path, '[');
+        char pp[PATH_MAX + 32];
+        snprintf(pp, sizeof pp, "%s%s", jl->path, bracket ? bracket : "");
+        const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(jl->slot_of[s], "inputs");
+        if (inputs && !cJSON_IsArray(inputs)) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: \"inputs\" is not an array", pp);
+        const cJSON *in;
+        bool taken[4] = { false };
+        cJSON_ArrayForEach(in, inputs)
+        {
+            const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
+            if (!cJSON_IsNumber(chv) || chv->valuedouble < 0 || chv->valuedouble > 3)
+                return iks_err_set(jl->e, IKS_E_FORMAT, "%s: an input without a \"channel\" number 0-3", pp);
+            int c = (int)chv->valuedouble;
+            /* the site gives a channel one input: of two, one would be dropped without a word */
+            if (taken[c]) return iks_err_set(jl->e, IKS_E_FORMAT, "%s: two inputs on " IKS_U_CHANNEL_PREFIX "%d", pp, c);
+            taken[c] = true;
+            if (!json_input(jl, s, pp, in, c, &iks_spec_pass(&jl->tf->desc, s)->in[c])) return false;
+        }
+    }
+    return true;
+}
+
+/* The toy's name, its directory (media and #includes are found there, and stay inside it) */
+static bool json_names(json_load *jl, const cJSON *shader)
+{
+    iks_toyfile *tf = jl->tf;
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
+    const char *name = info ? str_field(info, "name", NULL) : NULL;
+    if (!(tf->name = keep_copy(tf, name ? name : jl->path))) return json_oom(jl);
+    char *dir = keep_copy(tf, jl->path);
+    if (!dir) return json_oom(jl);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else strcpy(dir, ".");
+    jl->dir = tf->desc.text_dir = dir;
+    if (!(jl->flags & IKS_TF_MEDIA_OUTSIDE)) tf->desc.confine_dir = dir;
+    jl->jbase = strrchr(jl->path, '/') ? strrchr(jl->path, '/') + 1 : jl->path;
+    return true;
+}
+
+static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsigned flags, iks_err *e,
+                      const iks_logger *log)
+{
+    if (!json_nul_check(path, text, e)) return false;
     const char *eptr = NULL;
     cJSON *root = cJSON_ParseWithOpts(text, &eptr, true);
     if (!root) {
@@ -250,229 +379,21 @@ static bool load_json(iks_toyfile *tf, const char *path, const char *text, unsig
         return iks_err_set(e, IKS_E_FORMAT, "%s:%d: not valid JSON%s", path, line,
                            eptr && !*eptr ? " (it ends too soon)" : "");
     }
-    bool ok = false;
+    json_load jl = { .tf = tf, .path = path, .flags = flags, .e = e, .log = log };
     const cJSON *shader = cJSON_GetObjectItemCaseSensitive(root, "Shader");
     if (!shader) shader = root;
     const cJSON *passes = cJSON_GetObjectItemCaseSensitive(shader, "renderpass");
-    if (!cJSON_IsArray(passes)) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: no \"renderpass\" array: not a shadertoy.com export", path);
-        goto out;
-    }
-    const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
-    const char *name = info ? str_field(info, "name", NULL) : NULL;
-    if (!(tf->name = keep_copy(tf, name ? name : path))) goto nomem;
-    char *dir = keep_copy(tf, path);
-    if (!dir) goto nomem;
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    else strcpy(dir, ".");
-    /* its #includes are found beside it, and stay inside its directory as its media do */
-    tf->desc.text_dir = dir;
-    if (!(flags & IKS_TF_MEDIA_OUTSIDE)) tf->desc.confine_dir = dir;
-    const char *jbase = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-
-    /* first pass over renderpass[]: which slot each pass takes, and its output ids */
-    const cJSON *pass;
-    int k = 0;
-    const cJSON *slot_of[IKS_PASSES + 1] = { 0 }; /* the passes, then the sound pass at IKS_PASSES */
-    cJSON_ArrayForEach(pass, passes)
-    {
-        k++;
-        if (!cJSON_IsObject(pass)) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is not an object", path, k - 1);
-            goto out;
-        }
-        const char *type = str_field(pass, "type", NULL);
-        const char *pname = str_field(pass, "name", NULL);
-        const cJSON *code = cJSON_GetObjectItemCaseSensitive(pass, "code");
-        if (!type) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] has no \"type\" string", path, k - 1);
-            goto out;
-        }
-        if (!cJSON_IsString(code)) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] (%s) has no \"code\" string", path, k - 1, type);
-            goto out;
-        }
-        int slot;
-        char *nm = NULL;
-        if (!strcmp(type, "image")) slot = IKS_IMAGE_PASS;
-        else if (!strcmp(type, "common")) {
-            /* one Common text is prepended to every pass: a second would silently replace the first */
-            if (tf->desc.common_path) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: two passes of type \"common\"", path);
-                goto out;
-            }
-            if (asprintf(&nm, "%s[Common]", jbase) < 0 || !(tf->desc.common_path = keep(tf, nm))) goto nomem;
-            tf->desc.common_text = code->valuestring;
-            continue;
-        } else if (!strcmp(type, "buffer")) {
-            const cJSON *outs = cJSON_GetObjectItemCaseSensitive(pass, "outputs");
-            const cJSON *o0 = cJSON_IsArray(outs) ? cJSON_GetArrayItem(outs, 0) : NULL;
-            slot = o0 ? buffer_from_ref(cJSON_GetObjectItemCaseSensitive(o0, "id"), NULL) : -1;
-            if (slot < 0 && pname && !strncmp(pname, "Buffer ", 7) && pname[7] >= 'A' && pname[7] <= 'D' && !pname[8])
-                slot = pname[7] - 'A';
-            if (slot < 0) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is a buffer whose output is none of Buffer A-D", path,
-                            k - 1);
-                goto out;
-            }
-        } else if (!strcmp(type, "cubemap")) {
-            const cJSON *outs = cJSON_GetObjectItemCaseSensitive(pass, "outputs");
-            const cJSON *o0 = cJSON_IsArray(outs) ? cJSON_GetArrayItem(outs, 0) : NULL;
-            /* Cube A is the site's only cubemap pass: an output that names another is not one we know */
-            const cJSON *oid = o0 ? cJSON_GetObjectItemCaseSensitive(o0, "id") : NULL;
-            if (cJSON_IsString(oid) && !is_cube_a(oid, NULL)) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: renderpass[%d] is a cubemap pass whose output '%s' is not Cube A (%s)",
-                            path, k - 1, oid->valuestring, CUBE_ID);
-                goto out;
-            }
-            slot = IKS_CUBE_PASS;
-        } else if (!strcmp(type, "sound")) {
-            slot = IKS_PASSES;
-        } else {
-            /* the site's other kinds (a cubemap pass, ...) are a feature ikshade lacks, not a broken file */
-            iks_err_set(e, IKS_E_UNSUPPORTED,
-                        "%s: renderpass[%d] has type '%s', which ikshade does not run (image, buffer, cubemap, common, sound)",
-                        path, k - 1, type);
-            goto out;
-        }
-        if (slot_of[slot]) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: two passes write %s", path,
-                        slot == IKS_IMAGE_PASS ? "the Image" : slot == IKS_CUBE_PASS ? "Cube A"
-                        : slot == IKS_PASSES ? "the sound" : "the same buffer");
-            goto out;
-        }
-        slot_of[slot] = pass;
-        if (slot < 4) tf->desc.buffer_order[tf->desc.nbuffer_order++] = slot; /* the site draws them so */
-        static const char *const SN[IKS_PASSES + 1] = { "Buffer A", "Buffer B", "Buffer C", "Buffer D", "Image", "Cube A",
-                                                        "Sound" };
-        if (asprintf(&nm, "%s[%s]", jbase, SN[slot]) < 0 || !(pass_at(tf, slot)->path = keep(tf, nm))) goto nomem;
-        pass_at(tf, slot)->text = code->valuestring;
-    }
-    if (!slot_of[IKS_IMAGE_PASS]) {
-        iks_err_set(e, IKS_E_FORMAT, "%s: no pass of type \"image\"", path);
-        goto out;
-    }
-    /* second: each pass's inputs */
-    for (int s = 0; s <= IKS_PASSES; s++) {
-        if (!slot_of[s]) continue;
-        /* messages name the pass as the user's path to the JSON and the pass: dir/toy.json[Image] */
-        const char *bracket = strchr(pass_at(tf, s)->path, '[');
-        char pp[PATH_MAX + 32];
-        snprintf(pp, sizeof pp, "%s%s", path, bracket ? bracket : "");
-        /* a render of the sound alone needs only the sound pass's media */
-        bool missing_black = black || ((flags & IKS_TF_SOUND_ONLY) && s != IKS_PASSES);
-        const cJSON *inputs = cJSON_GetObjectItemCaseSensitive(slot_of[s], "inputs");
-        if (inputs && !cJSON_IsArray(inputs)) {
-            iks_err_set(e, IKS_E_FORMAT, "%s: \"inputs\" is not an array", pp);
-            goto out;
-        }
-        const cJSON *in;
-        bool taken[4] = { false };
-        cJSON_ArrayForEach(in, inputs)
-        {
-            const cJSON *chv = cJSON_GetObjectItemCaseSensitive(in, "channel");
-            if (!cJSON_IsNumber(chv) || chv->valuedouble < 0 || chv->valuedouble > 3) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: an input without a \"channel\" number 0-3", pp);
-                goto out;
-            }
-            int c = (int)chv->valuedouble;
-            /* the site gives a channel one input: of two, one would be dropped without a word */
-            if (taken[c]) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: two inputs on " IKS_U_CHANNEL_PREFIX "%d", pp, c);
-                goto out;
-            }
-            taken[c] = true;
-            iks_input *d = &pass_at(tf, s)->in[c];
-            const char *type = str_field(in, "type", "ctype");
-            const char *media = str_field(in, "filepath", "src");
-            const cJSON *smp = cJSON_GetObjectItemCaseSensitive(in, "sampler");
-            d->vflip = smp ? bool_field(smp, "vflip", true) : true;
-            d->srgb = smp ? bool_field(smp, "srgb", false) : false;
-            const char *f = smp ? str_field(smp, "filter", NULL) : NULL;
-            const char *w = smp ? str_field(smp, "wrap", NULL) : NULL;
-            d->filter = IKS_FILTER_LINEAR;
-            if (f && !filter_value(f, &d->filter)) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d: unknown filter '%s'", pp, c, f);
-                goto out;
-            }
-            d->repeat = w && !strcmp(w, "repeat");
-            if (!type) {
-                iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d has no \"type\"", pp, c);
-                goto out;
-            }
-            if (!strcmp(type, "buffer")) {
-                int b = buffer_from_ref(cJSON_GetObjectItemCaseSensitive(in, "id"), media);
-                if (b < 0 || !slot_of[b]) {
-                    iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads a buffer the JSON does not define", pp, c);
-                    goto out;
-                }
-                d->kind = IKS_IN_BUFFER;
-                d->buffer = b;
-            } else if (!strcmp(type, "keyboard")) {
-                d->kind = IKS_IN_KEYBOARD;
-            } else if (!strcmp(type, "cubemap") && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)) {
-                if (!slot_of[IKS_CUBE_PASS]) {
-                    iks_err_set(e, IKS_E_FORMAT, "%s: " IKS_U_CHANNEL_PREFIX "%d reads Cube A, which the JSON does not define", pp, c);
-                    goto out;
-                }
-                d->kind = IKS_IN_CUBE_BUFFER;
-                d->vflip = false;
-            } else if (!strcmp(type, "texture") || !strcmp(type, "cubemap") || !strcmp(type, "volume")) {
-                bool cube = !strcmp(type, "cubemap");
-                d->kind = cube ? IKS_IN_CUBEMAP : !strcmp(type, "volume") ? IKS_IN_VOLUME : IKS_IN_IMAGE;
-                if (d->kind == IKS_IN_VOLUME) d->vflip = false; /* the site does not flip volumes */
-                if (cube) d->vflip = smp ? bool_field(smp, "vflip", false) : false; /* the site's default */
-                bool lost = false;
-                char *found = media ? find_media(dir, media, &lost) : NULL;
-                if (lost) goto nomem;
-                if (!found && !missing_black) {
-                    iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
-                                "(put %s there, or run with missing_media_black)", pp, c, type,
-                                media ? media : "(no path)", cube ? "its six faces" : "it");
-                    goto out;
-                }
-                d->path = NULL; /* black */
-                if (found && !(d->path = keep(tf, found))) goto nomem;
-                if (!media_allowed(path, dir, d, flags, e)) goto out;
-            } else if (!strcmp(type, "music") || !strcmp(type, "video")) {
-                /* the site's media, looked for beside the JSON as textures are */
-                bool video = !strcmp(type, "video");
-                d->kind = video ? IKS_IN_VIDEO : IKS_IN_MUSIC;
-                bool lost = false;
-                char *found = media ? find_media(dir, media, &lost) : NULL;
-                if (lost) goto nomem;
-                /* music is heard in a sound-only render: missing, it is still an error */
-                if (!found && !(video ? missing_black : black)) {
-                    iks_err_set(e, IKS_E_IO, "%s: " IKS_U_CHANNEL_PREFIX "%d: %s '%s' is not on disk beside the JSON "
-                                "(put it there, or run with missing_media_black)", pp, c, type, media ? media : "(no path)");
-                    goto out;
-                }
-                d->path = NULL; /* silence, or black */
-                if (found && !(d->path = keep(tf, found))) goto nomem;
-                if (!media_allowed(path, dir, d, flags, e)) goto out;
-            } else if (missing_black) {
-                d->kind = IKS_IN_IMAGE;
-                d->path = NULL;
-                iks_warnf(log, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported; black instead", pp, c,
-                          type);
-            } else {
-                iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: input type '%s' is not supported (run with "
-                            "missing_media_black to run without it)", pp, c, type);
-                goto out;
-            }
-        }
-    }
+    bool ok = cJSON_IsArray(passes);
+    if (!ok) iks_err_set(e, IKS_E_FORMAT, "%s: no \"renderpass\" array: not a shadertoy.com export", path);
+    ok = ok && json_names(&jl, shader) && json_passes(&jl, passes) && json_inputs(&jl);
     /* the code strings live in the cJSON tree: copy them out before it goes */
-    for (int s = 0; s <= IKS_PASSES; s++)
-        if (pass_at(tf, s)->text && !(pass_at(tf, s)->text = keep_copy(tf, pass_at(tf, s)->text))) goto nomem;
-    if (tf->desc.common_text && !(tf->desc.common_text = keep_copy(tf, tf->desc.common_text))) goto nomem;
+    for (int s = 0; ok && s <= IKS_SOUND_SLOT; s++) {
+        iks_pass *ps = iks_spec_pass(&tf->desc, s);
+        if (ps->text && !(ps->text = keep_copy(tf, ps->text))) ok = iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    }
+    if (ok && tf->desc.common_text && !(tf->desc.common_text = keep_copy(tf, tf->desc.common_text)))
+        ok = iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
     tf->desc.es = true; /* the site's code is WebGL2's GLSL ES 3.00 */
-    ok = true;
-    goto out;
-nomem:
-    iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
-out:
     cJSON_Delete(root);
     return ok;
 }
@@ -533,14 +454,17 @@ static bool live_input(const iks_input *in, const char *where, const char *field
     return true;
 }
 
-static const char *const DIR_FILES[IKS_PASSES + 1] = { "a.glsl",     "b.glsl",      "c.glsl",    "d.glsl",
-                                                       "image.glsl", "cube_a.glsl", "sound.glsl" };
+/* a directory toy's file for the pass at slot s: its manifest word and .glsl (the pass kinds' table) */
+static const char *dir_file(int s, char buf[32])
+{
+    snprintf(buf, 32, "%s.glsl", iks_pass_kind_at(s)->word);
+    return buf;
+}
 
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
                                 iks_err *e, const iks_logger *log)
 {
-    static const char *const PASS[IKS_PASSES + 1] = { "a", "b", "c", "d", "image", "cube_a", "sound" };
-    const char *const *FILES = DIR_FILES;
+    char fb[32];
     bool ok = true;
     int lineno = 0;
     for (char *ln = text, *next; ok && ln; ln = next) {
@@ -570,9 +494,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         lhs[lhs_len] = '\0'; /* after rhs has moved past the '=' that may sit there */
         for (size_t k = strlen(rhs); k && isspace((unsigned char)rhs[k - 1]);) rhs[--k] = '\0';
         char *dot = strchr(lhs, '.');
-        int p = -1;
-        for (int i = 0; dot && i <= IKS_PASSES; i++)
-            if ((size_t)(dot - lhs) == strlen(PASS[i]) && !strncmp(lhs, PASS[i], strlen(PASS[i]))) p = i;
+        int p = dot ? iks_pass_slot_of_word(lhs, (size_t)(dot - lhs)) : -1;
         const size_t k = sizeof IKS_U_CHANNEL_PREFIX - 1;
         int c = dot && !strncmp(dot + 1, IKS_U_CHANNEL_PREFIX, k) && dot[k + 1] >= '0' && dot[k + 1] <= '3' && !dot[k + 2]
                     ? dot[k + 1] - '0' : -1;
@@ -582,7 +504,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             break;
         }
         if (!pass_at(tf, p)->path) {
-            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, FILES[p]);
+            ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: '%s': the directory has no %s", man, lineno, lhs, dir_file(p, fb));
             break;
         }
         iks_input *in = &pass_at(tf, p)->in[c];
@@ -615,7 +537,7 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         }
         if (ok && in->kind == IKS_IN_BUFFER && !tf->desc.pass[in->buffer].path) {
             ok = iks_err_set(e, IKS_E_FORMAT, "%s:%d: %s reads buffer %c, but the directory has no %s", man, lineno, lhs,
-                             'a' + in->buffer, FILES[in->buffer]);
+                             'a' + in->buffer, dir_file(in->buffer, fb));
         }
     }
     return ok;
@@ -623,24 +545,24 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
 
 static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *e, const iks_logger *log)
 {
-    const char *const *FILES = DIR_FILES;
+    char fb[32];
     const char *base = strrchr(dir, '/');
     if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : dir))) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     /* its #includes stay inside its directory, as its media do */
     if (!(flags & IKS_TF_MEDIA_OUTSIDE) && !(tf->desc.confine_dir = keep_copy(tf, dir)))
         return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     for (int p = 0; p < IKS_PASSES; p++) {
-        char *f = keep(tf, join2(dir, FILES[p]));
+        char *f = keep(tf, join2(dir, dir_file(p, fb)));
         if (!f) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
         if (is_reg(f)) tf->desc.pass[p].path = f;
     }
     if (!tf->desc.pass[IKS_IMAGE_PASS].path)
         return iks_err_set(e, IKS_E_FORMAT, "%s: a directory toy needs image.glsl (and may have common.glsl, a.glsl .. "
                            "d.glsl, cube_a.glsl, sound.glsl, manifest.txt)", dir);
-    char *snd = keep(tf, join2(dir, FILES[IKS_PASSES]));
+    char *snd = keep(tf, join2(dir, dir_file(IKS_SOUND_SLOT, fb)));
     if (!snd) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     if (is_reg(snd)) tf->desc.sound.path = snd;
-    char *common = keep(tf, join2(dir, "common.glsl"));
+    char *common = keep(tf, join2(dir, dir_file(IKS_COMMON_SLOT, fb)));
     char *man = keep(tf, join2(dir, "manifest.txt"));
     if (!common || !man) return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", dir);
     if (is_reg(common)) tf->desc.common_path = common;
@@ -804,11 +726,11 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
             const char *media = str_field(in, "filepath", "src");
             /* files ikshade reads: textures, cubemap faces, volumes, music and video. Buffers, Cube A and
              * the keyboard are no files; a webcam, a microphone or a SoundCloud stream cannot be fetched */
-            bool file = type && (!strcmp(type, "texture") || !strcmp(type, "volume") || !strcmp(type, "music") ||
-                                 !strcmp(type, "video") ||
-                                 (!strcmp(type, "cubemap") && !is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media)));
+            const iks_channel_kind *kind = iks_channel_kind_of_ctype(type);
+            bool file = kind && kind->file &&
+                        !(kind->kind == IKS_IN_CUBEMAP && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media));
             if (!file) {
-                if (type && strcmp(type, "buffer") && strcmp(type, "keyboard") && strcmp(type, "cubemap")) out->skipped++;
+                if (!kind) out->skipped += type != NULL; /* a webcam, a microphone, a stream */
                 continue;
             }
             if (!media || !site_media_path(media)) {
@@ -816,7 +738,7 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
                             media ? media : "(none)");
                 goto out;
             }
-            bool cube = !strcmp(type, "cubemap");
+            bool cube = kind->kind == IKS_IN_CUBEMAP;
             for (int face = 0; face < (cube ? 6 : 1); face++) {
                 char *p = face ? iks_cube_face_path(media, face) : strdup(media);
                 if (!p) goto nomem;

@@ -7,13 +7,13 @@
 #define IKS_TOYFILE_H
 
 #include "base/err.h"
-#include "gpu/toy.h"
+#include "toy/spec.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 
 typedef struct {
-    iks_gltoy_desc desc;
+    iks_spec desc;        /* what the toy is (spec.h) */
     char **owned;         /* strings the desc and name point into (code, names, media paths): growable */
     int nowned;
     size_t capowned;
@@ -63,13 +63,6 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
  * locates media beside it). For the fuzzer and for tests. */
 bool iks_toyfile_parse_json(iks_toyfile *tf, const char *name, const char *text, unsigned flags, iks_err *e,
                             const iks_logger *log);
-
-/* Parses one channel spec: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black|a|b|c|d|cube_a (a-d: a
- * buffer; cube_a: the faces Cube A draws; cube: the first of six faces FILE.png, FILE_1.png .. FILE_5.png), then
- * ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1. false with IKS_E_USAGE and
- * the reason ("'SPEC': ...", for the caller to put the option's name in front), or IKS_E_NOMEM; in->path
- * is then NULL. An image's path is malloc'd (the caller frees it). */
-bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e);
 
 /* The media files a shadertoy.com JSON's passes name: each texture's path and each cubemap's six faces
  * (FILE.png, FILE_1.png .. FILE_5.png), once each, as the site gives them ("/media/a/<hash>.jpg");
