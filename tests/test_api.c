@@ -544,6 +544,117 @@ static void test_draw_desc(iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* A draw refused for its size (past the GL's largest target) changes nothing: the toy keeps its size
+ * and its buffers' contents, and the next draw at its size is drawn as before */
+static void test_refused_size(iks_engine *e)
+{
+    enum { W = 4, H = 2 };
+    const char *a = "void mainImage(out vec4 c, in vec2 p) {\n"
+                    "  vec4 o = texelFetch(iChannel0, ivec2(p), 0);\n"
+                    "  c = iFrame == 0 ? vec4(p.x / 8.0, p.y / 4.0, 0.0, 1.0) : o + vec4(0.0, 0.0, 0.125, 0.0); }\n";
+    const char *img = "void mainImage(out vec4 c, in vec2 p) { c = texelFetch(iChannel0, ivec2(p), 0); }\n";
+    char dir[] = "/tmp/iks_refusedXXXXXX";
+    if (!mkdtemp(dir)) return;
+    char pa[64], pi[64], pm[64];
+    snprintf(pa, sizeof pa, "%s/a.glsl", dir);
+    snprintf(pi, sizeof pi, "%s/image.glsl", dir);
+    snprintf(pm, sizeof pm, "%s/manifest.txt", dir);
+    FILE *f = fopen(pa, "w");
+    if (f) fputs(a, f), fclose(f);
+    f = fopen(pi, "w");
+    if (f) fputs(img, f), fclose(f);
+    f = fopen(pm, "w");
+    if (f) fputs("a.iChannel0 = a,filter=nearest\nimage.iChannel0 = a,filter=nearest\n", f), fclose(f);
+    iks_toy_desc td = IKS_TOY_DESC_INIT;
+    td.path = dir, td.width = W, td.height = H;
+    iks_toy *t = NULL;
+    CHECK_CODE("load a toy with a buffer", iks_toy_load(e, &td, &t), IKS_OK);
+    uint8_t px[W * H * 4], again[W * H * 4];
+    if (t) {
+        CHECK_CODE("frame 0", draw_wh(t, &(iks_frame_info){ .frame = 0 }, W, H, px, NULL), IKS_OK);
+        int max = iks_engine_max_size(e);
+        iks_draw_desc d = IKS_DRAW_DESC_INIT;
+        d.width = max + 1, d.height = 2;
+        CHECK_CODE("a draw one pixel wider than the GL allows", iks_toy_draw(t, &(iks_frame_info){ .frame = 1 }, &d),
+                   IKS_E_USAGE);
+        d = (iks_draw_desc)IKS_DRAW_DESC_INIT;
+        d.rgba8 = again, d.rgba8_len = sizeof again; /* 0x0: the toy's size */
+        CHECK_CODE("... then a draw at the toy's size (0x0)", iks_toy_draw(t, &(iks_frame_info){ .frame = 1 }, &d), IKS_OK);
+        /* frame 1 adds 0.125 of blue to what frame 0 left: the buffer kept its contents and size */
+        CHECK_INT("frame 1's pixel (3,1) blue", again[(0 * W + 3) * 4 + 2], 32);
+        CHECK_INT("frame 1's pixel (3,1) red as frame 0's", again[(0 * W + 3) * 4], px[(0 * W + 3) * 4]);
+        unsigned tex, fmt;
+        int tw = 0, th = 0;
+        CHECK_CODE("the Image texture", iks_toy_image_texture(t, &tex, &tw, &th, &fmt), IKS_OK);
+        CHECK(tw == W && th == H, "the toy's size is the one it had", "4x2", "%dx%d", tw, th);
+        iks_toy_destroy(t);
+    }
+    remove(pa), remove(pi), remove(pm), rmdir(dir);
+}
+
+/* iks_toy_describe: a toy read without GL; the structs it fills are never written past the size the
+ * caller says it has (a program built against an older, smaller layout), and bad indices are refused
+ * naming the field */
+static void test_describe(void)
+{
+    const char *src = "#iUniform float r1 = 0.5 in { 0.0, 1.0 }\nuniform vec2 off;\n"
+                      "void mainImage(out vec4 c, in vec2 p) { c = vec4(r1, off, 1.0) + texture(iChannel2, p); }\n";
+    iks_toy_desc d = IKS_TOY_DESC_INIT;
+    d.source = src;
+    d.channel[2] = "keyboard";
+    iks_toy_spec *s = NULL;
+    CHECK_CODE("describe GLSL in memory", iks_toy_describe(&d, &s), IKS_OK);
+    if (!s) return;
+    CHECK_INT("one pass", iks_toy_spec_pass_count(s), 1);
+    iks_pass_info pi = { IKS_DESC_SIZE(iks_pass_info) };
+    CHECK_CODE("pass 0", iks_toy_spec_pass(s, 0, &pi), IKS_OK);
+    CHECK(!strcmp(pi.name, "Image") && pi.id == IKS_PASS_IMAGE && !strcmp(pi.entry, "mainImage") && pi.channels == 1,
+          "pass 0 is the Image, reading one channel", "Image 0 mainImage 1", "%s %d %s %d", pi.name, pi.id, pi.entry,
+          pi.channels);
+    iks_channel_info ci = { IKS_DESC_SIZE(iks_channel_info) };
+    CHECK_CODE("channel 2", iks_toy_spec_channel(s, 0, 2, &ci), IKS_OK);
+    CHECK(ci.kind && !strcmp(ci.kind, "keyboard") && !ci.source, "channel 2 is the keyboard", "keyboard (null)", "%s %s",
+          ci.kind ? ci.kind : "(null)", ci.source ? ci.source : "(null)");
+    CHECK_CODE("channel 1", iks_toy_spec_channel(s, 0, 1, &ci), IKS_OK);
+    CHECK(!ci.kind, "channel 1 reads nothing", "(null)", "%s", ci.kind ? ci.kind : "(null)");
+    CHECK_FIELD("channel 4", iks_toy_spec_channel(s, 0, 4, &ci), "channel");
+    CHECK_FIELD("pass 1 of 1", iks_toy_spec_pass(s, 1, &pi), "index");
+    CHECK_INT("two uniforms of its own", iks_toy_spec_uniform_count(s), 2);
+    iks_declared_uniform u = { IKS_DESC_SIZE(iks_declared_uniform) };
+    CHECK_CODE("uniform 0", iks_toy_spec_uniform(s, 0, &u), IKS_OK);
+    CHECK(!strcmp(u.name, "r1") && u.declared && u.has_range && u.initial[0] == 0.5 && u.max == 1.0 && !strcmp(u.passes, "Image"),
+          "r1: its #iUniform default and range", "r1 0.5 0..1 Image", "%s %g %g..%g %s", u.name, u.initial[0], u.min, u.max,
+          u.passes);
+    CHECK_CODE("uniform 1", iks_toy_spec_uniform(s, 1, &u), IKS_OK);
+    CHECK(!strcmp(u.name, "off") && !u.declared && u.n == 2 && u.type == IKS_UNIFORM_FLOAT, "off: a plain vec2",
+          "off vec2", "%s %s", u.name, u.glsl_type);
+    CHECK_FIELD("uniform 2 of 2", iks_toy_spec_uniform(s, 2, &u), "index");
+    /* an older program's struct: only its first members; the bytes after them are the caller's */
+    struct {
+        iks_declared_uniform u;
+        unsigned char after[64];
+    } older;
+    memset(&older, 0xAB, sizeof older);
+    older.u.struct_size = offsetof(iks_declared_uniform, glsl_type);
+    CHECK_CODE("uniform 0 into a struct that ends after name", iks_toy_spec_uniform(s, 0, &older.u), IKS_OK);
+    int touched = 0;
+    for (size_t i = offsetof(iks_declared_uniform, glsl_type); i < sizeof older; i++)
+        touched += ((unsigned char *)&older)[i] != 0xAB;
+    CHECK(!strcmp(older.u.name, "r1") && touched == 0, "its name, and not a byte past its struct_size", "r1 0", "%s %d",
+          older.u.name, touched);
+    iks_pass_info tiny = { .struct_size = 4 };
+    CHECK_FIELD("a struct_size smaller than struct_size itself", iks_toy_spec_pass(s, 0, &tiny), "struct_size");
+    iks_toy_spec_free(s);
+    s = NULL;
+    d = (iks_toy_desc)IKS_TOY_DESC_INIT;
+    d.path = "/nonexistent/toy.frag";
+    CHECK_CODE("describe a file that is not there", iks_toy_describe(&d, &s), IKS_E_IO);
+    CHECK(s == NULL, "no spec after a failure", "NULL", "%p", (void *)s);
+    d.path = NULL, d.source = "void mainImage(", d.sets = (const char *const[]){ "iTime=1" }, d.nsets = 1;
+    CHECK_FIELD("a setting of a built-in uniform, checked as iks_toy_check does", iks_toy_describe(&d, &s), "sets[0]");
+    iks_toy_spec_free(NULL);
+}
+
 /* struct_size: 0 is the first sized layout, too small is refused, a newer header's larger struct is read
  * when what it adds is zero */
 static void test_struct_size(iks_engine *e)
@@ -1883,6 +1994,7 @@ int main(int argc, char **argv)
     }
 
     test_codes();
+    test_describe();
     test_shards();
     test_two_engines();
     test_destroy_order();
@@ -1909,6 +2021,7 @@ int main(int argc, char **argv)
     test_rgba8(e);
     test_rgbaf(e);
     test_draw_desc(e);
+    test_refused_size(e);
     test_struct_size(e);
     test_memory_channels(e);
     test_uniforms(e);

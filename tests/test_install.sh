@@ -162,7 +162,7 @@ else
   spec=$(cd "$tmp" && PATH="$R/bin:$PATH" XDG_DATA_DIRS="$R/share" bash --norc --noprofile -i -c \
     '. /usr/share/bash-completion/bash_completion; __load_completion ikshade; complete -p ikshade' 2>/dev/null)
   check_eq "bash -i: complete -p ikshade (loaded from the package)" "complete -F _ikshade ikshade" "$spec"
-  check_eq "ikshade <Tab>: the commands" "bench check completion demos help import render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
+  check_eq "ikshade <Tab>: the commands" "bench check completion demos help import info render solve view " "$(comp ikshade '' | sed 's/--[a-z]* //g')"
   check_eq "ikshade re<Tab>" "render " "$(comp ikshade re)"
   # render's own help says which of its options start with --s (--set, --size, --ssaa, --seconds, ...)
   want_s=$(PATH="$R/bin:$PATH" ikshade render --help | grep -oE -- '(^| )--s[a-z-]+' | tr -d ' ' | sort -u | tr '\n' ' ')

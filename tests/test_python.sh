@@ -245,4 +245,25 @@ t = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(0.0, 1.0, 0.0,
 im = Image.open(io.BytesIO(t._repr_png_()))
 print(im.size, im.mode, im.getpixel((4, 2)))' 2>&1)
 check_eq "_repr_png_: a PNG PIL reads" "(5, 3) RGBA (0, 255, 0, 255)" "$out"
+
+# ---- describe: a toy without GL (EGL given no vendor), equal to `ikshade info --json` ----
+for toy in "$src/examples/feedback.json" "$src/examples/dirtoy" "$src/shaders/limb.frag" "$src/examples/sound.frag"; do
+  "$bin" info "$toy" --json > "$tmp/info.json"
+  out=$(__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent/vendor.json py -c '
+import json, sys, ikshade
+d = ikshade.describe(sys.argv[1])
+cli = json.load(open(sys.argv[2]))
+del cli["path"]
+print("same" if d == cli else "differ: %r\n%r" % (d, cli))
+print(ikshade._engine is None)' "$toy" "$tmp/info.json" 2>&1)
+  check_eq "describe($(basename "$toy")) without GL equals info --json, and made no engine" "same
+True" "$out"
+done
+out=$(py -c '
+import ikshade
+try:
+    ikshade.describe("/nonexistent/toy.frag")
+except ikshade.Error as e:
+    print(e.code_name)' 2>&1)
+check_eq "describe of a missing file: ikshade.Error io" "io" "$out"
 finish

@@ -6,6 +6,8 @@
 #include "base/userfile.h"
 #include "glsl/source.h"
 #include "toy/toyfile.h"
+#include "media/mediain.h"
+#include "ikshade/ikshade.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +366,62 @@ static void test_dir(void)
     iks_toyfile_free(&tf);
 }
 
+/* The two tables of toy/spec.h against what they stand for: the public pass ids (which spec.c writes
+ * as numbers, since src/toy does not see the public header), every channel kind a row, and a spec
+ * naming each extension of a kind parsed as that kind */
+static void test_tables(void)
+{
+    static const struct { int id; const char *name; } IDS[] = {
+        { IKS_PASS_IMAGE, "Image" }, { IKS_PASS_A, "Buffer A" }, { IKS_PASS_B, "Buffer B" },
+        { IKS_PASS_C, "Buffer C" }, { IKS_PASS_D, "Buffer D" }, { IKS_PASS_CUBE_A, "Cube A" } };
+    for (size_t i = 0; i < sizeof IDS / sizeof IDS[0]; i++) {
+        int s = iks_pass_slot_of_id(IDS[i].id);
+        CHECK(s >= 0 && !strcmp(iks_pass_kind_at(s)->name, IDS[i].name), "public pass id %d is %s: slot %d (%s)", IDS[i].id,
+              IDS[i].name, s, s >= 0 ? iks_pass_kind_at(s)->name : "none");
+    }
+    CHECK(iks_pass_slot_of_id(-1) < 0 && iks_pass_slot_of_id(IKS_PASS_CUBE_A + 1) < 0, "no slot for other ids");
+    CHECK(iks_pass_slot_of_word("image", 5) == IKS_IMAGE_PASS && iks_pass_slot_of_word("sound", 5) == IKS_SOUND_SLOT &&
+          iks_pass_slot_of_word("common", 6) < 0 && iks_pass_slot_of_word("imag", 4) < 0, "manifest words");
+    for (int k = IKS_IN_BUFFER; k < IKS_IN_KINDS; k++)
+        CHECK(iks_channel_kind_of((iks_input_kind)k) != NULL, "channel kind %d has a row", k);
+    int rows = 0;
+    for (const iks_channel_kind *r; (r = iks_channel_kind_at(rows)); rows++) {
+        CHECK(r->info && r->complete, "row %d has its info name and completion", rows);
+        CHECK(!r->ctype || iks_channel_kind_of_ctype(r->ctype) == r, "ctype %s finds its row", r->ctype);
+    }
+    CHECK(rows == IKS_IN_KINDS - 1, "one row a kind: %d rows", rows);
+    /* every music and video ending parses as that kind, in either case */
+    const char *lists[2] = { IKS_MEDIA_AUDIO_EXTS, IKS_MEDIA_VIDEO_EXTS };
+    for (int l = 0; l < 2; l++) {
+        char copy[128];
+        snprintf(copy, sizeof copy, "%s", lists[l]);
+        for (char *save = NULL, *ext = strtok_r(copy, " ", &save); ext; ext = strtok_r(NULL, " ", &save)) {
+            char spec[64];
+            for (int upper = 0; upper < 2; upper++) {
+                snprintf(spec, sizeof spec, "clip.%s", ext);
+                for (char *c = spec + 5; upper && *c; c++) *c = (char)(*c - 32 * (*c >= 'a' && *c <= 'z'));
+                iks_input in;
+                iks_err e = IKS_ERR_INIT;
+                bool ok = iks_channel_parse(spec, &in, &e);
+                CHECK(ok && in.kind == (l ? IKS_IN_VIDEO : IKS_IN_MUSIC) && in.path && !strcmp(in.path, spec),
+                      "%s is %s: %s", spec, l ? "video" : "music", iks_err_msg(&e));
+                free((char *)in.path);
+                iks_err_clear(&e);
+            }
+        }
+    }
+    iks_input in;
+    iks_err e = IKS_ERR_INIT;
+    CHECK(iks_channel_parse("cube:sky.png,filter=mipmap", &in, &e) && in.kind == IKS_IN_CUBEMAP && !in.vflip &&
+              in.filter == IKS_FILTER_MIPMAP && !strcmp(in.path, "sky.png"), "a cubemap by its prefix: %s", iks_err_msg(&e));
+    free((char *)in.path);
+    CHECK(iks_channel_parse("v.bin", &in, &e) && in.kind == IKS_IN_VOLUME && !in.vflip, "a volume by its ending");
+    free((char *)in.path);
+    CHECK(iks_channel_parse("cube_a", &in, &e) && in.kind == IKS_IN_CUBE_BUFFER && !in.path, "Cube A by its word");
+    CHECK(!iks_channel_parse("cube:", &in, &e) && e.code == IKS_E_USAGE && !in.path, "a prefix with no file is refused");
+    iks_err_clear(&e);
+}
+
 int main(int argc, char **argv)
 {
     (void)argc;
@@ -373,6 +431,7 @@ int main(int argc, char **argv)
         perror("mkdtemp");
         return 2;
     }
+    test_tables();
     test_single();
     test_from_text();
     test_json();

@@ -366,6 +366,68 @@ typedef struct {
 IKS_API int iks_toy_uniform_count(const iks_toy *t);
 /* The i-th: IKS_E_USAGE for an i outside 0 .. count-1. */
 IKS_API iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out);
+
+/* ---- a toy described, without GL ----------------------------------------------------------------
+ * What a toy is, read and checked as iks_toy_load reads it (the same builder: the description, the
+ * file, JSON or directory, every pass's text with its #includes) but with no GL context, no engine and
+ * no media decoded: its passes, each pass's channels and the uniforms its author declared. For a
+ * program's "open" dialog, a tool listing a toy's inputs before fetching them, `ikshade info`. Works
+ * where no EGL display can be made. The structs it fills are the caller's: struct_size
+ * (IKS_DESC_SIZE) says how many bytes the caller has, and the library writes no more (0: this header's
+ * layout). Strings stay valid while the spec lives. */
+typedef struct iks_toy_spec iks_toy_spec;
+/* IKS_E_USAGE for the description (as iks_toy_check), else iks_toy_load's codes but IKS_E_COMPILE
+ * (nothing is compiled) and IKS_E_GL. */
+IKS_API iks_code iks_toy_describe(const iks_toy_desc *d, iks_toy_spec **out);
+IKS_API void iks_toy_spec_free(iks_toy_spec *s);
+IKS_API const char *iks_toy_spec_name(const iks_toy_spec *s); /* its title: a JSON's name, a file's */
+/* Its passes in the order a frame draws them: Common (text every pass includes) first where there is
+ * one, the buffers as the site draws them, Cube A, Image, then Sound. 0 for NULL. */
+IKS_API int iks_toy_spec_pass_count(const iks_toy_spec *s);
+typedef struct {
+    size_t struct_size;     /* IKS_DESC_SIZE(iks_pass_info) */
+    const char *name;       /* "Common", "Buffer A" .. "Buffer D", "Cube A", "Image", "Sound" */
+    int id;                 /* its iks_pass_id (iks_toy_set_channel's pass); -1 for Common and Sound */
+    const char *source;     /* its file, or the name its text goes by ("toy.json[Buffer A]", "<memory>") */
+    const char *entry;      /* the function it defines: "mainImage", "mainCubemap", "mainSound"; "" for Common */
+    int channels;           /* how many of its iChannel0..3 read something */
+} iks_pass_info;
+/* The i-th pass (0 .. count-1): IKS_E_USAGE for another i, naming "index". */
+IKS_API iks_code iks_toy_spec_pass(const iks_toy_spec *s, int i, iks_pass_info *out);
+typedef struct {
+    size_t struct_size;     /* IKS_DESC_SIZE(iks_channel_info) */
+    /* What it reads: "image", "cubemap", "volume", "music", "video", "buffer", "cube_a", "keyboard",
+     * "black" (no file: a missing medium or a live input made black, or black asked for); NULL: nothing
+     * (the channel is unused). */
+    const char *kind;
+    const char *source;     /* the file (a cubemap's first face), or the pass read ("Buffer B", "Cube A");
+                               NULL for the keyboard and black */
+    const char *filter;     /* "linear", "nearest", "mipmap" */
+    const char *wrap;       /* "clamp", "repeat" */
+    bool vflip, srgb;
+    const char *sampler;    /* how the pass declares iChannelN: "sampler2D", "samplerCube", "sampler3D" */
+} iks_channel_info;
+/* Channel c (0..3) of the i-th pass: IKS_E_USAGE naming "index" or "channel". */
+IKS_API iks_code iks_toy_spec_channel(const iks_toy_spec *s, int i, int c, iks_channel_info *out);
+/* The uniforms its author declared in the picture's passes, each name once, as iks_toy_uniform_info
+ * will list them after a load (the compiler may yet remove one that nothing reads). */
+IKS_API int iks_toy_spec_uniform_count(const iks_toy_spec *s);
+typedef struct {
+    size_t struct_size;     /* IKS_DESC_SIZE(iks_declared_uniform) */
+    const char *name;
+    const char *glsl_type;  /* as the compiler sees it: "vec3", "int", "bvec2" */
+    iks_uniform_type type;
+    int n;                  /* components, 1 to 4 */
+    const char *passes;     /* the passes that declare it: "Image", "Buffer A, Image" */
+    bool declared;          /* by an #iUniform line, which gives: */
+    bool has_range, color;
+    double min, max, step;
+    double initial[4];      /* the #iUniform default; 0 for a plain uniform (its initialiser is the
+                               compiler's: iks_toy_uniform_info after a load has it) */
+} iks_declared_uniform;
+/* The i-th (0 .. count-1): IKS_E_USAGE for another i, naming "index". */
+IKS_API iks_code iks_toy_spec_uniform(const iks_toy_spec *s, int i, iks_declared_uniform *out);
+
 /* Set one by name, in every pass that declares it, with n values of the setter's type: float and vec2-4
  * by iks_toy_set_float, int and ivec by _int, uint and uvec by _uint, bool and bvec by _bool. A name the
  * toy does not declare, one of ikshade's own, a uniform of another type or n other than its component

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 from . import _lib, ik
 from ._lib import Error
 
-__all__ = ["Toy", "render", "Error", "ik", "version", "renderer"]
+__all__ = ["Toy", "render", "describe", "Error", "ik", "version", "renderer"]
 
 try:
     import numpy as _np
@@ -101,6 +101,57 @@ def _toy_desc(source: Union[str, os.PathLike, Dict[str, Any]], size: Tuple[int, 
         d["sets"] = arr
         d["nsets"] = len(sets)
     return d
+
+
+def describe(source: Union[str, os.PathLike, Dict[str, Any]] = "", channels: Optional[Dict[int, str]] = None
+             ) -> Dict[str, Any]:
+    """What a toy is, without drawing it and without any GL context (so it works where none can be
+    made): source as Toy takes it. A dict as `ikshade info --json` prints: name, passes (in the order a
+    frame draws them; each with name, id (Toy.set_channel's pass, None for Common and Sound), source,
+    entry and its channels: channel, kind, source, filter, wrap, vflip, srgb, sampler) and uniforms
+    (those its author declared: name, glsl_type, type, components, passes, declared, and for an
+    #iUniform its default, color, min, max and step)."""
+    d = _toy_desc(source, (0, 0), channels, None)
+    h = ctypes.c_void_p()
+    _lib.check(_lib.iks_toy_describe(d.ptr, ctypes.byref(h)))
+    try:
+        return _described(h.value)
+    finally:
+        _lib.iks_toy_spec_free(h.value)
+
+
+def _described(s: int) -> Dict[str, Any]:
+    passes = []
+    for i in range(_lib.iks_toy_spec_pass_count(s)):
+        p = _lib.Struct("iks_pass_info")
+        _lib.check(_lib.iks_toy_spec_pass(s, i, p.ptr))
+        chans = []
+        for c in range(4):
+            ci = _lib.Struct("iks_channel_info")
+            _lib.check(_lib.iks_toy_spec_channel(s, i, c, ci.ptr))
+            if not ci["kind"]:
+                continue
+            chans.append({"channel": c, "kind": _lib.text(ci["kind"]), "source": _lib.text(ci["source"]),
+                          "filter": _lib.text(ci["filter"]), "wrap": _lib.text(ci["wrap"]),
+                          "vflip": bool(ci["vflip"]), "srgb": bool(ci["srgb"]), "sampler": _lib.text(ci["sampler"])})
+        entry = _lib.text(p["entry"])
+        passes.append({"name": _lib.text(p["name"]), "id": p["id"] if p["id"] >= 0 else None,
+                       "source": _lib.text(p["source"]), "entry": entry or None, "channels": chans})
+    uniforms = []
+    for i in range(_lib.iks_toy_spec_uniform_count(s)):
+        u = _lib.Struct("iks_declared_uniform")
+        _lib.check(_lib.iks_toy_spec_uniform(s, i, u.ptr))
+        d: Dict[str, Any] = {"name": _lib.text(u["name"]), "glsl_type": _lib.text(u["glsl_type"]),
+                             "type": _lib._layout.UNIFORM_TYPES.get(u["type"], "float"), "components": u["n"],
+                             "passes": _lib.text(u["passes"]), "declared": bool(u["declared"])}
+        if u["declared"]:
+            d["default"] = list(u["initial"][:u["n"]])
+            d["color"] = bool(u["color"])
+        if u["has_range"]:
+            d["min"], d["max"], d["step"] = u["min"], u["max"], u["step"]
+        uniforms.append(d)
+    return {"name": (_lib.iks_toy_spec_name(s) or b"").decode("utf-8", "replace"), "passes": passes,
+            "uniforms": uniforms}
 
 
 class Toy:

@@ -91,6 +91,14 @@ iks_toy_state_save = _fn("iks_toy_state_save", ctypes.c_int, P, P, ctypes.c_size
 iks_toy_state_load = _fn("iks_toy_state_load", ctypes.c_int, P, P, ctypes.c_size_t)
 iks_toy_uniform_count = _fn("iks_toy_uniform_count", ctypes.c_int, P)
 iks_toy_uniform_info = _fn("iks_toy_uniform_info", ctypes.c_int, P, ctypes.c_int, P)
+iks_toy_describe = _fn("iks_toy_describe", ctypes.c_int, P, ctypes.POINTER(P))
+iks_toy_spec_free = _fn("iks_toy_spec_free", None, P)
+iks_toy_spec_name = _fn("iks_toy_spec_name", ctypes.c_char_p, P)
+iks_toy_spec_pass_count = _fn("iks_toy_spec_pass_count", ctypes.c_int, P)
+iks_toy_spec_pass = _fn("iks_toy_spec_pass", ctypes.c_int, P, ctypes.c_int, P)
+iks_toy_spec_channel = _fn("iks_toy_spec_channel", ctypes.c_int, P, ctypes.c_int, ctypes.c_int, P)
+iks_toy_spec_uniform_count = _fn("iks_toy_spec_uniform_count", ctypes.c_int, P)
+iks_toy_spec_uniform = _fn("iks_toy_spec_uniform", ctypes.c_int, P, ctypes.c_int, P)
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_bool, P, P)
 ik_solve2_batch = _fn("ik_solve2_batch", None, ctypes.c_size_t, P, P, P, P, P, P, P, P, where=iklib)
 
@@ -169,6 +177,11 @@ def read(name: str, address: int, key: str) -> Any:
     buf = (ctypes.c_char * size).from_address(address)
     off, kind, count = fields[key]
     return struct.unpack_from("@" + kind, buf, off)[0]
+
+
+def text(address: int) -> Optional[str]:
+    """A string the library hands us (NULL: None)"""
+    return ctypes.string_at(address).decode("utf-8", "replace") if address else None
 
 
 def string_array(items: List[str]) -> Optional[Any]:

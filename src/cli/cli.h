@@ -94,6 +94,7 @@ int cmd_view(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_demos(int argc, char **argv);
+int cmd_info(int argc, char **argv);
 /* A toy named on the command line: ARG itself when something is there (or it is not a bare name);
  * else the shipped demo of that name (cmd_demos.c), written into buf; else ARG, for the loader to
  * name in its error. */
@@ -102,6 +103,7 @@ const char *iks_cli_toy_path(const char *arg, char *buf, size_t n);
 bool iks_cli_toy_missing(const char *cmd, const char *arg);
 /* The demos' names, space separated (for the completions) */
 void iks_cli_demo_names(FILE *f);
-extern const iks_help HELP_SOLVE, HELP_BENCH, HELP_CHECK, HELP_RENDER, HELP_VIEW, HELP_IMPORT, HELP_COMPLETION, HELP_DEMOS;
+extern const iks_help HELP_SOLVE, HELP_BENCH, HELP_CHECK, HELP_RENDER, HELP_VIEW, HELP_IMPORT, HELP_COMPLETION, HELP_DEMOS,
+    HELP_INFO;
 
 #endif

@@ -17,6 +17,7 @@ const iks_command IKS_COMMANDS[] = {
     { "solve", cmd_solve, 0, "solve IK cases read from stdin (scriptable)", &HELP_SOLVE },
     { "bench", cmd_bench, IKS_CMD_GL, "benchmarks, printed as ratios against a baseline", &HELP_BENCH },
     { "import", cmd_import, IKS_CMD_NET, "fetch a shader's JSON and media from shadertoy.com's API", &HELP_IMPORT },
+    { "info", cmd_info, 0, "describe a toy without drawing it: passes, channels, uniforms (--json)", &HELP_INFO },
     { "demos", cmd_demos, 0, "list the toys that ship with ikshade, by name (ikshade view creature)", &HELP_DEMOS },
     { "completion", cmd_completion, 0, "print a shell's completion script (bash, zsh, fish)", &HELP_COMPLETION },
 };

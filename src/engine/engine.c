@@ -126,6 +126,23 @@ bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, v
     return true;
 }
 
+bool iks_out_give(void *out, const void *full, size_t size, size_t first, const char *type, iks_err *err)
+{
+    size_t n;
+    memcpy(&n, out, sizeof n);
+    if (n == 0) n = first; /* zeroed: the layout the struct came with */
+    if (n < sizeof n) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", n);
+        return iks_err_field(err, IKS_E_USAGE, "struct_size", v, "%s is at least %zu bytes; set it with IKS_DESC_SIZE(%s)",
+                             type, first, type);
+    }
+    /* the caller's struct_size stays; what this library knows past the caller's size is not written */
+    size_t k = n < size ? n : size;
+    memcpy((char *)out + sizeof n, (const char *)full + sizeof n, k - sizeof n);
+    return true;
+}
+
 /* ---- the shaders directory --------------------------------------------------------------------- */
 
 static bool is_dir_with_ik(const char *d)
@@ -437,173 +454,6 @@ void iks_window_close(iks_window *w)
 
 /* ---- toys -------------------------------------------------------------------------------------- */
 
-/* ---- the built-in uniforms: glsl/uniforms.h's list ------------------------------------------------ */
-
-#define BUILTIN_ROW(id, name, type, array, up, from, doc) { name, type array, doc, PASSES },
-#define PASSES "every pass"
-static const iks_builtin BUILTINS[] = { IKS_UNIFORMS_COMMON(BUILTIN_ROW)
-#undef PASSES
-#define PASSES "Cube A"
-                                        IKS_UNIFORMS_CUBE(BUILTIN_ROW)
-#undef PASSES
-#define PASSES "the sound pass"
-                                        IKS_UNIFORMS_SOUND(BUILTIN_ROW) };
-#undef PASSES
-#define ALIAS_ROW(alias, name) { alias, name },
-static const struct { const char *alias, *name; } ALIASES[] = { IKS_UNIFORM_ALIASES(ALIAS_ROW) };
-
-const iks_builtin *iks_builtin_uniform(int i)
-{
-    return i >= 0 && (size_t)i < sizeof BUILTINS / sizeof BUILTINS[0] ? &BUILTINS[i] : NULL;
-}
-
-/* the row of a built-in uniform's name (or alias); NULL for any other name */
-static const iks_builtin *builtin_named(const char *name, const char **alias_of)
-{
-    *alias_of = NULL;
-    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
-        if (strcmp(name, ALIASES[i].alias) == 0) *alias_of = name, name = ALIASES[i].name;
-    for (size_t i = 0; i < sizeof BUILTINS / sizeof BUILTINS[0]; i++)
-        if (strcmp(name, BUILTINS[i].name) == 0) return &BUILTINS[i];
-    return NULL;
-}
-
-bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
-{
-    if (!iks_setting_parse(arg, s, err)) return false;
-    const char *alias;
-    const iks_builtin *b = builtin_named(s->name, &alias);
-    char q[160];
-    snprintf(q, sizeof q, "'%.150s'", arg);
-    if (b && alias)
-        return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is %s, set by ikshade for every frame: %s", alias,
-                             b->name, b->doc);
-    if (b) return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is set by ikshade for every frame: %s", b->name, b->doc);
-    /* the preludes are the truth: a name they gain without a line above is still refused */
-    if (iks_prelude_declares(s->name))
-        return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is set by ikshade for every frame", s->name);
-    for (int i = 0; i < s->n; i++)
-        if (fabs(s->v[i]) > FLT_MAX)
-            return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d (%g) is beyond a float's range (at most "
-                                 "%g either way)", i + 1, s->v[i], (double)FLT_MAX);
-    return true;
-}
-
-/* A channel spec: its syntax, and the file it names there (a cubemap's other faces are looked for at
- * load). field: "channel[N]", or "channel" for a lone spec. */
-static bool channel_check(const char *spec, const char *field, iks_err *err)
-{
-    iks_input in;
-    if (!iks_channel_parse(spec, &in, err)) return iks_err_rename_field(err, field), false;
-    /* the parser knows which words name files (not a..d, cube_a, keyboard, black): a file that is not
-     * there is the caller's mistake, said before any context is made */
-    struct stat st;
-    bool ok = true;
-    if (in.path && stat(in.path, &st) != 0) {
-        char q[300];
-        snprintf(q, sizeof q, "'%.280s'", spec);
-        int e = errno;
-        if (strcmp(in.path, spec) == 0) ok = iks_err_field(err, IKS_E_USAGE, field, q, "%s", strerror(e));
-        else ok = iks_err_field(err, IKS_E_USAGE, field, q, "%s: %s", in.path, strerror(e));
-    }
-    free((char *)in.path);
-    return ok;
-}
-
-/* Everything a toy's description says that can be checked without GL and without reading the toy:
- * refused, never guessed, each error about its field */
-static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
-{
-    if (d->json && d->source)
-        return iks_err_field(err, IKS_E_USAGE, "json", NULL, "a toy is a JSON or source text, not both");
-    char v[64], f[32];
-    if (d->nsets < 0) return iks_err_field(err, IKS_E_USAGE, "nsets", NULL, "%d: expected 0 or more", d->nsets);
-    if (d->nsets > 0 && !d->sets) return iks_err_field(err, IKS_E_USAGE, "sets", NULL, "NULL with nsets %d", d->nsets);
-    if (d->n_include_dirs < 0 || (d->n_include_dirs > 0 && !d->include_dirs))
-        return iks_err_field(err, IKS_E_USAGE, "include_dirs", NULL, "%s with n_include_dirs %d",
-                             d->include_dirs ? "given" : "NULL", d->n_include_dirs);
-    for (int i = 0; i < d->n_include_dirs; i++) {
-        snprintf(f, sizeof f, "include_dirs[%d]", i);
-        const char *dir = d->include_dirs[i];
-        struct stat st;
-        if (!dir || !*dir) return iks_err_field(err, IKS_E_USAGE, f, NULL, "%s", dir ? "empty" : "NULL");
-        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-            char q[300];
-            snprintf(q, sizeof q, "'%.280s'", dir);
-            return iks_err_field(err, IKS_E_USAGE, f, q, "not a directory");
-        }
-    }
-    if (d->cube_size < 0 || d->cube_size > IKS_MAX_SIDE) {
-        snprintf(v, sizeof v, "%d", d->cube_size);
-        return iks_err_field(err, IKS_E_USAGE, "cube_size", v, "expected 0 (the site's %d) or a side in pixels",
-                             IKS_CUBE_SIDE);
-    }
-    if (d->glsl != IKS_GLSL_AUTO && d->glsl != IKS_GLSL_ES && d->glsl != IKS_GLSL_330) {
-        snprintf(v, sizeof v, "%d", (int)d->glsl);
-        return iks_err_field(err, IKS_E_USAGE, "glsl", v, "expected IKS_GLSL_AUTO, _ES or _330");
-    }
-    if (!d->override_include != !d->override_path)
-        return iks_err_field(err, IKS_E_USAGE, d->override_include ? "override_include" : "override_path", NULL,
-                             "override_include and override_path go together");
-    snprintf(v, sizeof v, "%dx%d", d->width, d->height);
-    if (d->width < 0 || d->height < 0 || d->width > IKS_MAX_SIDE || d->height > IKS_MAX_SIDE)
-        return iks_err_field(err, IKS_E_USAGE, "size", v, "expected 0 (the default) or 1 to %d a side", IKS_MAX_SIDE);
-    for (int c = 0; c < 4; c++) {
-        snprintf(f, sizeof f, "channel[%d]", c);
-        if (d->channel[c] && !channel_check(d->channel[c], f, err)) return false;
-    }
-    return true;
-}
-
-bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
-{
-    *out = NULL;
-    if (!toy_desc_check(d, err)) return false;
-    if (d->nsets <= 0) return true; /* negative: refused above */
-    iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
-    if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
-    for (int i = 0; i < d->nsets; i++) {
-        char f[sizeof s->field];
-        snprintf(f, sizeof f, "sets[%d]", i % 100000000);
-        if (!d->sets[i]) {
-            free(s);
-            return iks_err_field(err, IKS_E_USAGE, f, NULL, "NULL");
-        }
-        if (!iks_setting_check(d->sets[i], &s[i], err)) {
-            free(s);
-            iks_err_rename_field(err, f);
-            return false;
-        }
-        snprintf(s[i].field, sizeof s[i].field, "%s", f);
-    }
-    *out = s;
-    return true;
-}
-
-iks_code iks_toy_check(const iks_toy_desc *d)
-{
-    if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
-    iks_err err = IKS_ERR_INIT;
-    iks_toy_desc dc;
-    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
-    d = &dc;
-    iks_setting *s;
-    if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
-    free(s);
-    return IKS_OK;
-}
-
-const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
-{
-    if (d->path || d->source || d->json) return d->path;
-    if (!e->shader_dir) {
-        iks_err_set(err, IKS_E_IO, "cannot find the demo shaders; give a SHADER or set IKSHADE_SHADERS");
-        return NULL;
-    }
-    snprintf(buf, n, "%.4000s/limb.frag", e->shader_dir);
-    return buf;
-}
-
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err)
 {
     *out = NULL;
@@ -611,40 +461,16 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
     if (!t) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
     t->e = e;
     e->toys++; /* until iks_toy_destroy */
-    char dflt[PATH_MAX];
-    const char *path = iks_toy_desc_path(e, d, dflt, sizeof dflt, err);
-    if (!path && !d->source && !d->json) {
-        e->toys--;
-        free(t);
-        return false;
-    }
-    unsigned flags = (d->missing_media_black ? IKS_TF_MISSING_BLACK : 0u) |
-                     (d->allow_media_outside ? IKS_TF_MEDIA_OUTSIDE : 0u) | (d->sound_only ? IKS_TF_SOUND_ONLY : 0u);
-    bool ok = d->json     ? iks_toyfile_parse_json(&t->tf, path ? path : "<memory>.json", d->json, flags, err, &e->log)
-              : d->source ? iks_toyfile_from_text(&t->tf, path, d->source, d->channel, flags, err, &e->log)
-                          : iks_toyfile_load(&t->tf, path, d->channel, flags, err, &e->log);
-    if (!ok) {
+    iks_source_opts base;
+    if (!iks_toy_spec_build(d, e->shader_dir, &t->tf, err, &e->log) ||
+        !iks_toy_source_base(d, e->shader_dir, &base, err)) {
         iks_toy_destroy(t);
         return false;
     }
-    if (d->glsl != IKS_GLSL_AUTO) t->tf.desc.es = d->glsl == IKS_GLSL_ES;
-    t->tf.desc.sound_only = d->sound_only;
-    t->tf.desc.cube_size = d->cube_size;
-    /* the include search: the user's directories, then the shaders directory */
-    int nd = d->n_include_dirs > 0 && d->include_dirs ? d->n_include_dirs : 0;
-    const char **dirs = malloc(sizeof *dirs * (size_t)(nd + 1));
-    if (!dirs) {
-        iks_toy_destroy(t);
-        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
-    }
-    for (int i = 0; i < nd; i++) dirs[i] = d->include_dirs[i];
-    if (e->shader_dir) dirs[nd++] = e->shader_dir;
-    iks_source_opts base = { .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = nd, .override_name = d->override_include,
-                             .override_path = d->override_path };
     int w = d->width > 0 ? d->width : IKS_DEFAULT_WIDTH, h = d->height > 0 ? d->height : IKS_DEFAULT_HEIGHT;
-    ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
+    bool ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
     t->es_issues = ok && d->es_check ? iks_es_check(&t->tf.desc, &base, &e->log) : -1;
-    free(dirs);
+    free((void *)base.include_dirs);
     *out = t; /* also on failure: t->gl.files names what was read, for the live loop's watch list */
     return ok;
 }
@@ -724,7 +550,7 @@ iks_code iks_toy_set(iks_toy *t, const char *setting)
 
 /* ---- the toy's own uniforms, typed ------------------------------------------------------------- */
 
-static iks_uniform_type public_type(iks_ubase b)
+iks_uniform_type iks_public_uniform_type(iks_ubase b)
 {
     return b == IKS_U_INT ? IKS_UNIFORM_INT : b == IKS_U_UINT ? IKS_UNIFORM_UINT : b == IKS_U_BOOL ? IKS_UNIFORM_BOOL
                                                                                                  : IKS_UNIFORM_FLOAT;
@@ -741,7 +567,7 @@ iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out)
         return iks_fail_usage("iks_toy_uniform_info: index %d: the toy has %d uniform%s of its own (0 to %d)", i,
                               t->gl.nuniforms, t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
     const iks_uvalue *u = &t->gl.uniforms[i];
-    *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = public_type(u->base), .n = u->comps,
+    *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = iks_public_uniform_type(u->base), .n = u->comps,
                                .active = u->active, .has_range = u->has_range, .min = u->min, .max = u->max,
                                .step = u->step, .color = u->color, .declared = u->declared };
     memcpy(out->value, u->v, sizeof out->value);
@@ -756,7 +582,7 @@ static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, c
     const char *fn = SETTERS[type];
     if (!t || !name || (n > 0 && !v)) return iks_fail_usage("%s: toy, name and values must not be NULL", fn);
     const char *alias;
-    const iks_builtin *b = builtin_named(name, &alias);
+    const iks_builtin *b = iks_builtin_named(name, &alias);
     if (b || iks_prelude_declares(name))
         return iks_fail_usage("%s: uniform '%s' is set by ikshade for every frame%s%s", fn, name, b ? ": " : "",
                               b ? b->doc : "");
@@ -769,7 +595,7 @@ static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, c
         return iks_fail_usage("%s: uniform '%s': the toy declares no such uniform (%s%s)", fn, name,
                               t->gl.nuniforms ? "it has " : "it has none of its own", list);
     }
-    iks_uniform_type want = public_type(u->base);
+    iks_uniform_type want = iks_public_uniform_type(u->base);
     if (want != type)
         return iks_fail_usage("%s: uniform '%s' is %s: set it with %s", fn, name, u->type, SETTERS[want]);
     if (n != u->comps)
@@ -1134,21 +960,6 @@ iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d)
 }
 
 /* ---- small things ------------------------------------------------------------------------------ */
-
-iks_code iks_check_setting(const char *setting)
-{
-    if (!setting) return iks_fail_usage("iks_check_setting: setting is NULL");
-    iks_err err = IKS_ERR_INIT;
-    iks_setting s;
-    return iks_setting_check(setting, &s, &err) ? IKS_OK : iks_publish(&err);
-}
-
-iks_code iks_check_channel(const char *spec)
-{
-    if (!spec) return iks_fail_usage("iks_check_channel: spec is NULL");
-    iks_err err = IKS_ERR_INIT;
-    return channel_check(spec, "channel", &err) ? IKS_OK : iks_publish(&err);
-}
 
 iks_code iks_write_png(const char *path, const uint8_t *rgba, int w, int h, bool alpha)
 {

@@ -63,6 +63,20 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
  * NULL for source text without a name, or with IKS_E_IO when there is no shaders directory. */
 const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err);
 
+/* The one builder (toyspec.c): d's file, JSON, directory or text read into tf's spec (the limb demo in
+ * shader_dir where d names none), with what d says over what the file says (glsl, sound_only,
+ * cube_size). d is checked first by iks_toy_desc_sets. false with the loader's error; tf then holds
+ * nothing. */
+bool iks_toy_spec_build(const iks_toy_desc *d, const char *shader_dir, iks_toyfile *tf, iks_err *err,
+                        const iks_logger *log);
+/* The include search of d's passes (its include_dirs, then shader_dir) and its override, into base;
+ * base->include_dirs is malloc'd (the caller frees it). false: IKS_E_NOMEM. */
+bool iks_toy_source_base(const iks_toy_desc *d, const char *shader_dir, iks_source_opts *base, iks_err *err);
+/* The built-in uniform called name (or an alias of one: *alias_of then is name); NULL for another */
+const iks_builtin *iks_builtin_named(const char *name, const char **alias_of);
+/* A GLSL base type as the public API names it */
+iks_uniform_type iks_public_uniform_type(iks_ubase b);
+
 /* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);
 
@@ -91,6 +105,11 @@ bool iks_engine_rebind(const iks_engine *e, iks_err *err);
  * library does not know are zero. Members past the caller's size read as 0 (their default). false with
  * IKS_E_USAGE about "struct_size" (prefixed by type) in err. */
 bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, void *copy, iks_err *err);
+/* A struct the library fills for the caller (full, size bytes, its first member struct_size) given
+ * into out as the caller's struct_size says it has room for: never a byte past it, whatever this
+ * library's layout has grown to (0: the first sized layout, first bytes). false with IKS_E_USAGE about
+ * "struct_size" when out is smaller than a size_t. */
+bool iks_out_give(void *out, const void *full, size_t size, size_t first, const char *type, iks_err *err);
 /* The end of member m in T: the first sized layout's size is the end of its last member then, a number
  * that stays when members are added (tail padding is not part of what the library reads) */
 #define IKS_SIZE_TO(T, m) (offsetof(T, m) + sizeof(((T *)0)->m))
@@ -104,6 +123,10 @@ bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, v
 #define IKS_FIRST_IMPORT_DESC IKS_SIZE_TO(iks_import_desc, log_user)
 #define IKS_FIRST_DRAW_DESC IKS_SIZE_TO(iks_draw_desc, h)
 #define IKS_FIRST_CHANNEL_DESC IKS_SIZE_TO(iks_channel_desc, stride)
+/* the structs the library fills (iks_out_give), 0.2.0's */
+#define IKS_FIRST_PASS_INFO IKS_SIZE_TO(iks_pass_info, channels)
+#define IKS_FIRST_CHANNEL_INFO IKS_SIZE_TO(iks_channel_info, sampler)
+#define IKS_FIRST_DECLARED_UNIFORM IKS_SIZE_TO(iks_declared_uniform, initial)
 /* `if (!IKS_TAKE(T, d, &copy, FIRST, &err)) return iks_publish(&err); d = &copy;` in one: d NULL passes */
 #define IKS_TAKE(T, d, copy, first, err) (!(d) || iks_desc_take((d), sizeof(T), (first), #T, (copy), (err)))
 
