@@ -11,6 +11,9 @@
   base its errors, its files and growth alone; src/cli sees the public API and base's plain helpers alone.
 - One growth helper: realloc (and reallocarray) in src/base/buf.c alone; one clock: CLOCK_MONOTONIC
   (and its kin, CLOCK_BOOTTIME) in src/base/clock.c alone.
+- No long function: no function definition in src/**/*.c runs over 150 lines, counted from the first
+  line of its signature (at column 0) to its closing } (at column 0); a longer one is split into named
+  steps, static helpers that say why (as render.c's render_frames is). Each is named by file, line and name.
 - The drawing of the layers in docs/DESIGN-NOTES.md names every folder of src/, and no other.
 - Every test of BUILD has a label: its tier (make check runs the fast ones).
 Each failure is printed with the file and line; the exit status is the number of failures (0: all held).
@@ -158,6 +161,41 @@ for layer in folders:
             check(not re.search(r"\brealloc(array)?\s*\(", code), "%s: a growth site of its own (realloc): use IKS_GROW or iks_sbuf" % rel)
         if rel != "src/base/clock.c":
             check(not re.search(r"\bCLOCK_(MONOTONIC\w*|BOOTTIME\w*)", code), "%s: a clock of its own: use iks_now" % rel)
+
+# ---- no long function ----------------------------------------------------------------------------
+# A function definition: a signature starting at column 0 (its continuation lines indented), its body
+# opened by a "{" (on a line of its own, or ending the signature) and closed by the first "}" at column 0.
+# Its length counts from the signature's first line to that "}".
+MAX_FUNCTION = 150
+
+
+def functions(code):
+    """(first line, name, lines) of each function definition in comment-free C text"""
+    lines = code.split("\n")
+    start = None  # the line index of the last signature-like line at column 0
+    i = 0
+    while i < len(lines):
+        ln = lines[i]
+        if ln[:1].isalpha() or ln[:1] == "_":
+            start = i
+        opens = ln.startswith("{") or (start == i and ln.rstrip().endswith("{"))
+        if opens and start is not None:
+            sig = " ".join(lines[start:i + 1]).split("{", 1)[0]
+            m = re.search(r"(\w+)\s*\(", sig)
+            end = next((k for k in range(i + 1, len(lines)) if lines[k].startswith("}")), None)
+            if m and "=" not in sig.split("(", 1)[0] and sig.rstrip().endswith(")") and end is not None:
+                yield start + 1, m.group(1), end - start + 1
+                i, start = end, None
+        elif ln[:1] not in ("", " ", "\t") and not (ln[:1].isalpha() or ln[:1] == "_"):
+            start = None  # a preprocessor line, a brace: no signature runs on past it
+        i += 1
+
+
+for path in files(os.path.join(src, "src"), (".c",)):
+    rel = os.path.relpath(path, src)
+    for line, name, n in functions(code_of.get(path) or strip_comments(open(path).read())):
+        check(n <= MAX_FUNCTION, "%s:%d: %s is %d lines (at most %d: split it into named steps)" %
+              (rel, line, name, n, MAX_FUNCTION))
 
 # ---- the drawing of the layers names the folders --------------------------------------------------
 notes = open(os.path.join(src, "docs/DESIGN-NOTES.md")).read()

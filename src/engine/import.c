@@ -440,6 +440,305 @@ static iks_code fail(iks_err *e, const secrets *z)
     return iks_publish(e);
 }
 
+/* ---- the import's steps ------------------------------------------------------------------------ */
+
+/* The description's fields, each refused in the caller's words before anything is fetched; the shader's
+ * ID into st->id. IKS_OK, or the error already published (redacted) */
+static iks_code check_desc(const iks_import_desc *d, iks_import_stats *st, const secrets *z, iks_err *err)
+{
+    char q[300];
+    /* redacted before it is cut to fit: a password cut in two would not be recognised */
+    char *given = redact(z, d->shader);
+    if (!given) return iks_err_set(err, IKS_E_NOMEM, "import: out of memory"), fail(err, z);
+    snprintf(q, sizeof q, "'%.280s'", given);
+    free(given);
+    if (!parse_id(d->shader, st->id, sizeof st->id))
+        return iks_err_field(err, IKS_E_USAGE, "shader", q, "no shader ID in it (an ID is letters and digits, as "
+                             "XsXXDn in https://www.shadertoy.com/view/XsXXDn)"), fail(err, z);
+    if (!d->key || !*d->key)
+        return iks_err_field(err, IKS_E_USAGE, "key", NULL, "none given: the API serves shaders only with one (make "
+                             "one at https://www.shadertoy.com/myapps)"), fail(err, z);
+    if (!d->out_dir || !*d->out_dir) return iks_err_field(err, IKS_E_USAGE, "out_dir", NULL, "none given"), fail(err, z);
+    /* not quoted: a URL may hold a password */
+    if (d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) && strncmp(d->base_url, "https://", 8))
+        return iks_err_field(err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), fail(err, z);
+    snprintf(q, sizeof q, "%g", d->timeout);
+    if (!(d->timeout >= 0 && d->timeout <= 86400))
+        return iks_err_field(err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
+                             "default)"), fail(err, z);
+    return IKS_OK;
+}
+
+/* One import under way: what its steps share. Each allocation has one owner, this, and job_free frees
+ * them all on every outcome. */
+typedef struct {
+    const iks_import_desc *d;
+    iks_import_stats *st;
+    const secrets *z;
+    redacting_log rlog;
+    iks_logger log;       /* the caller's, redacted (through rlog) */
+    iks_http_body b;      /* the answer */
+    iks_media_list media;
+    iks_toyfile tf;
+    cJSON *root;          /* the answer, parsed: what each medium is read as */
+    const cJSON *shader;  /* its "Shader", inside root */
+    char *base, *key, *url, *shown, *jname, *out, *tmp;
+    char *shown_base;     /* base as messages show it */
+    char **names;         /* the files gathered in tmp, the JSON last (names borrowed from media and jname) */
+    int nnames;
+    bool exists;          /* out_dir was there before */
+    bool registered;      /* tmp is registered for removal on a signal */
+} job;
+
+static bool out_of_memory(iks_err *err)
+{
+    return iks_err_set(err, IKS_E_NOMEM, "import: out of memory");
+}
+
+/* the URLs and names the import uses: the API's base and out_dir without their trailing slashes, the
+ * shader's URL with the key and as messages show it, and the JSON's file name */
+static bool make_names(job *j, iks_err *err)
+{
+    const iks_import_desc *d = j->d;
+    if (!(j->base = strdup(d->base_url && *d->base_url ? d->base_url : "https://www.shadertoy.com")) ||
+        !(j->out = strdup(d->out_dir)) || !(j->key = escape(d->key)))
+        return out_of_memory(err);
+    char *base = j->base, *out = j->out;
+    for (size_t n = strlen(base); n > 1 && base[n - 1] == '/';) base[--n] = '\0';
+    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/';) out[--n] = '\0';
+    /* "new/." is new, as mkdir -p takes it: the gathered directory renamed onto "new/." was EBUSY, with
+     * new/ made and left behind */
+    for (size_t n = strlen(out); n >= 2 && out[n - 1] == '.' && out[n - 2] == '/';) {
+        out[--n] = '\0';
+        while (n > 1 && out[n - 1] == '/') out[--n] = '\0';
+    }
+    if (!(j->shown_base = redact(j->z, base))) return out_of_memory(err);
+    const char *id = j->st->id;
+    if (asprintf(&j->url, "%s/api/v1/shaders/%s?key=%s", base, id, j->key) < 0) j->url = NULL;
+    if (asprintf(&j->shown, "%s/api/v1/shaders/%s", j->shown_base, id) < 0) j->shown = NULL;
+    if (asprintf(&j->jname, "%s.json", id) < 0) j->jname = NULL;
+    if (!j->url || !j->shown || !j->jname) return out_of_memory(err);
+    return true;
+}
+
+/* out_dir: an existing directory, or created (its parents too) from the gathered one */
+static bool check_out_dir(job *j, iks_err *err)
+{
+    const char *out = j->out;
+    struct stat sb;
+    j->exists = stat(out, &sb) == 0;
+    if (j->exists && !S_ISDIR(sb.st_mode)) return iks_err_set(err, IKS_E_IO, "%s: not a directory", out);
+    if (!j->exists && errno != ENOENT) return iks_err_errno(err, IKS_E_IO, errno, out);
+    /* a ".." after a directory not there yet names nothing until that directory is made, and made as
+     * a parent it would stay, outside DIR, after a failure and a success alike */
+    for (const char *p = out; !j->exists && (p = strstr(p, "..")); p += 2) {
+        if (p == out || p[-1] != '/' || (p[2] && p[2] != '/') || p - out == 1) continue;
+        char *before = strndup(out, (size_t)(p - out - 1));
+        if (!before) return out_of_memory(err);
+        bool there = stat(before, &sb) == 0;
+        if (!there)
+            iks_err_set(err, IKS_E_IO, "%s: '%s' does not exist, so '..' after it names no directory", out, before);
+        free(before);
+        if (!there) return false;
+    }
+    return true;
+}
+
+/* The shader's JSON fetched and judged by the loader's rules, its name into st->name, and its media
+ * listed */
+static bool fetch_shader(job *j, iks_err *err)
+{
+    iks_logf(&j->log, IKS_LOG_INFO, "fetching %s", j->shown);
+    if (!iks_http_get(j->url, j->shown, JSON_MAX, j->d->timeout, &j->b, err)) return false;
+    j->st->bytes += (long long)j->b.len;
+    j->root = cJSON_ParseWithOpts(j->b.data, NULL, true);
+    j->shader = j->root ? cJSON_GetObjectItemCaseSensitive(j->root, "Shader") : NULL;
+    if (j->b.status != 200 || !cJSON_IsObject(j->shader)) {
+        answer_error(j->shown, j->st->id, &j->b, j->root, j->z, err);
+        return false;
+    }
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(j->shader, "info");
+    const cJSON *nm = info ? cJSON_GetObjectItemCaseSensitive(info, "name") : NULL;
+    /* the name is the server's to choose, and is shown: a hostile one could echo the key in it */
+    if (cJSON_IsString(nm)) {
+        char *said = redact(j->z, nm->valuestring);
+        if (!said) return out_of_memory(err);
+        snprintf(j->st->name, sizeof j->st->name, "%s", said);
+        free(said);
+    }
+    /* the loader's rules: a JSON it cannot read is not saved; one using what ikshade does not run yet
+     * (a cubemap pass) is, with a warning */
+    iks_err unsupported = IKS_ERR_INIT;
+    if (!iks_toyfile_parse_json(&j->tf, j->jname, j->b.data, IKS_TF_MISSING_BLACK | IKS_TF_MEDIA_OUTSIDE, err, NULL)) {
+        if (err->code != IKS_E_UNSUPPORTED) return false;
+        iks_err_move(&unsupported, err);
+    }
+    iks_toyfile_free(&j->tf);
+    /* a JSON the loader stopped reading at a pass it does not run is bounded by the media list's own
+     * rules: refused there, it is not "saved anyway" */
+    if (!iks_toyfile_json_media(j->jname, j->b.data, &j->media, err)) {
+        iks_err_clear(&unsupported);
+        return false;
+    }
+    if (unsupported.code != IKS_OK) iks_warnf(&j->log, "%s (saved anyway)", iks_err_msg(&unsupported));
+    iks_err_clear(&unsupported);
+    j->st->skipped = j->media.skipped;
+    if (j->media.skipped)
+        iks_warnf(&j->log, "%s: %d input%s (a webcam, microphone or music stream) not fetched: live inputs are no "
+                  "files (missing_media_black runs the toy without them)", j->jname, j->media.skipped,
+                  j->media.skipped == 1 ? "" : "s");
+    return true;
+}
+
+/* The loader finds media beside the JSON by file name, so every name must be one file of its own:
+ * a medium named as the JSON was overwritten by it, and two names one file system folds together
+ * (letter case, on macOS's and Windows' disks, where an imported directory may be copied) are one
+ * file. The site names its media by lowercase hashes: refusing loses no real shader, while
+ * storing one under another name would need the JSON rewritten, and it is kept as the API sent it. */
+static bool check_media_names(const job *j, iks_err *err)
+{
+    const iks_media_list *media = &j->media;
+    const char *jname = j->jname;
+    for (int i = 0; i < media->n; i++) {
+        const char *file = strrchr(media->path[i], '/') + 1;
+        if (file[0] == '.')
+            return iks_err_set(err, IKS_E_FORMAT, "%s: media file %s has a hidden name: the site's media have none, "
+                               "and the import's own temporaries are named so", jname, media->path[i]);
+        if (!strcasecmp(file, jname))
+            return iks_err_set(err, IKS_E_FORMAT, "%s: media file %s would have the JSON's own name%s: they cannot "
+                               "both lie in %s", jname, media->path[i], strcmp(file, jname) ? " (letter case aside)" :
+                               "", j->out);
+        for (int k = 0; k < i; k++) {
+            const char *other = strrchr(media->path[k], '/') + 1;
+            if (strcasecmp(other, file)) continue;
+            if (!strcmp(other, file))
+                return iks_err_set(err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it",
+                                   jname, file);
+            return iks_err_set(err, IKS_E_FORMAT, "%s: two media files named %s and %s, one name where letter case "
+                               "does not count: they cannot both lie beside it", jname, other, file);
+        }
+    }
+    return true;
+}
+
+/* into an existing out_dir: the names checked against what is there before anything is fetched */
+static bool check_existing(const job *j, iks_err *err)
+{
+    const iks_media_list *media = &j->media;
+    const char **files = calloc((size_t)media->n + 1, sizeof *files);
+    if (!files) return out_of_memory(err);
+    for (int i = 0; i < media->n; i++) files[i] = strrchr(media->path[i], '/') + 1;
+    files[media->n] = j->jname;
+    bool clear = check_early(j->out, files, media->n + 1, &j->b, err);
+    free(files);
+    return clear;
+}
+
+/* the temporary directory everything is gathered in: inside out_dir when it exists, else beside it */
+static bool make_tmp(job *j, iks_err *err)
+{
+    const char *out = j->out;
+    if (j->exists) {
+        if (asprintf(&j->tmp, "%s/.ikshade-import-XXXXXX", out) < 0) j->tmp = NULL;
+    } else {
+        const char *slash = strrchr(out, '/');
+        if (asprintf(&j->tmp, "%.*s.%s.import-XXXXXX", slash ? (int)(slash - out + 1) : 0, out,
+                     slash ? slash + 1 : out) < 0)
+            j->tmp = NULL;
+    }
+    if (!j->tmp) return out_of_memory(err);
+    if (!j->exists && !iks_make_parent_dirs(out)) return iks_err_errno(err, IKS_E_IO, errno, out);
+    if (!mkdtemp(j->tmp)) {
+        iks_err_errno(err, IKS_E_IO, errno, j->exists ? out : j->tmp);
+        free(j->tmp);
+        j->tmp = NULL;
+        return false;
+    }
+    /* mkdtemp makes it 0700; renamed into place it is out_dir, made as mkdir would make it */
+    mode_t mask = umask(0);
+    umask(mask);
+    chmod(j->tmp, 0777 & ~mask);
+    if (iks_outfile_tmp_register_dir(j->tmp) != 0) {
+        iks_outfile_remove_dir(j->tmp);
+        return out_of_memory(err);
+    }
+    j->registered = true;
+    if (!(j->names = calloc((size_t)j->media.n + 1, sizeof *j->names))) return out_of_memory(err);
+    return true;
+}
+
+/* medium i fetched, judged as what the shader reads it as, and written into tmp */
+static bool fetch_medium(job *j, int i, iks_err *err)
+{
+    const char *path = j->media.path[i], *file = strrchr(path, '/') + 1;
+    char *murl = NULL, *mshown = NULL, *dest = NULL;
+    if (asprintf(&murl, "%s%s", j->base, path) < 0) murl = NULL;
+    if (asprintf(&mshown, "%s%s", j->shown_base, path) < 0) mshown = NULL;
+    if (!murl || !mshown || !(dest = join(j->tmp, file))) {
+        free(murl), free(mshown);
+        return out_of_memory(err);
+    }
+    iks_http_body m = { 0 };
+    /* the names differ as the file system here compares them too: nothing is replaced */
+    bool got = !taken(dest) || iks_err_set(err, IKS_E_FORMAT, "%s: media file %s is one file with another here: "
+                                              "they cannot both lie beside it", j->jname, path);
+    got = got && iks_http_get(murl, mshown, MEDIA_MAX, j->d->timeout, &m, err);
+    unsigned as = read_as(j->shader, path);
+    if (got && m.status != 200)
+        got = iks_err_set(err, IKS_E_IO, "%s: HTTP %ld (a %s %s names)", mshown, m.status, media_noun(as), j->jname);
+    if (got) got = media_fits(as, mshown, j->jname, &m, err);
+    if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(err, IKS_E_IO, errno, dest);
+    if (got) {
+        j->st->bytes += (long long)m.len;
+        j->st->media++;
+        iks_logf(&j->log, IKS_LOG_INFO, "fetched %s (%zu bytes)", mshown, m.len);
+    }
+    iks_http_body_free(&m);
+    free(murl), free(mshown);
+    free(dest);
+    if (got) j->names[j->nnames++] = (char *)file;
+    return got;
+}
+
+/* the JSON into tmp, after its media, as the API sent it */
+static bool write_json(job *j, iks_err *err)
+{
+    char *jdest = join(j->tmp, j->jname);
+    if (!jdest) return out_of_memory(err);
+    bool wrote = !taken(jdest) || iks_err_set(err, IKS_E_FORMAT, "%s: a media file is one file with the JSON here: "
+                                                 "they cannot both lie in %s", j->jname, j->out);
+    if (wrote && !(wrote = iks_write_atomic(jdest, j->b.data, j->b.len))) iks_err_errno(err, IKS_E_IO, errno, jdest);
+    free(jdest);
+    if (wrote) j->names[j->nnames++] = j->jname;
+    return wrote;
+}
+
+/* the import's steps in order; false at the first that fails, with err set */
+static bool import_steps(job *j, iks_err *err)
+{
+    if (!make_names(j, err) || !check_out_dir(j, err) || !fetch_shader(j, err) || !check_media_names(j, err))
+        return false;
+    if (j->exists && !check_existing(j, err)) return false;
+    if (!make_tmp(j, err)) return false;
+    for (int i = 0; i < j->media.n; i++)
+        if (!fetch_medium(j, i, err)) return false;
+    return write_json(j, err) && publish(j->tmp, j->out, j->exists, j->names, j->nnames, &j->log, err);
+}
+
+/* everything the job holds; the gathered directory too unless it was published */
+static void job_free(job *j, bool ok)
+{
+    if (j->tmp && !ok) iks_outfile_remove_dir(j->tmp);
+    if (j->registered) iks_outfile_tmp_done(j->tmp);
+    iks_toyfile_free(&j->tf);
+    iks_media_list_free(&j->media);
+    cJSON_Delete(j->root);
+    iks_http_body_free(&j->b);
+    free(j->names);
+    free(j->base), free(j->key), free(j->url), free(j->shown), free(j->shown_base), free(j->jname), free(j->out),
+        free(j->tmp);
+}
+
 iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
 {
     iks_import_stats local;
@@ -449,256 +748,21 @@ iks_code iks_import(const iks_import_desc *d, iks_import_stats *stats)
     iks_import_desc dc;
     if (!IKS_TAKE(iks_import_desc, d, &dc, IKS_FIRST_IMPORT_DESC, &err)) return iks_publish(&err);
     if (d) d = &dc;
-    char q[300];
     if (!d || !d->shader || !*d->shader) return iks_fail_usage("no shader ID or URL given");
     secrets z;
     if (!secrets_make(&z, d->key, d->base_url)) {
         secrets_free(&z);
         return iks_err_set(&err, IKS_E_NOMEM, "import: out of memory"), iks_publish(&err);
     }
-    iks_code rc = IKS_OK;
-    /* redacted before it is cut to fit: a password cut in two would not be recognised */
-    char *given = redact(&z, d->shader);
-    if (!given) rc = (iks_err_set(&err, IKS_E_NOMEM, "import: out of memory"), fail(&err, &z));
-    else snprintf(q, sizeof q, "'%.280s'", given);
-    free(given);
-    if (rc == IKS_OK && !parse_id(d->shader, st->id, sizeof st->id))
-        rc = (iks_err_field(&err, IKS_E_USAGE, "shader", q, "no shader ID in it (an ID is letters and digits, as "
-                            "XsXXDn in https://www.shadertoy.com/view/XsXXDn)"), fail(&err, &z));
-    if (rc == IKS_OK && (!d->key || !*d->key))
-        rc = (iks_err_field(&err, IKS_E_USAGE, "key", NULL, "none given: the API serves shaders only with one (make "
-                            "one at https://www.shadertoy.com/myapps)"), fail(&err, &z));
-    if (rc == IKS_OK && (!d->out_dir || !*d->out_dir))
-        rc = (iks_err_field(&err, IKS_E_USAGE, "out_dir", NULL, "none given"), fail(&err, &z));
-    /* not quoted: a URL may hold a password */
-    if (rc == IKS_OK && d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) &&
-        strncmp(d->base_url, "https://", 8))
-        rc = (iks_err_field(&err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), fail(&err, &z));
-    snprintf(q, sizeof q, "%g", d->timeout);
-    if (rc == IKS_OK && !(d->timeout >= 0 && d->timeout <= 86400))
-        rc = (iks_err_field(&err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
-                            "default)"), fail(&err, &z));
+    iks_code rc = check_desc(d, st, &z, &err);
     if (rc != IKS_OK) {
         secrets_free(&z);
         return rc;
     }
-    redacting_log rlog = { { d->log, d->log_user }, &z };
-    iks_logger log = { d->log ? log_redacted : NULL, &rlog };
-    iks_http_body b = { 0 };
-    iks_media_list media = { 0 };
-    iks_toyfile tf = { 0 };
-    cJSON *root = NULL; /* the answer, parsed: what each medium is read as */
-    char *base = NULL, *key = NULL, *url = NULL, *shown = NULL, *jname = NULL, *out = NULL, *tmp = NULL;
-    char *shown_base = NULL; /* base as messages show it */
-    char **names = NULL; /* the files gathered in tmp, the JSON last */
-    int nnames = 0;
-    bool ok = false, registered = false;
-
-    if (!(base = strdup(d->base_url && *d->base_url ? d->base_url : "https://www.shadertoy.com")) ||
-        !(out = strdup(d->out_dir)) || !(key = escape(d->key)))
-        goto nomem;
-    for (size_t n = strlen(base); n > 1 && base[n - 1] == '/';) base[--n] = '\0';
-    for (size_t n = strlen(out); n > 1 && out[n - 1] == '/';) out[--n] = '\0';
-    /* "new/." is new, as mkdir -p takes it: the gathered directory renamed onto "new/." was EBUSY, with
-     * new/ made and left behind */
-    for (size_t n = strlen(out); n >= 2 && out[n - 1] == '.' && out[n - 2] == '/';) {
-        out[--n] = '\0';
-        while (n > 1 && out[n - 1] == '/') out[--n] = '\0';
-    }
-    if (!(shown_base = redact(&z, base))) goto nomem;
-    if (asprintf(&url, "%s/api/v1/shaders/%s?key=%s", base, st->id, key) < 0) url = NULL;
-    if (asprintf(&shown, "%s/api/v1/shaders/%s", shown_base, st->id) < 0) shown = NULL;
-    if (asprintf(&jname, "%s.json", st->id) < 0) jname = NULL;
-    if (!url || !shown || !jname) goto nomem;
-
-    /* out_dir: an existing directory, or created (its parents too) from the gathered one */
-    struct stat sb;
-    bool exists = stat(out, &sb) == 0;
-    if (exists && !S_ISDIR(sb.st_mode)) {
-        iks_err_set(&err, IKS_E_IO, "%s: not a directory", out);
-        goto done;
-    }
-    if (!exists && errno != ENOENT) {
-        iks_err_errno(&err, IKS_E_IO, errno, out);
-        goto done;
-    }
-    /* a ".." after a directory not there yet names nothing until that directory is made, and made as
-     * a parent it would stay, outside DIR, after a failure and a success alike */
-    for (const char *p = out; !exists && (p = strstr(p, "..")); p += 2) {
-        if (p == out || p[-1] != '/' || (p[2] && p[2] != '/') || p - out == 1) continue;
-        char *before = strndup(out, (size_t)(p - out - 1));
-        if (!before) goto nomem;
-        bool there = stat(before, &sb) == 0;
-        if (!there)
-            iks_err_set(&err, IKS_E_IO, "%s: '%s' does not exist, so '..' after it names no directory", out, before);
-        free(before);
-        if (!there) goto done;
-    }
-
-    /* the shader */
-    iks_logf(&log, IKS_LOG_INFO, "fetching %s", shown);
-    if (!iks_http_get(url, shown, JSON_MAX, d->timeout, &b, &err)) goto done;
-    st->bytes += (long long)b.len;
-    root = cJSON_ParseWithOpts(b.data, NULL, true);
-    const cJSON *shader = root ? cJSON_GetObjectItemCaseSensitive(root, "Shader") : NULL;
-    if (b.status != 200 || !cJSON_IsObject(shader)) {
-        answer_error(shown, st->id, &b, root, &z, &err);
-        goto done;
-    }
-    const cJSON *info = cJSON_GetObjectItemCaseSensitive(shader, "info");
-    const cJSON *nm = info ? cJSON_GetObjectItemCaseSensitive(info, "name") : NULL;
-    /* the name is the server's to choose, and is shown: a hostile one could echo the key in it */
-    if (cJSON_IsString(nm)) {
-        char *said = redact(&z, nm->valuestring);
-        if (!said) goto nomem;
-        snprintf(st->name, sizeof st->name, "%s", said);
-        free(said);
-    }
-    /* the loader's rules: a JSON it cannot read is not saved; one using what ikshade does not run yet
-     * (a cubemap pass) is, with a warning */
-    iks_err unsupported = IKS_ERR_INIT;
-    if (!iks_toyfile_parse_json(&tf, jname, b.data, IKS_TF_MISSING_BLACK | IKS_TF_MEDIA_OUTSIDE, &err, NULL)) {
-        if (err.code != IKS_E_UNSUPPORTED) goto done;
-        iks_err_move(&unsupported, &err);
-    }
-    iks_toyfile_free(&tf);
-    /* a JSON the loader stopped reading at a pass it does not run is bounded by the media list's own
-     * rules: refused there, it is not "saved anyway" */
-    if (!iks_toyfile_json_media(jname, b.data, &media, &err)) {
-        iks_err_clear(&unsupported);
-        goto done;
-    }
-    if (unsupported.code != IKS_OK) iks_warnf(&log, "%s (saved anyway)", iks_err_msg(&unsupported));
-    iks_err_clear(&unsupported);
-    st->skipped = media.skipped;
-    if (media.skipped)
-        iks_warnf(&log, "%s: %d input%s (a webcam, microphone or music stream) not fetched: live inputs are no "
-                  "files (missing_media_black runs the toy without them)", jname, media.skipped,
-                  media.skipped == 1 ? "" : "s");
-
-    /* The loader finds media beside the JSON by file name, so every name must be one file of its own:
-     * a medium named as the JSON was overwritten by it, and two names one file system folds together
-     * (letter case, on macOS's and Windows' disks, where an imported directory may be copied) are one
-     * file. The site names its media by lowercase hashes: refusing loses no real shader, while
-     * storing one under another name would need the JSON rewritten, and it is kept as the API sent it. */
-    for (int i = 0; i < media.n; i++) {
-        const char *file = strrchr(media.path[i], '/') + 1;
-        if (file[0] == '.') {
-            iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s has a hidden name: the site's media have none, and "
-                        "the import's own temporaries are named so", jname, media.path[i]);
-            goto done;
-        }
-        if (!strcasecmp(file, jname)) {
-            iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s would have the JSON's own name%s: they cannot both "
-                        "lie in %s", jname, media.path[i], strcmp(file, jname) ? " (letter case aside)" : "", out);
-            goto done;
-        }
-        for (int k = 0; k < i; k++) {
-            const char *other = strrchr(media.path[k], '/') + 1;
-            if (strcasecmp(other, file)) continue;
-            if (!strcmp(other, file))
-                iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s: they cannot both lie beside it", jname,
-                            file);
-            else
-                iks_err_set(&err, IKS_E_FORMAT, "%s: two media files named %s and %s, one name where letter case "
-                            "does not count: they cannot both lie beside it", jname, other, file);
-            goto done;
-        }
-    }
-
-    if (exists) {
-        const char **files = calloc((size_t)media.n + 1, sizeof *files);
-        if (!files) goto nomem;
-        for (int i = 0; i < media.n; i++) files[i] = strrchr(media.path[i], '/') + 1;
-        files[media.n] = jname;
-        bool clear = check_early(out, files, media.n + 1, &b, &err);
-        free(files);
-        if (!clear) goto done;
-    }
-
-    /* gathered in a temporary directory: inside out_dir when it exists, else beside it */
-    if (exists) {
-        if (asprintf(&tmp, "%s/.ikshade-import-XXXXXX", out) < 0) tmp = NULL;
-    } else {
-        const char *slash = strrchr(out, '/');
-        if (asprintf(&tmp, "%.*s.%s.import-XXXXXX", slash ? (int)(slash - out + 1) : 0, out,
-                     slash ? slash + 1 : out) < 0)
-            tmp = NULL;
-    }
-    if (!tmp) goto nomem;
-    if (!exists && !iks_make_parent_dirs(out)) {
-        iks_err_errno(&err, IKS_E_IO, errno, out);
-        goto done;
-    }
-    if (!mkdtemp(tmp)) {
-        iks_err_errno(&err, IKS_E_IO, errno, exists ? out : tmp);
-        free(tmp);
-        tmp = NULL;
-        goto done;
-    }
-    /* mkdtemp makes it 0700; renamed into place it is out_dir, made as mkdir would make it */
-    mode_t mask = umask(0);
-    umask(mask);
-    chmod(tmp, 0777 & ~mask);
-    if (iks_outfile_tmp_register_dir(tmp) != 0) {
-        iks_outfile_remove_dir(tmp);
-        goto nomem;
-    }
-    registered = true;
-    if (!(names = calloc((size_t)media.n + 1, sizeof *names))) goto nomem;
-
-    for (int i = 0; i < media.n; i++) {
-        const char *path = media.path[i], *file = strrchr(path, '/') + 1;
-        char *murl = NULL, *mshown = NULL, *dest = NULL;
-        if (asprintf(&murl, "%s%s", base, path) < 0) murl = NULL;
-        if (asprintf(&mshown, "%s%s", shown_base, path) < 0) mshown = NULL;
-        if (!murl || !mshown || !(dest = join(tmp, file))) {
-            free(murl), free(mshown);
-            goto nomem;
-        }
-        iks_http_body m = { 0 };
-        /* the names differ as the file system here compares them too: nothing is replaced */
-        bool got = !taken(dest) || iks_err_set(&err, IKS_E_FORMAT, "%s: media file %s is one file with another here: "
-                                                  "they cannot both lie beside it", jname, path);
-        got = got && iks_http_get(murl, mshown, MEDIA_MAX, d->timeout, &m, &err);
-        unsigned as = read_as(shader, path);
-        if (got && m.status != 200)
-            got = iks_err_set(&err, IKS_E_IO, "%s: HTTP %ld (a %s %s names)", mshown, m.status, media_noun(as), jname);
-        if (got) got = media_fits(as, mshown, jname, &m, &err);
-        if (got && !iks_write_atomic(dest, m.data, m.len)) got = iks_err_errno(&err, IKS_E_IO, errno, dest);
-        if (got) {
-            st->bytes += (long long)m.len;
-            st->media++;
-            iks_logf(&log, IKS_LOG_INFO, "fetched %s (%zu bytes)", mshown, m.len);
-        }
-        iks_http_body_free(&m);
-        free(murl), free(mshown);
-        free(dest);
-        if (!got) goto done;
-        names[nnames++] = (char *)file;
-    }
-    char *jdest = join(tmp, jname);
-    if (!jdest) goto nomem;
-    bool wrote = !taken(jdest) || iks_err_set(&err, IKS_E_FORMAT, "%s: a media file is one file with the JSON here: "
-                                                 "they cannot both lie in %s", jname, out);
-    if (wrote && !(wrote = iks_write_atomic(jdest, b.data, b.len))) iks_err_errno(&err, IKS_E_IO, errno, jdest);
-    free(jdest);
-    if (!wrote) goto done;
-    names[nnames++] = jname;
-    if (!publish(tmp, out, exists, names, nnames, &log, &err)) goto done;
-    ok = true;
-    goto done;
-nomem:
-    iks_err_set(&err, IKS_E_NOMEM, "import: out of memory");
-done:
-    if (tmp && !ok) iks_outfile_remove_dir(tmp);
-    if (registered) iks_outfile_tmp_done(tmp);
-    iks_toyfile_free(&tf);
-    iks_media_list_free(&media);
-    cJSON_Delete(root);
-    iks_http_body_free(&b);
-    free(names);
-    free(base), free(key), free(url), free(shown), free(shown_base), free(jname), free(out), free(tmp);
+    job j = { .d = d, .st = st, .z = &z, .rlog = { { d->log, d->log_user }, &z } };
+    j.log = (iks_logger){ d->log ? log_redacted : NULL, &j.rlog };
+    bool ok = import_steps(&j, &err);
+    job_free(&j, ok);
     rc = ok ? IKS_OK : fail(&err, &z);
     secrets_free(&z);
     return rc;

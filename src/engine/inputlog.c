@@ -84,6 +84,155 @@ static bool num(char **s, double *v)
     return true;
 }
 
+/* ---- reading a recording ------------------------------------------------------------------------- */
+
+/* the line being read, and where the log goes: what each line's parser shares */
+typedef struct {
+    iks_input_log *l;
+    const char *name; /* the file's, in messages */
+    int lineno;
+    double last_t;    /* the previous line's time: times never go back */
+    iks_err *err;
+} reader;
+
+static bool out_of_memory(reader *r)
+{
+    return iks_err_set(r->err, IKS_E_NOMEM, "%s: out of memory", r->name);
+}
+
+static char *skip_blanks(char *s)
+{
+    while (*s == ' ' || *s == '\t') s++;
+    return s;
+}
+
+/* a line's time t (beyond: one of its times is past 10^9 s), which never goes back */
+static bool line_time(reader *r, double t, bool beyond)
+{
+    if (beyond) return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: a time beyond 10^9 seconds", r->name, r->lineno);
+    if (t < r->last_t || t < 0)
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: time %g goes back (the previous line said %g)", r->name,
+                           r->lineno, t, r->last_t);
+    r->last_t = t;
+    return true;
+}
+
+/* u T NAME=V[,V..]: the setting checked as --set's (a bool's true/false, a float's range) */
+static bool parse_param(reader *r, char *s)
+{
+    double t;
+    s = skip_blanks(s);
+    bool ok = num(&s, &t);
+    while (ok && (*s == ' ' || *s == '\t')) s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
+    iks_setting st;
+    iks_err why = IKS_ERR_INIT;
+    if (!ok || !*s)
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: expected 'u T NAME=V[,V..]' (a parameter's change)", r->name,
+                           r->lineno);
+    if (!iks_setting_check(s, &st, &why)) {
+        iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: %s", r->name, r->lineno, iks_err_msg(&why));
+        iks_err_clear(&why);
+        return false;
+    }
+    if (!line_time(r, t, t > 1e9)) return false;
+    iks_input_log *l = r->l;
+    if (!IKS_GROW(l->u, l->nu + 1, l->capu)) return out_of_memory(r);
+    l->u[l->nu++] = (rec_param){ .t = t, .s = st };
+    return true;
+}
+
+/* set NAME=V: kept as given; the toy applies it when it loads */
+static bool parse_set(reader *r, char *s)
+{
+    iks_input_log *l = r->l;
+    s = skip_blanks(s);
+    if (!strchr(s, '=')) return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: expected 'set NAME=V'", r->name, r->lineno);
+    if (!IKS_GROW(l->sets, l->nsets + 1, l->capsets) || !(l->sets[l->nsets] = strdup(s))) return out_of_memory(r);
+    l->nsets++;
+    /* what needs no shader is checked here, where the line is known (a float's range, a
+     * built-in's name); whether the shader declares NAME, only its load can say */
+    iks_setting st;
+    iks_err why = IKS_ERR_INIT;
+    if (!iks_setting_check(s, &st, &why)) {
+        iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: %s", r->name, r->lineno, iks_err_msg(&why));
+        iks_err_clear(&why);
+        return false;
+    }
+    return true;
+}
+
+/* f T ITIME W H MX MY MZ MW, its numbers read: a whole size and a mouse within the window's reach */
+static bool add_frame(reader *r, const double v[8])
+{
+    iks_input_log *l = r->l;
+    if (v[2] < 1 || v[3] < 1 || v[2] > IKS_MAX_SIDE || v[3] > IKS_MAX_SIDE || v[2] != floor(v[2]) || v[3] != floor(v[3]))
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: size %gx%g: expected whole numbers from 1 to "
+                           IKS_XSTR(IKS_MAX_SIDE), r->name, r->lineno, v[2], v[3]);
+    /* pixels of a window at most 65536 wide: anything far beyond is no mouse (and would overflow
+     * a float once scaled to the render's size) */
+    bool sane = true;
+    for (int i = 4; i < 8; i++) sane = sane && fabs(v[i]) <= 1e6;
+    if (!sane)
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: a mouse position beyond a million pixels", r->name, r->lineno);
+    if (!IKS_GROW(l->f, l->nf + 1, l->capf)) return out_of_memory(r);
+    l->f[l->nf++] = (rec_frame){ .t = v[0], .itime = v[1], .w = (int)v[2], .h = (int)v[3],
+                                 .mouse = { (float)v[4], (float)v[5], (float)v[6], (float)v[7] } };
+    return true;
+}
+
+/* k T CODE DOWN, its numbers read */
+static bool add_key(reader *r, const double v[3])
+{
+    iks_input_log *l = r->l;
+    if (v[1] < 0 || v[1] > 255 || v[1] != floor(v[1]) || (v[2] != 0 && v[2] != 1))
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: a key is a code 0..255 and 0 (up) or 1 (down)", r->name,
+                           r->lineno);
+    if (!IKS_GROW(l->k, l->nk + 1, l->capk)) return out_of_memory(r);
+    l->k[l->nk++] = (rec_key){ .t = v[0], .code = (int)v[1], .down = v[2] == 1 };
+    return true;
+}
+
+/* a line of numbers (f, k, r), or of no kind known: its fields read, then its time checked, then kept */
+static bool parse_event(reader *r, char kind, char *s)
+{
+    double v[8];
+    int nv = kind == 'f' ? 8 : kind == 'k' ? 3 : kind == 'r' ? 1 : 0;
+    bool ok = kind == 'f' || kind == 'k' || kind == 'r';
+    for (int i = 0; ok && i < nv; i++) {
+        s = skip_blanks(s);
+        ok = num(&s, &v[i]);
+    }
+    while (ok && (*s == ' ' || *s == '\t')) s++;
+    if (ok && kind == 'r') {
+        ok = !strcmp(s, "ok") || !strcmp(s, "error");
+        s += strlen(s);
+    }
+    if (!ok || *s)
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: expected %s", r->name, r->lineno,
+                           kind == 'f' ? "'f T ITIME W H MX MY MZ MW' (finite numbers)"
+                           : kind == 'k' ? "'k T CODE DOWN' (finite numbers)"
+                           : kind == 'r' ? "'r T ok' or 'r T error'"
+                                         : "a line f (frame), k (key), u (parameter), r (reload), set or # (comment)");
+    if (!line_time(r, v[0], v[0] > 1e9 || (kind == 'f' && fabs(v[1]) > 1e9))) return false;
+    if (kind == 'f') return add_frame(r, v);
+    if (kind == 'k') return add_key(r, v);
+    return true;
+}
+
+/* one line after the header, blanks skipped: by its kind, its first word */
+static bool parse_line(reader *r, char *s)
+{
+    char kind = *s++;
+    if (kind == 's' && !strncmp(s, "et", 2) && (s[2] == ' ' || s[2] == '\t')) s += 2; /* "set" */
+    else if (kind == 's') kind = '?';
+    if (*s != ' ' && *s != '\t') kind = '?';
+    if (kind == 'u') return parse_param(r, s);
+    if (kind == 's') return parse_set(r, s);
+    return parse_event(r, kind, s);
+}
+
 iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log **out)
 {
     iks_err err = IKS_ERR_INIT;
@@ -99,157 +248,26 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
         return iks_publish(&err);
     }
-    int lineno = 0;
+    reader r = { .l = l, .name = name, .last_t = -INFINITY, .err = &err };
     bool header = false;
-    double last_t = -INFINITY;
     for (char *ln = copy, *next; ln; ln = next) {
         next = strchr(ln, '\n');
         if (next) *next++ = '\0';
-        lineno++;
+        r.lineno++;
         size_t n = strlen(ln);
         if (n && ln[n - 1] == '\r') ln[--n] = '\0';
-        char *s = ln;
-        while (*s == ' ' || *s == '\t') s++;
+        char *s = skip_blanks(ln);
         if (!*s || *s == '#') continue;
         if (!header) {
             if (strcmp(s, "ikshade-input 1") != 0) {
                 iks_err_set(&err, IKS_E_FORMAT, "%s:%d: not an ikshade input recording (expected the line "
-                            "'ikshade-input 1')", name, lineno);
+                            "'ikshade-input 1')", name, r.lineno);
                 break;
             }
             header = true;
             continue;
         }
-        char kind = *s++;
-        if (kind == 's' && !strncmp(s, "et", 2) && (s[2] == ' ' || s[2] == '\t')) s += 2; /* "set" */
-        else if (kind == 's') kind = '?';
-        if (*s != ' ' && *s != '\t') kind = '?';
-        double v[8];
-        int nv = kind == 'f' ? 8 : kind == 'k' ? 3 : kind == 'r' ? 1 : 0;
-        bool ok = kind == 'f' || kind == 'k' || kind == 'r' || kind == 's' || kind == 'u';
-        if (kind == 'u') {
-            /* u T NAME=V[,V..]: the setting checked as --set's (a bool's true/false, a float's range) */
-            while (*s == ' ' || *s == '\t') s++;
-            ok = num(&s, &v[0]);
-            while (ok && (*s == ' ' || *s == '\t')) s++;
-            size_t n = strlen(s);
-            while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
-            iks_setting st;
-            iks_err why = IKS_ERR_INIT;
-            if (!ok || !*s) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected 'u T NAME=V[,V..]' (a parameter's change)", name, lineno);
-                break;
-            }
-            if (!iks_setting_check(s, &st, &why)) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, iks_err_msg(&why));
-                iks_err_clear(&why);
-                break;
-            }
-            if (v[0] > 1e9) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a time beyond 10^9 seconds", name, lineno);
-                break;
-            }
-            if (v[0] < last_t || v[0] < 0) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: time %g goes back (the previous line said %g)", name, lineno,
-                            v[0], last_t);
-                break;
-            }
-            last_t = v[0];
-            if (!IKS_GROW(l->u, l->nu + 1, l->capu)) {
-                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
-                break;
-            }
-            l->u[l->nu++] = (rec_param){ .t = v[0], .s = st };
-            continue;
-        }
-        if (kind == 's') {
-            /* set NAME=V: kept as given; the toy applies it when it loads */
-            while (*s == ' ' || *s == '\t') s++;
-            if (!strchr(s, '=')) ok = false;
-            else if (!IKS_GROW(l->sets, l->nsets + 1, l->capsets)) {
-                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
-                break;
-            } else {
-                if (!(l->sets[l->nsets] = strdup(s))) {
-                    iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
-                    break;
-                }
-                l->nsets++;
-            }
-            if (!ok) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected 'set NAME=V'", name, lineno);
-                break;
-            }
-            /* what needs no shader is checked here, where the line is known (a float's range, a
-             * built-in's name); whether the shader declares NAME, only its load can say */
-            iks_setting st;
-            iks_err why = IKS_ERR_INIT;
-            if (!iks_setting_check(s, &st, &why)) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: %s", name, lineno, iks_err_msg(&why));
-                iks_err_clear(&why);
-                break;
-            }
-            continue;
-        }
-        for (int i = 0; ok && i < nv; i++) {
-            while (*s == ' ' || *s == '\t') s++;
-            ok = num(&s, &v[i]);
-        }
-        while (ok && (*s == ' ' || *s == '\t')) s++;
-        if (ok && kind == 'r') {
-            ok = !strcmp(s, "ok") || !strcmp(s, "error");
-            s += strlen(s);
-        }
-        if (!ok || *s) {
-            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: expected %s", name, lineno,
-                        kind == 'f' ? "'f T ITIME W H MX MY MZ MW' (finite numbers)"
-                        : kind == 'k' ? "'k T CODE DOWN' (finite numbers)"
-                        : kind == 'r' ? "'r T ok' or 'r T error'"
-                                      : "a line f (frame), k (key), u (parameter), r (reload), set or # (comment)");
-            break;
-        }
-        if (v[0] > 1e9 || (kind == 'f' && fabs(v[1]) > 1e9)) {
-            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a time beyond 10^9 seconds", name, lineno);
-            break;
-        }
-        if (v[0] < last_t || v[0] < 0) {
-            iks_err_set(&err, IKS_E_FORMAT, "%s:%d: time %g goes back (the previous line said %g)", name, lineno, v[0],
-                        last_t);
-            break;
-        }
-        last_t = v[0];
-        if (kind == 'f') {
-            if (v[2] < 1 || v[3] < 1 || v[2] > IKS_MAX_SIDE || v[3] > IKS_MAX_SIDE || v[2] != floor(v[2]) ||
-                v[3] != floor(v[3])) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: size %gx%g: expected whole numbers from 1 to " IKS_XSTR(IKS_MAX_SIDE), name,
-                            lineno, v[2], v[3]);
-                break;
-            }
-            /* pixels of a window at most 65536 wide: anything far beyond is no mouse (and would overflow
-             * a float once scaled to the render's size) */
-            bool sane = true;
-            for (int i = 4; i < 8; i++) sane = sane && fabs(v[i]) <= 1e6;
-            if (!sane) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a mouse position beyond a million pixels", name, lineno);
-                break;
-            }
-            if (!IKS_GROW(l->f, l->nf + 1, l->capf)) {
-                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
-                break;
-            }
-            l->f[l->nf++] = (rec_frame){ .t = v[0], .itime = v[1], .w = (int)v[2], .h = (int)v[3],
-                                         .mouse = { (float)v[4], (float)v[5], (float)v[6], (float)v[7] } };
-        } else if (kind == 'k') {
-            if (v[1] < 0 || v[1] > 255 || v[1] != floor(v[1]) || (v[2] != 0 && v[2] != 1)) {
-                iks_err_set(&err, IKS_E_FORMAT, "%s:%d: a key is a code 0..255 and 0 (up) or 1 (down)", name, lineno);
-                break;
-            }
-            if (!IKS_GROW(l->k, l->nk + 1, l->capk)) {
-                iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
-                break;
-            }
-            l->k[l->nk++] = (rec_key){ .t = v[0], .code = (int)v[1], .down = v[2] == 1 };
-        }
+        if (!parse_line(&r, s)) break;
     }
     free(copy);
     if (err.code == IKS_OK && !header)

@@ -757,6 +757,435 @@ iks_code iks_live_run(iks_engine *e, const iks_live_desc *d)
     return c;
 }
 
+/* ---- the session: the loop's steps --------------------------------------------------------------- */
+
+/* what the panel draws each frame, kept from frame to frame */
+enum { PANEL_RECTS = 16 * IKS_PANEL_MAX_ROWS, PANEL_LABELS = 8 * IKS_PANEL_MAX_ROWS };
+
+/* One live session: the toy, the window's and the loop's state, shared by the steps of the loop below
+ * (one frame each time round). It lives on live_run's stack: l.panel and lost point into it. */
+typedef struct {
+    iks_engine *e;
+    const iks_live_desc *d;
+    iks_platform *p;
+    live l;
+    char dflt[PATH_MAX];      /* the demo shader's path when the desc names no toy (l.path may point here) */
+    const char *name;         /* the toy's, in the HUD and the title */
+    iks_panel panel;
+    iks_hud hud;
+    bool have_hud;
+    iks_hud_rect *prects;     /* the panel's rectangles and labels, drawn each frame */
+    iks_hud_label *plabels;
+    bool shift, ctrl;         /* held now: the panel's fine steps */
+    mouse_state ms;
+    double t;                 /* the frame's time */
+    long frame;               /* the frame's number */
+    bool paused, hud_on, want_shot, want_record_toggle;
+    recorder rec;
+    input_rec inputs;
+    display_lost lost;
+    bool record_at_start;
+    double last, title_at, fps, frame_ms, last_drawn;
+    long title_draws;
+    double pending_since, due; /* a save seen, reload at due (monotonic); 0: none */
+    double compile_s, mtime;   /* the last reload's compile time and save time */
+    bool present_wanted;       /* a reload to report once its first frame is on screen */
+    double reload_save, reload_compile, first_draw;
+    long drawn;
+    bool quit, stepped;
+    const char *why;           /* what ended the session, said with --log */
+    long drawn_since_reload;   /* a new toy draws its buffers once even when paused */
+    iks_audio_out *audio;
+    bool audio_tried;          /* the output is opened once, when a toy first has sound */
+    char title[PATH_MAX + 64];
+    iks_err bind_err;          /* the engine could not be made current again: the session ends with it */
+} session;
+
+/* The toy's first build, before the loop. false (err set, nothing left to free) when there is nothing to
+ * run: no toy to find, or one that failed with no file to watch for the save that would fix it. */
+static bool session_open(session *s, iks_err *err)
+{
+    const iks_live_desc *d = s->d;
+    live *l = &s->l;
+    if (!iks_toy_desc_sets(&d->toy, &l->sets, err)) return false;
+    l->nsets = l->sets ? d->toy.nsets : 0;
+    l->path = iks_toy_desc_path(s->e, &d->toy, s->dflt, sizeof s->dflt, err);
+    if (!l->path && !d->toy.source && !d->toy.json) {
+        free(l->sets);
+        return false;
+    }
+    if (d->toy.source || d->toy.json) l->path = NULL; /* text in memory: nothing on disk to watch */
+    s->name = l->path ? base_name(l->path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
+    s->p->framebuffer_size(s->p, &l->w, &l->h);
+    iks_panel_init(&s->panel);
+    l->panel = &s->panel;
+    if (l->w < 1 || l->h < 1)
+        l->w = d->toy.width > 0 ? d->toy.width : IKS_DEFAULT_WIDTH, l->h = d->toy.height > 0 ? d->toy.height : IKS_DEFAULT_HEIGHT;
+    if (l->path) {
+        l->watch = iks_watch_create();
+        if (!l->watch) iks_warnf(&s->e->log, "cannot watch files (%s): live reload is off", strerror(errno));
+        /* watched before the first read, so that a save or a delete during the first build is seen, and
+         * a main file that cannot be read at all is still watched for the save that fixes it */
+        else if (!iks_watch_set(l->watch, (const char *const *)&l->path, 1) && errno != ENOENT)
+            iks_warnf(&s->e->log, "cannot watch %s (%s): live reload is off", l->path, strerror(errno));
+    }
+    iks_code first;
+    if (reload(l, &s->compile_s, &s->mtime, &first) != RL_OK && l->watch) {
+        /* a toy broken from the start: stay open on a blank screen with the error in the HUD, so that
+         * the user can fix it in the editor as with any later edit */
+        iks_warnf(&s->e->log, "%s: nothing to show until a save compiles", l->path);
+    } else if (!l->toy) {
+        iks_err_set(err, first == IKS_OK ? IKS_E_COMPILE : first, "%s", l->error ? l->error : "cannot build the shader");
+        live_free(l);
+        return false;
+    }
+    return true;
+}
+
+/* What the loop holds beyond the toy: the HUD, the panel's lists, the clock, the input log, and the
+ * recording's finish should the display go away */
+static void session_begin(session *s)
+{
+    const iks_live_desc *d = s->d;
+    s->have_hud = iks_hud_create(&s->hud);
+    if (!s->have_hud) iks_warnf(&s->e->log, "the HUD could not be built; running without it");
+    s->prects = malloc(sizeof *s->prects * PANEL_RECTS);
+    s->plabels = malloc(sizeof *s->plabels * PANEL_LABELS);
+    s->t = d->time0;
+    s->paused = d->paused;
+    s->hud_on = !d->hide_hud;
+    inputs_open(&s->inputs, d, &s->l, &s->e->log);
+    s->lost = (display_lost){ &s->rec, &s->inputs, d, &s->e->log };
+    iks_platform_on_display_lost(on_display_lost, &s->lost);
+    s->record_at_start = d->record != NULL;
+    s->last = iks_now();
+}
+
+/* the viewer's own keys, pressed (a toy that reads the keyboard took the others before) */
+static void viewer_key(session *s, const iks_event *ev)
+{
+    switch (ev->key) {
+    case IKS_KEY_ESCAPE:
+    case IKS_KEY_Q:
+        s->quit = true;
+        s->why = ev->key == IKS_KEY_Q ? "Q" : "Esc";
+        break;
+    case IKS_KEY_SPACE:
+        if (!ev->repeat) s->paused = !s->paused;
+        break;
+    case IKS_KEY_R:
+        if (!ev->repeat) s->t = s->d->time0, s->frame = 0;
+        break;
+    case IKS_KEY_LEFT:
+        if (s->paused && s->frame > 0) s->t -= STEP, s->frame--, s->stepped = true;
+        break;
+    case IKS_KEY_RIGHT:
+        if (s->paused) s->t += STEP, s->frame++, s->stepped = true;
+        break;
+    case IKS_KEY_F:
+    case IKS_KEY_F11:
+        if (!ev->repeat && s->p->toggle_fullscreen) s->p->toggle_fullscreen(s->p);
+        break;
+    case IKS_KEY_S:
+        if (!ev->repeat) s->want_shot = true;
+        break;
+    case IKS_KEY_H:
+        if (!ev->repeat) s->hud_on = !s->hud_on;
+        break;
+    case IKS_KEY_V:
+        if (!ev->repeat) s->want_record_toggle = true;
+        break;
+    default:
+        /* the panel's keys by their keyCode: P shows and hides it, C copies the values as
+         * --set options, Backspace resets every value to its default */
+        if (ev->repeat) break;
+        if (ev->code == 'P') s->panel.shown = !s->panel.shown, s->panel.captured = false;
+        else if (ev->code == 'C') panel_copy(&s->l, s->d);
+        else if (ev->code == 8) {
+            int changed[IKS_PANEL_MAX_ROWS];
+            int nc = iks_panel_reset_all(&s->panel, changed);
+            for (int i = 0; i < nc; i++) panel_changed(&s->l, &s->inputs, changed[i]);
+        }
+        break;
+    }
+}
+
+/* a press on the shown panel, and the moves and release after it, are the panel's: the toy's iMouse
+ * never sees them */
+static void pointer_event(session *s, const iks_event *ev)
+{
+    bool fine = s->shift || s->ctrl;
+    int changed = -1;
+    if (ev->kind == IKS_EV_BUTTON && ev->down && !s->ms.held) {
+        iks_panel_layout(&s->panel, s->l.w, s->l.h, hud_scale(s->l.h));
+        if (!iks_panel_press(&s->panel, ev->x, ev->y, fine, &changed)) mouse_event(&s->ms, ev);
+    } else if (ev->kind == IKS_EV_MOVE && s->panel.captured) changed = iks_panel_move(&s->panel, ev->x, fine);
+    else if (!(ev->kind == IKS_EV_BUTTON && !ev->down && iks_panel_release(&s->panel))) mouse_event(&s->ms, ev);
+    if (changed >= 0) panel_changed(&s->l, &s->inputs, changed);
+}
+
+/* one event of the window: to the toy's keyboard, the input log, the viewer's keys, the panel or iMouse */
+static void on_event(session *s, const iks_event *ev)
+{
+    /* a toy that reads the keyboard gets the keys; the viewer's own then need Ctrl */
+    bool kb = s->l.toy && s->l.toy->gl.keyboard;
+    bool to_shader = ev->kind == IKS_EV_KEY && kb && !ev->ctrl && ev->key != IKS_KEY_ESCAPE && ev->key != IKS_KEY_F11;
+    if (ev->kind == IKS_EV_KEY && kb && (to_shader || !ev->down)) iks_gltoy_key(&s->l.toy->gl, ev->code, ev->down);
+    /* the modifiers as their own keys (16 Shift, 17 Ctrl): the event of a button has none */
+    if (ev->kind == IKS_EV_KEY && ev->code == 16) s->shift = ev->down;
+    if (ev->kind == IKS_EV_KEY && ev->code == 17) s->ctrl = ev->down;
+    if (s->inputs.f && ev->kind == IKS_EV_KEY && !ev->repeat && ev->code >= 0 && ev->code < 256)
+        fprintf(s->inputs.f, "k %.6f %d %d\n", inputs_t(&s->inputs), ev->code, ev->down ? 1 : 0);
+    if (ev->kind == IKS_EV_CLOSE) s->quit = true, s->why = "the window was closed";
+    else if (to_shader) return;
+    else if (ev->kind == IKS_EV_KEY && ev->down) viewer_key(s, ev);
+    else if (ev->kind == IKS_EV_BUTTON || ev->kind == IKS_EV_MOVE) pointer_event(s, ev);
+    else mouse_event(&s->ms, ev);
+}
+
+/* every event waiting; how many there were */
+static int read_events(session *s)
+{
+    iks_event ev;
+    int nevents = 0;
+    while (s->p->next_event(s->p, &ev)) {
+        nevents++;
+        on_event(s, &ev);
+    }
+    return nevents;
+}
+
+/* live reload: a finished save reloads now; a write still in progress waits for quiet */
+static void watch_reload(session *s)
+{
+    const iks_live_desc *d = s->d;
+    double tnow = iks_now();
+    iks_watch_news news = s->l.watch ? iks_watch_poll(s->l.watch) : IKS_WATCH_NONE;
+    if (news != IKS_WATCH_NONE) {
+        if (!s->pending_since) s->pending_since = now_real();
+        s->due = news == IKS_WATCH_SETTLED ? tnow : tnow + DEBOUNCE;
+    }
+    if (!s->due || tnow < s->due) return;
+    double seen = s->pending_since;
+    s->due = 0;
+    s->pending_since = 0;
+    iks_code code;
+    reload_result r = reload(&s->l, &s->compile_s, &s->mtime, &code);
+    if (r == RL_SAME) return;
+    /* the save's own time when the file has a fresh one; a file renamed in keeps an old
+     * mtime, and then the moment we saw it is the best we know */
+    s->reload_save = s->mtime > seen - 1.0 && s->mtime <= now_real() ? s->mtime : seen;
+    s->reload_compile = s->compile_s;
+    if (s->inputs.f) fprintf(s->inputs.f, "r %.6f %s\n", inputs_t(&s->inputs), r == RL_OK ? "ok" : "error");
+    if (r == RL_OK) s->present_wanted = true, s->drawn_since_reload = 0;
+    else if (d->on_reload) {
+        iks_reload_info ri = { .ok = false, .path = s->l.path, .compile_ms = 1e3 * s->compile_s };
+        d->on_reload(d->user, &ri);
+    }
+}
+
+/* Paused with nothing new (no input, reload, step, screenshot or recording): a draw would make the
+ * picture already on screen, so neither draw nor swap, and wait a little instead of spinning a core at
+ * hundreds of frames a second. Redrawn now and then all the same, in case the window system lost the
+ * window's contents. */
+static bool idle(const session *s, int nevents, int fw, int fh)
+{
+    return s->paused && !nevents && !s->stepped && !s->want_shot && !s->want_record_toggle && !s->record_at_start &&
+           !(s->rec.w && s->rec.on) && !s->due && !s->present_wanted && s->drawn_since_reload > 0 && !s->d->frames &&
+           fw == s->l.w && fh == s->l.h && iks_now() - s->last_drawn < IDLE_REDRAW;
+}
+
+/* The toy into the window (its buffers only while running, stepped, or new), or a blank for a sound
+ * shader alone. false when a step of a slow Cube A said stop. */
+static bool draw_toy(session *s, int fw, int fh, iks_frame *f)
+{
+    live *l = &s->l;
+    iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
+    iks_err err = IKS_ERR_INIT;
+    if (l->toy && (fw != l->toy->gl.w || fh != l->toy->gl.h) && !iks_gltoy_resize(&l->toy->gl, fw, fh, &err)) {
+        iks_warnf(&s->e->log, "resize: %s", iks_err_msg(&err));
+        iks_err_clear(&err);
+    }
+    l->w = fw, l->h = fh;
+    /* paused, the buffers hold still: only a step (or a new program) moves them on */
+    /* a sound shader alone has no picture: a blank window while its sound plays */
+    bool picture = l->toy && !l->toy->gl.image_less;
+    /* in steps only for a toy's first frame and after a slow one: each step waits for the GPU,
+     * which a fast toy on a GPU would feel every frame. Whether Cube A is cut into strips is the
+     * draw's own choice, from its last timing, so a toy that turns slow gets them again */
+    live_step ls = { .p = s->p, .d = s->d, .e = s->e };
+    bool steps = picture && (s->drawn_since_reload == 0 || s->frame_ms >= 1e3 * SLOW_FRAME) &&
+                 iks_gltoy_has_cube(&l->toy->gl);
+    if (picture && (!s->paused || s->stepped || s->drawn_since_reload == 0)) {
+        if (!steps) iks_gltoy_draw(&l->toy->gl, &screen, f);
+        else if (!iks_gltoy_draw_steps(&l->toy->gl, &screen, f, 0, on_live_step, &ls)) return false;
+    } else if (picture) iks_gltoy_redraw_image(&l->toy->gl, &screen, f);
+    else iks_gpu_clear_screen(fw, fh, (const float[4]){ 0.1f, 0.1f, 0.11f, 1.0f });
+    return true;
+}
+
+/* the frame as it is on screen taken by a screenshot asked for, and by the recording (started, paused
+ * or resumed here at a frame's edge) */
+static void take_frame(session *s, int fw, int fh)
+{
+    if (s->want_shot) {
+        screenshot(&s->l, fw, fh);
+        s->want_shot = false;
+    }
+    if (s->record_at_start || s->want_record_toggle) {
+        if (s->rec.w && !s->record_at_start) s->rec.on = !s->rec.on;  /* pause, resume */
+        else if (!s->rec.w) (void)record_open(&s->rec, s->d, &s->e->log, fw, fh);
+        s->record_at_start = s->want_record_toggle = false;
+    }
+    record_frame(&s->rec, s->d, &s->e->log, fw, fh);
+}
+
+/* the HUD: its figures and error, the panel's hint while hidden, the recording's state */
+static void draw_hud(session *s, int fw, int fh, const float mouse[4])
+{
+    char text[4096];
+    float scale = hud_scale(fh);
+    hud_text(text, sizeof text, &s->l, s->name, s->fps, s->frame_ms, s->t, s->frame, s->paused, fw, fh, mouse, scale);
+    if (!s->panel.shown && s->panel.nrows) {
+        size_t k = strlen(text);
+        snprintf(text + k, sizeof text - k, "\nP: %d parameter%s", s->panel.nrows, s->panel.nrows == 1 ? "" : "s");
+    }
+    if (s->rec.w) {
+        size_t k = strlen(text);
+        snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", s->rec.on ? "REC" : "rec paused", s->rec.frames, s->rec.path);
+    }
+    iks_hud_draw(&s->hud, text, fw, fh, scale);
+}
+
+/* One frame at fw x fh: the toy, what takes the frame (screenshot, recording), then the HUD and the panel
+ * over it, which neither takes. false when a step of the toy's draw said stop. */
+static bool draw_frame(session *s, int fw, int fh)
+{
+    iks_frame_info fi = { .time = s->t, .frame = s->frame, .time_delta = s->paused ? 0.0 : fmax(s->frame_ms, 0.0) / 1e3,
+                          .frame_rate = s->fps, .real_date = true };
+    memcpy(fi.mouse, s->ms.mouse, sizeof fi.mouse);
+    if (!s->ms.clicked && fi.mouse[3] > 0) fi.mouse[3] = -fi.mouse[3];
+    iks_frame f;
+    iks_frame_from_info(&f, &fi);
+    if (s->inputs.f) {
+        fprintf(s->inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&s->inputs), s->t, fw, fh, fi.mouse[0],
+                fi.mouse[1], fi.mouse[2], fi.mouse[3]);
+        s->inputs.frames++;
+    }
+    double t_draw = iks_now();
+    if (!draw_toy(s, fw, fh, &f)) return false;
+    s->stepped = false;
+    s->drawn_since_reload++;
+    if (s->present_wanted && s->d->measure) {
+        /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
+         * call): that time is compile time too, measured apart from the latency we control */
+        iks_gpu_finish();
+        s->first_draw = iks_now() - t_draw;
+    }
+    take_frame(s, fw, fh);
+    if (s->hud_on && s->have_hud) draw_hud(s, fw, fh, fi.mouse);
+    /* the panel, with or without the HUD (H hides the figures, P the panel); like the HUD, after
+     * the screenshot and the recording took the frame */
+    if (s->panel.shown && s->have_hud && s->prects && s->plabels) {
+        int nr, nl;
+        iks_panel_layout(&s->panel, fw, fh, hud_scale(fh));
+        iks_panel_draw_list(&s->panel, s->prects, PANEL_RECTS, &nr, s->plabels, PANEL_LABELS, &nl);
+        iks_hud_draw_items(&s->hud, s->prects, nr, s->plabels, nl, fw, fh, hud_scale(fh));
+    }
+    return true;
+}
+
+/* sound with the picture: at the frame's time, silent while paused */
+static void play_sound(session *s)
+{
+    bool sound = s->l.toy && !s->d->mute && iks_gltoy_has_audio(&s->l.toy->gl);
+    if (sound && !s->audio_tried) {
+        iks_err why = IKS_ERR_INIT;
+        s->audio_tried = true;
+        if (!(s->audio = iks_audio_out_open(&why)))
+            iks_warnf(&s->e->log, "no sound: %s (the music channels still move the picture)", iks_err_msg(&why));
+        iks_err_clear(&why);
+    }
+    if (s->audio) iks_audio_out_play(s->audio, s->t, sound && !s->paused, iks_gltoy_audio, sound ? &s->l.toy->gl : NULL);
+}
+
+/* a reload's first frame is on screen: the caller hears of it, with the figures of --measure */
+static void report_reload(session *s)
+{
+    const iks_live_desc *d = s->d;
+    if (!s->present_wanted) return;
+    s->present_wanted = false;
+    if (!d->on_reload) return;
+    iks_reload_info ri = { .ok = true, .path = s->l.path, .compile_ms = 1e3 * s->reload_compile };
+    if (d->measure) {
+        /* on screen: the swap has been issued; finish so the figure includes the draw */
+        iks_gpu_finish();
+        ri.first_draw_ms = 1e3 * s->first_draw;
+        ri.latency_ms = 1e3 * (now_real() - s->reload_save);
+        ri.gl_objects = iks_gpu_live_objects(4096);
+        ri.rss_kb = rss_kb();
+    }
+    d->on_reload(d->user, &ri);
+}
+
+/* After the swap: the pace, the clock and the toy's time, and the window's title */
+static void tick(session *s)
+{
+    /* vsync requested but not honoured (Xvfb, VNC, some drivers return from the swap at once):
+     * hold to MAX_FPS rather than spin a core on frames no display shows */
+    if (!s->d->no_vsync_cap) {
+        double spare = 1.0 / MAX_FPS - (iks_now() - s->last);
+        if (spare > 0) nanosleep(&(struct timespec){ 0, (long)(spare * 1e9) }, NULL);
+    }
+    double t1 = iks_now(), dt = t1 - s->last;
+    s->last = t1;
+    s->frame_ms = 1e3 * dt;
+    s->fps = s->fps > 0 ? 0.9 * s->fps + 0.1 / fmax(dt, 1e-6) : 1.0 / fmax(dt, 1e-6);
+    if (!s->paused) {
+        s->t += dt;
+        s->frame++;
+    }
+    s->title_draws++;
+    if (t1 - s->title_at > 0.5 && s->p->set_title) {
+        /* frames drawn since the last title, not the smoothed rate: idle and paused, that is a few */
+        double rate = s->title_at > 0 ? s->title_draws / (t1 - s->title_at) : s->fps;
+        s->title_at = t1;
+        s->title_draws = 0;
+        snprintf(s->title, sizeof s->title, "%s - %.0f fps%s%s", s->name, rate, s->paused ? " (paused)" : "",
+                 s->l.error ? " - error" : "");
+        s->p->set_title(s->p, s->title);
+    }
+}
+
+/* The session's end: recordings finished, everything freed, and its outcome */
+static iks_code session_end(session *s)
+{
+    const iks_live_desc *d = s->d;
+    iks_engine *e = s->e;
+    if (d->measure)
+        iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", s->why ? s->why : d->frames && s->drawn >= d->frames ? "its frames" : "a signal or the embedding program");
+    iks_audio_out_close(s->audio);
+    iks_platform_on_display_lost(NULL, NULL);
+    record_close(&s->rec, d, &e->log);
+    inputs_close(&s->inputs, d, &e->log);
+    if (s->have_hud) iks_hud_destroy(&s->hud);
+    free(s->prects);
+    free(s->plabels);
+    if (s->bind_err.code != IKS_OK) {
+        live_free(&s->l);
+        return iks_publish(&s->bind_err);
+    }
+    /* a run of --frames N (a script's) that never had anything to show failed, as a render would */
+    if (d->frames && !s->l.toy && s->l.error) {
+        iks_err err = IKS_ERR_INIT;
+        iks_err_set(&err, s->l.error_code != IKS_OK ? s->l.error_code : IKS_E_COMPILE, "%s", s->l.error);
+        live_free(&s->l);
+        return iks_publish(&err);
+    }
+    live_free(&s->l);
+    return IKS_OK;
+}
+
 static iks_code live_run(iks_engine *e, const iks_live_desc *d)
 {
     if (!e || !d) return iks_fail_usage("iks_live_run: engine and desc must not be NULL");
@@ -765,341 +1194,30 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
     if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");
     iks_err err = IKS_ERR_INIT;
-    live l = { .e = e, .d = d };
-    if (!iks_toy_desc_sets(&d->toy, &l.sets, &err)) return iks_publish(&err);
-    l.nsets = l.sets ? d->toy.nsets : 0;
-    char dflt[PATH_MAX];
-    l.path = iks_toy_desc_path(e, &d->toy, dflt, sizeof dflt, &err);
-    if (!l.path && !d->toy.source && !d->toy.json) {
-        free(l.sets);
-        return iks_publish(&err);
-    }
-    if (d->toy.source || d->toy.json) l.path = NULL; /* text in memory: nothing on disk to watch */
-    const char *name = l.path ? base_name(l.path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
-    p->framebuffer_size(p, &l.w, &l.h);
-    iks_panel panel;
-    iks_panel_init(&panel);
-    l.panel = &panel;
-    if (l.w < 1 || l.h < 1)
-        l.w = d->toy.width > 0 ? d->toy.width : IKS_DEFAULT_WIDTH, l.h = d->toy.height > 0 ? d->toy.height : IKS_DEFAULT_HEIGHT;
-    if (l.path) {
-        l.watch = iks_watch_create();
-        if (!l.watch) iks_warnf(&e->log, "cannot watch files (%s): live reload is off", strerror(errno));
-        /* watched before the first read, so that a save or a delete during the first build is seen, and
-         * a main file that cannot be read at all is still watched for the save that fixes it */
-        else if (!iks_watch_set(l.watch, (const char *const *)&l.path, 1) && errno != ENOENT)
-            iks_warnf(&e->log, "cannot watch %s (%s): live reload is off", l.path, strerror(errno));
-    }
-    double compile_s, mtime;
-    iks_code first;
-    if (reload(&l, &compile_s, &mtime, &first) != RL_OK && l.watch) {
-        /* a toy broken from the start: stay open on a blank screen with the error in the HUD, so that
-         * the user can fix it in the editor as with any later edit */
-        iks_warnf(&e->log, "%s: nothing to show until a save compiles", l.path);
-    } else if (!l.toy) {
-        iks_err_set(&err, first == IKS_OK ? IKS_E_COMPILE : first, "%s", l.error ? l.error : "cannot build the shader");
-        live_free(&l);
-        return iks_publish(&err);
-    }
-    iks_hud hud;
-    bool have_hud = iks_hud_create(&hud);
-    if (!have_hud) iks_warnf(&e->log, "the HUD could not be built; running without it");
-    /* what the panel draws each frame, kept from frame to frame */
-    enum { PANEL_RECTS = 16 * IKS_PANEL_MAX_ROWS, PANEL_LABELS = 8 * IKS_PANEL_MAX_ROWS };
-    iks_hud_rect *prects = malloc(sizeof *prects * PANEL_RECTS);
-    iks_hud_label *plabels = malloc(sizeof *plabels * PANEL_LABELS);
-    bool shift = false, ctrl = false; /* held now: the panel's fine steps */
-
-    mouse_state ms = { .mouse = { 0 } };
-    double t = d->time0;           /* the frame's time */
-    long frame = 0;                /* the frame's number */
-    bool paused = d->paused, hud_on = !d->hide_hud, want_shot = false, want_record_toggle = false;
-    recorder rec = { .w = NULL };
-    input_rec inputs;
-    inputs_open(&inputs, d, &l, &e->log);
-    display_lost lost = { &rec, &inputs, d, &e->log };
-    iks_platform_on_display_lost(on_display_lost, &lost);
-    bool record_at_start = d->record != NULL;
-    double last = iks_now(), title_at = 0, fps = 0, frame_ms = 0, last_drawn = 0;
-    long title_draws = 0;
-    double pending_since = 0, due = 0; /* a save seen, reload at due (monotonic); 0: none */
-    bool present_wanted = false;       /* a reload to report once its first frame is on screen */
-    double reload_save = 0, reload_compile = 0, first_draw = 0;
-    long drawn = 0;
-    bool quit = false, stepped = false;
-    const char *why = NULL; /* what ended the session, said with --log */
-    long drawn_since_reload = 0; /* a new toy draws its buffers once even when paused */
-    iks_audio_out *audio = NULL;
-    bool audio_tried = false;    /* the output is opened once, when a toy first has sound */
-    char title[PATH_MAX + 64];
-    iks_err bind_err = IKS_ERR_INIT;
-    while (!quit && !(d->should_stop && d->should_stop(d->user))) {
+    session s = { .e = e, .d = d, .p = p, .l = { .e = e, .d = d }, .bind_err = IKS_ERR_INIT };
+    if (!session_open(&s, &err)) return iks_publish(&err);
+    session_begin(&s);
+    while (!s.quit && !(d->should_stop && d->should_stop(d->user))) {
         /* the caller's callbacks (should_stop, on_reload, on_record...) may have used another engine */
-        if (!iks_engine_rebind(e, &bind_err)) break;
+        if (!iks_engine_rebind(e, &s.bind_err)) break;
         p->poll(p);
-        iks_event ev;
-        int nevents = 0;
-        while (p->next_event(p, &ev)) {
-            nevents++;
-            /* a toy that reads the keyboard gets the keys; the viewer's own then need Ctrl */
-            bool kb = l.toy && l.toy->gl.keyboard;
-            bool to_shader = ev.kind == IKS_EV_KEY && kb && !ev.ctrl && ev.key != IKS_KEY_ESCAPE && ev.key != IKS_KEY_F11;
-            if (ev.kind == IKS_EV_KEY && kb && (to_shader || !ev.down)) iks_gltoy_key(&l.toy->gl, ev.code, ev.down);
-            /* the modifiers as their own keys (16 Shift, 17 Ctrl): the event of a button has none */
-            if (ev.kind == IKS_EV_KEY && ev.code == 16) shift = ev.down;
-            if (ev.kind == IKS_EV_KEY && ev.code == 17) ctrl = ev.down;
-            if (inputs.f && ev.kind == IKS_EV_KEY && !ev.repeat && ev.code >= 0 && ev.code < 256)
-                fprintf(inputs.f, "k %.6f %d %d\n", inputs_t(&inputs), ev.code, ev.down ? 1 : 0);
-            if (ev.kind == IKS_EV_CLOSE) quit = true, why = "the window was closed";
-            else if (to_shader) continue;
-            else if (ev.kind == IKS_EV_KEY && ev.down) {
-                switch (ev.key) {
-                case IKS_KEY_ESCAPE:
-                case IKS_KEY_Q:
-                    quit = true;
-                    why = ev.key == IKS_KEY_Q ? "Q" : "Esc";
-                    break;
-                case IKS_KEY_SPACE:
-                    if (!ev.repeat) paused = !paused;
-                    break;
-                case IKS_KEY_R:
-                    if (!ev.repeat) t = d->time0, frame = 0;
-                    break;
-                case IKS_KEY_LEFT:
-                    if (paused && frame > 0) t -= STEP, frame--, stepped = true;
-                    break;
-                case IKS_KEY_RIGHT:
-                    if (paused) t += STEP, frame++, stepped = true;
-                    break;
-                case IKS_KEY_F:
-                case IKS_KEY_F11:
-                    if (!ev.repeat && p->toggle_fullscreen) p->toggle_fullscreen(p);
-                    break;
-                case IKS_KEY_S:
-                    if (!ev.repeat) want_shot = true;
-                    break;
-                case IKS_KEY_H:
-                    if (!ev.repeat) hud_on = !hud_on;
-                    break;
-                case IKS_KEY_V:
-                    if (!ev.repeat) want_record_toggle = true;
-                    break;
-                default:
-                    /* the panel's keys by their keyCode: P shows and hides it, C copies the values as
-                     * --set options, Backspace resets every value to its default */
-                    if (ev.repeat) break;
-                    if (ev.code == 'P') panel.shown = !panel.shown, panel.captured = false;
-                    else if (ev.code == 'C') panel_copy(&l, d);
-                    else if (ev.code == 8) {
-                        int changed[IKS_PANEL_MAX_ROWS];
-                        int nc = iks_panel_reset_all(&panel, changed);
-                        for (int i = 0; i < nc; i++) panel_changed(&l, &inputs, changed[i]);
-                    }
-                    break;
-                }
-            } else if (ev.kind == IKS_EV_BUTTON || ev.kind == IKS_EV_MOVE) {
-                /* a press on the shown panel, and the moves and release after it, are the panel's: the
-                 * toy's iMouse never sees them */
-                bool fine = shift || ctrl;
-                int changed = -1;
-                if (ev.kind == IKS_EV_BUTTON && ev.down && !ms.held) {
-                    iks_panel_layout(&panel, l.w, l.h, hud_scale(l.h));
-                    if (!iks_panel_press(&panel, ev.x, ev.y, fine, &changed)) mouse_event(&ms, &ev);
-                } else if (ev.kind == IKS_EV_MOVE && panel.captured) changed = iks_panel_move(&panel, ev.x, fine);
-                else if (!(ev.kind == IKS_EV_BUTTON && !ev.down && iks_panel_release(&panel))) mouse_event(&ms, &ev);
-                if (changed >= 0) panel_changed(&l, &inputs, changed);
-            } else mouse_event(&ms, &ev);
-        }
-        if (quit) break;
-
-        /* live reload: a finished save reloads now; a write still in progress waits for quiet */
-        double tnow = iks_now();
-        iks_watch_news news = l.watch ? iks_watch_poll(l.watch) : IKS_WATCH_NONE;
-        if (news != IKS_WATCH_NONE) {
-            if (!pending_since) pending_since = now_real();
-            due = news == IKS_WATCH_SETTLED ? tnow : tnow + DEBOUNCE;
-        }
-        if (due && tnow >= due) {
-            double seen = pending_since;
-            due = 0;
-            pending_since = 0;
-            iks_code code;
-            reload_result r = reload(&l, &compile_s, &mtime, &code);
-            if (r != RL_SAME) {
-                /* the save's own time when the file has a fresh one; a file renamed in keeps an old
-                 * mtime, and then the moment we saw it is the best we know */
-                reload_save = mtime > seen - 1.0 && mtime <= now_real() ? mtime : seen;
-                reload_compile = compile_s;
-                if (inputs.f) fprintf(inputs.f, "r %.6f %s\n", inputs_t(&inputs), r == RL_OK ? "ok" : "error");
-                if (r == RL_OK) present_wanted = true, drawn_since_reload = 0;
-                else if (d->on_reload) {
-                    iks_reload_info ri = { .ok = false, .path = l.path, .compile_ms = 1e3 * compile_s };
-                    d->on_reload(d->user, &ri);
-                }
-            }
-        }
-
+        int nevents = read_events(&s);
+        if (s.quit) break;
+        watch_reload(&s);
         int fw, fh;
         p->framebuffer_size(p, &fw, &fh);
-        /* Paused with nothing new (no input, reload, step, screenshot or recording): a draw would make the
-         * picture already on screen, so neither draw nor swap, and wait a little instead of spinning a
-         * core at hundreds of frames a second. Redrawn now and then all the same, in case the window
-         * system lost the window's contents. */
-        bool idle = paused && !nevents && !stepped && !want_shot && !want_record_toggle && !record_at_start &&
-                    !(rec.w && rec.on) && !due && !present_wanted && drawn_since_reload > 0 && !d->frames &&
-                    fw == l.w && fh == l.h && iks_now() - last_drawn < IDLE_REDRAW;
-        if (idle) {
+        if (idle(&s, nevents, fw, fh)) {
             nanosleep(&(struct timespec){ 0, 10 * 1000 * 1000 }, NULL);
             continue;
         }
-        last_drawn = iks_now();
-        if (fw > 0 && fh > 0) {
-            iks_frame_info fi = { .time = t, .frame = frame, .time_delta = paused ? 0.0 : fmax(frame_ms, 0.0) / 1e3,
-                                  .frame_rate = fps, .real_date = true };
-            memcpy(fi.mouse, ms.mouse, sizeof fi.mouse);
-            if (!ms.clicked && fi.mouse[3] > 0) fi.mouse[3] = -fi.mouse[3];
-            iks_frame f;
-            iks_frame_from_info(&f, &fi);
-            if (inputs.f) {
-                fprintf(inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&inputs), t, fw, fh, fi.mouse[0],
-                        fi.mouse[1], fi.mouse[2], fi.mouse[3]);
-                inputs.frames++;
-            }
-            iks_target screen = { .fbo = 0, .w = fw, .h = fh, .fmt = IKS_RGBA8 };
-            double t_draw = iks_now();
-            if (l.toy && (fw != l.toy->gl.w || fh != l.toy->gl.h) && !iks_gltoy_resize(&l.toy->gl, fw, fh, &err)) {
-                iks_warnf(&e->log, "resize: %s", iks_err_msg(&err));
-                iks_err_clear(&err);
-            }
-            l.w = fw, l.h = fh;
-            /* paused, the buffers hold still: only a step (or a new program) moves them on */
-            /* a sound shader alone has no picture: a blank window while its sound plays */
-            bool picture = l.toy && !l.toy->gl.image_less;
-            /* in steps only for a toy's first frame and after a slow one: each step waits for the GPU,
-             * which a fast toy on a GPU would feel every frame. Whether Cube A is cut into strips is the
-             * draw's own choice, from its last timing, so a toy that turns slow gets them again */
-            live_step ls = { .p = p, .d = d, .e = e };
-            bool steps = picture && (drawn_since_reload == 0 || frame_ms >= 1e3 * SLOW_FRAME) &&
-                         iks_gltoy_has_cube(&l.toy->gl);
-            if (picture && (!paused || stepped || drawn_since_reload == 0)) {
-                if (!steps) iks_gltoy_draw(&l.toy->gl, &screen, &f);
-                else if (!iks_gltoy_draw_steps(&l.toy->gl, &screen, &f, 0, on_live_step, &ls)) break;
-            } else if (picture) iks_gltoy_redraw_image(&l.toy->gl, &screen, &f);
-            else iks_gpu_clear_screen(fw, fh, (const float[4]){ 0.1f, 0.1f, 0.11f, 1.0f });
-            stepped = false;
-            drawn_since_reload++;
-            if (present_wanted && d->measure) {
-                /* drivers finish compiling at the first draw (llvmpipe JITs the shader inside the draw
-                 * call): that time is compile time too, measured apart from the latency we control */
-                iks_gpu_finish();
-                first_draw = iks_now() - t_draw;
-            }
-            if (want_shot) {
-                screenshot(&l, fw, fh);
-                want_shot = false;
-            }
-            if (record_at_start || want_record_toggle) {
-                if (rec.w && !record_at_start) rec.on = !rec.on;  /* pause, resume */
-                else if (!rec.w) (void)record_open(&rec, d, &e->log, fw, fh);
-                record_at_start = want_record_toggle = false;
-            }
-            record_frame(&rec, d, &e->log, fw, fh);
-            if (hud_on && have_hud) {
-                char text[4096];
-                float scale = hud_scale(fh);
-                hud_text(text, sizeof text, &l, name, fps, frame_ms, t, frame, paused, fw, fh, fi.mouse, scale);
-                if (!panel.shown && panel.nrows) {
-                    size_t k = strlen(text);
-                    snprintf(text + k, sizeof text - k, "\nP: %d parameter%s", panel.nrows, panel.nrows == 1 ? "" : "s");
-                }
-                if (rec.w) {
-                    size_t k = strlen(text);
-                    snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", rec.on ? "REC" : "rec paused", rec.frames, rec.path);
-                }
-                iks_hud_draw(&hud, text, fw, fh, scale);
-            }
-            /* the panel, with or without the HUD (H hides the figures, P the panel); like the HUD, after
-             * the screenshot and the recording took the frame */
-            if (panel.shown && have_hud && prects && plabels) {
-                int nr, nl;
-                iks_panel_layout(&panel, fw, fh, hud_scale(fh));
-                iks_panel_draw_list(&panel, prects, PANEL_RECTS, &nr, plabels, PANEL_LABELS, &nl);
-                iks_hud_draw_items(&hud, prects, nr, plabels, nl, fw, fh, hud_scale(fh));
-            }
-        }
-        /* sound with the picture: at the frame's time, silent while paused */
-        bool sound = l.toy && !d->mute && iks_gltoy_has_audio(&l.toy->gl);
-        if (sound && !audio_tried) {
-            iks_err why = IKS_ERR_INIT;
-            audio_tried = true;
-            if (!(audio = iks_audio_out_open(&why)))
-                iks_warnf(&e->log, "no sound: %s (the music channels still move the picture)", iks_err_msg(&why));
-            iks_err_clear(&why);
-        }
-        if (audio) iks_audio_out_play(audio, t, sound && !paused, iks_gltoy_audio, sound ? &l.toy->gl : NULL);
+        s.last_drawn = iks_now();
+        if (fw > 0 && fh > 0 && !draw_frame(&s, fw, fh)) break;
+        play_sound(&s);
         p->swap(p);
-        ms.clicked = false;
-        if (present_wanted) {
-            present_wanted = false;
-            if (d->on_reload) {
-                iks_reload_info ri = { .ok = true, .path = l.path, .compile_ms = 1e3 * reload_compile };
-                if (d->measure) {
-                    /* on screen: the swap has been issued; finish so the figure includes the draw */
-                    iks_gpu_finish();
-                    ri.first_draw_ms = 1e3 * first_draw;
-                    ri.latency_ms = 1e3 * (now_real() - reload_save);
-                    ri.gl_objects = iks_gpu_live_objects(4096);
-                    ri.rss_kb = rss_kb();
-                }
-                d->on_reload(d->user, &ri);
-            }
-        }
-
-        /* vsync requested but not honoured (Xvfb, VNC, some drivers return from the swap at once):
-         * hold to MAX_FPS rather than spin a core on frames no display shows */
-        if (!d->no_vsync_cap) {
-            double spare = 1.0 / MAX_FPS - (iks_now() - last);
-            if (spare > 0) nanosleep(&(struct timespec){ 0, (long)(spare * 1e9) }, NULL);
-        }
-        double t1 = iks_now(), dt = t1 - last;
-        last = t1;
-        frame_ms = 1e3 * dt;
-        fps = fps > 0 ? 0.9 * fps + 0.1 / fmax(dt, 1e-6) : 1.0 / fmax(dt, 1e-6);
-        if (!paused) {
-            t += dt;
-            frame++;
-        }
-        title_draws++;
-        if (t1 - title_at > 0.5 && p->set_title) {
-            /* frames drawn since the last title, not the smoothed rate: idle and paused, that is a few */
-            double rate = title_at > 0 ? title_draws / (t1 - title_at) : fps;
-            title_at = t1;
-            title_draws = 0;
-            snprintf(title, sizeof title, "%s - %.0f fps%s%s", name, rate, paused ? " (paused)" : "",
-                     l.error ? " - error" : "");
-            p->set_title(p, title);
-        }
-        if (d->frames && ++drawn >= d->frames) break;
+        s.ms.clicked = false;
+        report_reload(&s);
+        tick(&s);
+        if (d->frames && ++s.drawn >= d->frames) break;
     }
-    if (d->measure)
-        iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", why ? why : d->frames && drawn >= d->frames ? "its frames" : "a signal or the embedding program");
-    iks_audio_out_close(audio);
-    iks_platform_on_display_lost(NULL, NULL);
-    record_close(&rec, d, &e->log);
-    inputs_close(&inputs, d, &e->log);
-    if (have_hud) iks_hud_destroy(&hud);
-    free(prects);
-    free(plabels);
-    if (bind_err.code != IKS_OK) {
-        live_free(&l);
-        return iks_publish(&bind_err);
-    }
-    /* a run of --frames N (a script's) that never had anything to show failed, as a render would */
-    if (d->frames && !l.toy && l.error) {
-        iks_err_set(&err, l.error_code != IKS_OK ? l.error_code : IKS_E_COMPILE, "%s", l.error);
-        live_free(&l);
-        return iks_publish(&err);
-    }
-    live_free(&l);
-    return IKS_OK;
+    return session_end(&s);
 }

@@ -881,189 +881,184 @@ static char *join_declarations(const char *text)
     return dir.s;
 }
 
-bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e)
+/* ---- the load's steps -------------------------------------------------------------------------- */
+
+static void free_maps(asm_ctx *c)
 {
-    static const iks_source_opts none = { 0 };
-    memset(src, 0, sizeof *src);
-    asm_ctx c = { .opts = opts ? opts : &none, .src = src };
-    c.fs = c.opts->files ? c.opts->files : &NO_FILES;
-    bool ok = add_file(&c, IKS_PRELUDE_NAME) == 0;
+    free(c->mfile);
+    free(c->mline);
+    free(c->mdead);
+}
+
+/* out of memory after the assembly: everything the load holds freed, and said */
+static bool load_oom(asm_ctx *c, char *body, const char *path, iks_err *e)
+{
+    free(body);
+    free_maps(c);
+    iks_source_free(c->src);
+    return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+}
+
+/* The body: the prelude's macros, Common and the pass with their includes, into c->body and its line
+ * map. false on a failure (c->err says it, unless it was memory) */
+static bool assemble(asm_ctx *c, const char *path)
+{
+    iks_source *src = c->src;
+    bool ok = add_file(c, IKS_PRELUDE_NAME) == 0;
     /* the prelude's own macros */
     for (size_t i = 0; ok && i < sizeof PRELUDE_MACROS / sizeof PRELUDE_MACROS[0]; i++)
-        ok = macro_define(&c, PRELUDE_MACROS[i], strlen(PRELUDE_MACROS[i]), true);
-    if (ok && c.opts->common_path) ok = include_file(&c, c.opts->common_path, c.opts->common_text);
+        ok = macro_define(c, PRELUDE_MACROS[i], strlen(PRELUDE_MACROS[i]), true);
+    if (ok && c->opts->common_path) ok = include_file(c, c->opts->common_path, c->opts->common_text);
     /* the site joins Common and the pass with a newline: a Common that ends with one leaves a blank line
      * (its lines map to the prelude) */
-    if (ok && c.opts->common_path && c.ends_nl) ok = emit_line(&c, "", 0, 0, 0, false);
+    if (ok && c->opts->common_path && c->ends_nl) ok = emit_line(c, "", 0, 0, 0, false);
     src->main_file = src->nfiles;
-    ok = ok && include_file(&c, path, c.opts->text);
-    for (int i = 0; i < c.nmacros; i++) free(c.macros[i].name);
-    free(c.macros);
-    char *body = c.body.s;
-    if (ok && !body) ok = emit_line(&c, "", 0, 1, 1, false), body = c.body.s;
-    if (!ok || c.body.oom) {
-        fail(&c, IKS_E_NOMEM, "%s: out of memory", path); /* only if nothing failed before */
-        iks_err_move(e, &c.err);
-        free(c.body.s);
-        free(c.mfile);
-        free(c.mline);
-        free(c.mdead);
-        iks_source_free(src);
-        return false;
-    }
-    /* a #version must come first: lift it out of the body, leaving blanks so line numbers stay true */
+    ok = ok && include_file(c, path, c->opts->text);
+    for (int i = 0; i < c->nmacros; i++) free(c->macros[i].name);
+    free(c->macros);
+    if (ok && !c->body.s) ok = emit_line(c, "", 0, 1, 1, false);
+    return ok && !c->body.oom;
+}
+
+/* a #version must come first: lifted out of the body into src->version, leaving blanks so line numbers
+ * stay true. Whether the text had its own. */
+static bool lift_version(iks_source *src, char *body, bool es)
+{
     const char *sig = skip_ws_comments(body);
-    snprintf(src->version, sizeof src->version, "%s", c.opts->es ? "#version 300 es" : "#version 330 core");
-    bool own_version = false;
-    if (strncmp(sig, "#version", 8) == 0) {
-        char *eol = strchr(sig, '\n');
-        size_t n = eol ? (size_t)(eol - sig) : strlen(sig);
-        /* the directive without a trailing comment (which need not fit in version), and the whole line
-         * blanked: a piece of it left in the body would be compiled as code */
-        size_t k = strcspn(sig, "/\n");
-        if (k > n) k = n;
-        while (k && isspace((unsigned char)sig[k - 1])) k--;
-        if (k >= sizeof src->version) k = sizeof src->version - 1;
-        memcpy(src->version, sig, k);
-        src->version[k] = '\0';
-        own_version = true;
-        memset((char *)sig, ' ', n);
-    }
-    /* Which entry point: the file's own main() makes it its own program; otherwise mainImage is wrapped.
-     * A main() in a group the preprocessor skips (`#ifdef GLSLSANDBOX`) is not one, and a mainImage the
-     * scan cannot see (defined through a macro, as code-golfed shaders do) is the compiler's to find:
-     * the wrapper is added, and only a compile that then fails for want of it says so (iks_log_map). */
-    /* A `void main()` in a directive (`#define LOCAL_MAIN void main()`) defines nothing where it stands
-     * either: the site adds its prelude whatever the text holds, and only a main() the compiler sees
-     * makes a file its own program here, so directive lines and their continuations are blanked too. */
+    snprintf(src->version, sizeof src->version, "%s", es ? "#version 300 es" : "#version 330 core");
+    if (strncmp(sig, "#version", 8) != 0) return false;
+    char *eol = strchr(sig, '\n');
+    size_t n = eol ? (size_t)(eol - sig) : strlen(sig);
+    /* the directive without a trailing comment (which need not fit in version), and the whole line
+     * blanked: a piece of it left in the body would be compiled as code */
+    size_t k = strcspn(sig, "/\n");
+    if (k > n) k = n;
+    while (k && isspace((unsigned char)sig[k - 1])) k--;
+    if (k >= sizeof src->version) k = sizeof src->version - 1;
+    memcpy(src->version, sig, k);
+    src->version[k] = '\0';
+    memset((char *)sig, ' ', n);
+    return true;
+}
+
+/* what the scan of the body for entry points found */
+typedef struct {
+    bool has_main;  /* its own main(): its own program */
+    bool has_image; /* the entry point the pass calls (mainImage, mainCubemap, mainSound) */
+    bool sound_old; /* mainSound(float time), the site's first form */
+} entry_scan;
+
+/* Which entry point: the file's own main() makes it its own program; otherwise mainImage is wrapped.
+ * A main() in a group the preprocessor skips (`#ifdef GLSLSANDBOX`) is not one, and a mainImage the
+ * scan cannot see (defined through a macro, as code-golfed shaders do) is the compiler's to find:
+ * the wrapper is added, and only a compile that then fails for want of it says so (iks_log_map).
+ * A `void main()` in a directive (`#define LOCAL_MAIN void main()`) defines nothing where it stands
+ * either: the site adds its prelude whatever the text holds, and only a main() the compiler sees
+ * makes a file its own program here, so directive lines and their continuations are blanked too.
+ * false when out of memory. */
+static bool scan_entry(const asm_ctx *c, const char *body, iks_entry entry, entry_scan *sc)
+{
     char *plain = strip_comments(body);
-    bool scanned = plain != NULL;
-    if (plain) {
-        char *ln = plain;
-        bool continued = false;
-        for (int i = 0; i < c.nlines && *ln; i++) {
-            char *e = strchr(ln, '\n');
-            size_t n = e ? (size_t)(e - ln) : strlen(ln);
-            const char *first = ln + strspn(ln, " \t");
-            bool directive = continued || *first == '#';
-            size_t k = n;
-            while (k && (ln[k - 1] == '\r' || ln[k - 1] == ' ' || ln[k - 1] == '\t')) k--;
-            continued = directive && k && ln[k - 1] == '\\';
-            if (c.mdead[i] || directive) memset(ln, ' ', n);
-            if (!e) break;
-            ln = e + 1;
-        }
+    if (!plain) return false;
+    char *ln = plain;
+    bool continued = false;
+    for (int i = 0; i < c->nlines && *ln; i++) {
+        char *e = strchr(ln, '\n');
+        size_t n = e ? (size_t)(e - ln) : strlen(ln);
+        const char *first = ln + strspn(ln, " \t");
+        bool directive = continued || *first == '#';
+        size_t k = n;
+        while (k && (ln[k - 1] == '\r' || ln[k - 1] == ' ' || ln[k - 1] == '\t')) k--;
+        continued = directive && k && ln[k - 1] == '\\';
+        if (c->mdead[i] || directive) memset(ln, ' ', n);
+        if (!e) break;
+        ln = e + 1;
     }
-    bool has_main = scanned && defines_function(plain, "main");
-    iks_entry entry = c.opts->entry;
-    bool has_image = scanned && (entry == IKS_ENTRY_SOUND ? defines_sound(plain)
-                                                           : defines_function(plain, entry_name(entry)));
-    bool sound_old = scanned && entry == IKS_ENTRY_SOUND && sound_takes_time_only(plain);
-    src->sound_seen = scanned && defines_sound(plain);
+    sc->has_main = defines_function(plain, "main");
+    sc->has_image = entry == IKS_ENTRY_SOUND ? defines_sound(plain) : defines_function(plain, entry_name(entry));
+    sc->sound_old = entry == IKS_ENTRY_SOUND && sound_takes_time_only(plain);
+    c->src->sound_seen = defines_sound(plain);
     free(plain);
-    if (!scanned) {
-        free(body);
-        free(c.mfile);
-        free(c.mline);
-        free(c.mdead);
-        iks_source_free(src);
-        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
-    }
-    src->shadertoy = !has_main;
-    src->image_unseen = !has_main && !has_image;
-    src->entry = entry;
-    const char *extra = entry == IKS_ENTRY_CUBEMAP ? CUBE_PRELUDE : entry == IKS_ENTRY_SOUND ? SOUND_PRELUDE : "";
-    const char *epilogue = entry == IKS_ENTRY_CUBEMAP ? CUBE_EPILOGUE
-                           : entry == IKS_ENTRY_SOUND ? (sound_old ? SOUND_EPILOGUE_OLD : SOUND_EPILOGUE)
-                                                      : EPILOGUE;
-    {
-        char *sp = iks_space_macro_calls(body);
-        if (sp) free(body), body = sp;
-    }
-    if (src->shadertoy) {
-        /* the site's compiler folds built-ins of constant arguments, correctly rounded; Mesa's differ */
-        char *cf = iks_fold_constants(body);
-        if (cf) free(body), body = cf;
-        /* the site's translator clamps every dynamic index; toys index past the end and get the last */
-        char *ci = iks_clamp_indices(body);
-        if (ci) free(body), body = ci;
-        /* the site's compiler gives every variable a zero value; real toys read some before writing */
-        char *z = iks_zero_init(body);
-        if (z) free(body), body = z;
-    }
-    /* the fragment: version, [prelude, blank lines up to the site's count], body, [main wrapper]; each
-     * line's origin in the map */
-    bool es_prelude = src->shadertoy && c.opts->es && !own_version;
+    return true;
+}
+
+/* The body as the site's compiler would take it; each rewrite that runs out of memory is skipped, and
+ * the text stays as it was */
+static char *site_rewrites(char *body, bool shadertoy)
+{
+    char *sp = iks_space_macro_calls(body);
+    if (sp) free(body), body = sp;
+    if (!shadertoy) return body;
+    /* the site's compiler folds built-ins of constant arguments, correctly rounded; Mesa's differ */
+    char *cf = iks_fold_constants(body);
+    if (cf) free(body), body = cf;
+    /* the site's translator clamps every dynamic index; toys index past the end and get the last */
+    char *ci = iks_clamp_indices(body);
+    if (ci) free(body), body = ci;
+    /* the site's compiler gives every variable a zero value; real toys read some before writing */
+    char *z = iks_zero_init(body);
+    if (z) free(body), body = z;
+    return body;
+}
+
+/* The prelude of a shadertoy.com toy, its declarations joined (join_declarations): as written, with
+ * each cubemap or volume channel's sampler type swapped, then the entry point's extra uniforms. NULL
+ * when out of memory. */
+static char *site_prelude(const iks_source_opts *o, bool es_prelude, const char *extra)
+{
     iks_sbuf pre = { 0 };
-    if (src->shadertoy) {
-        /* the prelude as written, with each cubemap channel's sampler type swapped */
-        if (es_prelude) iks_sbuf_str(&pre, ES_PRELUDE);
-        for (const char *p = PRELUDE; *p;) {
-            const char *eol = strchr(p, '\n');
-            size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
-            int ch = -1;
-            for (int k = 0; k < 4; k++) {
-                char decl[64];
-                int dn = snprintf(decl, sizeof decl, "uniform sampler2D %s;\n", CHANNEL_NAMES[k]);
-                if ((size_t)dn == n && !memcmp(p, decl, n)) ch = k;
-            }
-            if (ch >= 0 && (c.opts->cube[ch] || c.opts->volume[ch]))
-                iks_sbuf_fmt(&pre, "uniform %s %s;\n", c.opts->cube[ch] ? "samplerCube" : "sampler3D", CHANNEL_NAMES[ch]);
-            else iks_sbuf_add(&pre, p, n);
-            p += n;
+    if (es_prelude) iks_sbuf_str(&pre, ES_PRELUDE);
+    for (const char *p = PRELUDE; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t n = eol ? (size_t)(eol - p) + 1 : strlen(p);
+        int ch = -1;
+        for (int k = 0; k < 4; k++) {
+            char decl[64];
+            int dn = snprintf(decl, sizeof decl, "uniform sampler2D %s;\n", CHANNEL_NAMES[k]);
+            if ((size_t)dn == n && !memcmp(p, decl, n)) ch = k;
         }
-        iks_sbuf_str(&pre, extra);
+        if (ch >= 0 && (o->cube[ch] || o->volume[ch]))
+            iks_sbuf_fmt(&pre, "uniform %s %s;\n", o->cube[ch] ? "samplerCube" : "sampler3D", CHANNEL_NAMES[ch]);
+        else iks_sbuf_add(&pre, p, n);
+        p += n;
     }
+    iks_sbuf_str(&pre, extra);
     char *joined = pre.s && !pre.oom ? join_declarations(pre.s) : NULL;
     free(pre.s);
-    if (src->shadertoy && !joined) {
-        free(body);
-        free(c.mfile);
-        free(c.mline);
-        free(c.mdead);
-        iks_source_free(src);
-        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
-    }
+    return joined;
+}
+
+/* The fragment into f: version, [prelude, blank lines up to the site's count], body, [main wrapper];
+ * each line's origin in src's map (NULL maps when out of memory: the caller checks) */
+static void emit_fragment(iks_source *src, const asm_ctx *c, const char *body, const char *joined,
+                          const char *epilogue, iks_sbuf *f)
+{
     int before = 1 + (joined ? count_lines(joined) : 0);
-    int site = src->shadertoy ? site_header_lines(entry, c.opts->buffer) : 0;
+    int site = src->shadertoy ? site_header_lines(src->entry, c->opts->buffer) : 0;
     int pad = site > before ? site - before : 0;
-    src->nlines = before + pad + (src->shadertoy ? count_lines(epilogue) : 0) + c.nlines;
+    src->nlines = before + pad + (src->shadertoy ? count_lines(epilogue) : 0) + c->nlines;
     src->map_file = malloc((size_t)src->nlines * sizeof *src->map_file);
     src->map_line = malloc((size_t)src->nlines * sizeof *src->map_line);
-    iks_sbuf f = { 0 };
     int nl = 0;
     char vline[80];
     snprintf(vline, sizeof vline, "%s\n", src->version);
-    emit_block(&f, src, &nl, vline, 0, 0);
-    if (joined) emit_block(&f, src, &nl, joined, 0, 1);
-    free(joined);
-    for (int i = 0; i < pad; i++) emit_block(&f, src, &nl, "\n", 0, nl);
-    for (int i = 0; i < c.nlines && src->map_file; i++, nl++) {
-        src->map_file[nl] = c.mfile[i];
-        src->map_line[nl] = c.mline[i];
+    emit_block(f, src, &nl, vline, 0, 0);
+    if (joined) emit_block(f, src, &nl, joined, 0, 1);
+    for (int i = 0; i < pad; i++) emit_block(f, src, &nl, "\n", 0, nl);
+    for (int i = 0; i < c->nlines && src->map_file; i++, nl++) {
+        src->map_file[nl] = c->mfile[i];
+        src->map_line[nl] = c->mline[i];
     }
-    iks_sbuf_str(&f, body);
-    if (src->shadertoy) emit_block(&f, src, &nl, epilogue, IKS_WRAPPER, 1);
-    free(body);
-    free(c.mfile);
-    free(c.mline);
-    free(c.mdead);
-    iks_sbuf v = { 0 };
-    iks_sbuf_fmt(&v, "%s\n", src->version);
-    iks_sbuf_str(&v, "void main() {\n"
-               "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
-               "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
-               "}\n");
-    src->fragment = f.s;
-    src->vertex = v.s;
-    if (f.oom || v.oom || !src->map_file || !src->map_line) {
-        iks_source_free(src);
-        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
-    }
-    /* Measured before any compiler sees it: Mesa's recursion overflowed a 512 MiB stack at about 4
-     * million tokens (two million terms in one sum, or 21 doubling macros), and forty doubling
-     * macros expanded for ever; a million tokens compile (in about a second and 800 MB here), and a
-     * real toy is some thousands */
+    iks_sbuf_str(f, body);
+    if (src->shadertoy) emit_block(f, src, &nl, epilogue, IKS_WRAPPER, 1);
+}
+
+/* Measured before any compiler sees it: Mesa's recursion overflowed a 512 MiB stack at about 4
+ * million tokens (two million terms in one sum, or 21 doubling macros), and forty doubling
+ * macros expanded for ever; a million tokens compile (in about a second and 800 MB here), and a
+ * real toy is some thousands. false (src freed) when refused. */
+static bool check_size(iks_source *src, const char *path, iks_err *e)
+{
     iks_err why = IKS_ERR_INIT;
     double toks = iks_pp_measure(src->fragment, MAX_TOKENS, &why);
     if (why.code != IKS_OK) {
@@ -1082,6 +1077,56 @@ bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *o
                            "takes (at most %d)", path, toks < 1e12 ? 12 : 3, toks, MAX_TOKENS);
     }
     return true;
+}
+
+bool iks_source_load(iks_source *src, const char *path, const iks_source_opts *opts, iks_err *e)
+{
+    static const iks_source_opts none = { 0 };
+    memset(src, 0, sizeof *src);
+    asm_ctx c = { .opts = opts ? opts : &none, .src = src };
+    c.fs = c.opts->files ? c.opts->files : &NO_FILES;
+    if (!assemble(&c, path)) {
+        fail(&c, IKS_E_NOMEM, "%s: out of memory", path); /* only if nothing failed before */
+        iks_err_move(e, &c.err);
+        free(c.body.s);
+        free_maps(&c);
+        iks_source_free(src);
+        return false;
+    }
+    char *body = c.body.s;
+    bool own_version = lift_version(src, body, c.opts->es);
+    iks_entry entry = c.opts->entry;
+    entry_scan sc;
+    if (!scan_entry(&c, body, entry, &sc)) return load_oom(&c, body, path, e);
+    src->shadertoy = !sc.has_main;
+    src->image_unseen = !sc.has_main && !sc.has_image;
+    src->entry = entry;
+    const char *extra = entry == IKS_ENTRY_CUBEMAP ? CUBE_PRELUDE : entry == IKS_ENTRY_SOUND ? SOUND_PRELUDE : "";
+    const char *epilogue = entry == IKS_ENTRY_CUBEMAP ? CUBE_EPILOGUE
+                           : entry == IKS_ENTRY_SOUND ? (sc.sound_old ? SOUND_EPILOGUE_OLD : SOUND_EPILOGUE)
+                                                      : EPILOGUE;
+    body = site_rewrites(body, src->shadertoy);
+    bool es_prelude = src->shadertoy && c.opts->es && !own_version;
+    char *joined = NULL;
+    if (src->shadertoy && !(joined = site_prelude(c.opts, es_prelude, extra))) return load_oom(&c, body, path, e);
+    iks_sbuf f = { 0 };
+    emit_fragment(src, &c, body, joined, epilogue, &f);
+    free(joined);
+    free(body);
+    free_maps(&c);
+    iks_sbuf v = { 0 };
+    iks_sbuf_fmt(&v, "%s\n", src->version);
+    iks_sbuf_str(&v, "void main() {\n"
+               "    vec2 p = vec2(float((gl_VertexID << 1) & 2), float(gl_VertexID & 2));\n"
+               "    gl_Position = vec4(p * 2.0 - 1.0, 0.0, 1.0);\n"
+               "}\n");
+    src->fragment = f.s;
+    src->vertex = v.s;
+    if (f.oom || v.oom || !src->map_file || !src->map_line) {
+        iks_source_free(src);
+        return iks_err_set(e, IKS_E_NOMEM, "%s: out of memory", path);
+    }
+    return check_size(src, path, e);
 }
 
 bool iks_source_where(const iks_source *src, int line, const char **path, int *file_line)
