@@ -267,6 +267,18 @@ typedef struct iks_toy iks_toy;
 
 typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
 
+/* A uniform's components' type (iks_uniform_info, iks_value) */
+typedef enum { IKS_UNIFORM_FLOAT, IKS_UNIFORM_INT, IKS_UNIFORM_UINT, IKS_UNIFORM_BOOL } iks_uniform_type;
+/* A value of one of the toy's own uniforms, typed, as the parameter panel hands it back
+ * (iks_live_desc.on_values): name, its n components (1 to 4; a float's as GL holds it, an int's whole,
+ * a bool's 0 or 1) and the uniform's type. */
+typedef struct {
+    char name[64];
+    int n;
+    double v[4];
+    iks_uniform_type type;
+} iks_value;
+
 typedef struct {
     size_t struct_size; /* IKS_DESC_SIZE(iks_toy_desc): see the conventions at the top */
     /* What to load: a shader file, a shadertoy.com .json, or a directory toy (image.glsl, common.glsl,
@@ -342,7 +354,6 @@ IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
 /* The toy's own uniforms, for a program's controls (sliders, checkboxes): those its author declared in
  * the picture's passes (Buffers A-D, Cube A, Image), each name once, float, int, uint or bool, scalar
  * or vector; not ikshade's (iks_builtin_uniform), not arrays or samplers. */
-typedef enum { IKS_UNIFORM_FLOAT, IKS_UNIFORM_INT, IKS_UNIFORM_UINT, IKS_UNIFORM_BOOL } iks_uniform_type;
 typedef struct {
     const char *name;       /* valid while the toy lives */
     const char *glsl_type;  /* as declared: "vec3", "int", "bvec2" */
@@ -782,6 +793,10 @@ typedef struct {
      * ("--set r1=0.8 --set bend=true"; "" when it has none). Also put on the window's clipboard where the
      * window is ikshade's own (iks_window_open). NULL: the line goes to the engine's logger (INFO). */
     void (*on_params)(void *user, const char *set_line);
+    /* The same as values (n of them, typed, each a float as GL holds it): with it, on_params is not
+     * called and the caller words them (the command line writes its own --set options). The values are
+     * valid during the call. */
+    void (*on_values)(void *user, const iks_value *values, int n);
 } iks_live_desc;
 #define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 

@@ -1,6 +1,7 @@
 /* strutil.c: see strutil.h. */
 #include "base/strutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,4 +62,12 @@ char *iks_redact(const char *text, const char *const *secret, size_t n)
     }
     *w = '\0';
     return out;
+}
+
+void iks_float_text(double v, char *out, size_t cap)
+{
+    for (int prec = 6; prec <= 9; prec++) {
+        snprintf(out, cap, "%.*g", prec, v);
+        if ((float)strtod(out, NULL) == (float)v) return;
+    }
 }

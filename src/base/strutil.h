@@ -17,4 +17,8 @@ bool iks_ends_with(const char *s, const char *suffix);
  * passes through. */
 char *iks_redact(const char *text, const char *const *secret, size_t n);
 
+/* v as the shortest of %.6g .. %.9g that reads back as the same float: a float uniform's value as a
+ * --set option or an input log writes it, exact for what GL holds */
+void iks_float_text(double v, char *out, size_t cap);
+
 #endif

@@ -2,6 +2,7 @@
  * (src/engine/live.c does the work); prints what the loop reports: errors compiler-style, reloads
  * under --log, screenshots. */
 #include "cli/cli.h"
+#include "base/strutil.h"
 #include "cli/session.h"
 
 #include <errno.h>
@@ -150,12 +151,24 @@ static void on_screenshot(void *user, const char *path, int w, int h, const char
     fflush(stdout);
 }
 
-/* C in the panel: the values as options, on a line of their own to copy into a render */
-static void on_params(void *user, const char *line)
+/* C in the panel: the values as this command line's options, on a line of their own to copy into a
+ * render (a bool as true or false, an int whole, a float as the shortest text GL reads back the same) */
+static void on_values(void *user, const iks_value *v, int n)
 {
     (void)user;
-    if (*line) printf("parameters: %s\n", line);
-    else printf("parameters: none (the toy declares no uniforms of its own)\n");
+    if (n == 0) printf("parameters: none (the toy declares no uniforms of its own)\n");
+    else fputs("parameters:", stdout);
+    for (int i = 0; i < n; i++) {
+        printf(" --set %s=", v[i].name);
+        for (int c = 0; c < v[i].n; c++) {
+            char t[32];
+            if (v[i].type == IKS_UNIFORM_BOOL) snprintf(t, sizeof t, "%s", v[i].v[c] != 0 ? "true" : "false");
+            else if (v[i].type == IKS_UNIFORM_FLOAT) iks_float_text(v[i].v[c], t, sizeof t);
+            else snprintf(t, sizeof t, "%.0f", v[i].v[c]);
+            printf("%s%s", c ? "," : "", t);
+        }
+    }
+    if (n) putchar('\n');
     fflush(stdout);
 }
 
@@ -217,7 +230,7 @@ static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
     view_state vs = { .o = o };
     d->on_error = on_error;
     d->on_reload = on_reload;
-    d->on_params = on_params;
+    d->on_values = on_values;
     d->on_screenshot = on_screenshot;
     d->on_record = on_record;
     d->should_stop = should_stop;

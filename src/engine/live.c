@@ -583,7 +583,20 @@ static void panel_copy(const live *l, const iks_live_desc *d)
 {
     char line[8192];
     iks_panel_set_line(l->panel, line, sizeof line);
-    if (d->on_params) d->on_params(d->user, line);
+    if (d->on_values) {
+        /* the values themselves: the caller words them (the command line as its own options) */
+        iks_value v[IKS_PANEL_MAX_ROWS];
+        int n = 0;
+        for (int r = 0; r < l->panel->nrows; r++) {
+            const iks_panel_row *row = &l->panel->rows[r];
+            if (!row->active) continue;
+            v[n] = (iks_value){ .n = row->n, .type = row->type };
+            snprintf(v[n].name, sizeof v[n].name, "%s", row->name);
+            memcpy(v[n].v, row->v, sizeof v[n].v);
+            n++;
+        }
+        d->on_values(d->user, v, n);
+    } else if (d->on_params) d->on_params(d->user, line);
     else iks_logf(&l->e->log, IKS_LOG_INFO, "parameters: %s", *line ? line : "(none)");
     if (*line) (void)iks_glfw_set_clipboard(l->e->plat, line);
 }

@@ -2,6 +2,7 @@
  * window: the live loop hands it events and draws its list with the HUD, and tests/test_panel.c checks
  * every mapping with numbers alone. */
 #include "engine/panel.h"
+#include "base/strutil.h"
 
 #include <limits.h>
 #include <math.h>
@@ -256,22 +257,13 @@ bool iks_panel_release(iks_panel *p)
 
 /* ---- text -------------------------------------------------------------------------------------- */
 
-/* the shortest of %.6g .. %.9g that reads back as the same float */
-static void float_text(double v, char *out, size_t cap)
-{
-    for (int prec = 6; prec <= 9; prec++) {
-        snprintf(out, cap, "%.*g", prec, v);
-        if ((float)strtod(out, NULL) == (float)v) return;
-    }
-}
-
 static void comp_text(const iks_panel_row *row, int c, char *out, size_t cap)
 {
     switch (row->type) {
     case IKS_UNIFORM_BOOL: snprintf(out, cap, "%s", row->v[c] != 0 ? "true" : "false"); break;
     case IKS_UNIFORM_INT:
     case IKS_UNIFORM_UINT: snprintf(out, cap, "%.0f", row->v[c]); break;
-    default: float_text(row->v[c], out, cap); break;
+    default: iks_float_text(row->v[c], out, cap); break;
     }
 }
 

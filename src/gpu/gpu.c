@@ -74,54 +74,7 @@ const char *iks_gl_error(void)
 
 /* ---- settings ---------------------------------------------------------------------------------- */
 
-/* an error about the setting arg (its text) or s (parsed) */
-static const char *field_of(const iks_setting *s) { return s && s->field[0] ? s->field : "setting"; }
-#define SET_ERR(e, s, arg, ...) setting_err(e, field_of(s), arg, __VA_ARGS__)
-static bool setting_err(iks_err *e, const char *field, const char *arg, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static bool setting_err(iks_err *e, const char *field, const char *arg, const char *fmt, ...)
-{
-    char *reason = NULL, q[160];
-    va_list ap;
-    va_start(ap, fmt);
-    if (vasprintf(&reason, fmt, ap) < 0) reason = NULL;
-    va_end(ap);
-    snprintf(q, sizeof q, "'%.150s'", arg);
-    iks_err_field(e, IKS_E_USAGE, field, q, "%s", reason ? reason : "out of memory");
-    free(reason);
-    return false;
-}
-
-bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
-{
-    memset(out, 0, sizeof *out);
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg)
-        return SET_ERR(e, NULL, arg, "expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]");
-    size_t n = (size_t)(eq - arg);
-    if (n >= sizeof out->name) return SET_ERR(e, NULL, arg, "name too long");
-    memcpy(out->name, arg, n);
-    for (size_t i = 0; i < n; i++) {
-        char c = out->name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9')))
-            return SET_ERR(e, NULL, arg, "'%s' is not a GLSL identifier", out->name);
-    }
-    const char *p = eq + 1;
-    for (;;) {
-        if (out->n == 4) return SET_ERR(e, NULL, arg, "at most 4 values");
-        char *end;
-        double v;
-        if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
-        else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
-        else v = strtod(p, &end);
-        if (end == p || (*end && *end != ',') || !isfinite(v))
-            return SET_ERR(e, NULL, arg, "value %d is not a finite number", out->n + 1);
-        out->v[out->n++] = v;
-        if (!*end) break;
-        p = end + 1;
-    }
-    return true;
-}
+#define SET_ERR iks_setting_err /* the setting s (its text arg) refused: about s's field */
 
 /* ---- programs ---------------------------------------------------------------------------------- */
 

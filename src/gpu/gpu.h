@@ -6,6 +6,7 @@
 #define IKS_GPU_H
 
 #include "base/err.h"
+#include "toy/spec.h"
 #include "glsl/source.h"
 #include "glsl/uniforms.h"
 
@@ -26,19 +27,6 @@ void iks_gpu_finish(void);  /* waits for all GL work issued so far */
 /* GL objects alive now (programs, shaders, buffers, textures, vertex arrays, framebuffers), found by
  * asking GL about every name from 1 to max_name: for leak checks, independent of our bookkeeping. */
 int iks_gpu_live_objects(unsigned max_name);
-
-/* ---- user uniforms (--set) --------------------------------------------------------------------- */
-
-typedef struct {
-    char name[64];
-    double v[4];
-    int n;
-    char field[16]; /* which of the caller's settings it is, for errors ("sets[2]"); "": "setting" */
-} iks_setting;
-
-/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]"; false with IKS_E_USAGE about the field "setting" (which a
- * caller that knows the setting's place renames: iks_err_rename_field). */
-bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
 
 /* ---- programs ---------------------------------------------------------------------------------- */
 

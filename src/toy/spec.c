@@ -8,6 +8,8 @@
 #include "base/userfile.h"
 #include "media/mediain.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +205,52 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     } else if (!ok) in->path = NULL; /* nothing for the caller to free */
     free(copy);
     return ok;
+}
+
+/* ---- a uniform's value by name -------------------------------------------------------------------- */
+
+bool iks_setting_err(iks_err *e, const iks_setting *s, const char *arg, const char *fmt, ...)
+{
+    char *reason = NULL, q[160];
+    va_list ap;
+    va_start(ap, fmt);
+    if (vasprintf(&reason, fmt, ap) < 0) reason = NULL;
+    va_end(ap);
+    snprintf(q, sizeof q, "'%.150s'", arg);
+    iks_err_field(e, IKS_E_USAGE, s && s->field[0] ? s->field : "setting", q, "%s", reason ? reason : "out of memory");
+    free(reason);
+    return false;
+}
+
+bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg)
+        return iks_setting_err(e, NULL, arg, "expected NAME=VALUE or NAME=V1,V2[,V3[,V4]]");
+    size_t n = (size_t)(eq - arg);
+    if (n >= sizeof out->name) return iks_setting_err(e, NULL, arg, "name too long");
+    memcpy(out->name, arg, n);
+    for (size_t i = 0; i < n; i++) {
+        char c = out->name[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9')))
+            return iks_setting_err(e, NULL, arg, "'%s' is not a GLSL identifier", out->name);
+    }
+    const char *p = eq + 1;
+    for (;;) {
+        if (out->n == 4) return iks_setting_err(e, NULL, arg, "at most 4 values");
+        char *end;
+        double v;
+        if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
+        else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
+        else v = strtod(p, &end);
+        if (end == p || (*end && *end != ',') || !isfinite(v))
+            return iks_setting_err(e, NULL, arg, "value %d is not a finite number", out->n + 1);
+        out->v[out->n++] = v;
+        if (!*end) break;
+        p = end + 1;
+    }
+    return true;
 }
 
 /* ---- a pass's source ------------------------------------------------------------------------------ */

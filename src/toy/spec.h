@@ -75,6 +75,22 @@ typedef struct {
     iks_pass sound;
 } iks_spec;
 
+/* ---- a uniform's value by name (--set, iks_toy_desc's sets and values) ----------------------------- */
+
+typedef struct {
+    char name[64];
+    double v[4];
+    int n;
+    char field[16]; /* which of the caller's settings it is, for errors ("sets[2]"); "": "setting" */
+} iks_setting;
+
+/* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]" (true and false for 1 and 0); false with IKS_E_USAGE about
+ * the field "setting" (which a caller that knows the setting's place renames: iks_err_rename_field). */
+bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
+/* A setting's error: IKS_E_USAGE about s's field ("setting" when it has none), its text arg quoted */
+bool iks_setting_err(iks_err *e, const iks_setting *s, const char *arg, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 /* ---- the pass kinds ------------------------------------------------------------------------------ */
 
 typedef struct {
