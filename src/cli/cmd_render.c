@@ -33,6 +33,7 @@ typedef struct {
     long shard_count;       /* --shard-count N, 0 when not given */
     /* made after parsing */
     const char *shader;
+    const iks_output_info *format; /* the output's format (the library's row), NULL for a name none takes */
     char demo[4096];        /* where a demo named in place of a path is */
     iks_input_log *input;   /* the --input recording, owned */
     const char **sets;      /* its settings, then the command line's (which win), when --input */
@@ -321,7 +322,8 @@ static int parse_args(int argc, char **argv, ropts *o)
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
-    bool to_sound = iks_ends_with(r->output, ".wav"); /* a sound: --seconds is its length, not frames */
+    o->format = iks_output_format_of(r->output);
+    bool to_sound = o->format && o->format->kind == IKS_OUTPUT_SOUND; /* --seconds is its length, not frames */
     if (o->input_path) {
         if (iks_input_log_load(o->input_path, &o->input) != IKS_OK) return iks_print_last_error("render");
         /* the whole session at --fps unless --frames says otherwise; its --set values first */
@@ -362,7 +364,7 @@ static int parse_args(int argc, char **argv, ropts *o)
         rc = apply_shard(o);
         if (rc >= 0) return rc;
     }
-    if (strcmp(r->output, "-") == 0 && isatty(STDOUT_FILENO))
+    if (o->format && o->format->kind == IKS_OUTPUT_RAW && isatty(STDOUT_FILENO))
         return iks_usage("render", "-o -: stdout is a terminal; pipe it into a program");
     if (iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
     return -1;
@@ -612,7 +614,7 @@ static int render(ropts *o)
     }
     td.width = r->width * r->ssaa;
     td.height = r->height * r->ssaa;
-    td.sound_only = iks_ends_with(r->output, ".wav");
+    td.sound_only = o->format && o->format->kind == IKS_OUTPUT_SOUND;
     iks_toy *t = NULL;
     if (iks_toy_load(e, &td, &t) != IKS_OK) {
         int rc = load_error(o);
@@ -664,7 +666,7 @@ static int render(ropts *o)
                                      st.checkpoints, st.checkpoints == 1 ? "" : "s");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", st.width, st.height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
-                strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);
+                o->format && o->format->kind == IKS_OUTPUT_RAW ? "stdout" : r->output, note);
     }
     return EXIT_OK;
 }
