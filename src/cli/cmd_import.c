@@ -17,13 +17,17 @@ typedef struct {
 } iopts;
 
 static const iks_opt OPTIONS[] = {
-    IKS_OPT_STRING_ROW(iopts, out, "--output", "-o", "DIR", "where ID.json and its media go (created when absent)", "out_dir",
+    IKS_OPT_STRING_ROW(iopts, out, "--output", "-o", "DIR",
+      "where ID.json and its media go (created when absent)", "out_dir",
       .complete = "dir", .need = "a directory"),
-    IKS_OPT_STRING_ROW(iopts, key, "--key", NULL, "KEY", "the API key (default: $SHADERTOY_KEY, which keeps it out of `ps`)", "key",
+    IKS_OPT_STRING_ROW(iopts, key, "--key", NULL, "KEY",
+      "the API key (default: $SHADERTOY_KEY, which keeps it out of `ps`)", "key",
       .flags = IKS_OPT_SECRET, .need = "the API key"),
-    IKS_OPT_STRING_ROW(iopts, base, "--base-url", NULL, "URL", "another server than https://www.shadertoy.com, serving the same paths (a\n"
+    IKS_OPT_STRING_ROW(iopts, base, "--base-url", NULL, "URL",
+      "another server than https://www.shadertoy.com, serving the same paths (a\n"
       "mirror, or a local server for tests; default: $IKSHADE_SHADERTOY_URL)", "base_url", .need = "a URL"),
-    IKS_OPT_DOUBLE_ROW(iopts, timeout, "--timeout", NULL, "S", "seconds to connect, and of less than 1 KiB/s, per request (default 20 and\n"
+    IKS_OPT_DOUBLE_ROW(iopts, timeout, "--timeout", NULL, "S",
+      "seconds to connect, and of less than 1 KiB/s, per request (default 20 and\n"
       "30); whatever its pace, a request ends S + 256 s (the JSON) or S + 1024 s\n(a media file) after it began",
       "timeout", .flags = IKS_OPT_NONZERO, .expect = "expected seconds", .need = "seconds"),
     IKS_OPT_FLAG_ROW(iopts, quiet, "--quiet", NULL, NULL, "no progress and no summary", .flags = 0),
