@@ -180,6 +180,9 @@ int main(int argc, char **argv)
     printf("}\nUNIFORM_TYPES = {%d: 'float', %d: 'int', %d: 'uint', %d: 'bool'}\n", (int)IKS_UNIFORM_FLOAT,
            (int)IKS_UNIFORM_INT, (int)IKS_UNIFORM_UINT, (int)IKS_UNIFORM_BOOL);
     printf("PIXELS = {'rgba8': %d, 'rgbaf': %d}\n", (int)IKS_PIXELS_RGBA8, (int)IKS_PIXELS_RGBAF);
+    /* the passes a channel of memory may feed (iks_channel_desc.pass), by the names Toy.set_channel takes */
+    printf("PASSES = {'image': %d, 'a': %d, 'b': %d, 'c': %d, 'd': %d, 'cube_a': %d}\n", (int)IKS_PASS_IMAGE,
+           (int)IKS_PASS_A, (int)IKS_PASS_B, (int)IKS_PASS_C, (int)IKS_PASS_D, (int)IKS_PASS_CUBE_A);
     printf("GLSL = {'auto': %d, 'es': %d, '330': %d}\n", (int)IKS_GLSL_AUTO, (int)IKS_GLSL_ES, (int)IKS_GLSL_330);
     /* the header's version, which the library loaded at run time must give (iks_version) */
     printf("HEADER_VERSION = '%d.%d.%d'\n", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);

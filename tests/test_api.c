@@ -11,6 +11,7 @@
 #endif
 #include "ikshade/ikshade.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
@@ -797,6 +798,45 @@ static void test_codes(void)
     CHECK_CODE("iks_check_channel(\"black,filter=nearest\")", iks_check_channel("black,filter=nearest"), IKS_OK);
     CHECK_CODE("iks_check_channel(\"keyboard,filter=bogus\")", iks_check_channel("keyboard,filter=bogus"), IKS_E_USAGE);
     check_one_line("iks_check_channel(bad filter)");
+}
+
+/* The output formats' table through the API: every row has a kind, a name maps to its row (any case,
+ * any extension of the row), and the kinds are the ones a caller tells outputs apart by */
+static void test_output_formats(void)
+{
+    int n = 0, sounds = 0;
+    for (const iks_output_info *o; (o = iks_output_format(n)); n++) {
+        CHECK(o->name && o->exts && o->what && o->kind >= IKS_OUTPUT_FILES && o->kind <= IKS_OUTPUT_SOUND,
+              "iks_output_format(i) is whole", "name, exts, what and a kind", "row %d: kind %d", n, (int)o->kind);
+        sounds += o->kind == IKS_OUTPUT_SOUND;
+        /* each of its extensions, as a name in upper case too, maps back to this row */
+        char exts[64], name[80];
+        snprintf(exts, sizeof exts, "%s", o->exts);
+        for (char *e = strtok(exts, " "); e; e = strtok(NULL, " ")) {
+            snprintf(name, sizeof name, "%s%s", e[0] == '.' ? "out/a" : "", e);
+            CHECK(iks_output_format_of(name) == o, "iks_output_format_of(a name of the row) is the row", o->name, "%s: %s",
+                  name, iks_output_format_of(name) ? iks_output_format_of(name)->name : "NULL");
+            for (char *c = name; *c; c++) *c = (char)toupper((unsigned char)*c);
+            CHECK(iks_output_format_of(name) == o, "iks_output_format_of(NAME) in upper case", o->name, "%s", name);
+        }
+    }
+    CHECK(n >= 10 && sounds == 1, "the formats: ten or more, one of them sound", ">= 10, 1", "%d, %d", n, sounds);
+    const struct { const char *name; int kind; } kinds[] = {
+        { "song.wav", IKS_OUTPUT_SOUND }, { "-", IKS_OUTPUT_RAW }, { "out/%04d.png", IKS_OUTPUT_FILES },
+        { "a.JPEG", IKS_OUTPUT_FILES }, { "clip.mp4", IKS_OUTPUT_VIDEO }, { "a.gif", IKS_OUTPUT_VIDEO },
+        { "a.webp", IKS_OUTPUT_ANIMATION }, { "a.exr", IKS_OUTPUT_FILES },
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const iks_output_info *o = iks_output_format_of(kinds[i].name);
+        CHECK(o && (int)o->kind == kinds[i].kind, "iks_output_format_of's kind", "the row's kind", "%s: %d",
+              kinds[i].name, o ? (int)o->kind : -1);
+    }
+    /* names no row takes: NULL (a video of the caller's own ffmpeg_args is iks_render_check's to say) */
+    const char *none[] = { "a.mov", "wav", "a.wav.txt", "", "--", "noext" };
+    for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
+        CHECK(!iks_output_format_of(none[i]), "iks_output_format_of: no format", "NULL", "'%s': %s", none[i],
+              iks_output_format_of(none[i]) ? iks_output_format_of(none[i])->name : "");
+    CHECK(!iks_output_format_of(NULL), "iks_output_format_of(NULL)", "NULL", "a row");
 }
 
 /* iks_shard_range: for every range and part count, the parts are contiguous, in order, cover every
@@ -1995,6 +2035,7 @@ int main(int argc, char **argv)
 
     test_codes();
     test_describe();
+    test_output_formats();
     test_shards();
     test_two_engines();
     test_destroy_order();

@@ -677,12 +677,29 @@ typedef struct {
  * iFrame i, and d's mouse (scaled by ssaa) with w > 0 on frame 0 only. For drawing the same frames
  * into memory with iks_toy_draw. */
 IKS_API void iks_render_frame_info(const iks_render_desc *d, long i, iks_frame_info *out);
+/* What an output is, by the way its frames go (a format's kind, iks_output_info.kind) */
+typedef enum {
+    IKS_OUTPUT_FILES,     /* image files: one a frame (a name with a frame number), or one for a single frame */
+    IKS_OUTPUT_RAW,       /* raw RGBA8 frames, top row first, down a descriptor ("-") */
+    IKS_OUTPUT_VIDEO,     /* one video, made by ffmpeg from the frames piped into it */
+    IKS_OUTPUT_ANIMATION, /* one animated file, encoded in this process frame after frame */
+    IKS_OUTPUT_SOUND,     /* the toy's sound alone (seconds long): no frames are drawn */
+} iks_output_kind;
 /* The output formats, one a call: i from 0, NULL past the last. name ("PNG"), its extensions (".jpg
- * .jpeg"; "-" for raw frames) and what such an output is, in a line. */
+ * .jpeg"; "-" for raw frames), what such an output is, in a line, and its kind. */
 typedef struct {
     const char *name, *exts, *what;
+    /* Members are only ever added at the end: the library owns these structs and hands out pointers
+     * to them, so a program built against an older header, which reads the members before, is
+     * unaffected. */
+    iks_output_kind kind;
 } iks_output_info;
 IKS_API const iks_output_info *iks_output_format(int i);
+/* The format an output name asks for, as iks_render_desc.output takes it: "-" raw frames, else by its
+ * extension in any case ("a.WAV" is a sound); NULL for a name no format takes. (With ffmpeg_args such
+ * a name, and an animation's, is a video through ffmpeg instead: iks_render_check says.) The name's
+ * other rules (one frame number, in image files alone) are iks_render_check's. */
+IKS_API const iks_output_info *iks_output_format_of(const char *output);
 
 /* Checks a render's description without GL and without touching the disk: the output's name and kind
  * (one frame number at most, a known extension), the frame range, the numbers. IKS_E_USAGE, as

@@ -190,7 +190,7 @@ class Toy:
         """Gives uniform `name` a value: a number, a bool, or a sequence for a vector."""
         _lib.check(_lib.iks_toy_set(self._live(), _setting(name, value).encode()))
 
-    _PASSES = {"image": 0, "a": 1, "b": 2, "c": 3, "d": 4, "cube_a": 5}
+    _PASSES = _lib._layout.PASSES  # the header's iks_pass_id, by name (gen_layout.c)
 
     def set_channel(self, channel: int, pixels: Any, pass_: str = "image") -> None:
         """Feeds iChannel`channel` (0-3) of a pass ("image", "a".."d", "cube_a") with pixels in memory

@@ -31,14 +31,16 @@ typedef struct {
     iks_args args;
 } bopts;
 
-#define B(m) offsetof(bopts, m)
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_LONG, "--reps", NULL, "N", "repetitions; each figure is the best of them (solver: 5, gpu and render: 3)",
-      B(reps), .min = 1, .max = 1000, .expect = "expected a whole number", .need = "a count" },
-    { IKS_OPT_LONG, "--frames", NULL, "N", "render: frames (default 120)", B(frames), "frames", .flags = IKS_OPT_NONZERO,
-      .expect = "expected a whole number", .need = "a count" },
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "render: frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", B(w), "size",
-      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
+    IKS_OPT_LONG_ROW(bopts, reps, "--reps", NULL, "N",
+      "repetitions; each figure is the best of them (solver: 5, gpu and render: 3)",
+      .min = 1, .max = 1000, .expect = "expected a whole number", .need = "a count"),
+    IKS_OPT_LONG_ROW(bopts, frames, "--frames", NULL, "N",
+      "render: frames (default 120)", "frames", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a whole number", .need = "a count"),
+    IKS_OPT_SIZE_ROW(bopts, w, h, "--size", NULL, "WxH",
+      "render: frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720"),
     { IKS_OPT_END, .flags = 0 },
 };
 

@@ -47,13 +47,14 @@ typedef struct {
 
 static const iks_opt OPTIONS[] = {
     /* the probe takes any count; the cap is this command's memory for the cases and the errors */
-    { IKS_OPT_LONG, "--cases", NULL, "N", "random cases (default 1000000)", offsetof(copts, cases), .min = 0,
-      .max = MAX_CASES, .expect = "expected a whole number", .need = "a number" },
-    { IKS_OPT_LONG, "--seed", NULL, "S", "random seed (default 1)", offsetof(copts, seed),
-      .expect = "expected a whole number", .need = "a number" },
-    { IKS_OPT_STRING, "--solver", NULL, "FILE", "check FILE in place of shaders/ik.glsl (a port of your own)",
-      offsetof(copts, solver), .complete = "file:glsl frag", .need = "a file" },
-    { IKS_OPT_FLAG, "--json", NULL, NULL, "print the result as one JSON object", offsetof(copts, json), .flags = 0 },
+    IKS_OPT_LONG_ROW(copts, cases, "--cases", NULL, "N", "random cases (default 1000000)", .min = 0,
+      .max = MAX_CASES, .expect = "expected a whole number", .need = "a number"),
+    IKS_OPT_LONG_ROW(copts, seed, "--seed", NULL, "S", "random seed (default 1)",
+      .expect = "expected a whole number", .need = "a number"),
+    IKS_OPT_STRING_ROW(copts, solver, "--solver", NULL, "FILE",
+      "check FILE in place of shaders/ik.glsl (a port of your own)",
+      .complete = "file:glsl frag", .need = "a file"),
+    IKS_OPT_FLAG_ROW(copts, json, "--json", NULL, NULL, "print the result as one JSON object", .flags = 0),
     { IKS_OPT_END, .flags = 0 },
 };
 

@@ -86,8 +86,8 @@ typedef struct {
 } dopts;
 
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_FLAG, "--paths", NULL, NULL, "print where each demo is instead of what it shows", offsetof(dopts, paths),
-      .field = NULL },
+    IKS_OPT_FLAG_ROW(dopts, paths, "--paths", NULL, NULL, "print where each demo is instead of what it shows",
+      .field = NULL),
     { IKS_OPT_END, .flags = 0 },
 };
 

@@ -16,18 +16,21 @@ typedef struct {
     iks_args args;
 } iopts;
 
-#define I(m) offsetof(iopts, m)
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_STRING, "--output", "-o", "DIR", "where ID.json and its media go (created when absent)", I(out), "out_dir",
-      .complete = "dir", .need = "a directory" },
-    { IKS_OPT_STRING, "--key", NULL, "KEY", "the API key (default: $SHADERTOY_KEY, which keeps it out of `ps`)", I(key), "key",
-      .flags = IKS_OPT_SECRET, .need = "the API key" },
-    { IKS_OPT_STRING, "--base-url", NULL, "URL", "another server than https://www.shadertoy.com, serving the same paths (a\n"
-      "mirror, or a local server for tests; default: $IKSHADE_SHADERTOY_URL)", I(base), "base_url", .need = "a URL" },
-    { IKS_OPT_DOUBLE, "--timeout", NULL, "S", "seconds to connect, and of less than 1 KiB/s, per request (default 20 and\n"
-      "30); whatever its pace, a request ends S + 256 s (the JSON) or S + 1024 s\n(a media file) after it began", I(timeout),
-      "timeout", .flags = IKS_OPT_NONZERO, .expect = "expected seconds", .need = "seconds" },
-    { IKS_OPT_FLAG, "--quiet", NULL, NULL, "no progress and no summary", I(quiet), .flags = 0 },
+    IKS_OPT_STRING_ROW(iopts, out, "--output", "-o", "DIR",
+      "where ID.json and its media go (created when absent)", "out_dir",
+      .complete = "dir", .need = "a directory"),
+    IKS_OPT_STRING_ROW(iopts, key, "--key", NULL, "KEY",
+      "the API key (default: $SHADERTOY_KEY, which keeps it out of `ps`)", "key",
+      .flags = IKS_OPT_SECRET, .need = "the API key"),
+    IKS_OPT_STRING_ROW(iopts, base, "--base-url", NULL, "URL",
+      "another server than https://www.shadertoy.com, serving the same paths (a\n"
+      "mirror, or a local server for tests; default: $IKSHADE_SHADERTOY_URL)", "base_url", .need = "a URL"),
+    IKS_OPT_DOUBLE_ROW(iopts, timeout, "--timeout", NULL, "S",
+      "seconds to connect, and of less than 1 KiB/s, per request (default 20 and\n"
+      "30); whatever its pace, a request ends S + 256 s (the JSON) or S + 1024 s\n(a media file) after it began",
+      "timeout", .flags = IKS_OPT_NONZERO, .expect = "expected seconds", .need = "seconds"),
+    IKS_OPT_FLAG_ROW(iopts, quiet, "--quiet", NULL, NULL, "no progress and no summary", .flags = 0),
     { IKS_OPT_END, .flags = 0 },
 };
 

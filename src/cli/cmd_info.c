@@ -19,9 +19,9 @@ typedef struct {
 } iopts;
 
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_FLAG, "--json", NULL, NULL, "print it as one JSON object (for scripts) instead of text",
-      offsetof(iopts, json), .field = NULL },
-    { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = offsetof(iopts, s) },
+    IKS_OPT_FLAG_ROW(iopts, json, "--json", NULL, NULL, "print it as one JSON object (for scripts) instead of text",
+      .field = NULL),
+    IKS_OPT_TABLE_ROW(iopts, s, IKS_SHARED_OPTS),
     { IKS_OPT_END, .flags = 0 },
 };
 

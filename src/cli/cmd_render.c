@@ -33,6 +33,7 @@ typedef struct {
     long shard_count;       /* --shard-count N, 0 when not given */
     /* made after parsing */
     const char *shader;
+    const iks_output_info *format; /* the output's format (the library's row), NULL for a name none takes */
     char demo[4096];        /* where a demo named in place of a path is */
     iks_input_log *input;   /* the --input recording, owned */
     const char **sets;      /* its settings, then the command line's (which win), when --input */
@@ -43,9 +44,8 @@ typedef struct {
 } ropts;
 
 /* N or A:B: a count from 0, or a range (the library checks what it may be) */
-static bool parse_frames(const char *s, void *dst)
+IKS_OPT_PARSER(parse_frames, iks_render_desc, s, r)
 {
-    iks_render_desc *r = dst;
     const char *colon = strchr(s, ':');
     if (!colon) {
         long n;
@@ -64,9 +64,8 @@ static bool parse_frames(const char *s, void *dst)
 }
 
 /* X,Y or X,Y,CX,CY: held at X,Y after a click at CX,CY (default X,Y) */
-static bool parse_mouse(const char *s, void *dst)
+IKS_OPT_PARSER(parse_mouse, iks_render_desc, s, r)
 {
-    iks_render_desc *r = dst;
     float v[4];
     int n = 0, commas = 0;
     for (const char *c = s; *c; c++) commas += *c == ',';
@@ -91,80 +90,96 @@ static bool parse_mouse(const char *s, void *dst)
 
 /* 0 is the command line's word for stored (the library's -1: its 0 means the default); the range is
  * checked here as it is the command line's own, not the library's */
-static bool parse_png_level(const char *s, void *dst)
+IKS_OPT_PARSER(parse_png_level, int, s, level)
 {
     long l;
     if (!iks_parse_long(s, &l) || l < 0 || l > 12) return false;
-    *(int *)dst = l == 0 ? -1 : (int)l;
+    *level = l == 0 ? -1 : (int)l;
     return true;
 }
 
-#define R(m) offsetof(ropts, r.m)
-#define O(m) offsetof(ropts, m)
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_STRING, "--output", "-o", "OUTPUT", "where the frames go (required): see OUTPUT above", R(output), "output",
-      .complete = "file", .need = "an output (see ikshade help render)" },
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", R(width), "size",
-      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
-    { IKS_OPT_PARSE, "--frames", NULL, "N | A:B", "N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
-      "files as the whole run, so renders can be split across processes", O(r), "frames", .parse = parse_frames,
-      .expect = "expected a count N >= 1 or a range A:B with 0 <= A < B" },
-    { IKS_OPT_DOUBLE, "--fps", NULL, "F", "frames per second (default 60)", R(fps), "fps", .flags = IKS_OPT_NONZERO,
-      .expect = "expected a number", .need = "a number" },
-    { IKS_OPT_DOUBLE, "--seconds", NULL, "S", "a .wav's length (default 180, the site's); for frames: S x FPS frames",
-      R(seconds), "seconds frames", .flags = IKS_OPT_NONZERO, .expect = "expected a number of seconds",
-      .need = "a number of seconds" },
-    { IKS_OPT_PARSE, "--mouse", NULL, "X,Y[,CX,CY]", "a fixed mouse in pixels: held at X,Y after a click at CX,CY (default\n"
-      "X,Y), as on shadertoy.com (w > 0 on frame 0 only)", O(r), "mouse", .parse = parse_mouse,
-      .expect = "expected X,Y or X,Y,CX,CY in pixels (each within a million)" },
-    { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = O(s) },
-    { IKS_OPT_INT, "--ssaa", NULL, "K", "K x K supersampling, box-filtered (1..8, default 1)", R(ssaa), "ssaa",
-      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number" },
-    { IKS_OPT_FLAG, "--alpha", NULL, NULL, "keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com", R(alpha),
-      "alpha", .flags = 0 },
-    { IKS_OPT_INT, "--depth", NULL, "8|16|32", "bits per channel: 16 for 16-bit PNGs (drawn in float, no 8-bit steps);\n"
-      "EXR: 16 half (default) or 32 float", R(depth), "depth", .flags = IKS_OPT_NONZERO,
+    IKS_OPT_STRING_ROW(ropts, r.output, "--output", "-o", "OUTPUT",
+      "where the frames go (required): see OUTPUT above", "output",
+      .complete = "file", .need = "an output (see ikshade help render)"),
+    IKS_OPT_SIZE_ROW(ropts, r.width, r.height, "--size", NULL, "WxH",
+      "frame size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720"),
+    IKS_OPT_PARSE_ROW(ropts, r, parse_frames, "--frames", NULL, "N | A:B",
+      "N frames from 0, or frames A to B-1 (default 1); a range gives the same\n"
+      "files as the whole run, so renders can be split across processes", "frames",
+      .expect = "expected a count N >= 1 or a range A:B with 0 <= A < B"),
+    IKS_OPT_DOUBLE_ROW(ropts, r.fps, "--fps", NULL, "F",
+      "frames per second (default 60)", "fps", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a number", .need = "a number"),
+    IKS_OPT_DOUBLE_ROW(ropts, r.seconds, "--seconds", NULL, "S",
+      "a .wav's length (default 180, the site's); for frames: S x FPS frames",
+      "seconds frames", .flags = IKS_OPT_NONZERO, .expect = "expected a number of seconds",
+      .need = "a number of seconds"),
+    IKS_OPT_PARSE_ROW(ropts, r, parse_mouse, "--mouse", NULL, "X,Y[,CX,CY]",
+      "a fixed mouse in pixels: held at X,Y after a click at CX,CY (default\n"
+      "X,Y), as on shadertoy.com (w > 0 on frame 0 only)", "mouse",
+      .expect = "expected X,Y or X,Y,CX,CY in pixels (each within a million)"),
+    IKS_OPT_TABLE_ROW(ropts, s, IKS_SHARED_OPTS),
+    IKS_OPT_INT_ROW(ropts, r.ssaa, "--ssaa", NULL, "K", "K x K supersampling, box-filtered (1..8, default 1)", "ssaa",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number"),
+    IKS_OPT_FLAG_ROW(ropts, r.alpha, "--alpha", NULL, NULL,
+      "keep the alpha channel (RGBA PNGs); default RGB as shadertoy.com",
+      "alpha", .flags = 0),
+    IKS_OPT_INT_ROW(ropts, r.depth, "--depth", NULL, "8|16|32",
+      "bits per channel: 16 for 16-bit PNGs (drawn in float, no 8-bit steps);\n"
+      "EXR: 16 half (default) or 32 float", "depth", .flags = IKS_OPT_NONZERO,
       .expect = "expected 8, 16 (PNG, or an EXR's half) or 32 (EXR float)", .complete = "words:8 16 32",
-      .need = "bits per channel: 8, 16 or 32" },
-    { IKS_OPT_INT, "--quality", NULL, "Q", "JPEG and WebP quality, 1..100 (default 90)", R(quality), "quality",
-      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number" },
-    { IKS_OPT_PARSE, "--png-level", NULL, "L", "1 (default): ISA-L's fastest deflate; 2..12: libdeflate's levels, smaller\n"
-      "and slower (10 and up: much slower); 0: stored, uncompressed", R(png_level), "png_level",
-      .parse = parse_png_level, .expect = "expected a whole number from 0 to 12", .need = "a level" },
-    { IKS_OPT_INT, "--jobs", NULL, "J", "encoder threads (default: the number of cores)", R(jobs), "jobs",
-      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count" },
-    { IKS_OPT_STRING, "--input", NULL, "FILE", "replay a session recorded by `ikshade view --record-input FILE`: its\n"
+      .need = "bits per channel: 8, 16 or 32"),
+    IKS_OPT_INT_ROW(ropts, r.quality, "--quality", NULL, "Q", "JPEG and WebP quality, 1..100 (default 90)", "quality",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number"),
+    IKS_OPT_PARSE_ROW(ropts, r.png_level, parse_png_level, "--png-level", NULL, "L",
+      "1 (default): ISA-L's fastest deflate; 2..12: libdeflate's levels, smaller\n"
+      "and slower (10 and up: much slower); 0: stored, uncompressed", "png_level",
+      .expect = "expected a whole number from 0 to 12", .need = "a level"),
+    IKS_OPT_INT_ROW(ropts, r.jobs, "--jobs", NULL, "J", "encoder threads (default: the number of cores)", "jobs",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count"),
+    IKS_OPT_STRING_ROW(ropts, input_path, "--input", NULL, "FILE",
+      "replay a session recorded by `ikshade view --record-input FILE`: its\n"
       "mouse, keys and --set values, resampled at --fps and scaled to --size;\n--frames defaults to the whole session",
-      O(input_path), "input frames", .complete = "file",
-      .need = "a recorded session (ikshade view --record-input FILE)" },
-    { IKS_OPT_STRING, "--ffmpeg-args", NULL, "'ARGS'", "a video's ffmpeg output options instead of ours (any extension\n"
-      "then), e.g. -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'", R(ffmpeg_args), "ffmpeg_args",
-      .need = "ffmpeg's output options, quoted as one argument" },
-    { IKS_OPT_FLAG, "--quiet", "-q", NULL, "no progress and no summary", O(quiet), .flags = 0 },
-    { IKS_OPT_LONG, "--warmup", NULL, "N", "draw frames 0..N-1 unsaved first; the saved frames come after them", O(warmup),
-      .min = 0, .max = 1000000, .expect = "expected a whole number", .need = "a frame count" },
-    { IKS_OPT_STRING, "--shard", NULL, "K/N", "render part K (0..N-1) of N contiguous parts of the --frames range; the\n"
+      "input frames", .complete = "file",
+      .need = "a recorded session (ikshade view --record-input FILE)"),
+    IKS_OPT_STRING_ROW(ropts, r.ffmpeg_args, "--ffmpeg-args", NULL, "'ARGS'",
+      "a video's ffmpeg output options instead of ours (any extension\n"
+      "then), e.g. -o clip.mov --ffmpeg-args '-c:v prores_ks -profile:v 3'", "ffmpeg_args",
+      .need = "ffmpeg's output options, quoted as one argument"),
+    IKS_OPT_FLAG_ROW(ropts, quiet, "--quiet", "-q", NULL, "no progress and no summary", .flags = 0),
+    IKS_OPT_LONG_ROW(ropts, warmup, "--warmup", NULL, "N",
+      "draw frames 0..N-1 unsaved first; the saved frames come after them",
+      .min = 0, .max = 1000000, .expect = "expected a whole number", .need = "a frame count"),
+    IKS_OPT_STRING_ROW(ropts, shard, "--shard", NULL, "K/N",
+      "render part K (0..N-1) of N contiguous parts of the --frames range; the\n"
       "parts together give the same files as one run (a part is empty when N > frames)\n"
       "auto: K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN,\n"
       "_STEP), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel\n(PARALLEL_SEQ)",
-      O(shard), "shard", .need = "K/N or auto", .complete = "words:auto" },
-    { IKS_OPT_LONG, "--shard-count", NULL, "N", "N for --shard auto where the environment lacks it (Kubernetes, GNU\nparallel)",
-      O(shard_count), .min = 1, .max = 100000000, .expect = "expected a whole number",
-      .need = "the number of parts N" },
-    { IKS_OPT_FLAG, "--resume", NULL, NULL, "keep frames whose PNG files are already there, complete and valid; draw\n"
-      "the rest (a killed or preempted task is simply run again)", R(resume), "resume", .flags = 0 },
-    { IKS_OPT_STRING, "--checkpoint", NULL, "DIR", "a toy with buffers starts a range from the newest checkpoint in DIR at\n"
+      "shard", .need = "K/N or auto", .complete = "words:auto"),
+    IKS_OPT_LONG_ROW(ropts, shard_count, "--shard-count", NULL, "N",
+      "N for --shard auto where the environment lacks it (Kubernetes, GNU\nparallel)",
+      .min = 1, .max = 100000000, .expect = "expected a whole number",
+      .need = "the number of parts N"),
+    IKS_OPT_FLAG_ROW(ropts, r.resume, "--resume", NULL, NULL,
+      "keep frames whose PNG files are already there, complete and valid; draw\n"
+      "the rest (a killed or preempted task is simply run again)", "resume", .flags = 0),
+    IKS_OPT_STRING_ROW(ropts, r.checkpoint_dir, "--checkpoint", NULL, "DIR",
+      "a toy with buffers starts a range from the newest checkpoint in DIR at\n"
       "or before it instead of from frame 0 (the same frames as one run); each\n"
       "toy, size, --set, --fps, --time, --mouse and --input has its own there\n"
       "(named by a hash of the shaders and the media's bytes too), so toys may\n"
       "share DIR; a damaged one, or one of another format version, is refused",
-      R(checkpoint_dir), "checkpoint_dir", .complete = "dir", .need = "a directory" },
-    { IKS_OPT_LONG, "--checkpoint-every", NULL, "N", "save the buffers' state in DIR after every N-th frame (frames N, 2N,\n"
-      "...), atomically, at full float precision", R(checkpoint_every), "checkpoint_every", .flags = IKS_OPT_NONZERO,
-      .expect = "expected a whole number of frames", .need = "a frame count" },
-    { IKS_OPT_STRING, "--each", NULL, "DIR", "a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
-      "--frames given (default 1) at --size, as a table on stdout; exit 1 if any\nfailed", O(each), .complete = "dir",
-      .need = "a directory of shaders" },
+      "checkpoint_dir", .complete = "dir", .need = "a directory"),
+    IKS_OPT_LONG_ROW(ropts, r.checkpoint_every, "--checkpoint-every", NULL, "N",
+      "save the buffers' state in DIR after every N-th frame (frames N, 2N,\n"
+      "...), atomically, at full float precision", "checkpoint_every", .flags = IKS_OPT_NONZERO,
+      .expect = "expected a whole number of frames", .need = "a frame count"),
+    IKS_OPT_STRING_ROW(ropts, each, "--each", NULL, "DIR",
+      "a compatibility report: every shader in DIR (.frag .glsl .fs .json), the\n"
+      "--frames given (default 1) at --size, as a table on stdout; exit 1 if any\nfailed", .complete = "dir",
+      .need = "a directory of shaders"),
     { IKS_OPT_END, .flags = 0 },
 };
 
@@ -321,7 +336,8 @@ static int parse_args(int argc, char **argv, ropts *o)
         return -1;
     }
     if (!r->output) return iks_usage("render", "no output: add -o out/%%04d.png (or -o - for raw frames)");
-    bool to_sound = iks_ends_with(r->output, ".wav"); /* a sound: --seconds is its length, not frames */
+    o->format = iks_output_format_of(r->output);
+    bool to_sound = o->format && o->format->kind == IKS_OUTPUT_SOUND; /* --seconds is its length, not frames */
     if (o->input_path) {
         if (iks_input_log_load(o->input_path, &o->input) != IKS_OK) return iks_print_last_error("render");
         /* the whole session at --fps unless --frames says otherwise; its --set values first */
@@ -362,7 +378,7 @@ static int parse_args(int argc, char **argv, ropts *o)
         rc = apply_shard(o);
         if (rc >= 0) return rc;
     }
-    if (strcmp(r->output, "-") == 0 && isatty(STDOUT_FILENO))
+    if (o->format && o->format->kind == IKS_OUTPUT_RAW && isatty(STDOUT_FILENO))
         return iks_usage("render", "-o -: stdout is a terminal; pipe it into a program");
     if (iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
     return -1;
@@ -612,7 +628,7 @@ static int render(ropts *o)
     }
     td.width = r->width * r->ssaa;
     td.height = r->height * r->ssaa;
-    td.sound_only = iks_ends_with(r->output, ".wav");
+    td.sound_only = o->format && o->format->kind == IKS_OUTPUT_SOUND;
     iks_toy *t = NULL;
     if (iks_toy_load(e, &td, &t) != IKS_OK) {
         int rc = load_error(o);
@@ -664,7 +680,7 @@ static int render(ropts *o)
                                      st.checkpoints, st.checkpoints == 1 ? "" : "s");
         fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
                 st.written == 1 ? "" : "s", st.width, st.height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
-                strcmp(r->output, "-") == 0 ? "stdout" : r->output, note);
+                o->format && o->format->kind == IKS_OUTPUT_RAW ? "stdout" : r->output, note);
     }
     return EXIT_OK;
 }

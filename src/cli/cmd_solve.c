@@ -19,13 +19,15 @@ typedef struct {
 } sopts;
 
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_FLAG, "--3d", NULL, NULL, "read 3D cases", offsetof(sopts, three), .field = NULL },
-    { IKS_OPT_FLAG, "--stretch", NULL, NULL, "out of reach, stretch the bones as the original article does",
-      offsetof(sopts, stretch), .field = NULL },
+    IKS_OPT_FLAG_ROW(sopts, three, "--3d", NULL, NULL, "read 3D cases", .field = NULL),
+    IKS_OPT_FLAG_ROW(sopts, stretch, "--stretch", NULL, NULL,
+      "out of reach, stretch the bones as the original article does",
+      .field = NULL),
     /* the solver's library has no errors of its own to report: its range is the command line's */
-    { IKS_OPT_DOUBLE, "--soften", NULL, "S", "soft IK over the last fraction S (0..1) of the reach, against the knee pop",
-      offsetof(sopts, soften), .min = 0, .max = 1, .expect = "expected a number from 0 to 1",
-      .need = "a value (a fraction 0..1)" },
+    IKS_OPT_DOUBLE_ROW(sopts, soften, "--soften", NULL, "S",
+      "soft IK over the last fraction S (0..1) of the reach, against the knee pop",
+      .min = 0, .max = 1, .expect = "expected a number from 0 to 1",
+      .need = "a value (a fraction 0..1)"),
     { IKS_OPT_END, .flags = 0 },
 };
 

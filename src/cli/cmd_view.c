@@ -26,29 +26,35 @@ typedef struct {
     iks_args args;
 } vopts;
 
-#define V(m) offsetof(vopts, m)
 static const iks_opt OPTIONS[] = {
-    { IKS_OPT_SIZE, "--size", NULL, "WxH", "window size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", V(w), "size",
-      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720" },
-    { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off = V(s) },
-    { IKS_OPT_FLAG, "--paused", NULL, NULL, "start paused", V(paused), "paused", .flags = 0 },
-    { IKS_OPT_FLAG, "--no-vsync", NULL, NULL, "draw as fast as possible (vsync: once per refresh, at most 240 fps)",
-      V(no_vsync), "no_vsync", .flags = 0 },
-    { IKS_OPT_FLAG, "--no-hud", NULL, NULL, "start with the HUD hidden", V(no_hud), "hide_hud", .flags = 0 },
-    { IKS_OPT_FLAG, "--mute", NULL, NULL, "no sound (music channels play through the default output, kept at the\n"
-      "shader's time)", V(mute), "mute", .flags = 0 },
-    { IKS_OPT_LONG, "--frames", NULL, "N", "quit after N frames (for scripts)", V(frames), "frames",
-      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count" },
-    { IKS_OPT_FLAG, "--log", NULL, NULL, "print each reload: compile time and latency from the save to the screen", V(log),
-      "measure", .flags = 0 },
-    { IKS_OPT_STRING, "--record", NULL, "OUT", "record what the window shows (no HUD), one frame per displayed frame, as\n"
-      "render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif .webp); V\npauses", V(record), "record",
-      .complete = "file", .need = "an output: out/%05d.png or a video name" },
-    { IKS_OPT_DOUBLE, "--record-fps", NULL, "F", "a recorded video's frame rate (default 60)", V(record_fps), "record_fps",
-      .flags = IKS_OPT_NONZERO, .expect = "expected a number", .need = "frames per second" },
-    { IKS_OPT_STRING, "--record-input", NULL, "FILE", "write the session's inputs (mouse and keys each frame, window size,\n"
-      "--set, the panel's changes) for `ikshade render SHADER --input FILE`,\nwhich replays them at any size/fps", V(record_input),
-      "record_input", .complete = "file", .need = "a file for the session's inputs" },
+    IKS_OPT_SIZE_ROW(vopts, w, h, "--size", NULL, "WxH",
+      "window size (default " IKS_XSTR(IKS_DEFAULT_WIDTH) "x" IKS_XSTR(IKS_DEFAULT_HEIGHT) ")", "size",
+      .expect = "expected WxH with whole numbers from 1, e.g. 1280x720"),
+    IKS_OPT_TABLE_ROW(vopts, s, IKS_SHARED_OPTS),
+    IKS_OPT_FLAG_ROW(vopts, paused, "--paused", NULL, NULL, "start paused", "paused", .flags = 0),
+    IKS_OPT_FLAG_ROW(vopts, no_vsync, "--no-vsync", NULL, NULL,
+      "draw as fast as possible (vsync: once per refresh, at most 240 fps)",
+      "no_vsync", .flags = 0),
+    IKS_OPT_FLAG_ROW(vopts, no_hud, "--no-hud", NULL, NULL, "start with the HUD hidden", "hide_hud", .flags = 0),
+    IKS_OPT_FLAG_ROW(vopts, mute, "--mute", NULL, NULL,
+      "no sound (music channels play through the default output, kept at the\n"
+      "shader's time)", "mute", .flags = 0),
+    IKS_OPT_LONG_ROW(vopts, frames, "--frames", NULL, "N", "quit after N frames (for scripts)", "frames",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a whole number", .need = "a count"),
+    IKS_OPT_FLAG_ROW(vopts, log, "--log", NULL, NULL,
+      "print each reload: compile time and latency from the save to the screen",
+      "measure", .flags = 0),
+    IKS_OPT_STRING_ROW(vopts, record, "--record", NULL, "OUT",
+      "record what the window shows (no HUD), one frame per displayed frame, as\n"
+      "render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif .webp); V\npauses", "record",
+      .complete = "file", .need = "an output: out/%05d.png or a video name"),
+    IKS_OPT_DOUBLE_ROW(vopts, record_fps, "--record-fps", NULL, "F",
+      "a recorded video's frame rate (default 60)", "record_fps",
+      .flags = IKS_OPT_NONZERO, .expect = "expected a number", .need = "frames per second"),
+    IKS_OPT_STRING_ROW(vopts, record_input, "--record-input", NULL, "FILE",
+      "write the session's inputs (mouse and keys each frame, window size,\n"
+      "--set, the panel's changes) for `ikshade render SHADER --input FILE`,\nwhich replays them at any size/fps",
+      "record_input", .complete = "file", .need = "a file for the session's inputs"),
     { IKS_OPT_END, .flags = 0 },
 };
 

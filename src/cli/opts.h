@@ -40,11 +40,11 @@ typedef struct {
 typedef struct iks_opt iks_opt;
 struct iks_opt {
     iks_opt_kind kind;
+    size_t off;           /* where the value goes in the command's struct: made with kind by a row macro */
     const char *name;     /* "--fps"; "-I" takes its value joined too (-Idir) */
     const char *alias;    /* "-o", or NULL */
     const char *arg;      /* the value's name in --help ("F", "WxH"); NULL for a flag */
     const char *help;     /* --help's text, lines separated by '\n' */
-    size_t off;           /* where the value goes in the command's struct */
     /* The library fields this option fills, space separated ("fps"; "sets" for each occurrence
      * sets[0], sets[1]...), so that an error about one names the option; NULL: the command line's own */
     const char *field;
@@ -62,6 +62,55 @@ struct iks_opt {
                              ("--missing-media black"); NULL: its name */
     const iks_opt *sub;   /* IKS_OPT_TABLE */
 };
+
+/* ---- rows, type-checked -------------------------------------------------------------------------
+ * A row is written with the macro of its kind, which makes the kind and the offset together from the
+ * command's struct S and the field: a field whose type is not the one the kind writes (a long for
+ * --ssaa's int, an int for a flag's bool) stops the build with the row's struct and field in the
+ * message, where a bare offsetof compiled and wrote the wrong bytes at run time (git's OPT_INTEGER
+ * checks the same way). The rest of the row follows in iks_opt's order: name, alias, arg, help,
+ * field, then designated members:
+ *     IKS_OPT_INT_ROW(ropts, r.ssaa, "--ssaa", NULL, "K", "supersampling", "ssaa", .flags = ...)
+ * tests/opts_typecheck.sh compiles rows of every kind against wrong fields and expects each to fail. */
+
+/* offsetof(S, f), compiling only when the field is a T (_Generic on a pointer to it: exact types, no
+ * conversions; a _Static_assert for a message that names the row) */
+#define IKS_OPT_AT_(S, f, T)                                                                             \
+    (offsetof(S, f) + 0 * sizeof(struct {                                                                \
+         _Static_assert(_Generic(&((S *)0)->f, T *: 1, default: 0), "option row: " #S "." #f " is not a " #T); \
+         int at_;                                                                                        \
+     }))
+
+#define IKS_OPT_FLAG_ROW(S, f, ...) { IKS_OPT_FLAG, IKS_OPT_AT_(S, f, bool), __VA_ARGS__ }
+#define IKS_OPT_STRING_ROW(S, f, ...) { IKS_OPT_STRING, IKS_OPT_AT_(S, f, const char *), __VA_ARGS__ }
+#define IKS_OPT_LIST_ROW(S, f, ...) { IKS_OPT_LIST, IKS_OPT_AT_(S, f, iks_strlist), __VA_ARGS__ }
+#define IKS_OPT_INT_ROW(S, f, ...) { IKS_OPT_INT, IKS_OPT_AT_(S, f, int), __VA_ARGS__ }
+#define IKS_OPT_LONG_ROW(S, f, ...) { IKS_OPT_LONG, IKS_OPT_AT_(S, f, long), __VA_ARGS__ }
+#define IKS_OPT_DOUBLE_ROW(S, f, ...) { IKS_OPT_DOUBLE, IKS_OPT_AT_(S, f, double), __VA_ARGS__ }
+/* WxH into two ints, w and h, h right after w (the parser writes them as an int[2]) */
+#define IKS_OPT_SIZE_ROW(S, w, h, ...)                                                                   \
+    { IKS_OPT_SIZE,                                                                                      \
+      IKS_OPT_AT_(S, w, int) + IKS_OPT_AT_(S, h, int) * 0 + 0 * sizeof(struct {                          \
+          _Static_assert(offsetof(S, h) == offsetof(S, w) + sizeof(int), "option row: " #S "." #h        \
+                         " does not follow " #S "." #w);                                                 \
+          int at_;                                                                                       \
+      }),                                                                                                \
+      __VA_ARGS__ }
+/* A value parsed by a function of the command's, declared with IKS_OPT_PARSER, which names the type
+ * it fills: the row's field must be of that type */
+#define IKS_OPT_PARSE_ROW(S, f, parser, ...)                                                             \
+    { IKS_OPT_PARSE, IKS_OPT_AT_(S, f, parser##_fills_), __VA_ARGS__, .parse = parser }
+/* Another table's options, at field f of S (sub's struct: sub##_fills_, declared beside the table) */
+#define IKS_OPT_TABLE_ROW(S, f, table) { IKS_OPT_TABLE, IKS_OPT_AT_(S, f, table##_fills_), .sub = table }
+
+/* Defines a parser for IKS_OPT_PARSE_ROW: fn, the iks_opt.parse the table calls, and the type T it
+ * fills (fn##_fills_), then the typed body that follows, which reads the text v and writes *dst:
+ *     IKS_OPT_PARSER(parse_glsl, iks_glsl, v, g) { ... *g = IKS_GLSL_ES; return true; } */
+#define IKS_OPT_PARSER(fn, T, v, dst)                                                                    \
+    typedef T fn##_fills_;                                                                               \
+    static bool fn##_typed_(const char *v, T *dst);                                                      \
+    static bool fn(const char *v_, void *dst_) { return fn##_typed_(v_, dst_); }                         \
+    static bool fn##_typed_(const char *v, T *dst)
 
 /* An option as given on this command line: which row, its text, its place among repeats */
 typedef struct {

@@ -77,9 +77,8 @@ iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
     return d;
 }
 
-static bool parse_glsl(const char *v, void *dst)
+IKS_OPT_PARSER(parse_glsl, iks_glsl, v, g)
 {
-    iks_glsl *g = dst;
     if (!strcmp(v, "auto")) *g = IKS_GLSL_AUTO;
     else if (!strcmp(v, "es")) *g = IKS_GLSL_ES;
     else if (!strcmp(v, "330")) *g = IKS_GLSL_330;
@@ -87,41 +86,48 @@ static bool parse_glsl(const char *v, void *dst)
     return true;
 }
 
-static bool parse_black(const char *v, void *dst)
+IKS_OPT_PARSER(parse_black, bool, v, black)
 {
     if (strcmp(v, "black") != 0) return false;
-    *(bool *)dst = true;
+    *black = true;
     return true;
 }
 
-#define SHARED(m) offsetof(iks_shared_opts, m)
 #define CHANNEL(n, hidden, help)                                                                                    \
-    { IKS_OPT_STRING, "--channel" #n, NULL, "SPEC", help, SHARED(channel[n]), "channel[" #n "]", .flags = hidden, \
+    IKS_OPT_STRING_ROW(iks_shared_opts, channel[n], "--channel" #n, NULL, "SPEC", help, "channel[" #n "]", .flags = hidden, \
       .complete = "words:keyboard black a b c d cube_a|file:png jpg jpeg bin mp3 ogg wav mp4 webm",               \
-      .label = "--channelN" }
+      .label = "--channelN")
 const iks_opt IKS_SHARED_OPTS[] = {
-    { IKS_OPT_LIST, "--set", NULL, "NAME=V[,V...]", "set a uniform the shader declares (float, int, bool, vecN; repeatable)",
-      SHARED(sets), "sets", .flags = 0 },
-    { IKS_OPT_LIST, "-I", NULL, "DIR", "also look for #include files in DIR (repeatable)", SHARED(inc), "include_dirs",
-      .complete = "dir" },
-    { IKS_OPT_DOUBLE, "--time", NULL, "T0", "time of the first frame in seconds (default 0)", SHARED(t0), "time0",
-      .expect = "expected a finite number of seconds", .need = "seconds" },
+    IKS_OPT_LIST_ROW(iks_shared_opts, sets, "--set", NULL, "NAME=V[,V...]",
+      "set a uniform the shader declares (float, int, bool, vecN; repeatable)",
+      "sets", .flags = 0),
+    IKS_OPT_LIST_ROW(iks_shared_opts, inc, "-I", NULL, "DIR",
+      "also look for #include files in DIR (repeatable)", "include_dirs",
+      .complete = "dir"),
+    IKS_OPT_DOUBLE_ROW(iks_shared_opts, t0, "--time", NULL, "T0",
+      "time of the first frame in seconds (default 0)", "time0",
+      .expect = "expected a finite number of seconds", .need = "seconds"),
     CHANNEL(0, 0, "iChannelN (0-3) of a single file: FILE.png|FILE.jpg|cube:FILE.png|keyboard|black\n"
                   "|FILE.bin (a shadertoy.com volume, a sampler3D)|an audio or video file\n"
                   ",filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1 ,srgb=0|1"),
     CHANNEL(1, IKS_OPT_HIDDEN, NULL), CHANNEL(2, IKS_OPT_HIDDEN, NULL), CHANNEL(3, IKS_OPT_HIDDEN, NULL),
-    { IKS_OPT_PARSE, "--missing-media", NULL, "black", "run a JSON whose textures are not on disk with black instead",
-      SHARED(missing_black), "missing_media_black", .parse = parse_black, .expect = "the one choice is black",
-      .complete = "words:black", .says = "--missing-media black" },
-    { IKS_OPT_FLAG, "--allow-media-outside", NULL, NULL, "let a JSON or directory toy read media and #includes outside "
-      "its own directory", SHARED(media_outside), "allow_media_outside", .flags = 0 },
-    { IKS_OPT_PARSE, "--glsl", NULL, "auto|es|330", "compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto\n"
-      "(default): ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file", SHARED(glsl), "glsl",
-      .parse = parse_glsl, .expect = "expected auto, es or 330", .complete = "words:auto es 330" },
-    { IKS_OPT_FLAG, "--no-es-check", NULL, NULL, "do not check each pass as the site's GLSL ES 3.00 (glslangValidator\n"
-      "where installed): by default what shadertoy.com would reject is a warning", SHARED(no_es_check), "es_check", .flags = 0 },
-    { IKS_OPT_INT, "--cube-size", NULL, "N", "Cube A's face side in pixels (default 1024, the site's): smaller\n"
-      "previews a toy whose Cube A is slow on a CPU renderer", SHARED(cube_size), "cube_size",
-      .flags = IKS_OPT_NONZERO, .min = 1, .max = IKS_MAX_SIDE, .expect = "expected a side in pixels" },
+    IKS_OPT_PARSE_ROW(iks_shared_opts, missing_black, parse_black, "--missing-media", NULL, "black",
+      "run a JSON whose textures are not on disk with black instead",
+      "missing_media_black", .expect = "the one choice is black",
+      .complete = "words:black", .says = "--missing-media black"),
+    IKS_OPT_FLAG_ROW(iks_shared_opts, media_outside, "--allow-media-outside", NULL, NULL,
+      "let a JSON or directory toy read media and #includes outside "
+      "its own directory", "allow_media_outside", .flags = 0),
+    IKS_OPT_PARSE_ROW(iks_shared_opts, glsl, parse_glsl, "--glsl", NULL, "auto|es|330",
+      "compile as GLSL ES 3.00 (the site's WebGL2) or 3.30 core; auto\n"
+      "(default): ES for a shadertoy.com JSON where the GL accepts it, 3.30 for a file", "glsl",
+      .expect = "expected auto, es or 330", .complete = "words:auto es 330"),
+    IKS_OPT_FLAG_ROW(iks_shared_opts, no_es_check, "--no-es-check", NULL, NULL,
+      "do not check each pass as the site's GLSL ES 3.00 (glslangValidator\n"
+      "where installed): by default what shadertoy.com would reject is a warning", "es_check", .flags = 0),
+    IKS_OPT_INT_ROW(iks_shared_opts, cube_size, "--cube-size", NULL, "N",
+      "Cube A's face side in pixels (default 1024, the site's): smaller\n"
+      "previews a toy whose Cube A is slow on a CPU renderer", "cube_size",
+      .flags = IKS_OPT_NONZERO, .min = 1, .max = IKS_MAX_SIDE, .expect = "expected a side in pixels"),
     { IKS_OPT_END, .flags = 0 },
 };

@@ -23,9 +23,10 @@ typedef struct {
     int cube_size;          /* --cube-size */
 } iks_shared_opts;
 
-/* Their table, for a command's table to include: { IKS_OPT_TABLE, .sub = IKS_SHARED_OPTS, .off =
- * offsetof(the command's struct, its iks_shared_opts) } */
+/* Their table, for a command's table to include: IKS_OPT_TABLE_ROW(the command's struct, its
+ * iks_shared_opts, IKS_SHARED_OPTS), which checks the field is one (IKS_SHARED_OPTS_fills_) */
 extern const iks_opt IKS_SHARED_OPTS[];
+typedef iks_shared_opts IKS_SHARED_OPTS_fills_;
 /* The toy description these options make for path (NULL: the demo). */
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path);
 

@@ -16,45 +16,47 @@
  * WebM, for the audio. VP9's realtime settings are several times faster than its default on two cores. */
 #define H264 "-c:v libx264 -preset veryfast -crf 18 -pix_fmt yuv420p"
 #define AAC "-c:a aac -b:a 192k"
+/* a row's public face (iks_output_info: name, extensions, a line for the help, the kind) and its sink,
+ * the kind under the engine's name, from the one word k */
+#define ID(name, exts, what, k) .id = { name, exts, what, IKS_OUTPUT_##k }, .sink = IKS_OUTPUT_##k
 
 static const iks_format FORMATS[] = {
-    { .id = { "PNG", ".png", "PNG files (16 bits with depth 16, drawn in float)" },
-      .sink = IKS_SINK_FILES, .depths = IKS_DEPTH(8) | IKS_DEPTH(16), .depth = 8, .float_depths = IKS_DEPTH(16),
+    { ID("PNG", ".png", "PNG files (16 bits with depth 16, drawn in float)", FILES),
+      .depths = IKS_DEPTH(8) | IKS_DEPTH(16), .depth = 8, .float_depths = IKS_DEPTH(16),
       .alpha = true, .resume = true, .encode = iks_png_image, .check = iks_png_check_file },
-    { .id = { "JPEG", ".jpg .jpeg", "JPEG files (baseline, 4:4:4) at quality (default 90)" },
-      .sink = IKS_SINK_FILES, .depths = IKS_DEPTH(8), .depth = 8, .quality = true, .max_side = 65500,
-      .encode = iks_jpg_image },
-    { .id = { "OpenEXR", ".exr", "OpenEXR files (RGBA half floats, ZIP; floats with depth 32): "
-      "values above 1 and below 1/255 kept" }, .sink = IKS_SINK_FILES, .depths = IKS_DEPTH(16) | IKS_DEPTH(32),
+    { ID("JPEG", ".jpg .jpeg", "JPEG files (baseline, 4:4:4) at quality (default 90)", FILES),
+      .depths = IKS_DEPTH(8), .depth = 8, .quality = true, .max_side = 65500, .encode = iks_jpg_image },
+    { ID("OpenEXR", ".exr", "OpenEXR files (RGBA half floats, ZIP; floats with depth 32): "
+         "values above 1 and below 1/255 kept", FILES), .depths = IKS_DEPTH(16) | IKS_DEPTH(32),
       .depth = 16, .float_depths = IKS_DEPTH(16) | IKS_DEPTH(32), .alpha = true, .encode = iks_exr_image },
-    { .id = { "raw frames", "-", "raw RGBA8 frames, top row first, to a descriptor (stdout)" },
-      .sink = IKS_SINK_RAW, .depths = IKS_DEPTH(8), .depth = 8 },
-    { .id = { "MP4", ".mp4", "H.264 video through ffmpeg, with the toy's sound as AAC" },
-      .sink = IKS_SINK_FFMPEG, .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "mp4",
+    { ID("raw frames", "-", "raw RGBA8 frames, top row first, to a descriptor (stdout)", RAW),
+      .depths = IKS_DEPTH(8), .depth = 8 },
+    { ID("MP4", ".mp4", "H.264 video through ffmpeg, with the toy's sound as AAC", VIDEO),
+      .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "mp4",
       .video_args = H264 " -movflags +faststart", .audio_args = AAC },
-    { .id = { "Matroska", ".mkv", "H.264 video through ffmpeg, with the toy's sound as AAC" },
-      .sink = IKS_SINK_FFMPEG, .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true,
+    { ID("Matroska", ".mkv", "H.264 video through ffmpeg, with the toy's sound as AAC", VIDEO),
+      .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true,
       .muxer = "matroska", .video_args = H264, .audio_args = AAC },
-    { .id = { "WebM", ".webm", "VP9 video through ffmpeg, with the toy's sound as Opus" },
-      .sink = IKS_SINK_FFMPEG, .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "webm",
+    { ID("WebM", ".webm", "VP9 video through ffmpeg, with the toy's sound as Opus", VIDEO),
+      .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "webm",
       .video_args = "-c:v libvpx-vp9 -b:v 0 -crf 32 -deadline realtime -cpu-used 8 -row-mt 1 -pix_fmt yuv420p",
       .audio_args = "-c:a libopus -b:a 192k" },
     /* one palette made for the whole clip (changes only, so a still background stays clean) */
-    { .id = { "GIF", ".gif", "an animated GIF through ffmpeg, its palette made for the clip "
-      "(delays are whole 1/100 s: 60 fps plays at 50)" }, .sink = IKS_SINK_FFMPEG, .depths = IKS_DEPTH(8),
+    { ID("GIF", ".gif", "an animated GIF through ffmpeg, its palette made for the clip "
+         "(delays are whole 1/100 s: 60 fps plays at 50)", VIDEO), .depths = IKS_DEPTH(8),
       .depth = 8, .delay_cs = true, .muxer = "gif",
       .video_args = "-filter_complex split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:"
                     "bayer_scale=5:diff_mode=rectangle -loop 0" },
-    { .id = { "WebP", ".webp", "an animated WebP (lossy, looping), made in-process at quality "
-      "(default 90)" }, .sink = IKS_SINK_ANIM, .depths = IKS_DEPTH(8), .depth = 8, .quality = true,
+    { ID("WebP", ".webp", "an animated WebP (lossy, looping), made in-process at quality "
+         "(default 90)", ANIMATION), .depths = IKS_DEPTH(8), .depth = 8, .quality = true,
       .max_side = 16383, .max_fps = 1000, .anim = &iks_webp_encoder },
-    { .id = { "WAV", ".wav", "the toy's sound (its sound pass and music channels) as 44100 Hz "
-      "16-bit stereo" }, .sink = IKS_SINK_SOUND, .depths = IKS_DEPTH(8), .depth = 8 },
+    { ID("WAV", ".wav", "the toy's sound (its sound pass and music channels) as 44100 Hz "
+         "16-bit stereo", SOUND), .depths = IKS_DEPTH(8), .depth = 8 },
 };
 #define NFORMATS (sizeof FORMATS / sizeof FORMATS[0])
 
 /* a video of the user's own ffmpeg arguments, in a container ffmpeg tells from the name */
-static const iks_format ANY_VIDEO = { .id = { "video", "", "" }, .sink = IKS_SINK_FFMPEG,
+static const iks_format ANY_VIDEO = { ID("video", "", "", VIDEO),
                                       .depths = IKS_DEPTH(8), .depth = 8, .audio = true };
 
 /* whether output ends with one of the space-separated extensions exts */
@@ -119,4 +121,10 @@ void iks_format_list(char *buf, size_t n)
 const iks_output_info *iks_output_format(int i)
 {
     return i >= 0 && (size_t)i < NFORMATS ? &FORMATS[i].id : NULL;
+}
+
+const iks_output_info *iks_output_format_of(const char *output)
+{
+    const iks_format *f = output ? iks_format_of(output, false) : NULL;
+    return f ? &f->id : NULL;
 }

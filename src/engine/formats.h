@@ -7,18 +7,19 @@
 #ifndef IKS_FORMATS_H
 #define IKS_FORMATS_H
 
+#include "ikshade/ikshade.h"
 #include "io/encode.h"
 
 #include <stdbool.h>
 
-/* Where a format's frames go */
-typedef enum {
-    IKS_SINK_FILES,  /* a file per frame (one frame: one file), each encoded on the writer's pool */
-    IKS_SINK_RAW,    /* raw RGBA8 frames, top row first, down a descriptor in order */
-    IKS_SINK_FFMPEG, /* one video: frames piped into ffmpeg */
-    IKS_SINK_ANIM,   /* one animated file, encoded in this process frame after frame */
-    IKS_SINK_SOUND,  /* the toy's sound alone; no frames */
-} iks_sink;
+/* Where a format's frames go: the public kind (iks_output_kind in ikshade.h, which a caller reads as
+ * iks_output_info.kind) under the engine's names */
+typedef iks_output_kind iks_sink;
+#define IKS_SINK_FILES IKS_OUTPUT_FILES   /* a file per frame (one frame: one file), each encoded on the writer's pool */
+#define IKS_SINK_RAW IKS_OUTPUT_RAW       /* raw RGBA8 frames, top row first, down a descriptor in order */
+#define IKS_SINK_FFMPEG IKS_OUTPUT_VIDEO  /* one video: frames piped into ffmpeg */
+#define IKS_SINK_ANIM IKS_OUTPUT_ANIMATION /* one animated file, encoded in this process frame after frame */
+#define IKS_SINK_SOUND IKS_OUTPUT_SOUND   /* the toy's sound alone; no frames */
 
 /* a set of bits per channel: IKS_DEPTH(8) | IKS_DEPTH(16) */
 #define IKS_DEPTH(bits) (1u << ((bits) / 8))
@@ -28,8 +29,10 @@ typedef enum {
 
 typedef struct iks_format {
     /* name ("PNG", for messages), its extensions (lower case, space separated: ".jpg .jpeg"; "-" for
-     * raw frames) and a line for the help: the row's public face (iks_output_format) */
+     * raw frames), a line for the help and its kind: the row's public face (iks_output_format) */
     iks_output_info id;
+    /* id.kind, under the name the engine's code reads; formats.c's rows set both from one word
+     * (KIND), so they never differ */
     iks_sink sink;
     unsigned depths;          /* the bits per channel it takes (IKS_DEPTH) ... */
     int depth;                /* ... and its default */
@@ -51,7 +54,8 @@ typedef struct iks_format {
 } iks_format;
 
 /* The format an output name asks for: "-" raw frames, else by its extension (any case). any_video: a
- * name no row takes is a video for ffmpeg (the caller gave its arguments). NULL when none fits. */
+ * name no row takes is a video for ffmpeg (the caller gave its arguments). NULL when none fits. The one
+ * reading of a name against the table: a caller looks its output up once and passes the row on. */
 const iks_format *iks_format_of(const char *output, bool any_video);
 /* Whether f takes depth bits per channel; and whether it is handed floats at that depth */
 bool iks_format_takes(const iks_format *f, int depth);

@@ -60,8 +60,17 @@ static const char *num(double v, char *buf, size_t n)
     return buf;
 }
 
-/* Fills in the defaults and checks the description without GL. Errors name the field (iks_err_field). */
-static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
+/* The format d's output asks for, NULL for none (no description, no name, or a name no format takes):
+ * the render's one reading of the name against the formats' table, whose row the checks, the sound's
+ * choice and the writer are all handed. A sound row is the same with or without ffmpeg_args. */
+static const iks_format *output_format(const iks_render_desc *d)
+{
+    return d && d->output ? iks_format_of(d->output, d->ffmpeg_args != NULL) : NULL;
+}
+
+/* Fills in the defaults and checks the description without GL; f is output_format(d). Errors name the
+ * field (iks_err_field). */
+static bool make_plan(const iks_render_desc *d, const iks_format *f, plan *p, iks_err *err)
 {
     memset(p, 0, sizeof *p);
     if (!d) return iks_err_set(err, IKS_E_USAGE, "iks_render: no description");
@@ -130,9 +139,8 @@ static bool make_plan(const iks_render_desc *d, plan *p, iks_err *err)
     if (r->cube_strips < -1 || r->cube_strips > 1)
         return iks_err_field(err, IKS_E_USAGE, "cube_strips", num(r->cube_strips, v, sizeof v),
                              "expected 0 (as measured), 1 (always) or -1 (never)");
-    if (!iks_output_classify(r->output, r->end - r->first, r->ffmpeg_args != NULL, &p->fmt, &p->pattern, err))
-        return false;
-    const iks_format *f = p->fmt;
+    if (!iks_output_check_name(r->output, f, r->end - r->first, &p->pattern, err)) return false;
+    p->fmt = f;
     snprintf(v, sizeof v, "'%.80s'", r->output);
     /* silently dropped, the user's options would leave a file made otherwise than they asked */
     if (r->ffmpeg_args && f->sink != IKS_SINK_FFMPEG)
@@ -198,12 +206,8 @@ static bool check_writable(const plan *p, iks_err *err)
 #define DEFAULT_SOUND_SECONDS 180.0 /* the length of the sound the site renders and plays */
 #define MAX_SOUND_SECONDS 21600.0   /* 6 hours: under a WAV's 4 GiB */
 
-/* whether the output is the toy's sound alone (a row of that sink) */
-static bool is_sound(const iks_render_desc *d)
-{
-    const iks_format *f = d && d->output ? iks_format_of(d->output, false) : NULL;
-    return f && f->sink == IKS_SINK_SOUND;
-}
+/* whether the output is the toy's sound alone (f: output_format's row) */
+static bool is_sound(const iks_format *f) { return f && f->sink == IKS_SINK_SOUND; }
 
 static bool wav_plan(const iks_render_desc *d, double *seconds, iks_err *err)
 {
@@ -300,12 +304,13 @@ iks_code iks_render_check(const iks_render_desc *d)
     iks_render_desc dc;
     if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err)) return iks_publish(&err);
     if (d) d = &dc;
-    if (is_sound(d)) {
+    const iks_format *f = output_format(d);
+    if (is_sound(f)) {
         double s;
         return wav_plan(d, &s, &err) ? IKS_OK : iks_publish(&err);
     }
     plan p;
-    if (!make_plan(d, &p, &err)) return iks_publish(&err);
+    if (!make_plan(d, f, &p, &err)) return iks_publish(&err);
     return IKS_OK;
 }
 
@@ -636,7 +641,7 @@ static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
 
 /* ---- the render -------------------------------------------------------------------------------- */
 
-static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_stats *st);
+static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_format *f, iks_render_stats *st);
 
 static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
 
@@ -666,7 +671,8 @@ static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_st
      * nothing, an empty directory included; frames it did write keep theirs */
     char *top_out = d && d->output ? iks_missing_parent(d->output) : NULL, *ck = NULL, *top_ck = NULL;
     if (d && d->checkpoint_dir && asprintf(&ck, "%s/x", d->checkpoint_dir) >= 0) top_ck = iks_missing_parent(ck);
-    iks_code c = is_sound(d) ? render_wav(t, d, st) : render_frames(t, d, st);
+    const iks_format *f = output_format(d);
+    iks_code c = is_sound(f) ? render_wav(t, d, st) : render_frames(t, d, f, st);
     if (c != IKS_OK) {
         if (ck) iks_remove_made_dirs(ck, top_ck);
         if (top_out) iks_remove_made_dirs(d->output, top_out);
@@ -677,11 +683,11 @@ static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_st
     return c;
 }
 
-static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
+static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_format *f, iks_render_stats *st)
 {
     iks_err err = IKS_ERR_INIT;
     plan p;
-    if (!make_plan(d, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
+    if (!make_plan(d, f, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
         return iks_publish(&err);
     p.e = t->e;
     const iks_render_desc *r = &p.d;
@@ -706,7 +712,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, iks_render_s
     iks_writer_desc wd = { .output = r->output, .raw_fd = r->raw_fd, .width = r->width, .height = r->height,
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
                            .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
-                           .quality = r->quality, .png_fast = p.png_fast, .audio = audio };
+                           .quality = r->quality, .png_fast = p.png_fast, .audio = audio, .fmt = p.fmt,
+                           .pattern = p.pattern };
     if (!iks_writer_open(&wd, &w, &err)) {
         audio_remove(audio);
         gl_free(&g);
@@ -876,7 +883,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
     memset(res, 0, sizeof *res);
     iks_err err = IKS_ERR_INIT;
     plan p;
-    if (!make_plan(d, &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
+    if (!make_plan(d, output_format(d), &p, &err) || !check_writable(&p, &err)) return iks_publish(&err);
     p.e = t->e;
     if (p.fmt->encode != iks_png_image || p.hdr) return iks_fail_usage("bench render: the output must be 8-bit PNG files");
     if (reps < 1) reps = 3;

@@ -53,15 +53,19 @@ static void quoted(const char *s, char *buf, size_t n) { snprintf(buf, n, "'%.30
 bool iks_output_classify(const char *output, long nframes, bool any_video, const iks_format **fmt, bool *pattern,
                          iks_err *err)
 {
-    *pattern = false;
+    const iks_format *f = iks_format_of(output, any_video);
     *fmt = NULL;
+    if (!iks_output_check_name(output, f, nframes, pattern, err)) return false;
+    *fmt = f;
+    return true;
+}
+
+bool iks_output_check_name(const char *output, const iks_format *f, long nframes, bool *pattern, iks_err *err)
+{
+    *pattern = false;
     char q[320];
     quoted(output, q, sizeof q);
-    const iks_format *f = iks_format_of(output, any_video);
-    if (f && f->sink == IKS_SINK_RAW) {
-        *fmt = f;
-        return true;
-    }
+    if (f && f->sink == IKS_SINK_RAW) return true;
     int conv = count_conversions(output);
     if (conv == -2) return iks_err_field(err, IKS_E_USAGE, "output", q, "a frame number's width is at most %d", MAX_FIELD);
     if (conv < 0 || conv > 1)
@@ -82,7 +86,6 @@ bool iks_output_classify(const char *output, long nframes, bool any_video, const
         return iks_err_field(err, IKS_E_USAGE, "output", q, "%ld frames need a frame number in the name, e.g. "
                              "out/frame_%%04d%s", nframes, ext ? ext : "");
     }
-    *fmt = f;
     return true;
 }
 
@@ -192,7 +195,11 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
     w->fd = -1;
     w->vid.fd = -1;
     w->err = (iks_err)IKS_ERR_INIT;
-    if (!iks_output_classify(d->output, 1, d->ffmpeg_args != NULL, &w->fmt, &w->pattern, err)) {
+    /* the caller's reading of the name, when it has one (the render's); else ours */
+    if (d->fmt) {
+        w->fmt = d->fmt;
+        w->pattern = d->pattern;
+    } else if (!iks_output_classify(d->output, 1, d->ffmpeg_args != NULL, &w->fmt, &w->pattern, err)) {
         free(w);
         return false;
     }

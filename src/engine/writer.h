@@ -35,6 +35,10 @@ typedef struct {
     iks_name_fn claim;
     void *claim_user;
     char *claimed;
+    /* output as the caller classified it (iks_output_classify), so that the name is read once: its
+     * format and whether it holds a frame number. NULL: the writer classifies output itself. */
+    const iks_format *fmt;
+    bool pattern;
 } iks_writer_desc;
 
 /* What the output became, from iks_writer_close */
@@ -53,6 +57,9 @@ typedef struct iks_writer iks_writer;
  * arguments). IKS_E_USAGE about the field "output". */
 bool iks_output_classify(const char *output, long nframes, bool any_video, const iks_format **fmt, bool *pattern,
                          iks_err *err);
+/* The same for a format already looked up (iks_format_of(output, any_video); NULL: none fits): the checks
+ * of the name against it, with the same errors. */
+bool iks_output_check_name(const char *output, const iks_format *f, long nframes, bool *pattern, iks_err *err);
 /* The file name of frame `frame` of an output (pattern or single name), the number in full (64 bits).
  * false with errno ENAMETOOLONG when it does not fit in n bytes. */
 bool iks_output_path(const char *output, bool pattern, long frame, char *buf, size_t n);
