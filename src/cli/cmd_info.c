@@ -35,7 +35,7 @@ const iks_help HELP_INFO = {
     .options = OPTIONS,
     .after = "examples:\n"
              "  ikshade info feedback\n"
-             "  ikshade info toy.json --json\n",
+             "  ikshade info dirtoy --json\n",
     .operand = "toy",
 };
 
