@@ -410,6 +410,11 @@ static void test_tables(void)
             }
         }
     }
+    /* the completion made from the rows: every word and ending once, black too */
+    char comp[1024];
+    iks_channel_kinds_complete(comp, sizeof comp);
+    CHECK(!strcmp(comp, "words:a b c d cube_a keyboard black|file:png jpg jpeg bin " IKS_MEDIA_AUDIO_EXTS " "
+                        IKS_MEDIA_VIDEO_EXTS), "the channel completion: %s", comp);
     iks_input in;
     iks_err e = IKS_ERR_INIT;
     CHECK(iks_channel_parse("cube:sky.png,filter=mipmap", &in, &e) && in.kind == IKS_IN_CUBEMAP && !in.vflip &&

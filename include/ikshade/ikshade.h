@@ -390,6 +390,9 @@ typedef struct iks_toy_spec iks_toy_spec;
 /* IKS_E_USAGE for the description (as iks_toy_check), else iks_toy_load's codes but IKS_E_COMPILE
  * (nothing is compiled) and IKS_E_GL. */
 IKS_API iks_code iks_toy_describe(const iks_toy_desc *d, iks_toy_spec **out);
+/* What a channel spec (iks_toy_desc.channel[c]) may be, for a shell's completion, from the library's
+ * table of channel kinds: "words:W W ...|file:EXT EXT ..." (the words, then the file endings). */
+IKS_API const char *iks_channel_completion(void);
 IKS_API void iks_toy_spec_free(iks_toy_spec *s);
 IKS_API const char *iks_toy_spec_name(const iks_toy_spec *s); /* its title: a JSON's name, a file's */
 /* Its passes in the order a frame draws them: Common (text every pass includes) first where there is

@@ -3,6 +3,7 @@
  * program parses. The build writes all three (CMakeLists.txt) and the package installs them.
  * What it does not do: run at Tab time (the scripts are plain data for the shells). */
 #include "cli/cli.h"
+#include "ikshade/ikshade.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,6 +44,12 @@ static bool alternative(const char *spec, int n, char *kind, size_t nk, char *ar
     return true;
 }
 
+/* o's completion: its row's, or the library's where the row defers to it (a channel spec's kinds) */
+static const char *complete_of(const iks_opt *o)
+{
+    return o->complete && !strcmp(o->complete, IKS_COMPLETE_CHANNEL) ? iks_channel_completion() : o->complete;
+}
+
 /* the first line of a help text, for the shells that show one */
 static void first_line(FILE *f, const char *help, const char *drop)
 {
@@ -68,7 +75,7 @@ static void bash_value(const iks_opt *o, void *ctx)
     fprintf(f, "        %s%s%s)\n", o->name, o->alias ? "|" : "", o->alias ? o->alias : "");
     char kind[16], arg[256];
     bool any = false;
-    for (int i = 0; o->complete && alternative(o->complete, i, kind, sizeof kind, arg, sizeof arg); i++) {
+    for (int i = 0; complete_of(o) && alternative(complete_of(o), i, kind, sizeof kind, arg, sizeof arg); i++) {
         any = true;
         if (!strcmp(kind, "words")) fprintf(f, "            COMPREPLY+=($(compgen -W \"%s\" -- \"$cur\"))\n", arg);
         else if (!strcmp(kind, "dir")) fprintf(f, "            _filedir -d\n");
@@ -123,15 +130,15 @@ static void zsh_value(FILE *f, const iks_opt *o)
     char kind[16], arg[256];
     if (!o->arg) return;
     fprintf(f, ":%s:", o->arg);
-    if (!o->complete) return;
+    if (!complete_of(o)) return;
     /* one action: the words, else the files */
-    for (int i = 0; alternative(o->complete, i, kind, sizeof kind, arg, sizeof arg); i++) {
+    for (int i = 0; alternative(complete_of(o), i, kind, sizeof kind, arg, sizeof arg); i++) {
         if (!strcmp(kind, "words")) {
             fprintf(f, "(%s)", arg);
             return;
         }
     }
-    alternative(o->complete, 0, kind, sizeof kind, arg, sizeof arg);
+    alternative(complete_of(o), 0, kind, sizeof kind, arg, sizeof arg);
     if (!strcmp(kind, "dir")) fprintf(f, "_files -/");
     else if (arg[0]) {
         fprintf(f, "_files -g \\\"*.(");
@@ -205,7 +212,7 @@ static void fish_opt(const iks_opt *o, void *vctx)
     if (o->arg) {
         fprintf(f, " -r");
         bool files = false;
-        for (int i = 0; o->complete && alternative(o->complete, i, kind, sizeof kind, arg, sizeof arg); i++) {
+        for (int i = 0; complete_of(o) && alternative(complete_of(o), i, kind, sizeof kind, arg, sizeof arg); i++) {
             if (!strcmp(kind, "words")) fprintf(f, " -a '%s'", arg);
             else files = true;
         }

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* A completion the library gives (iks_channel_completion): a channel spec's words and file endings */
+#define IKS_COMPLETE_CHANNEL "library:channel"
+
 typedef enum {
     IKS_OPT_END,    /* ends a table */
     IKS_OPT_TABLE,  /* another table's options here (.sub), their offsets from .off */

@@ -95,7 +95,7 @@ IKS_OPT_PARSER(parse_black, bool, v, black)
 
 #define CHANNEL(n, hidden, help)                                                                                    \
     IKS_OPT_STRING_ROW(iks_shared_opts, channel[n], "--channel" #n, NULL, "SPEC", help, "channel[" #n "]", .flags = hidden, \
-      .complete = "words:keyboard black a b c d cube_a|file:png jpg jpeg bin mp3 ogg wav mp4 webm",               \
+      .complete = IKS_COMPLETE_CHANNEL, /* the library's table (iks_channel_completion) */               \
       .label = "--channelN")
 const iks_opt IKS_SHARED_OPTS[] = {
     IKS_OPT_LIST_ROW(iks_shared_opts, sets, "--set", NULL, "NAME=V[,V...]",

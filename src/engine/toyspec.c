@@ -12,6 +12,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,19 @@ bool iks_toy_source_base(const iks_toy_desc *d, const char *shader_dir, iks_sour
     *base = (iks_source_opts){ .files = iks_disk_files(), .include_dirs = dirs, .n_include_dirs = nd,
                                .override_name = d->override_include, .override_path = d->override_path };
     return true;
+}
+
+static char channel_completion[1024];
+static void make_channel_completion(void)
+{
+    iks_channel_kinds_complete(channel_completion, sizeof channel_completion);
+}
+
+const char *iks_channel_completion(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_channel_completion);
+    return channel_completion;
 }
 
 /* ---- a toy described, without GL ----------------------------------------------------------------- */

@@ -91,6 +91,42 @@ const iks_channel_kind *iks_channel_kind_of_ctype(const char *type)
     return NULL;
 }
 
+/* word w (n bytes) appended to list (cap bytes) unless it is there already */
+static void add_word(char *list, size_t cap, const char *w, size_t n)
+{
+    size_t len = strlen(list);
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, " ");
+        if (k == n && !strncmp(p, w, n)) return;
+        p += k + (p[k] == ' ');
+    }
+    if (len + n + 2 > cap) return;
+    if (len) list[len++] = ' ';
+    memcpy(list + len, w, n);
+    list[len + n] = '\0';
+}
+
+void iks_channel_kinds_complete(char *out, size_t cap)
+{
+    char words[256] = "", files[512] = "";
+    for (size_t i = 0; i < NKINDS; i++) {
+        /* a row's completion: alternatives "words:..." or "file:..." separated by '|' */
+        for (const char *alt = KINDS[i].complete; alt && *alt;) {
+            size_t n = strcspn(alt, "|");
+            bool file = !strncmp(alt, "file:", 5);
+            const char *w = alt + (file ? 5 : 6), *end = alt + n;
+            while (w < end) {
+                size_t k = strcspn(w, " |");
+                if (k) add_word(file ? files : words, file ? sizeof files : sizeof words, w, k);
+                w += k + (w[k] == ' ');
+            }
+            alt += n + (alt[n] == '|');
+        }
+    }
+    add_word(words, sizeof words, "black", 5); /* an image channel with no file */
+    snprintf(out, cap, "words:%s|file:%s", words, files);
+}
+
 /* whether name ends with one of exts' space-separated endings */
 static bool ends_with_one(const char *name, const char *exts)
 {

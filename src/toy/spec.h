@@ -134,6 +134,9 @@ const iks_channel_kind *iks_channel_kind_at(int i);
 /* The row whose JSON ctype is type (Cube A's "cubemap" is told by the caller, which knows the id) */
 const iks_channel_kind *iks_channel_kind_of_ctype(const char *type);
 
+/* The completion of a channel spec, from the table: "words:W ...|file:EXT ..." (every kind's words, and
+ * black; every kind's file endings, once each), into out (cap bytes, cut whole words short) */
+void iks_channel_kinds_complete(char *out, size_t cap);
 /* Parses one channel spec: FILE.png|FILE.jpg|cube:FILE.png|FILE.bin|an audio or video file|keyboard|
  * black|a|b|c|d|cube_a (a-d: a buffer; cube_a: the faces Cube A draws; cube: the first of six faces
  * FILE.png, FILE_1.png .. FILE_5.png), then ,filter=nearest|linear|mipmap ,wrap=clamp|repeat ,vflip=0|1
