@@ -25,16 +25,8 @@ import sys
 
 src, ikshade = sys.argv[1], sys.argv[2]
 build = sys.argv[3] if len(sys.argv) > 3 else None
-failures = 0
-checks = 0
-
-
-def check(ok, what):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
 
 
 def files(top, exts=(".c", ".h")):
@@ -211,5 +203,4 @@ if build:
     total = re.search(r"Total Tests: (\d+)", listed)
     check(total is not None and not unlabelled, "every test has a label (a tier): not %s" % " ".join(unlabelled))
 
-print("%d passed, %d failed" % (checks - failures, failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -24,16 +24,8 @@ import tempfile
 import types
 
 src, ikshade, cc, commands = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split()
-failures = 0
-checks = 0
-
-
-def check(ok, what):
-    global failures, checks
-    checks += 1
-    if not ok:
-        failures += 1
-        print("FAIL:", what)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
 
 
 def run(*args):
@@ -106,5 +98,4 @@ if got:
           "size; struct size): first differences, Python against C:\n" +
           "\n".join("  %-40s %s" % d for d in diff[:8]))
 
-print("%d passed, %d failed" % (checks - failures, failures))
-sys.exit(1 if failures else 0)
+finish()
