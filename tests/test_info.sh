@@ -86,6 +86,11 @@ assert u["gain"]["passes"] == "Buffer A, Image" and u["gain"]["declared"] is Fal
 assert u["count"]["type"] == "int", u["count"]
 EOF
 
+# ---- a toy's name is its author's: a terminal escape in it is shown, not sent -------------------------------
+printf '{"Shader": {"info": {"name": "evil\\u001b]0;pwned\\u0007"}, "renderpass": [{"type": "image", "code": "void mainImage(out vec4 c, in vec2 p) { c = vec4(1); }", "inputs": []}]}}' > "$tmp/esc.json"
+check_eq "a name with ESC and BEL is printed with them escaped" 'evil\x1b]0;pwned\x07' "$(noegl "$bin" info "$tmp/esc.json" | head -1)"
+check "... and --json escapes them as JSON does" /usr/bin/python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["name"] == "evil\x1b]0;pwned\x07", d["name"]' <(noegl "$bin" info "$tmp/esc.json" --json)
+
 # ---- a single file that is a sound shader alone: one pass, Sound --------------------------------------------
 printf 'vec2 mainSound(int s, float t) { return vec2(0.0); }\n' > "$tmp/snd.frag"
 check_eq "a sound shader alone is its Sound pass" "  Sound     $tmp/snd.frag  (mainSound)" \

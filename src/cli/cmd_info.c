@@ -148,7 +148,8 @@ static void print_json(const iks_toy_spec *s, const char *path)
 
 static void print_text(const iks_toy_spec *s)
 {
-    printf("%s\n", iks_toy_spec_name(s));
+    iks_put_text(stdout, iks_toy_spec_name(s)); /* a JSON's name is the toy author's: no escapes reach the terminal */
+    putchar('\n');
     printf("passes (in the order a frame draws them):\n");
     for (int i = 0; i < iks_toy_spec_pass_count(s); i++) {
         iks_pass_info pi = { IKS_DESC_SIZE(iks_pass_info) };
