@@ -751,6 +751,7 @@ void iks_toy_key(iks_toy *t, int keycode, bool down)
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)
 {
     iks_frame_defaults(f);
+    f->info = *fi;
     f->time = fi->time;
     f->frame = (int)(fi->frame > INT32_MAX ? INT32_MAX : fi->frame < INT32_MIN ? INT32_MIN : fi->frame);
     f->time_delta = fi->time_delta;

@@ -1,8 +1,9 @@
 /* uniforms.h: the uniforms ikshade gives a pass, as one list. Everything that knows a built-in uniform
  * reads it from here: the preludes declare them (glsl/source.c), the GL core finds and uploads them
  * (gpu/gpu.c), a setting that names one is refused with what sets it (engine.c), and the list is the
- * documentation (iks_builtin_uniform, `ikshade help uniforms`). A new uniform is one line here, and a
- * field in gpu.h's iks_frame if its value is new. See docs/DESIGN-NOTES.md, "where to change what".
+ * documentation (iks_builtin_uniform, `ikshade help uniforms`). A new uniform is one line here; a value
+ * the caller gives is a field of the public iks_frame_info, read here as f->info.NAME (gpu.h's iks_frame
+ * holds the caller's frame whole). See docs/DESIGN-NOTES.md, "where to change what".
  *
  * X(ID, NAME, TYPE, ARRAY, UPLOAD, FROM, DOC)
  *   ID      IKS_U_<ID>, the index of its location in iks_program

@@ -115,6 +115,10 @@ typedef struct {
     const float *cube_corners; /* Cube A: the face's corners and apex, 5 x vec3 */
     double time_offset;     /* the sound pass: its block's first sample's time and number */
     int sample_offset;
+    /* The caller's frame as it was given (iks_frame_from_info copies it whole): a uniform whose value
+     * the caller gives reads it here (FROM `f->info.NAME` in glsl/uniforms.h), with no field or copy of
+     * its own in between. Zero in a frame made otherwise (the probe's). */
+    iks_frame_info info;
 } iks_frame;
 
 /* Fills date from the clock and mouse with zeros; the caller sets time and frame. */
