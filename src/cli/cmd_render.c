@@ -316,6 +316,8 @@ static int apply_shard(ropts *o)
 static int parse_args(int argc, char **argv, ropts *o)
 {
     memset(o, 0, sizeof *o);
+    /* this header's layout: 0 would be the first one, and a member added since would read as 0 */
+    o->r.struct_size = sizeof o->r;
     int rc = iks_opts_parse("render", OPTIONS, argc, argv, o, &o->args);
     if (rc >= 0) return rc;
     if (o->args.npos > 1)
