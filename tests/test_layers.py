@@ -8,7 +8,7 @@
   (iChannel) in those and the command line's help alone.
 - Layers: each folder of src/ includes only the folders below it (the table below is the drawing in
   DESIGN-NOTES), whether with "" or <>; src/glsl has no GL, does no I/O of its own and takes from
-  base its errors, its files and growth alone; src/cli sees the public API and base's plain helpers alone.
+  base its errors, its files, growth and C-locale numbers alone; src/cli sees the public API and base's plain helpers alone.
 - One growth helper: realloc (and reallocarray) in src/base/buf.c alone; one clock: CLOCK_MONOTONIC
   (and its kin, CLOCK_BOOTTIME) in src/base/clock.c alone.
 - No long function: no function definition in src/**/*.c runs over 150 lines, counted from the first
@@ -123,7 +123,7 @@ ALLOWED = {
     "ik": set(),
 }
 CLI_BASE = {"base/buf.h", "base/clock.h", "base/strutil.h"}  # compiled into the program too (iks_util)
-GLSL_BASE = {"base/err.h", "base/files.h", "base/buf.h"}  # errors, the files it is handed, growth: no I/O
+GLSL_BASE = {"base/err.h", "base/files.h", "base/buf.h", "base/strutil.h"}  # errors, the files it is handed, growth, C-locale numbers: no I/O
 folders = sorted(d for d in os.listdir(os.path.join(src, "src")) if os.path.isdir(os.path.join(src, "src", d)))
 check(set(folders) == set(ALLOWED), "src/ holds the layers this test knows: %s" % " ".join(folders))
 for layer in folders:

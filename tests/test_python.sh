@@ -246,6 +246,22 @@ im = Image.open(io.BytesIO(t._repr_png_()))
 print(im.size, im.mode, im.getpixel((4, 2)))' 2>&1)
 check_eq "_repr_png_: a PNG PIL reads" "(5, 3) RGBA (0, 255, 0, 255)" "$out"
 
+# ---- a decimal-comma host (locale.setlocale, as a notebook in Germany does): the same pixels and values ----
+if localedef -i de_DE -f UTF-8 "$tmp/de_DE.UTF-8" >/dev/null 2>&1; then
+  out=$(LOCPATH=$tmp py -c '
+import locale, ikshade
+def frame():
+    t = ikshade.Toy("", size=(48, 27), sets={"r1": 0.65})
+    t.set("soften", 0.125)
+    return bytes(t.snapshot(time=1.25, mouse=(30.5, 12.25, 30.5, 12.25))), [u["default"] for u in t.uniforms()]
+ref = frame()
+locale.setlocale(locale.LC_ALL, "de_DE.UTF-8")
+print("%g" % 0.5 if False else locale.str(0.5), frame() == ref, locale.localeconv()["decimal_point"])' 2>&1)
+  check_eq "under de_DE.UTF-8 (0,5): a snapshot with settings and the #iUniform defaults equal the C locale's; the host keeps its comma" "0,5 True ," "$out"
+else
+  check "localedef -i de_DE -f UTF-8 (Debian's locales package)" false
+fi
+
 # ---- describe: a toy without GL (EGL given no vendor), equal to `ikshade info --json` ----
 for toy in "$src/examples/feedback.json" "$src/examples/dirtoy" "$src/shaders/limb.frag" "$src/examples/sound.frag"; do
   "$bin" info "$toy" --json > "$tmp/info.json"

@@ -20,7 +20,8 @@ static void drop(iks_err *e)
 static char *vformat(const char *fmt, va_list ap)
 {
     char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0) return NULL;
+    /* numbers in a message read the same in any host's locale */
+    if (iks_vasprintf_c(&s, fmt, ap) < 0) return NULL;
     return s;
 }
 

@@ -1,6 +1,8 @@
 /* strutil.c: see strutil.h. */
 #include "base/strutil.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +69,74 @@ char *iks_redact(const char *text, const char *const *secret, size_t n)
 void iks_float_text(double v, char *out, size_t cap)
 {
     for (int prec = 6; prec <= 9; prec++) {
-        snprintf(out, cap, "%.*g", prec, v);
-        if ((float)strtod(out, NULL) == (float)v) return;
+        iks_snprintf_c(out, cap, "%.*g", prec, v);
+        if ((float)iks_strtod_c(out, NULL) == (float)v) return;
     }
+}
+
+/* ---- numbers in the C locale ---------------------------------------------------------------------- */
+
+static locale_t c_locale;
+static void make_c_locale(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
+
+/* the C locale, made once; (locale_t)0 when even that failed (no memory): then the thread's own is used */
+static locale_t c_loc(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_c_locale);
+    return c_locale;
+}
+
+double iks_strtod_c(const char *s, char **end)
+{
+    locale_t c = c_loc();
+    return c ? strtod_l(s, end, c) : strtod(s, end);
+}
+
+float iks_strtof_c(const char *s, char **end)
+{
+    locale_t c = c_loc();
+    return c ? strtof_l(s, end, c) : strtof(s, end);
+}
+
+/* the calling thread in the C locale for one call, and back to what it had (the host's, or its own) */
+static locale_t enter_c(void)
+{
+    locale_t c = c_loc();
+    return c ? uselocale(c) : (locale_t)0;
+}
+
+static void leave_c(locale_t old)
+{
+    if (old) uselocale(old);
+}
+
+int iks_snprintf_c(char *out, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    locale_t old = enter_c();
+    int n = vsnprintf(out, cap, fmt, ap);
+    leave_c(old);
+    va_end(ap);
+    return n;
+}
+
+int iks_vasprintf_c(char **out, const char *fmt, va_list ap)
+{
+    locale_t old = enter_c();
+    int n = vasprintf(out, fmt, ap);
+    leave_c(old);
+    return n;
+}
+
+int iks_fprintf_c(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    locale_t old = enter_c();
+    int n = vfprintf(f, fmt, ap);
+    leave_c(old);
+    va_end(ap);
+    return n;
 }

@@ -4,7 +4,9 @@
 #define IKS_STRUTIL_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Whether s ends with suffix, ignoring ASCII case (file extensions: ".PNG" is a PNG). */
 bool iks_ends_with(const char *s, const char *suffix);
@@ -16,6 +18,18 @@ bool iks_ends_with(const char *s, const char *suffix);
  * shows nothing rather than the secret). The one redaction every message holding a URL or a key
  * passes through. */
 char *iks_redact(const char *text, const char *const *secret, size_t n);
+
+/* ---- numbers in the C locale, whatever the host set ------------------------------------------------
+ * A host that calls setlocale(LC_ALL, "") in a decimal-comma locale (every GTK or Qt program, Python's
+ * locale.setlocale) changes what strtod reads and printf writes in its whole process: "0,5". The
+ * library reads and writes every number through these (GLSL it generates, #iUniform, settings, input
+ * logs, ffmpeg's arguments and answers, messages) so that they mean the same in any host; the host's
+ * locale is never changed (the printf ones switch the calling thread's alone, for the call). */
+double iks_strtod_c(const char *s, char **end);
+float iks_strtof_c(const char *s, char **end);
+int iks_snprintf_c(char *out, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int iks_vasprintf_c(char **out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+int iks_fprintf_c(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* v as the shortest of %.6g .. %.9g that reads back as the same float: a float uniform's value as a
  * --set option or an input log writes it, exact for what GL holds */

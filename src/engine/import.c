@@ -462,7 +462,7 @@ static iks_code check_desc(const iks_import_desc *d, iks_import_stats *st, const
     /* not quoted: a URL may hold a password */
     if (d->base_url && *d->base_url && strncmp(d->base_url, "http://", 7) && strncmp(d->base_url, "https://", 8))
         return iks_err_field(err, IKS_E_USAGE, "base_url", NULL, "expected an http:// or https:// URL"), fail(err, z);
-    snprintf(q, sizeof q, "%g", d->timeout);
+    iks_snprintf_c(q, sizeof q, "%g", d->timeout);
     if (!(d->timeout >= 0 && d->timeout <= 86400))
         return iks_err_field(err, IKS_E_USAGE, "timeout", q, "expected seconds, more than 0 and at most 86400 (0: the "
                              "default)"), fail(err, z);

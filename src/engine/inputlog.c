@@ -18,6 +18,7 @@
  * the session's first.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
 #include "engine/checkpoint.h"
+#include "base/strutil.h"
 #include "engine/engine.h"
 #include "glsl/source.h"
 #include "base/buf.h"
@@ -78,7 +79,7 @@ static bool num(char **s, double *v)
 {
     char *e;
     errno = 0;
-    *v = strtod(*s, &e);
+    *v = iks_strtod_c(*s, &e);
     if (e == *s || errno == ERANGE || !isfinite(*v) || (*e && *e != ' ' && *e != '\t')) return false;
     *s = e;
     return true;

@@ -3,6 +3,7 @@
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/glsl/source.c). */
 #include "engine/engine.h"
+#include "base/strutil.h"
 #include "engine/panel.h"
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
@@ -574,7 +575,7 @@ static void panel_changed(live *l, input_rec *in, int r)
     if (in->f) {
         char set[600];
         iks_panel_setting(row, set, sizeof set);
-        fprintf(in->f, "u %.6f %s\n", inputs_t(in), set);
+        iks_fprintf_c(in->f, "u %.6f %s\n", inputs_t(in), set);
     }
 }
 
@@ -663,7 +664,7 @@ static void live_free(live *l)
 static void hud_text(char *text, size_t cap, const live *l, const char *name, double fps, double frame_ms, double t,
                      long frame, bool paused, int fw, int fh, const float mouse[4], float scale)
 {
-    int k = snprintf(text, cap, "%s\n%.1f fps  %.2f ms\n" IKS_U_NAME_TIME " %.3f  " IKS_U_NAME_FRAME " %ld%s\n%dx%d  " IKS_U_NAME_MOUSE " %.0f %.0f %.0f %.0f",
+    int k = iks_snprintf_c(text, cap, "%s\n%.1f fps  %.2f ms\n" IKS_U_NAME_TIME " %.3f  " IKS_U_NAME_FRAME " %ld%s\n%dx%d  " IKS_U_NAME_MOUSE " %.0f %.0f %.0f %.0f",
                      name, fps, frame_ms, t, frame, paused ? "  (paused)" : "", fw, fh, mouse[0], mouse[1], mouse[2],
                      mouse[3]);
     if (!l->error || k < 0 || (size_t)k + 2 >= cap) return;
@@ -703,13 +704,13 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
     iks_setting *s;
     if (!iks_toy_desc_sets(&d->toy, &s, err)) return false;
     free(s);
-    snprintf(v, sizeof v, "%g", d->time0);
+    iks_snprintf_c(v, sizeof v, "%g", d->time0);
     if (!(fabs(d->time0) <= 1e9)) /* render's bound: the time reaches the shader as a float */
         return iks_err_field(err, IKS_E_USAGE, "time0", v, "expected a finite number of seconds from -1e9 to 1e9");
     snprintf(v, sizeof v, "%ld", d->frames);
     if (d->frames < 0) return iks_err_field(err, IKS_E_USAGE, "frames", v, "expected a count of frames from 1 (0: until "
                                             "the window closes)");
-    snprintf(v, sizeof v, "%g", d->record_fps);
+    iks_snprintf_c(v, sizeof v, "%g", d->record_fps);
     /* render's lowest rate (1/fps within 1e9 s): below it a GIF's delay overflowed */
     if (!(d->record_fps == 0 || (d->record_fps >= 1e-9 && d->record_fps <= 1000)))
         return iks_err_field(err, IKS_E_USAGE, "record_fps", v, "expected a number from 1e-9 to 1000");
@@ -948,7 +949,7 @@ static void on_event(session *s, const iks_event *ev)
     if (ev->kind == IKS_EV_KEY && ev->code == 16) s->shift = ev->down;
     if (ev->kind == IKS_EV_KEY && ev->code == 17) s->ctrl = ev->down;
     if (s->inputs.f && ev->kind == IKS_EV_KEY && !ev->repeat && ev->code >= 0 && ev->code < 256)
-        fprintf(s->inputs.f, "k %.6f %d %d\n", inputs_t(&s->inputs), ev->code, ev->down ? 1 : 0);
+        iks_fprintf_c(s->inputs.f, "k %.6f %d %d\n", inputs_t(&s->inputs), ev->code, ev->down ? 1 : 0);
     if (ev->kind == IKS_EV_CLOSE) s->quit = true, s->why = "the window was closed";
     else if (to_shader) return;
     else if (ev->kind == IKS_EV_KEY && ev->down) viewer_key(s, ev);
@@ -989,7 +990,7 @@ static void watch_reload(session *s)
      * mtime, and then the moment we saw it is the best we know */
     s->reload_save = s->mtime > seen - 1.0 && s->mtime <= now_real() ? s->mtime : seen;
     s->reload_compile = s->compile_s;
-    if (s->inputs.f) fprintf(s->inputs.f, "r %.6f %s\n", inputs_t(&s->inputs), r == RL_OK ? "ok" : "error");
+    if (s->inputs.f) iks_fprintf_c(s->inputs.f, "r %.6f %s\n", inputs_t(&s->inputs), r == RL_OK ? "ok" : "error");
     if (r == RL_OK) s->present_wanted = true, s->drawn_since_reload = 0;
     else if (d->on_reload) {
         iks_reload_info ri = { .ok = false, .path = s->l.path, .compile_ms = 1e3 * s->compile_s };
@@ -1081,7 +1082,7 @@ static bool draw_frame(session *s, int fw, int fh)
     iks_frame f;
     iks_frame_from_info(&f, &fi);
     if (s->inputs.f) {
-        fprintf(s->inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&s->inputs), s->t, fw, fh, fi.mouse[0],
+        iks_fprintf_c(s->inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&s->inputs), s->t, fw, fh, fi.mouse[0],
                 fi.mouse[1], fi.mouse[2], fi.mouse[3]);
         s->inputs.frames++;
     }
@@ -1164,7 +1165,7 @@ static void tick(session *s)
         double rate = s->title_at > 0 ? s->title_draws / (t1 - s->title_at) : s->fps;
         s->title_at = t1;
         s->title_draws = 0;
-        snprintf(s->title, sizeof s->title, "%s - %.0f fps%s%s", s->name, rate, s->paused ? " (paused)" : "",
+        iks_snprintf_c(s->title, sizeof s->title, "%s - %.0f fps%s%s", s->name, rate, s->paused ? " (paused)" : "",
                  s->l.error ? " - error" : "");
         s->p->set_title(s->p, s->title);
     }

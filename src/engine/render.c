@@ -8,6 +8,7 @@
  * Frame i is drawn at t0 + i/fps in double, so a split into ranges gives the same frames.
  * What it does not do: parse arguments or print (src/cli), or own the toy (the caller's). */
 #include "engine/engine.h"
+#include "base/strutil.h"
 
 #include "engine/checkpoint.h"
 #include "io/outfile.h"
@@ -56,7 +57,7 @@ typedef struct {
 /* "%g" of v, for a message's value */
 static const char *num(double v, char *buf, size_t n)
 {
-    snprintf(buf, n, "%g", v);
+    iks_snprintf_c(buf, n, "%g", v);
     return buf;
 }
 

@@ -5,6 +5,7 @@
  * bottom or right). Any other output through the user's own ffmpeg arguments.
  * What it does not do: encode (ffmpeg's), choose frames (the caller's), or know a container by name. */
 #include "engine/writer.h"
+#include "base/strutil.h"
 #include "engine/writer_internal.h"
 #include "base/buf.h"
 
@@ -201,7 +202,7 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
     snprintf(size, sizeof size, "%dx%d", d->width, d->height);
     /* a GIF plays every frame at the delay it can express: that is its frame rate */
     v->fps_played = f->delay_cs && !own ? 100.0 / iks_gif_delay_cs(d->fps) : d->fps;
-    snprintf(rate, sizeof rate, "%.17g", v->fps_played);
+    iks_snprintf_c(rate, sizeof rate, "%.17g", v->fps_played);
     v->padded = f->even && !own && (d->width % 2 || d->height % 2);
 
     argv_t a = { 0 };

@@ -30,6 +30,7 @@
  * reports and Mesa computes as it will. A wrong fold is worse than a missed one: when unsure, the call
  * stays the compiler's. Text only, no GL. */
 #include "glsl/source.h"
+#include "base/strutil.h"
 #include "glsl/gltok.h"
 #include "base/buf.h"
 
@@ -549,7 +550,7 @@ static bool number(const char *t, const iks_token *v, bool int_ok, float *out)
     if (num[n - 1] == 'f' || num[n - 1] == 'F') num[--n] = '\0';
     if (strpbrk(num, "xX")) return false;
     char *end;
-    float f = strtof(num, &end);
+    float f = iks_strtof_c(num, &end);
     if (*end || !isfinite(f)) return false;
     *out = f;
     return true;
@@ -777,7 +778,7 @@ static char *round_once(const char *text, bool *changed)
         size_t from = 0;
         for (size_t k = 0; k < r.n; k++) {
             char num[48];
-            snprintf(num, sizeof num, "%.9g", (double)r.v[k].v);
+            iks_snprintf_c(num, sizeof num, "%.9g", (double)r.v[k].v);
             if (!strpbrk(num, ".e")) strcat(num, ".0"); /* "1" would be an int */
             iks_sbuf_add(&b, text + from, r.v[k].at - from);
             /* a negative value (-0.0 too) in parentheses: `x-cos(2.0)` must not become `x--0.41` */

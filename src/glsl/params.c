@@ -1,6 +1,7 @@
 /* params.c: #iUniform lines (see params.h for the form). A small recursive-descent reader over one line:
  * the line is the whole input, so nothing here can run past it. */
 #include "glsl/params.h"
+#include "base/strutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -100,7 +101,7 @@ static bool number(rd *r, double *v)
     if (!n || strpbrk(buf, "xX")) return false; /* no hexadecimal: GLSL's floats have none */
     char *e;
     errno = 0;
-    double d = strtod(buf, &e);
+    double d = iks_strtod_c(buf, &e);
     if (*e || errno == ERANGE || !isfinite(d)) return false;
     const char *after = s + (e - buf);
     r->p = after + (after < r->end && strchr("fFuU", *after) != NULL);

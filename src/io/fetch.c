@@ -144,11 +144,11 @@ bool iks_http_get(const char *url, const char *shown, size_t max_bytes, double t
         double t = (double)took / 1e6;
         char what[160], got[48] = "";
         if (b->status) snprintf(got, sizeof got, "%zu bytes received; ", b->len);
-        if (!connected) snprintf(what, sizeof what, "no connection in %g s", connect);
-        else if (!b->status) snprintf(what, sizeof what, "no answer in %g s", slow);
+        if (!connected) iks_snprintf_c(what, sizeof what, "no connection in %g s", connect);
+        else if (!b->status) iks_snprintf_c(what, sizeof what, "no answer in %g s", slow);
         else if (t >= deadline - 0.5)
-            snprintf(what, sizeof what, "not finished in the %g s a request may take", deadline);
-        else snprintf(what, sizeof what, "less than 1 KiB/s for %g s", slow);
+            iks_snprintf_c(what, sizeof what, "not finished in the %g s a request may take", deadline);
+        else iks_snprintf_c(what, sizeof what, "less than 1 KiB/s for %g s", slow);
         iks_err_set(e, IKS_E_IO, "%s: timed out after %.*f s: %s (%sthe network or the server is too slow)", shown,
                     t < 10 ? 1 : 0, t, what, got);
     } else {

@@ -1,6 +1,7 @@
 /* mediain.c: music and video decoded through ffmpeg (see mediain.h). What it does not do: GL
  * (src/gpu/media.c uploads the frames), or the analyser's texture (analyser.c). */
 #include "media/mediain.h"
+#include "base/strutil.h"
 
 #include "base/buf.h"
 #include "base/subproc.h"
@@ -240,9 +241,9 @@ void iks_audio_free(iks_audio *a)
 static double rate_of(const char *s)
 {
     char *end;
-    double a = strtod(s, &end), b = 1;
+    double a = iks_strtod_c(s, &end), b = 1;
     if (end == s) return 0;
-    if (*end == '/') b = strtod(end + 1, &end);
+    if (*end == '/') b = iks_strtod_c(end + 1, &end);
     return a > 0 && b > 0 && isfinite(a / b) ? a / b : 0;
 }
 
@@ -346,10 +347,10 @@ void iks_video_parse_probe(char *text, iks_video_probe *p)
         else if (!strcmp(line, "avg_frame_rate")) p->avg_fps = rate_of(eq);
         else if (!strcmp(line, "r_frame_rate")) p->r_fps = rate_of(eq);
         else if (!strcmp(line, "duration")) {
-            double d = strtod(eq, NULL);
+            double d = iks_strtod_c(eq, NULL);
             p->duration = d > 0 && d < 1e9 ? d : 0; /* a frame count from it stays a long */
         } else if (!strcmp(line, "rotation")) {
-            double d = strtod(eq, NULL);
+            double d = iks_strtod_c(eq, NULL);
             rot = isfinite(d) ? d : 0;
         }
     }
@@ -368,7 +369,7 @@ static bool start_at(iks_video_in *v, long first, iks_err *e)
     stop_decoder(v);
     char ss[64];
     /* half a frame early: the first frame whose time is at or after it is frame `first` */
-    snprintf(ss, sizeof ss, "%.6f", first > 0 ? (first - 0.5) / v->fps : 0.0);
+    iks_snprintf_c(ss, sizeof ss, "%.6f", first > 0 ? (first - 0.5) / v->fps : 0.0);
     /* the frames are scaled to the probed size, whatever the stream does (a WebM may change its size
      * mid-stream, a rotation may be read one way by the probe and another by the decoder): each read
      * is then a whole frame of the size the texture has */

@@ -279,7 +279,7 @@ bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
         double v;
         if (strncmp(p, "true", 4) == 0 && (p[4] == ',' || !p[4])) { v = 1; end = (char *)p + 4; }
         else if (strncmp(p, "false", 5) == 0 && (p[5] == ',' || !p[5])) { v = 0; end = (char *)p + 5; }
-        else v = strtod(p, &end);
+        else v = iks_strtod_c(p, &end);
         if (end == p || (*end && *end != ',') || !isfinite(v))
             return iks_setting_err(e, NULL, arg, "value %d is not a finite number", out->n + 1);
         out->v[out->n++] = v;
