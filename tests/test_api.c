@@ -1106,6 +1106,16 @@ static void test_typed_uniforms(iks_engine *e, logbook *lb)
     /* each setter, then the picture: (speed, tint.y, (count + cells.y) / 10 + big.x / 100, on) */
     CHECK_CODE("iks_toy_set_float speed", iks_toy_set_float(t, "speed", (const float[]){ 0.25f }, 1), IKS_OK);
     CHECK_CODE("iks_toy_set_float tint", iks_toy_set_float(t, "tint", (const float[]){ 0, 0.75f, 0 }, 3), IKS_OK);
+    /* NaN and Inf: refused as the text form refuses them, naming the values, and the uniform keeps its value */
+    CHECK_FIELD("iks_toy_set_float speed NaN", iks_toy_set_float(t, "speed", (const float[]){ NAN }, 1), "v");
+    CHECK_FIELD("iks_toy_set_float tint with Inf", iks_toy_set_float(t, "tint", (const float[]){ 0, INFINITY, 0 }, 3), "v");
+    {
+        iks_uniform_info ui;
+        bool found = false;
+        for (int i = 0; i < iks_toy_uniform_count(t); i++)
+            if (iks_toy_uniform_info(t, i, &ui) == IKS_OK && !strcmp(ui.name, "speed")) found = ui.value[0] == 0.25;
+        CHECK(found, "speed is still 0.25 after a refused NaN", "0.25", "%s", found ? "0.25" : "changed");
+    }
     CHECK_CODE("iks_toy_set_int cells", iks_toy_set_int(t, "cells", (const int[]){ 9, 2 }, 2), IKS_OK);
     CHECK_CODE("iks_toy_set_uint big", iks_toy_set_uint(t, "big", (const unsigned[]){ 10, 7 }, 2), IKS_OK);
     CHECK_CODE("iks_toy_set_bool on", iks_toy_set_bool(t, "on", (const bool[]){ true }, 1), IKS_OK);

@@ -215,6 +215,58 @@ check_eq "ik.solve2 over arrays gives ikshade solve's answers, bit for bit" "$wa
 want=$(echo '1 1 1 1 -1' | "$bin" solve)
 got=$(py -c 'import ikshade; x, s = ikshade.ik.solve2((1, 1), 1, 1, bend=-1); print("%.9g %.9g %s" % (x[0], x[1], ikshade.ik.STATUS[s]))' 2>&1)
 check_eq "ik.solve2 of one point, bend -1" "$want" "$got"
+# ---- ik.solve3: the bits of ikshade solve --3d, a pole for every case and one shared ----
+cases3="1 1 0.5 1 1 0 0 1
+1.6 0 0 1 1 0 1 0
+3 0 0 1 1 0 0 1
+0.2 0.1 0 1 1 1 0 0
+0 0 0 1 1 0 0 1
+-0.7 0.3 0.2 0.9 0.4 0 1 1"
+want=$(printf '%s\n' "$cases3" | "$bin" solve --3d)
+got=$(py -c '
+import sys, numpy as np, ikshade
+rows = [list(map(float, l.split())) for l in sys.argv[1].splitlines()]
+x, st = ikshade.ik.solve3(np.array([r[:3] for r in rows]), np.array([r[3] for r in rows]),
+                          np.array([r[4] for r in rows]), pole=np.array([r[5:8] for r in rows]))
+for (a, b, c), s in zip(x, st):
+    print("%.9g %.9g %.9g %s" % (a, b, c, ikshade.ik.STATUS[s]))' "$cases3" 2>&1)
+check_eq "ik.solve3 over arrays gives ikshade solve --3d's answers, bit for bit" "$want" "$got"
+want=$(echo '1 1 0.5 1 1 0 0 1 -1' | "$bin" solve --3d)
+got=$(py -c 'import ikshade; x, s = ikshade.ik.solve3((1, 1, 0.5), 1, 1, pole=(0, 0, 1), bend=-1); print("%.9g %.9g %.9g %s" % (x[0], x[1], x[2], ikshade.ik.STATUS[s]))' 2>&1)
+check_eq "ik.solve3 of one point with a shared pole, bend -1" "$want" "$got"
+got=$(py -c '
+import ikshade
+try:
+    ikshade.ik.solve3([(1, 1, 1), (2, 0, 0)], 1, 1, pole=[(0, 0, 1)] * 3)
+except ikshade.Error as e:
+    print(e.field)' 2>&1)
+check_eq "a pole array of another length is refused naming pole" "pole" "$got"
+
+# ---- a notebook showing a toy (_repr_png_) leaves it as it was; bad channel numbers are refused ----
+got=$(py -c '
+import sys, ikshade
+a = ikshade.Toy(sys.argv[1], size=(32, 18))
+b = ikshade.Toy(sys.argv[1], size=(32, 18))
+for t in (a, b):
+    for i in range(3): t.snapshot(time=i / 60)
+a.snapshot(time=0.5, size=(20, 10))  # its buffers now at another size
+b.snapshot(time=0.5, size=(20, 10))
+before = a.state(), a.frame
+png = a._repr_png_()
+print(png[:4] == b"\x89PNG", (a.state(), a.frame) == before, a.frame)
+print(bytes(a.snapshot(time=0.6, size=(20, 10))) == bytes(b.snapshot(time=0.6, size=(20, 10))))
+import numpy as np
+for c in (2**32 + 1, -1, 4, 1.0, True):
+    try:
+        a.set_channel(c, np.zeros((2, 2, 4), dtype=np.uint8))
+        print("taken", c)
+    except ikshade.Error as e:
+        print(e.field, end=" ")
+print()' "$src/examples/feedback.json" 2>&1)
+check_eq "_repr_png_ leaves the buffers, the size and iFrame as they were; channel 2**32+1, -1, 4, 1.0, True refused" \
+  "True True 4
+True
+channel channel channel channel channel " "$got"
 
 # ---- render: frames, progress, a stop ----
 out=$(py -c '

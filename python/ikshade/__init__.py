@@ -176,6 +176,7 @@ class Toy:
         _lib.check(_lib.iks_toy_load(engine, d.ptr, ctypes.byref(t)))
         self._handle = t.value
         self.frame = 0
+        self._at = self.size  # the size the toy's buffers have now: its last snapshot's
 
     @property
     def name(self) -> str:
@@ -201,6 +202,9 @@ class Toy:
         frame of a camera or video. None gives the channel back to what the toy named."""
         if pass_ not in self._PASSES:
             raise Error(1, f"pass {pass_!r}: expected one of " + ", ".join(self._PASSES), "pass")
+        # ctypes would cut a larger number to its low 32 bits: 2**32 + 1 would feed channel 1
+        if isinstance(channel, bool) or not isinstance(channel, int) or not 0 <= channel <= 3:
+            raise Error(1, f"channel {channel!r}: expected 0 to 3", "channel")
         d = _lib.Struct("iks_channel_desc", **{"pass": self._PASSES[pass_]})
         if pixels is None:
             _lib.check(_lib.iks_toy_set_channel(self._live(), int(channel), None))
@@ -225,6 +229,8 @@ class Toy:
             h, w = m.shape[:2]
             keep = (ctypes.c_char * m.nbytes).from_buffer_copy(m)
             fmt, stride, ptr = ("rgbaf" if m.format == "f" else "rgba8"), w * 4 * m.itemsize, ctypes.addressof(keep)
+        if not (0 < w <= 2**31 - 1 and 0 < h <= 2**31 - 1):
+            raise Error(1, f"size {w}x{h}: expected 1 to {2**31 - 1} pixels on each side", "size")
         d["pixels"] = ptr
         d["format"] = _lib._layout.PIXELS[fmt]
         d["width"], d["height"], d["stride"] = w, h, stride
@@ -308,12 +314,18 @@ class Toy:
         d = _lib.Struct("iks_draw_desc", width=w, height=h, rgba8=ptr, rgba8_len=w * h * 4)
         _lib.check(_lib.iks_toy_draw(self._live(), f.ptr, d.ptr))
         self.frame = (self.frame if frame is None else int(frame)) + 1
+        self._at = (w, h)
         return out
 
     def _repr_png_(self) -> bytes:
-        """The toy at iTime 0 as a PNG, so that Jupyter shows it"""
-        img = self.snapshot(time=0.0, frame=0)
-        h, w = self.size[1], self.size[0]
+        """The toy at iTime 0 as a PNG, so that Jupyter shows it. Showing a toy never changes it: what
+        its frames left behind (buffers, Cube A, keys) and its frame count are as they were after."""
+        saved, frame, (w, h) = self.state(), self.frame, self._at
+        try:
+            img = self.snapshot(time=0.0, frame=0, size=(w, h))  # at the size its state has
+        finally:
+            self.restore(saved)
+            self.frame = frame
         raw = bytes(img) if _np is None else img.tobytes()
         return _png(raw, w, h)
 

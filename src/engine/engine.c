@@ -6,6 +6,7 @@
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
+#include "base/strutil.h"
 
 #include "io/pngio.h"
 
@@ -603,7 +604,17 @@ static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, c
                               u->comps > 1 ? "s" : "", n);
     iks_setting s = { .n = n };
     snprintf(s.name, sizeof s.name, "%s", name);
-    for (int c = 0; c < n; c++) s.v[c] = v[c];
+    for (int c = 0; c < n; c++) {
+        /* what the text form (iks_toy_set) refuses, the typed one refuses too: NaN and Inf would reach
+         * the shader without a word */
+        if (!isfinite(v[c]) || fabs(v[c]) > FLT_MAX) {
+            char val[32];
+            iks_snprintf_c(val, sizeof val, "%g", v[c]);
+            return iks_fail_field("v", val, "%s: uniform '%s': value %d is not a finite number a float can hold", fn,
+                                  name, c + 1);
+        }
+        s.v[c] = v[c];
+    }
     iks_err err = IKS_ERR_INIT;
     if (!iks_engine_enter(t->e, &err)) return iks_publish(&err);
     bool ok = iks_gltoy_apply(&t->gl, &s, 1, &err, &t->e->log);
