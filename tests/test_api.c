@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int passed, failed;
@@ -1964,6 +1965,45 @@ static void test_destroy_order(void)
     iks_engine_destroy(e);
 }
 
+/* fork after drawing: in the child every call on the parent's engine or toys is IKS_E_USAGE at once
+ * (the driver's threads are the parent's: a draw would wait for them for ever), destroying them touches
+ * nothing of the parent's, and the parent goes on drawing */
+static void test_fork(iks_engine *e)
+{
+    static const unsigned char blue[3] = { 0, 0, 255 };
+    iks_toy *t = NULL;
+    CHECK_CODE("a toy before the fork", load_src(e, "fork.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(0, 0, 1, 1); }",
+                                                 4, 4, &t), IKS_OK);
+    if (!t) return;
+    centre(t, "drawn before the fork", blue);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* the child: exit status 0 when every call was refused as it should be */
+        alarm(20); /* a hang is the failure this guards against: SIGALRM ends it */
+        unsigned char px[4 * 4 * 4];
+        int bad = 0;
+        bad += draw_wh(t, NULL, 4, 4, px, NULL) != IKS_E_USAGE;
+        const char *m = "";
+        iks_last_error(&m);
+        bad += !strstr(m, "forked") || !strstr(m, "spawn");
+        iks_toy *t2 = NULL;
+        bad += load_src(e, "fork2.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(1); }", 4, 4, &t2) != IKS_E_USAGE;
+        bad += t2 != NULL;
+        iks_toy_key(t, 32, true);       /* nothing to report, nothing done */
+        iks_engine_finish(e);
+        iks_toy_destroy(t);
+        iks_engine_destroy(e);
+        _exit(bad ? 10 + bad : 0);
+    }
+    int status = 0;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "fork and wait", "the child", "pid %d", (int)pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child: every call refused at once, no hang", "exit 0",
+          "%s %d", WIFEXITED(status) ? "exit" : "signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+    centre(t, "the parent draws after the child's calls", blue);
+    iks_toy_destroy(t);
+}
+
 /* a whole toy in memory (a JSON: Buffer A adding 0.1 a frame to itself, Image showing it), its state
  * saved into memory and restored, and reset to before its first frame */
 static int red_after(iks_toy *t, long frame)
@@ -2079,6 +2119,7 @@ int main(int argc, char **argv)
     test_sets(e, &lb);
     test_typed_uniforms(e, &lb);
     test_state(e);
+    test_fork(e);
     test_es_check(e, &lb);
     test_deep_expression(e);
     test_errors(e);

@@ -314,6 +314,42 @@ else
   check "localedef -i de_DE -f UTF-8 (Debian's locales package)" false
 fi
 
+# ---- fork: a child of a process that drew gets ikshade.Error at once (never a hang); spawn works ----
+cat > "$tmp/forking.py" <<'PY'
+import multiprocessing as mp, sys, ikshade
+
+def child(q):
+    out = []
+    for what in ("a new toy", "the parent's toy"):
+        try:
+            (ikshade.Toy("", size=(8, 8)) if what == "a new toy" else parent).snapshot()
+            out.append("worked")
+        except ikshade.Error as e:
+            out.append(e.code_name + (" spawn" if "spawn" in str(e) else " (no word of spawn)"))
+    q.put(" / ".join(out))
+
+def fresh(q):
+    q.put(ikshade.Toy("", size=(8, 8)).snapshot().shape == (8, 8, 4))
+
+if __name__ == "__main__":
+    parent = ikshade.Toy("", size=(8, 8))
+    parent.snapshot()
+    for method, target in (("fork", child), ("spawn", fresh)):
+        ctx = mp.get_context(method)
+        q = ctx.Queue()
+        p = ctx.Process(target=target, args=(q,))
+        p.start()
+        p.join(60)
+        if p.is_alive():
+            p.kill()
+            print(method, "hung")
+        else:
+            print(method, p.exitcode, q.get(timeout=5))
+PY
+out=$(cd "$tmp" && timeout 120 env "${py_env[@]}" "$tmp/venv/bin/python" forking.py 2>&1 | grep -v "makecontext")
+check_eq "fork: a new toy and the parent's toy refused at once naming spawn, the child exits; spawn draws" "fork 0 usage spawn / usage spawn
+spawn 0 True" "$out"
+
 # ---- describe: a toy without GL (EGL given no vendor), equal to `ikshade info --json` ----
 for toy in "$src/examples/feedback.json" "$src/examples/dirtoy" "$src/shaders/limb.frag" "$src/examples/sound.frag"; do
   "$bin" info "$toy" --json > "$tmp/info.json"

@@ -35,6 +35,17 @@ _engine_lock = threading.Lock()
 _engine: Optional[int] = None
 
 
+def _after_fork_in_child() -> None:
+    # a lock another thread of the parent held at the fork would be held for ever in the child; the
+    # parent's engine stays (the library refuses it in the child with a message naming 'spawn')
+    global _engine_lock
+    _engine_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
 def version() -> str:
     """The library's version, as `ikshade --version` prints it."""
     return (_lib.iks_version() or b"").decode()

@@ -214,6 +214,7 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     iks_engine *e = calloc(1, sizeof *e);
     if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
     e->log = (iks_logger){ d->log, d->log_user };
+    e->pid = getpid();
     /* the caller's context, current again when this returns, whatever happens */
     iks_current caller;
     iks_current_save(&caller);
@@ -276,9 +277,17 @@ static bool make_ours_current(iks_engine *e, iks_err *err)
     return true;
 }
 
+bool iks_engine_forked(const iks_engine *e) { return e && e->pid != getpid(); }
+
 bool iks_engine_enter(const iks_engine *ce, iks_err *err)
 {
     iks_engine *e = (iks_engine *)ce;
+    /* before any GL call: in a forked child the driver's threads are gone, and a draw waits for them
+     * for ever */
+    if (iks_engine_forked(e))
+        return iks_err_set(err, IKS_E_USAGE, "this engine was made by process %ld, and this is %ld, a child forked "
+                           "from it: its GL context stays in the parent (make engines after the fork, or start "
+                           "children with the 'spawn' method)", (long)e->pid, (long)getpid());
     if (!e || e->depth++ > 0) return true;
     if (!e->plat) {
         iks_glstate_save(&e->host_state);
@@ -343,11 +352,15 @@ iks_code iks_engine_bind(iks_engine *e)
 void iks_engine_unbind(iks_engine *e) { iks_engine_leave(e); }
 
 /* for calls that cannot report an error: on failure their GL work goes to whatever is current, as it
- * did before; the next call that can fail says why */
-static void enter_quietly(const iks_engine *e)
+ * did before; the next call that can fail says why. false in a forked child: no GL work at all (the
+ * caller skips it, and its leave) */
+static bool enter_quietly(const iks_engine *e)
 {
+    if (iks_engine_forked(e)) return false;
     iks_err ignored = IKS_ERR_INIT;
     if (!iks_engine_enter(e, &ignored)) ((iks_engine *)e)->depth++; /* so that the leave after balances */
+    iks_err_clear(&ignored);
+    return true;
 }
 
 static void engine_free(iks_engine *e)
@@ -360,6 +373,7 @@ static void engine_free(iks_engine *e)
 void iks_engine_destroy(iks_engine *e)
 {
     if (!e || e->destroyed) return;
+    if (iks_engine_forked(e)) return; /* the parent's: its context and memory go with the child's exit */
     /* destroyed while bound (an iks_engine_bind without its unbind): the caller's context back first */
     if (e->depth > 0) {
         e->depth = 1;
@@ -376,8 +390,7 @@ static const char *gl_string(const iks_engine *e, bool version)
 {
     if (!e) return "";
     char *keep = version ? ((iks_engine *)e)->gl_version : ((iks_engine *)e)->renderer;
-    if (!keep[0]) {
-        enter_quietly(e);
+    if (!keep[0] && enter_quietly(e)) {
         const char *s = version ? iks_gpu_version() : iks_gpu_renderer();
         snprintf(keep, sizeof e->renderer, "%s", s ? s : "");
         iks_engine_leave(e);
@@ -388,8 +401,7 @@ const char *iks_engine_renderer(const iks_engine *e) { return gl_string(e, false
 const char *iks_engine_gl_version(const iks_engine *e) { return gl_string(e, true); }
 int iks_engine_max_size(const iks_engine *e)
 {
-    if (!e) return 0;
-    enter_quietly(e);
+    if (!e || !enter_quietly(e)) return 0;
     int m = iks_gpu_max_size();
     iks_engine_leave(e);
     return m;
@@ -397,15 +409,13 @@ int iks_engine_max_size(const iks_engine *e)
 const char *iks_engine_shader_dir(const iks_engine *e) { return e ? e->shader_dir : NULL; }
 void iks_engine_finish(iks_engine *e)
 {
-    if (!e) return;
-    enter_quietly(e);
+    if (!e || !enter_quietly(e)) return;
     iks_gpu_finish();
     iks_engine_leave(e);
 }
 int iks_engine_live_objects(iks_engine *e, unsigned max_name)
 {
-    if (!e) return 0;
-    enter_quietly(e);
+    if (!e || !enter_quietly(e)) return 0;
     int n = iks_gpu_live_objects(max_name);
     iks_engine_leave(e);
     return n;
@@ -504,8 +514,8 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
 
 void iks_toy_destroy(iks_toy *t)
 {
-    if (!t) return;
-    enter_quietly(t->e); /* its GL objects are names in its engine's context */
+    if (!t || iks_engine_forked(t->e)) return; /* a forked child's copy: its GL objects are the parent's */
+    (void)enter_quietly(t->e); /* its GL objects are names in its engine's context (not forked: above) */
     iks_target_destroy(&t->out8);
     iks_target_destroy(&t->outf);
     iks_gltoy_destroy(&t->gl);
@@ -753,8 +763,7 @@ iks_code iks_toy_reset(iks_toy *t)
 
 void iks_toy_key(iks_toy *t, int keycode, bool down)
 {
-    if (!t || keycode < 0 || keycode >= 256) return;
-    enter_quietly(t->e);
+    if (!t || keycode < 0 || keycode >= 256 || !enter_quietly(t->e)) return;
     iks_gltoy_key(&t->gl, keycode, down);
     iks_engine_leave(t->e);
 }

@@ -11,6 +11,7 @@
 #include "toy/toyfile.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdint.h>
 
 struct iks_engine {
@@ -30,6 +31,9 @@ struct iks_engine {
      * while toys live is released by the last toy's iks_toy_destroy */
     long toys;
     bool destroyed;
+    /* the process that made it: in a child forked from it the context and the driver's threads are
+     * the parent's (iks_engine_forked) */
+    pid_t pid;
 };
 
 struct iks_toy {
@@ -76,6 +80,11 @@ bool iks_toy_source_base(const iks_toy_desc *d, const char *shader_dir, iks_sour
 const iks_builtin *iks_builtin_named(const char *name, const char **alias_of);
 /* A GLSL base type as the public API names it */
 iks_uniform_type iks_public_uniform_type(iks_ubase b);
+
+/* Whether e was made by another process than this one: a child forked after it was made. Its GL
+ * context, its driver's threads and its decoders are the parent's: calls refuse to run (iks_engine_enter
+ * says why) and destroying it or its toys frees nothing of theirs (the child's exit does). */
+bool iks_engine_forked(const iks_engine *e);
 
 /* Loads and builds a toy without applying its settings (the live loop applies them leniently). */
 bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *err);
