@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <dlfcn.h>
 #include <limits.h>
@@ -1965,6 +1966,49 @@ static void test_destroy_order(void)
     iks_engine_destroy(e);
 }
 
+/* The thread rule: while one thread is inside a call (here: between iks_engine_bind and unbind) a call
+ * from another thread is IKS_E_USAGE naming the rule, never GL calls on a context current elsewhere;
+ * once it is out, the other thread draws the right picture */
+typedef struct {
+    iks_toy *t;
+    iks_code code;
+    char msg[256];
+    unsigned char px[3];
+} thread_try;
+
+static void *draw_from_thread(void *arg)
+{
+    thread_try *a = arg;
+    unsigned char px[4 * 4 * 4] = { 0 };
+    a->code = draw_wh(a->t, NULL, 4, 4, px, NULL);
+    const char *m = "";
+    iks_last_error(&m);
+    snprintf(a->msg, sizeof a->msg, "%s", a->code == IKS_OK ? "" : m);
+    memcpy(a->px, px + (2 * 4 + 2) * 4, 3);
+    return NULL;
+}
+
+static void test_threads(iks_engine *e)
+{
+    iks_toy *t = NULL;
+    CHECK_CODE("a toy for two threads", load_src(e, "thr.frag", "void mainImage(out vec4 o, in vec2 f) { o = vec4(0, 1, 0, 1); }",
+                                                 4, 4, &t), IKS_OK);
+    if (!t) return;
+    CHECK_CODE("this thread binds the engine (a call in progress)", iks_engine_bind(e), IKS_OK);
+    thread_try a = { .t = t };
+    pthread_t th;
+    if (pthread_create(&th, NULL, draw_from_thread, &a) == 0) pthread_join(th, NULL);
+    CHECK(a.code == IKS_E_USAGE && strstr(a.msg, "another thread"), "a draw from another thread meanwhile is refused, naming the rule",
+          "usage: ... another thread ...", "%s: %s", iks_code_name(a.code), a.msg);
+    iks_engine_unbind(e);
+    a = (thread_try){ .t = t };
+    if (pthread_create(&th, NULL, draw_from_thread, &a) == 0) pthread_join(th, NULL);
+    CHECK(a.code == IKS_OK && a.px[0] == 0 && a.px[1] == 255 && a.px[2] == 0, "after the unbind the other thread draws green",
+          "ok 0 255 0", "%s %d %d %d (%s)", iks_code_name(a.code), a.px[0], a.px[1], a.px[2], a.msg);
+    centre(t, "and this thread draws after it", (const unsigned char[3]){ 0, 255, 0 });
+    iks_toy_destroy(t);
+}
+
 /* fork after drawing: in the child every call on the parent's engine or toys is IKS_E_USAGE at once
  * (the driver's threads are the parent's: a draw would wait for them for ever), destroying them touches
  * nothing of the parent's, and the parent goes on drawing */
@@ -2120,6 +2164,7 @@ int main(int argc, char **argv)
     test_typed_uniforms(e, &lb);
     test_state(e);
     test_fork(e);
+    test_threads(e);
     test_es_check(e, &lb);
     test_deep_expression(e);
     test_errors(e);

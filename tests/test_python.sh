@@ -314,6 +314,29 @@ else
   check "localedef -i de_DE -f UTF-8 (Debian's locales package)" false
 fi
 
+# ---- threads: three threads snapshotting their own toys at once get every frame right ----
+out=$(py -c '
+import sys, threading, ikshade
+toys = [sys.argv[1], sys.argv[2], ""]
+def frames(src, n=8):
+    t = ikshade.Toy(src, size=(40, 24))
+    return [bytes(t.snapshot(time=i / 30, mouse=(10 + i, 12))) for i in range(n)]
+want = [frames(s) for s in toys]
+got, errors = [None] * 3, []
+def run(k):
+    try:
+        got[k] = frames(toys[k])
+    except Exception as e:  # a failure must show, not vanish with its thread
+        errors.append(repr(e))
+for rnd in range(3):
+    th = [threading.Thread(target=run, args=(k,)) for k in range(3)]
+    [x.start() for x in th]
+    [x.join() for x in th]
+    print(got == want, errors)' "$src/examples/feedback.json" "$src/examples/dirtoy" 2>&1)
+check_eq "three threads, three toys (buffers too), three rounds: every snapshot equals the serial one" "True []
+True []
+True []" "$out"
+
 # ---- fork: a child of a process that drew gets ikshade.Error at once (never a hang); spawn works ----
 cat > "$tmp/forking.py" <<'PY'
 import multiprocessing as mp, sys, ikshade

@@ -6,6 +6,7 @@ import ctypes
 import ctypes.util
 import os
 import struct
+import threading
 from typing import Any, Dict, List, Optional
 
 from . import _layout
@@ -71,26 +72,50 @@ def _fn(name: str, res: Any, *args: Any, where: Optional[ctypes.CDLL] = None) ->
     return f
 
 
+# The package's one engine is used by one thread at a time (the library refuses a call from another
+# thread while one is in progress): every call that reaches it holds this lock. Reentrant, since a
+# render's progress callback runs on the calling thread and may call in again.
+gl_lock = threading.RLock()
+
+
+def _gl(name: str, res: Any, *args: Any) -> Any:
+    f = _fn(name, res, *args)
+
+    def call(*a: Any) -> Any:
+        with gl_lock:
+            return f(*a)
+    call.__name__ = name
+    return call
+
+
+def _after_fork_in_child() -> None:
+    global gl_lock
+    gl_lock = threading.RLock()  # another thread of the parent may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
 P = ctypes.c_void_p
 iks_version = _fn("iks_version", ctypes.c_char_p)
 iks_last_error = _fn("iks_last_error", ctypes.c_int, ctypes.POINTER(ctypes.c_char_p))
 iks_last_error_field = _fn("iks_last_error_field", ctypes.c_char_p, ctypes.POINTER(ctypes.c_char_p))
-iks_engine_create = _fn("iks_engine_create", ctypes.c_int, P, ctypes.POINTER(P))
-iks_engine_destroy = _fn("iks_engine_destroy", None, P)
-iks_engine_renderer = _fn("iks_engine_renderer", ctypes.c_char_p, P)
-iks_toy_load = _fn("iks_toy_load", ctypes.c_int, P, P, ctypes.POINTER(P))
-iks_toy_destroy = _fn("iks_toy_destroy", None, P)
-iks_toy_name = _fn("iks_toy_name", ctypes.c_char_p, P)
-iks_toy_set = _fn("iks_toy_set", ctypes.c_int, P, ctypes.c_char_p)
-iks_toy_draw = _fn("iks_toy_draw", ctypes.c_int, P, P, P)
-iks_toy_set_channel = _fn("iks_toy_set_channel", ctypes.c_int, P, ctypes.c_int, P)
-iks_render = _fn("iks_render", ctypes.c_int, P, P, P)
-iks_toy_reset = _fn("iks_toy_reset", ctypes.c_int, P)
-iks_toy_state_size = _fn("iks_toy_state_size", ctypes.c_size_t, P)
-iks_toy_state_save = _fn("iks_toy_state_save", ctypes.c_int, P, P, ctypes.c_size_t)
-iks_toy_state_load = _fn("iks_toy_state_load", ctypes.c_int, P, P, ctypes.c_size_t)
-iks_toy_uniform_count = _fn("iks_toy_uniform_count", ctypes.c_int, P)
-iks_toy_uniform_info = _fn("iks_toy_uniform_info", ctypes.c_int, P, ctypes.c_int, P)
+iks_engine_create = _gl("iks_engine_create", ctypes.c_int, P, ctypes.POINTER(P))
+iks_engine_destroy = _gl("iks_engine_destroy", None, P)
+iks_engine_renderer = _gl("iks_engine_renderer", ctypes.c_char_p, P)
+iks_toy_load = _gl("iks_toy_load", ctypes.c_int, P, P, ctypes.POINTER(P))
+iks_toy_destroy = _gl("iks_toy_destroy", None, P)
+iks_toy_name = _gl("iks_toy_name", ctypes.c_char_p, P)
+iks_toy_set = _gl("iks_toy_set", ctypes.c_int, P, ctypes.c_char_p)
+iks_toy_draw = _gl("iks_toy_draw", ctypes.c_int, P, P, P)
+iks_toy_set_channel = _gl("iks_toy_set_channel", ctypes.c_int, P, ctypes.c_int, P)
+iks_render = _gl("iks_render", ctypes.c_int, P, P, P)
+iks_toy_reset = _gl("iks_toy_reset", ctypes.c_int, P)
+iks_toy_state_size = _gl("iks_toy_state_size", ctypes.c_size_t, P)
+iks_toy_state_save = _gl("iks_toy_state_save", ctypes.c_int, P, P, ctypes.c_size_t)
+iks_toy_state_load = _gl("iks_toy_state_load", ctypes.c_int, P, P, ctypes.c_size_t)
+iks_toy_uniform_count = _gl("iks_toy_uniform_count", ctypes.c_int, P)
+iks_toy_uniform_info = _gl("iks_toy_uniform_info", ctypes.c_int, P, ctypes.c_int, P)
 iks_toy_describe = _fn("iks_toy_describe", ctypes.c_int, P, ctypes.POINTER(P))
 iks_toy_spec_free = _fn("iks_toy_spec_free", None, P)
 iks_toy_spec_name = _fn("iks_toy_spec_name", ctypes.c_char_p, P)

@@ -15,6 +15,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +216,7 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
     e->log = (iks_logger){ d->log, d->log_user };
     e->pid = getpid();
+    pthread_mutex_init(&e->busy, NULL);
     /* the caller's context, current again when this returns, whatever happens */
     iks_current caller;
     iks_current_save(&caller);
@@ -279,6 +281,34 @@ static bool make_ours_current(iks_engine *e, iks_err *err)
 
 bool iks_engine_forked(const iks_engine *e) { return e && e->pid != getpid(); }
 
+/* The thread rule at the door: a call in progress on one thread (depth > 0) makes a call from another
+ * thread a usage error, never GL calls on a context current elsewhere. 1: the outermost call on this
+ * thread (depth 0 -> 1), 0: nested, -1: refused (busy on another thread). */
+static int claim(iks_engine *e)
+{
+    pthread_mutex_lock(&e->busy);
+    int r = e->depth > 0 && !pthread_equal(e->owner, pthread_self()) ? -1 : e->depth == 0 ? 1 : 0;
+    if (r >= 0 && e->depth++ == 0) e->owner = pthread_self();
+    pthread_mutex_unlock(&e->busy);
+    return r;
+}
+
+/* One call out; true when it was the outermost (depth back to 0). Never below 0. */
+static bool unclaim(iks_engine *e)
+{
+    pthread_mutex_lock(&e->busy);
+    bool last = e->depth > 0 && --e->depth == 0;
+    pthread_mutex_unlock(&e->busy);
+    return last;
+}
+
+static bool busy_error(const iks_engine *e, iks_err *err)
+{
+    (void)e;
+    return iks_err_set(err, IKS_E_USAGE, "the engine is in a call on another thread: an engine and its toys are used "
+                       "by one thread at a time (hold a lock around its calls, or make an engine per thread)");
+}
+
 bool iks_engine_enter(const iks_engine *ce, iks_err *err)
 {
     iks_engine *e = (iks_engine *)ce;
@@ -288,7 +318,10 @@ bool iks_engine_enter(const iks_engine *ce, iks_err *err)
         return iks_err_set(err, IKS_E_USAGE, "this engine was made by process %ld, and this is %ld, a child forked "
                            "from it: its GL context stays in the parent (make engines after the fork, or start "
                            "children with the 'spawn' method)", (long)e->pid, (long)getpid());
-    if (!e || e->depth++ > 0) return true;
+    if (!e) return true;
+    int c = claim(e);
+    if (c < 0) return busy_error(e, err);
+    if (c == 0) return true;
     if (!e->plat) {
         iks_glstate_save(&e->host_state);
         iks_glstate_reset();
@@ -302,14 +335,14 @@ bool iks_engine_enter(const iks_engine *ce, iks_err *err)
     if (make_ours_current(e, err)) return true;
     iks_current_restore(&e->caller);
     e->switched = false;
-    e->depth--;
+    (void)unclaim(e);
     return false;
 }
 
 void iks_engine_leave(const iks_engine *ce)
 {
     iks_engine *e = (iks_engine *)ce;
-    if (!e || e->depth == 0 || --e->depth > 0) return;
+    if (!e || !unclaim(e)) return;
     if (!e->plat) iks_glstate_restore(&e->host_state);
     else if (e->switched) iks_current_restore(&e->caller);
     e->switched = false;
@@ -358,14 +391,18 @@ static bool enter_quietly(const iks_engine *e)
 {
     if (iks_engine_forked(e)) return false;
     iks_err ignored = IKS_ERR_INIT;
-    if (!iks_engine_enter(e, &ignored)) ((iks_engine *)e)->depth++; /* so that the leave after balances */
+    bool ok = iks_engine_enter(e, &ignored);
+    bool busy = !ok && e && ignored.msg && strstr(ignored.msg, "on another thread");
     iks_err_clear(&ignored);
+    if (busy) return false; /* nothing on a context another thread is using */
+    if (!ok) (void)claim((iks_engine *)e); /* so that the leave after balances */
     return true;
 }
 
 static void engine_free(iks_engine *e)
 {
     if (e->own_plat && e->plat) e->plat->destroy(e->plat);
+    pthread_mutex_destroy(&e->busy);
     free(e->shader_dir_owned);
     free(e);
 }

@@ -11,6 +11,7 @@
 #include "toy/toyfile.h"
 
 #include <stddef.h>
+#include <pthread.h>
 #include <sys/types.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ struct iks_engine {
     /* the process that made it: in a child forked from it the context and the driver's threads are
      * the parent's (iks_engine_forked) */
     pid_t pid;
+    /* the thread rule: depth and owner under busy (a call from another thread reads them) */
+    pthread_mutex_t busy;
+    pthread_t owner;        /* the thread whose call is in progress, while depth > 0 */
 };
 
 struct iks_toy {
