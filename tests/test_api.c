@@ -2009,6 +2009,47 @@ static void test_threads(iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* A toy's media budget: each image is taken against what the toy's earlier ones left of it, refused from
+ * its header (before its pixels are decoded) naming the file and media_budget; within it the toy loads */
+static void test_media_budget(void)
+{
+    char dir[] = "/tmp/iks_budgetXXXXXX";
+    if (!mkdtemp(dir)) return;
+    enum { S = 1024 }; /* 4 MiB decoded each, a few KiB on disk */
+    uint8_t *px = calloc((size_t)S * S, 4);
+    char png[4][96];
+    for (int i = 0; px && i < 4; i++) {
+        snprintf(png[i], sizeof png[i], "%s/t%d.png", dir, i);
+        CHECK_CODE("a 1024x1024 PNG", iks_write_png(png[i], px, S, S, false), IKS_OK);
+    }
+    free(px);
+    const char *src = "void mainImage(out vec4 o, in vec2 f) { o = texture(iChannel0, f) + texture(iChannel1, f) + "
+                      "texture(iChannel2, f) + texture(iChannel3, f); }";
+    for (int k = 0; k < 2; k++) {
+        iks_engine_desc ed = IKS_ENGINE_DESC_INIT;
+        ed.media_budget = k ? (size_t)16 << 20 : (size_t)14 << 20; /* four images take 16 MiB */
+        iks_engine *e = NULL;
+        CHECK_CODE("an engine with a media budget", iks_engine_create(&ed, &e), IKS_OK);
+        if (!e) continue;
+        iks_toy_desc d = IKS_TOY_DESC_INIT;
+        d.source = src, d.width = 4, d.height = 4;
+        for (int c = 0; c < 4; c++) d.channel[c] = png[c];
+        iks_toy *t = NULL;
+        iks_code code = iks_toy_load(e, &d, &t);
+        const char *m = "";
+        iks_last_error(&m);
+        if (k) CHECK(code == IKS_OK, "four 4 MiB images within a 16 MiB budget load", "ok", "%s: %s", iks_code_name(code), m);
+        else
+            CHECK(code == IKS_E_UNSUPPORTED && strstr(m, png[3]) && strstr(m, "media_budget 14 MiB") && strstr(m, "2.0 MiB left"),
+                  "the fourth image past a 14 MiB budget is refused naming it and the budget", "unsupported: t3.png ... 2.0 "
+                  "MiB left ... media_budget 14 MiB", "%s: %s", iks_code_name(code), m);
+        iks_toy_destroy(t);
+        iks_engine_destroy(e);
+    }
+    for (int i = 0; i < 4; i++) remove(png[i]);
+    rmdir(dir);
+}
+
 /* fork after drawing: in the child every call on the parent's engine or toys is IKS_E_USAGE at once
  * (the driver's threads are the parent's: a draw would wait for them for ever), destroying them touches
  * nothing of the parent's, and the parent goes on drawing */
@@ -2165,6 +2206,7 @@ int main(int argc, char **argv)
     test_state(e);
     test_fork(e);
     test_threads(e);
+    test_media_budget();
     test_es_check(e, &lb);
     test_deep_expression(e);
     test_errors(e);

@@ -218,6 +218,11 @@ typedef struct {
     const char *shader_dir;
     iks_log_fn log;     /* NULL: warnings are dropped */
     void *log_user;
+    /* Bytes of decoded media (every image, cubemap face and volume) one toy of this engine may hold,
+     * checked from each file's header before it is decoded: a toy of a few small files can declare
+     * gigabytes of pixels. 0: 1 GiB. A toy past it fails to load (IKS_E_UNSUPPORTED naming the file and
+     * media_budget). */
+    size_t media_budget;
 } iks_engine_desc;
 #define IKS_ENGINE_DESC_INIT IKS_DESC_INIT_(iks_engine_desc)
 

@@ -215,6 +215,7 @@ iks_code iks_engine_create(const iks_engine_desc *d, iks_engine **out)
     iks_engine *e = calloc(1, sizeof *e);
     if (!e) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
     e->log = (iks_logger){ d->log, d->log_user };
+    e->media_budget = d->media_budget;
     e->pid = getpid();
     pthread_mutex_init(&e->busy, NULL);
     /* the caller's context, current again when this returns, whatever happens */
@@ -516,6 +517,7 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         return false;
     }
     int w = d->width > 0 ? d->width : IKS_DEFAULT_WIDTH, h = d->height > 0 ? d->height : IKS_DEFAULT_HEIGHT;
+    t->tf.desc.media_budget = e->media_budget;
     bool ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
     t->es_issues = ok && d->es_check ? iks_es_check(&t->tf.desc, &base, &e->log) : -1;
     free((void *)base.include_dirs);

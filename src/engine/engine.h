@@ -32,6 +32,7 @@ struct iks_engine {
      * while toys live is released by the last toy's iks_toy_destroy */
     long toys;
     bool destroyed;
+    size_t media_budget;    /* iks_engine_desc's, for each toy's spec */
     /* the process that made it: in a child forked from it the context and the driver's threads are
      * the parent's (iks_engine_forked) */
     pid_t pid;

@@ -82,7 +82,7 @@ static unsigned sampler(iks_gltoy *t, iks_filter f, bool repeat)
 }
 
 /* loads a PNG or JPEG (decoded by src/media) as an RGBA8 (or sRGB) texture */
-static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
+static bool load_image(iks_gltoy *t, const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     if (!in->path) { /* media that is not there, run with --missing-media=black */
         static const unsigned char black[4] = { 0, 0, 0, 255 };
@@ -95,10 +95,12 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_
         return true;
     }
     /* larger than GL takes, the channel would read black, silently */
-    iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip };
+    iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip, .toy_left = t->media_left,
+                         .toy_budget = t->media_budget };
     iks_image img;
     if (!iks_image_load(&img, in->path, &o, e)) return false;
     int w = img.w, h = img.h;
+    t->media_left -= (size_t)w * (size_t)h * 4; /* the decoder refused what would pass it */
     *id = fnv(fnv(fnv(*id, &w, sizeof w), &h, sizeof h), img.px, (size_t)w * (size_t)h * 4);
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_2D, *tex);
@@ -114,12 +116,14 @@ static bool load_image(const iks_input *in, unsigned *tex, float res[3], uint64_
 }
 
 /* the six faces X.ext, X_1.ext .. X_5.ext as one cubemap */
-static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
+static bool load_cube(iks_gltoy *t, const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     iks_image_cube c = { 0 };
     if (in->path) {
-        iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip };
+        iks_image_opts o = { .max_side = iks_gpu_max_size(), .vflip = in->vflip, .toy_left = t->media_left,
+                             .toy_budget = t->media_budget };
         if (!iks_image_cube_load(&c, in->path, &o, e)) return false;
+        t->media_left -= 6 * (size_t)c.size * (size_t)c.size * 4;
     }
     glGenTextures(1, tex);
     glBindTexture(GL_TEXTURE_CUBE_MAP, *tex);
@@ -145,7 +149,7 @@ static bool load_cube(const iks_input *in, unsigned *tex, float res[3], uint64_t
 
 /* shadertoy.com's volume (.bin, parsed by src/media/volume.c) as a 3D texture of 1-4 channels of
  * bytes or floats */
-static bool load_volume(const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
+static bool load_volume(iks_gltoy *t, const iks_input *in, unsigned *tex, float res[3], uint64_t *id, iks_err *e)
 {
     if (!in->path) { /* missing media: one black texel */
         static const unsigned char black[4] = { 0, 0, 0, 255 };
@@ -161,6 +165,16 @@ static bool load_volume(const iks_input *in, unsigned *tex, float res[3], uint64
     glGetIntegerv(GL_MAX_3D_TEXTURE_SIZE, &max);
     iks_volume v;
     if (!iks_volume_load(&v, in->path, max > 0 ? (uint32_t)max : 1, e)) return false;
+    /* a volume's texels are its file's (read whole, under the file's own limit): counted before upload */
+    size_t vbytes = (size_t)v.x * v.y * v.z * v.channels * (v.format == 10 ? 4 : 1);
+    if (vbytes > t->media_left) {
+        iks_err_set(e, IKS_E_UNSUPPORTED, "%s: a volume of %.1f MiB, more than the %.1f MiB left of the toy's media "
+                    "budget (media_budget %.0f MiB: every image, cubemap face and volume it decodes)", in->path,
+                    (double)vbytes / (1 << 20), (double)t->media_left / (1 << 20), (double)t->media_budget / (1 << 20));
+        iks_volume_free(&v);
+        return false;
+    }
+    t->media_left -= vbytes;
     static const GLenum BYTE_FMT[4] = { GL_R8, GL_RG8, GL_RGB8, GL_RGBA8 };
     static const GLenum FLOAT_FMT[4] = { GL_R32F, GL_RG32F, GL_RGB32F, GL_RGBA32F };
     static const GLenum LAYOUT[4] = { GL_RED, GL_RG, GL_RGB, GL_RGBA };
@@ -261,12 +275,12 @@ static bool load_inputs(iks_gltoy *t, const iks_spec *d, int pass, const char *n
         }
         if (in->kind == IKS_IN_BUFFER && (in->buffer < 0 || in->buffer > 3 || !d->pass[in->buffer].path))
             return iks_err_set(e, IKS_E_USAGE, "%s: " IKS_U_CHANNEL_PREFIX "%d reads a buffer that the toy does not have", name, c);
-        if (in->kind == IKS_IN_IMAGE && !load_image(in, &tex[c], res[c], &t->identity, e)) return false;
+        if (in->kind == IKS_IN_IMAGE && !load_image(t, in, &tex[c], res[c], &t->identity, e)) return false;
         if (in->kind == IKS_IN_CUBEMAP) {
-            if (!load_cube(in, &tex[c], res[c], &t->identity, e)) return false;
+            if (!load_cube(t, in, &tex[c], res[c], &t->identity, e)) return false;
             glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
         }
-        if (in->kind == IKS_IN_VOLUME && !load_volume(in, &tex[c], res[c], &t->identity, e)) return false;
+        if (in->kind == IKS_IN_VOLUME && !load_volume(t, in, &tex[c], res[c], &t->identity, e)) return false;
         if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
             if (pass < 0)
                 return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s channel in a sound pass is not supported",
@@ -390,6 +404,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_spec *d, const iks_source_opts *ba
     t->identity = fnv(t->identity, t->order, sizeof t->order);
     int cube_size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;
     t->identity = fnv(t->identity, &cube_size, sizeof cube_size);
+    t->media_budget = t->media_left = d->media_budget ? d->media_budget : IKS_MEDIA_BUDGET;
     if (!d->pass[IKS_IMAGE_PASS].path) return iks_err_set(e, IKS_E_USAGE, "the toy has no Image pass");
     const iks_pass *sound = d->sound.path ? &d->sound : NULL;
     /* the compiler's warnings given so far: Common is in every pass, and its warnings are said once */

@@ -85,6 +85,7 @@ typedef struct {
     iks_uvalue *uniforms;            /* the author's uniforms of the picture's passes, first
                                       * declaration of a name first (owned); kept by iks_gltoy_apply */
     int nuniforms;
+    size_t media_left, media_budget; /* the spec's media budget, and what its decoded media left of it */
     iks_chan_feed feed[IKS_PASSES][4]; /* channels the caller feeds (textures owned as each says) */
     uint8_t *feed_rows;              /* pixels turned bottom row first for an upload (owned) */
     size_t feed_cap;

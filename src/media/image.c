@@ -61,6 +61,11 @@ static bool fits(uint32_t w, uint32_t h, const char *name, const iks_image_opts 
     if (bytes > budget)
         return fail(e, IKS_E_UNSUPPORTED, name, "%" PRIu32 "x%" PRIu32 " is %.1f MiB of RGBA pixels, more than the %.1f MiB "
                     "a texture may take", w, h, (double)bytes / (1 << 20), (double)budget / (1 << 20));
+    if (o->toy_budget && bytes > o->toy_left)
+        return fail(e, IKS_E_UNSUPPORTED, name, "%" PRIu32 "x%" PRIu32 " is %.1f MiB of RGBA pixels, more than the %.1f MiB "
+                    "left of the toy's media budget (media_budget %.0f MiB: every image, cubemap face and volume it "
+                    "decodes)", w, h, (double)bytes / (1 << 20), (double)o->toy_left / (1 << 20),
+                    (double)o->toy_budget / (1 << 20));
     return true;
 }
 
@@ -372,6 +377,8 @@ char *iks_cube_face_path(const char *path, int face)
 bool iks_image_cube_load(iks_image_cube *c, const char *path, const iks_image_opts *o, iks_err *e)
 {
     memset(c, 0, sizeof *c);
+    static const iks_image_opts none;
+    iks_image_opts fo = o ? *o : none;
     for (int face = 0; face < 6; face++) {
         char *p = iks_cube_face_path(path, face);
         if (!p) {
@@ -379,7 +386,9 @@ bool iks_image_cube_load(iks_image_cube *c, const char *path, const iks_image_op
             return iks_err_set(e, IKS_E_NOMEM, "out of memory");
         }
         iks_image img;
-        bool ok = iks_image_load(&img, p, o, e);
+        bool ok = iks_image_load(&img, p, &fo, e);
+        /* the faces take the toy's budget in turn */
+        if (ok && fo.toy_budget) fo.toy_left -= (size_t)img.w * (size_t)img.h * 4;
         if (ok && (img.w != img.h || (face && img.w != c->size)))
             ok = iks_err_set(e, IKS_E_FORMAT, "%s: cubemap faces must be square and all the same size", p);
         free(p);

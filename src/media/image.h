@@ -28,6 +28,9 @@ typedef struct {
     int max_side;     /* the largest width or height taken: the GL's texture size; 0: IKS_IMAGE_SIDE_MAX */
     size_t max_bytes; /* the most RGBA8 bytes decoded; 0: IKS_IMAGE_BUDGET */
     bool vflip;       /* bottom row first (the site's default for textures); else top row first */
+    /* A toy's budget for all its decoded media (0: none): what is left of it (a cubemap's faces take it
+     * in turn), refused from the header before a pixel is decoded, the message naming the budget */
+    size_t toy_left, toy_budget;
 } iks_image_opts;
 
 typedef struct {

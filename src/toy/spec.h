@@ -73,7 +73,10 @@ typedef struct {
     /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
      * is its own sound pass too, and only that when no mainImage can be seen in it. */
     iks_pass sound;
+    /* Bytes of decoded media (images, cubemap faces, volumes) the toy may hold in all; 0: IKS_MEDIA_BUDGET */
+    size_t media_budget;
 } iks_spec;
+#define IKS_MEDIA_BUDGET ((size_t)1 << 30) /* 1 GiB: the site's heaviest toys hold a few hundred MiB */
 
 /* ---- a uniform's value by name (--set, iks_toy_desc's sets and values) ----------------------------- */
 
