@@ -136,6 +136,12 @@ static void set_host_state(int w, int h)
     glActiveTexture(GL_TEXTURE3);
     glBindTexture(GL_TEXTURE_2D, tex[3]);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    /* units the library never binds hold the host's too, and the active one is past them: a texture the
+     * library made while unit 5 was active stayed bound there, and the unit came back as GL_TEXTURE3 */
+    glActiveTexture(GL_TEXTURE6);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, tex[1]);
+    glActiveTexture(GL_TEXTURE5);
+    glBindTexture(GL_TEXTURE_2D, tex[0]);
     glGenSamplers(1, &samp);
     glBindSampler(2, samp);
     glGenFramebuffers(1, &fbo);

@@ -105,7 +105,9 @@ static const row ROWS[] = {
     NEED(INT1, GL_PACK_SWAP_BYTES, set_pixel_store, 0)
     NEED(INT1, GL_UNPACK_SWAP_BYTES, set_pixel_store, 0)
     UNIT_ROWS(0) UNIT_ROWS(1) UNIT_ROWS(2) UNIT_ROWS(3)
-    ROW(INT1, GL_ACTIVE_TEXTURE, set_active)
+    /* last: the walk over the units moves it. The library works on unit 0: with the host's unit 5 active,
+     * a texture it made stayed bound on a unit nobody gave back */
+    NEED(INT1, GL_ACTIVE_TEXTURE, set_active, GL_TEXTURE0)
 };
 #define NROWS (sizeof ROWS / sizeof ROWS[0])
 _Static_assert(NROWS <= IKS_GLSTATE_ROWS, "iks_glstate holds a value for every row");
@@ -137,6 +139,8 @@ void iks_glstate_save(iks_glstate *s)
     for (size_t i = 0; i < NROWS; i++) {
         if (ROWS[i].unit >= 0) glActiveTexture(GL_TEXTURE0 + (GLenum)ROWS[i].unit);
         get(&ROWS[i], &s->v[i]);
+        /* the host's unit, as it was before the walk over the units moved it */
+        if (ROWS[i].pname == GL_ACTIVE_TEXTURE) s->v[i].i[0] = active;
     }
     glActiveTexture((GLenum)active);
 }
