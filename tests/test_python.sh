@@ -337,6 +337,49 @@ check_eq "three threads, three toys (buffers too), three rounds: every snapshot 
 True []
 True []" "$out"
 
+# ---- Ctrl-C: KeyboardInterrupt from a render without a progress callback and from a slow Cube A snapshot ----
+cat > "$tmp/ctrlc.py" <<'PY'
+import os, signal, sys, ikshade
+# started in the background by a script, Python found SIGINT ignored and keeps it so: a terminal's
+# Python has this handler
+signal.signal(signal.SIGINT, signal.default_int_handler)
+what, out = sys.argv[1], sys.argv[2]
+cube = {"renderpass": [
+    {"type": "cubemap", "outputs": [{"id": "4dX3Rr"}], "inputs": [], "code":
+     "void mainCubemap(out vec4 c, in vec2 p, in vec3 o, in vec3 d) { float a = 0.0;"
+     " for (int i = 0; i < 20000; i++) a = fract(a * 1.3 + sin(float(i) + d.x)); c = vec4(a); }"},
+    {"type": "image", "inputs": [{"channel": 0, "type": "cubemap", "id": "4dX3Rr"}], "code":
+     "void mainImage(out vec4 c, in vec2 p) { c = texture(iChannel0, vec3(p, 1.0)); }"}]}
+try:
+    if what == "render":
+        print("drawing", flush=True)
+        ikshade.render("", out + "/%06d.png", frames=100000, size=(32, 18))
+    else:
+        t = ikshade.Toy(cube, size=(8, 8))
+        print("drawing", flush=True)
+        t.snapshot()
+    print("finished")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt")
+PY
+for what in render snapshot; do
+  mkdir -p "$tmp/cc-$what"
+  (cd "$tmp" && exec env "${py_env[@]}" "$tmp/venv/bin/python" ctrlc.py "$what" "$tmp/cc-$what" > "$tmp/cc-$what.out" 2>&1) &
+  pid=$!
+  for i in $(seq 1 600); do grep -q drawing "$tmp/cc-$what.out" 2>/dev/null && break; sleep 0.1; done
+  if [ "$what" = render ]; then  # some frames written first
+    for i in $(seq 1 600); do [ "$(ls "$tmp/cc-$what" | wc -l)" -ge 3 ] && break; sleep 0.1; done
+  else sleep 2; fi
+  kill -INT "$pid" 2>/dev/null
+  for i in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; echo "still running 60 s after SIGINT" >> "$tmp/cc-$what.out"; fi
+  wait "$pid" 2>/dev/null
+  check_eq "Ctrl-C during a $what: KeyboardInterrupt (not an ikshade.Error, not the end)" "drawing
+KeyboardInterrupt" "$(grep -v makecontext "$tmp/cc-$what.out")"
+done
+n=$(ls "$tmp/cc-render" | wc -l)
+check "... the render's $n frames on disk are whole PNGs, fewer than asked" bash -c '[ "$1" -ge 3 ] && [ "$1" -lt 100000 ] && for f in "$2"/*.png; do python3 "$3" info "$f" >/dev/null || exit 1; done' _ "$n" "$tmp/cc-render" "$src/tests/png.py"
+
 # ---- fork: a child of a process that drew gets ikshade.Error at once (never a hang); spawn works ----
 cat > "$tmp/forking.py" <<'PY'
 import multiprocessing as mp, sys, ikshade

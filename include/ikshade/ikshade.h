@@ -516,7 +516,9 @@ typedef struct {
  * see iks_engine_finish). IKS_E_USAGE naming the field for a size below 1x1 ("size"), a stride below a
  * row or not a whole number of floats ("rgba8_stride", "rgbaf_stride"), a length too small for the
  * frame ("rgba8_len", "rgbaf_len": nothing written), to_fbo on a headless engine ("fbo"), or a
- * rectangle with a negative side ("w"). A framebuffer GL refuses to draw into is IKS_E_GL. */
+ * rectangle with a negative side ("w"). A framebuffer GL refuses to draw into is IKS_E_GL. A toy with Cube A
+ * draws it in steps where it is slow, and iks_interrupt stops it between two (IKS_E_INTERRUPTED; its
+ * buffers are then mid-frame: reset or restore it). */
 IKS_API iks_code iks_toy_draw(iks_toy *t, const iks_frame_info *f, const iks_draw_desc *d);
 /* The Image pass's picture of the last iks_toy_draw, as a GL_TEXTURE_2D of the engine's context that the
  * caller may sample (bind it, read it with glGetTexImage or a framebuffer of its own) but not change or

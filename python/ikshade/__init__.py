@@ -46,6 +46,44 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+def _interruptible(call: Callable[[], Any]) -> Any:
+    """call() (a C call that can take minutes, and its check) with Ctrl-C working: the signal reaches
+    Python on the main thread only, between bytecodes, never while the C call runs there; so the call
+    runs on a worker thread while this one waits, and Ctrl-C asks the library to stop (iks_interrupt:
+    within a frame, or a step of a slow Cube A), waits for it, and raises KeyboardInterrupt. Anywhere
+    else (another thread, a callback) call() runs here."""
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    box: Dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["result"] = call()
+        except BaseException as e:  # given back to the caller's thread below
+            box["error"] = e
+        finally:
+            done.set()
+    th = threading.Thread(target=work, name="ikshade-call", daemon=True)
+    th.start()
+    stopped = False
+    # an Event, not join: a KeyboardInterrupt inside Thread.join can leave is_alive() saying False while
+    # the call still runs (the flag would then be cleared before the library ever saw it)
+    while not done.is_set():
+        try:
+            done.wait(0.05)
+        except KeyboardInterrupt:
+            stopped = True
+            _lib.iks_interrupt()
+    th.join()
+    if stopped:
+        _lib.iks_interrupt_reset()
+        raise KeyboardInterrupt
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
 def version() -> str:
     """The library's version, as `ikshade --version` prints it."""
     return (_lib.iks_version() or b"").decode()
@@ -323,7 +361,8 @@ class Toy:
             ptr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
             out = memoryview(buf).cast("B", (h, w, 4))
         d = _lib.Struct("iks_draw_desc", width=w, height=h, rgba8=ptr, rgba8_len=w * h * 4)
-        _lib.check(_lib.iks_toy_draw(self._live(), f.ptr, d.ptr))
+        t = self._live()
+        _interruptible(lambda: _lib.check(_lib.iks_toy_draw(t, f.ptr, d.ptr)))
         self.frame = (self.frame if frame is None else int(frame)) + 1
         self._at = (w, h)
         return out
@@ -376,8 +415,9 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
     for the sound (seconds long). frames: a count from 0, (first, end) or a range. progress(done, total)
     is called as frames are written, and with the same numbers between the steps of a frame whose Cube A
     is drawn in steps (strips of its faces); returning False stops the render, within the frame too
-    (ikshade.Error, code_name "interrupted", every file on disk complete). Returns the render's numbers (written, total, seconds,
-    samples, width, height)."""
+    (ikshade.Error, code_name "interrupted", every file on disk complete); Ctrl-C stops it the same way
+    and raises KeyboardInterrupt (progress runs on a worker thread of the package's then). Returns the
+    render's numbers (written, total, seconds, samples, width, height)."""
     if isinstance(frames, range):
         if frames.step != 1:
             raise Error(1, f"frames {frames!r}: a range with step 1", "frames")
@@ -407,8 +447,12 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
         if cb:
             d["progress"] = ctypes.cast(cb, ctypes.c_void_p).value
         stats = _lib.Struct("iks_render_stats")
-        code = _lib.iks_render(toy._live(), d.ptr, stats.ptr)
-        if errors:
-            raise errors[0]
-        _lib.check(code)
+        t = toy._live()
+
+        def run() -> None:
+            code = _lib.iks_render(t, d.ptr, stats.ptr)
+            if errors:
+                raise errors[0]
+            _lib.check(code)  # on the thread that made the call: the last error is per thread
+        _interruptible(run)
         return {k: stats[k] for k in ("written", "total", "seconds", "samples", "width", "height")}

@@ -124,6 +124,8 @@ iks_toy_spec_pass = _fn("iks_toy_spec_pass", ctypes.c_int, P, ctypes.c_int, P)
 iks_toy_spec_channel = _fn("iks_toy_spec_channel", ctypes.c_int, P, ctypes.c_int, ctypes.c_int, P)
 iks_toy_spec_uniform_count = _fn("iks_toy_spec_uniform_count", ctypes.c_int, P)
 iks_toy_spec_uniform = _fn("iks_toy_spec_uniform", ctypes.c_int, P, ctypes.c_int, P)
+iks_interrupt = _fn("iks_interrupt", None)
+iks_interrupt_reset = _fn("iks_interrupt_reset", None)
 PROGRESS_FN = ctypes.CFUNCTYPE(ctypes.c_bool, P, P)
 ik_solve2_batch = _fn("ik_solve2_batch", None, ctypes.c_size_t, P, P, P, P, P, P, P, P, where=iklib)
 ik_solve3_batch = _fn("ik_solve3_batch", None, ctypes.c_size_t, P, P, P, P, P, P, P, P, ctypes.c_int, P, P, P, P, P,

@@ -6,6 +6,7 @@
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
 #include "base/buf.h"
+#include "base/stop.h"
 #include "base/strutil.h"
 
 #include "io/pngio.h"
@@ -901,6 +902,13 @@ static void rows_out(uint8_t *dst, size_t stride, const uint8_t *src, size_t row
     for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * stride, src + (size_t)(h - 1 - y) * row, row);
 }
 
+/* between a draw's steps: on unless the process was asked to stop */
+static bool draw_step(void *user, int part, int parts)
+{
+    (void)user, (void)part, (void)parts;
+    return !iks_stop_requested();
+}
+
 static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_desc *d)
 {
     static const iks_frame_info zero;
@@ -927,7 +935,15 @@ static iks_code toy_draw(iks_toy *t, const iks_frame_info *fi, const iks_draw_de
     if ((w != t->gl.w || h != t->gl.h) && !iks_gltoy_resize(&t->gl, w, h, &err)) return iks_publish(&err);
     iks_frame f;
     iks_frame_from_info(&f, fi ? fi : &zero);
-    iks_gltoy_draw(&t->gl, tg, &f);
+    /* a Cube A frame can take minutes on a CPU rasterizer: drawn in steps where it is slow, so that
+     * iks_interrupt (a host's Ctrl-C) stops it within one (the picture is iks_gltoy_draw's, byte for byte) */
+    if (iks_gltoy_has_cube(&t->gl)) {
+        if (!iks_gltoy_draw_steps(&t->gl, tg, &f, 0, draw_step, NULL)) {
+            iks_err_set(&err, IKS_E_INTERRUPTED, "%s: interrupted in Cube A (its buffers are mid-frame: reset or "
+                        "restore the toy)", iks_toy_name(t));
+            return iks_publish(&err);
+        }
+    } else iks_gltoy_draw(&t->gl, tg, &f);
     t->image = tg;
     if (!iks_gltoy_media_ok(&t->gl, &err)) return iks_publish(&err);
     if (d->to_fbo && !iks_target_blit(tg, d->fbo, d->x, d->y, d->w ? d->w : w, d->h ? d->h : h, &err))
