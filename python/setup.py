@@ -5,7 +5,8 @@ The binding's struct layouts are not written by hand: gen_layout.c, compiled her
 library's header, prints them (ikshade/_layout.py). The header is found through $IKSHADE_INCLUDE,
 then the source tree this directory is in (../include), then `pkg-config --cflags ikshade` (an
 installed prefix). The library is found at import time through $IKSHADE_LIB, then the build tree
-next to this directory when there is one (BUILD, default ../build), then the system's search.
+next to this directory when there is one (BUILD, default ../build), then the prefix pkg-config named
+when the package was built (its libdir, which the loader may not search), then the system's search.
 """
 import os
 import shlex
@@ -45,6 +46,17 @@ def layout_module():
         return subprocess.check_output([exe], text=True)
 
 
+def prefix_library():
+    """libikshade.so.0 of the prefix pkg-config knows (an installed libikshade), or None"""
+    try:
+        libdir = subprocess.check_output(["pkg-config", "--variable=libdir", "ikshade"], text=True,
+                                         stderr=subprocess.DEVNULL).strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    lib = os.path.normpath(os.path.join(libdir, "libikshade.so.0"))
+    return lib if libdir and os.path.exists(lib) else None
+
+
 def project_version():
     """the library's version: the source tree's CMakeLists.txt, else the installed ikshade.pc"""
     import re
@@ -72,6 +84,9 @@ class BuildPy(build_py):
         with open(os.path.join(pkg, "_paths.py"), "w") as f:
             f.write("# where the package was built from: the library of that build tree, if it is there\n")
             f.write(f"BUILD_LIBRARY = {libpath!r} if __import__('os').path.exists({libpath!r}) else None\n")
+            # an installed prefix the loader may not search (a user's ~/.local): its library by path, so
+            # that the package needs neither LD_LIBRARY_PATH nor IKSHADE_LIB
+            f.write(f"PREFIX_LIBRARY = {prefix_library()!r}\n")
 
 
 setup(

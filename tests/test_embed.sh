@@ -158,6 +158,23 @@ else
   check "... and ikshade render's, pixel for pixel" same_pixels "$tmp/py.png" "$tmp/ref.png"
 fi
 
+# ---- the Python package built against the installed prefix alone (its header and library found through
+# pkg-config, no source tree beside it) imports and draws with no LD_LIBRARY_PATH and no IKSHADE_LIB ----
+if [ -n "$py" ]; then
+  /usr/bin/python3 -m venv --system-site-packages "$tmp/pvenv"
+  mkdir -p "$tmp/ptree" && cp -r "$src/python" "$tmp/ptree/" && rm -rf "$tmp/ptree/python/build" "$tmp/ptree/python/"*.egg-info
+  (cd "$tmp/ptree" && env -u IKSHADE_INCLUDE IKSHADE_BUILD="$tmp/nobuild" PKG_CONFIG_PATH="$libdir/pkgconfig" PIP_NO_INDEX=1      "$tmp/pvenv/bin/pip" install ./python) > "$tmp/ppip.log" 2>&1
+  check "pip install ./python against the prefix alone ($(tail -n 2 "$tmp/ppip.log" | tr '\n' ' '))" \
+    grep -q "Successfully installed ikshade" "$tmp/ppip.log"
+  out=$(cd "$tmp" && env -u LD_LIBRARY_PATH -u IKSHADE_LIB "${py_env[@]}" "$tmp/pvenv/bin/python" -c '
+import ikshade
+from ikshade import _lib
+print(_lib.lib._name)
+print(ikshade.Toy("", size=(8, 8)).snapshot().shape)' 2>&1 | grep -v makecontext)
+  check_eq "the package finds the prefix's library by itself and draws" "$libdir/libikshade.so.0
+(8, 8, 4)" "$out"
+fi
+
 # ---- the installed program, with the installed shaders (IKSHADE_SHADERS unset, no LD_LIBRARY_PATH:
 # it finds its libraries through its RUNPATH) ----
 check "installed ikshade --version" "$prefix/bin/ikshade" --version

@@ -15,6 +15,10 @@ try:  # where the package was built from (setup.py writes it): the library in th
     from ._paths import BUILD_LIBRARY as _BUILD_LIBRARY  # type: ignore
 except ImportError:  # pragma: no cover - installed by the .deb, where the system finds the library
     _BUILD_LIBRARY = None
+try:  # an installed prefix pkg-config named at build time, which the loader may not search
+    from ._paths import PREFIX_LIBRARY as _PREFIX_LIBRARY  # type: ignore
+except ImportError:  # pragma: no cover - the .deb's, or a package built before the prefix was recorded
+    _PREFIX_LIBRARY = None
 
 
 class Error(Exception):
@@ -36,6 +40,8 @@ def _load() -> ctypes.CDLL:
     # the build tree it was installed from, then the system's search (the .deb's /usr/lib)
     if _BUILD_LIBRARY:
         names.append(_BUILD_LIBRARY)
+    if _PREFIX_LIBRARY:
+        names.append(_PREFIX_LIBRARY)
     names += ["libikshade.so.0", ctypes.util.find_library("ikshade") or ""]
     for n in names:
         if not n:
