@@ -5,6 +5,7 @@
  * library folds into the GLSL it generates (sin(1.0) written back as text), the description of a toy's
  * parameters, a video channel (ffprobe's numbers read, the seek time written), an input log read back.
  * The host's locale is as it set it afterwards, and messages write numbers with a point. */
+#include "check.h"
 #include "ikshade/ikshade.h"
 
 #include <locale.h>
@@ -12,18 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures, checks;
-#define CHECK(cond, ...)                                                                                 \
-    do {                                                                                                 \
-        checks++;                                                                                        \
-        if (!(cond)) {                                                                                   \
-            failures++;                                                                                  \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-            printf(__VA_ARGS__);                                                                         \
-            putchar('\n');                                                                               \
-        }                                                                                                \
-    } while (0)
 
 enum { W = 48, H = 27, NCASES = 4 };
 

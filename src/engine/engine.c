@@ -532,11 +532,10 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
     iks_toy_desc dc;
-    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
-    d = &dc;
     iks_setting *sets = NULL;
     /* settings are checked before anything is read, as a command line checks its arguments */
-    if (!iks_toy_desc_sets(d, &sets, &err)) return iks_publish(&err);
+    if (!iks_toy_desc_take(d, &dc, &sets, &err)) return iks_publish(&err);
+    d = &dc;
     iks_toy *t = NULL;
     bool ok = iks_engine_enter(e, &err);
     if (ok) {

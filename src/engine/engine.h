@@ -66,6 +66,10 @@ iks_code iks_fail_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2
 iks_code iks_fail_field(const char *field, const char *value, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* The caller's d read by its struct_size into copy (iks_desc_take), then checked with its settings
+ * parsed into *sets (iks_toy_desc_sets): what iks_toy_check, iks_toy_load and iks_toy_describe begin
+ * with. false with the error; *sets is then NULL. */
+bool iks_toy_desc_take(const iks_toy_desc *d, iks_toy_desc *copy, iks_setting **sets, iks_err *err);
 /* The desc's settings parsed (NULL with none); false with IKS_E_USAGE naming the bad one. */
 bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
 /* The desc's main file: its path, or the limb demo's (in buf) when it names neither a path nor source;

@@ -162,15 +162,19 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
     return true;
 }
 
+bool iks_toy_desc_take(const iks_toy_desc *d, iks_toy_desc *copy, iks_setting **sets, iks_err *err)
+{
+    *sets = NULL;
+    return IKS_TAKE(iks_toy_desc, d, copy, IKS_FIRST_TOY_DESC, err) && iks_toy_desc_sets(copy, sets, err);
+}
+
 iks_code iks_toy_check(const iks_toy_desc *d)
 {
     if (!d) return iks_fail_usage("iks_toy_check: desc is NULL");
     iks_err err = IKS_ERR_INIT;
     iks_toy_desc dc;
-    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
-    d = &dc;
     iks_setting *s;
-    if (!iks_toy_desc_sets(d, &s, &err)) return iks_publish(&err);
+    if (!iks_toy_desc_take(d, &dc, &s, &err)) return iks_publish(&err);
     free(s);
     return IKS_OK;
 }
@@ -308,10 +312,9 @@ iks_code iks_toy_describe(const iks_toy_desc *d, iks_toy_spec **out)
     *out = NULL;
     iks_err err = IKS_ERR_INIT;
     iks_toy_desc dc;
-    if (!IKS_TAKE(iks_toy_desc, d, &dc, IKS_FIRST_TOY_DESC, &err)) return iks_publish(&err);
-    d = &dc;
     iks_setting *sets = NULL;
-    if (!iks_toy_desc_sets(d, &sets, &err)) return iks_publish(&err);
+    if (!iks_toy_desc_take(d, &dc, &sets, &err)) return iks_publish(&err);
+    d = &dc;
     free(sets);
     iks_toy_spec *s = calloc(1, sizeof *s);
     if (!s) return iks_err_set(&err, IKS_E_NOMEM, "out of memory"), iks_publish(&err);
