@@ -2050,6 +2050,43 @@ static void test_media_budget(void)
     rmdir(dir);
 }
 
+/* iks_toy_desc.values: typed first values, after the text ones, refused by field like them */
+static void test_values(iks_engine *e)
+{
+    const char *src = "uniform float k;\nuniform ivec2 n;\n"
+                      "void mainImage(out vec4 o, in vec2 f) { o = vec4(k, float(n.x) / 255.0, float(n.y) / 255.0, 1.0); }";
+    static const char *const sets[] = { "k=1.0", "n=1,1" };
+    iks_value v[2] = { { .name = "k", .n = 1, .v = { 0.5 } }, { .name = "n", .n = 2, .v = { 3, 200 } } };
+    iks_toy_desc d = IKS_TOY_DESC_INIT;
+    d.source = src, d.width = 4, d.height = 4, d.sets = sets, d.nsets = 2, d.values = v, d.nvalues = 2;
+    iks_toy *t = NULL;
+    CHECK_CODE("typed values with text ones", iks_toy_load(e, &d, &t), IKS_OK);
+    if (t) centre(t, "the typed values win: k 0.5, n (3, 200)", (const unsigned char[3]){ 128, 3, 200 });
+    iks_toy_destroy(t);
+    t = NULL;
+    static const struct { iks_value v; const char *why; } BAD[] = {
+        { { .name = "iTime", .n = 1, .v = { 1 } }, "set by ikshade" },
+        { { .name = "k", .n = 1, .v = { NAN } }, "not a finite number" },
+        { { .name = "k", .n = 5 }, "1 to 4" },
+        { { .name = "2k", .n = 1 }, "GLSL identifier" },
+        { { .name = "k", .n = 1, .v = { 1e39 } }, "beyond a float's range" },
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        d.values = &BAD[i].v, d.nvalues = 1, d.nsets = 0;
+        CHECK_FIELD("a bad typed value", iks_toy_load(e, &d, &t), "values[0]");
+        const char *m = "";
+        iks_last_error(&m);
+        CHECK(strstr(m, BAD[i].why) != NULL, "... says why", BAD[i].why, "%s", m);
+    }
+    iks_value undeclared = { .name = "nosuch", .n = 1, .v = { 1 } };
+    d.values = &undeclared, d.nvalues = 1;
+    CHECK_CODE("a value the shader does not declare", iks_toy_load(e, &d, &t), IKS_E_USAGE);
+    d.values = NULL, d.nvalues = 1;
+    CHECK_FIELD("values NULL with nvalues 1", iks_toy_check(&d), "values");
+    d.nvalues = -1;
+    CHECK_FIELD("nvalues -1", iks_toy_check(&d), "nvalues");
+}
+
 /* fork after drawing: in the child every call on the parent's engine or toys is IKS_E_USAGE at once
  * (the driver's threads are the parent's: a draw would wait for them for ever), destroying them touches
  * nothing of the parent's, and the parent goes on drawing */
@@ -2206,6 +2243,7 @@ int main(int argc, char **argv)
     test_state(e);
     test_fork(e);
     test_threads(e);
+    test_values(e);
     test_media_budget();
     test_es_check(e, &lb);
     test_deep_expression(e);

@@ -274,9 +274,10 @@ typedef enum { IKS_GLSL_AUTO, IKS_GLSL_ES, IKS_GLSL_330 } iks_glsl;
 
 /* A uniform's components' type (iks_uniform_info, iks_value) */
 typedef enum { IKS_UNIFORM_FLOAT, IKS_UNIFORM_INT, IKS_UNIFORM_UINT, IKS_UNIFORM_BOOL } iks_uniform_type;
-/* A value of one of the toy's own uniforms, typed, as the parameter panel hands it back
- * (iks_live_desc.on_values): name, its n components (1 to 4; a float's as GL holds it, an int's whole,
- * a bool's 0 or 1) and the uniform's type. */
+/* A value of one of the toy's own uniforms, typed: what a program gives a toy at load
+ * (iks_toy_desc.values) and what the parameter panel hands back (iks_live_desc.on_values): name, its n
+ * components (1 to 4; a float's as GL holds it, an int's whole, a bool's 0 or 1) and, handed back, the
+ * uniform's type. */
 typedef struct {
     char name[64];
     int n;
@@ -332,7 +333,16 @@ typedef struct {
      * faces every frame, which on a CPU renderer can take minutes at 1024; a smaller side previews it
      * (the faces are sampled the same way, at the lower resolution). At most the GL's cubemap limit. */
     int cube_size;
+    /* The toy's own uniforms' first values, typed (nvalues of them: name, n components), applied after
+     * sets as the typed setters (iks_toy_set_float ...) would apply them: a name the shader does not
+     * declare, a built-in uniform, a count or type that does not fit, or a value a float cannot hold is
+     * IKS_E_USAGE about "values[i]". Each value's type is not read: the shader's declaration decides.
+     * (Added after 0.2.0: iks_live_desc, which holds an iks_toy_desc, is read by its struct_size in
+     * either layout.) */
+    const iks_value *values;
+    int nvalues;
 } iks_toy_desc;
+#define IKS_TOY_DESC_HAS_VALUES 1 /* this header's iks_toy_desc has values and nvalues */
 #define IKS_TOY_DESC_INIT IKS_DESC_INIT_(iks_toy_desc)
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a

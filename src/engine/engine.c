@@ -539,7 +539,7 @@ iks_code iks_toy_load(iks_engine *e, const iks_toy_desc *d, iks_toy **out)
     iks_toy *t = NULL;
     bool ok = iks_engine_enter(e, &err);
     if (ok) {
-        ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, d->nsets, &err, &e->log);
+        ok = iks_toy_open(e, d, &t, &err) && iks_gltoy_apply(&t->gl, sets, iks_toy_desc_nsettings(d), &err, &e->log);
         iks_engine_leave(e);
     }
     free(sets);

@@ -70,7 +70,12 @@ iks_code iks_fail_field(const char *field, const char *value, const char *fmt, .
  * parsed into *sets (iks_toy_desc_sets): what iks_toy_check, iks_toy_load and iks_toy_describe begin
  * with. false with the error; *sets is then NULL. */
 bool iks_toy_desc_take(const iks_toy_desc *d, iks_toy_desc *copy, iks_setting **sets, iks_err *err);
-/* The desc's settings parsed (NULL with none); false with IKS_E_USAGE naming the bad one. */
+/* How many settings iks_toy_desc_sets makes of d: its sets, then its typed values */
+static inline int iks_toy_desc_nsettings(const iks_toy_desc *d)
+{
+    return (d->nsets > 0 ? d->nsets : 0) + (d->nvalues > 0 ? d->nvalues : 0);
+}
+/* The desc's settings parsed (NULL with none), sets then values; false with IKS_E_USAGE naming the bad one. */
 bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
 /* The desc's main file: its path, or the limb demo's (in buf) when it names neither a path nor source;
  * NULL for source text without a name, or with IKS_E_IO when there is no shaders directory. */
@@ -137,7 +142,10 @@ bool iks_out_give(void *out, const void *full, size_t size, size_t first, const 
 #define IKS_FIRST_ENGINE_DESC IKS_SIZE_TO(iks_engine_desc, log_user)
 #define IKS_FIRST_TOY_DESC IKS_SIZE_TO(iks_toy_desc, sound_only)
 #define IKS_FIRST_RENDER_DESC IKS_SIZE_TO(iks_render_desc, quality)
-#define IKS_FIRST_LIVE_DESC IKS_SIZE_TO(iks_live_desc, mute)
+/* iks_toy_desc as 0.2.0 had it (before values and nvalues): the size of the toy inside an older
+ * header's iks_live_desc, whose first layout ended at mute that much earlier (live.c moves it) */
+#define IKS_TOY_DESC_0 offsetof(iks_toy_desc, values)
+#define IKS_FIRST_LIVE_DESC (IKS_SIZE_TO(iks_live_desc, mute) - (sizeof(iks_toy_desc) - IKS_TOY_DESC_0))
 #define IKS_FIRST_IMPORT_DESC IKS_SIZE_TO(iks_import_desc, log_user)
 #define IKS_FIRST_DRAW_DESC IKS_SIZE_TO(iks_draw_desc, h)
 #define IKS_FIRST_CHANNEL_DESC IKS_SIZE_TO(iks_channel_desc, stride)

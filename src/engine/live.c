@@ -543,6 +543,13 @@ static void inputs_open(input_rec *r, const iks_live_desc *d, const live *l, iks
     r->start = iks_now();
     fprintf(r->f, "ikshade-input 1\n# %s\n", l->path ? l->path : "<memory>");
     for (int i = 0; i < d->toy.nsets; i++) fprintf(r->f, "set %s\n", d->toy.sets[i]);
+    /* typed values as the same lines, exact: %.17g reads back as the double it was */
+    for (int i = 0; i < d->toy.nvalues; i++) {
+        const iks_value *v = &d->toy.values[i];
+        fprintf(r->f, "set %.63s=", v->name);
+        for (int c = 0; c < v->n && c < 4; c++) iks_fprintf_c(r->f, "%s%.17g", c ? "," : "", v->v[c]);
+        fputc('\n', r->f);
+    }
 }
 
 static double inputs_t(const input_rec *r) { return iks_now() - r->start; }
@@ -735,10 +742,31 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
     return true;
 }
 
+/* A live description made with a header older than this one's iks_toy_desc (which gained values and
+ * nvalues after 0.2.0) holds the shorter toy, and every member after it sits that much earlier. Such a
+ * caller's struct_size is 0 (the first layout) or below this header's whole size, which IKS_DESC_SIZE
+ * gives every caller of this header: its bytes are moved to this layout, the toy's zero-filled past
+ * what it had, so that its own struct_size reads it. */
+static const iks_live_desc *live_layout(const iks_live_desc *d, iks_live_desc *buf)
+{
+    size_t n;
+    memcpy(&n, d, sizeof n);
+    size_t have = n ? n : IKS_FIRST_LIVE_DESC, growth = sizeof(iks_toy_desc) - IKS_TOY_DESC_0;
+    if (n >= sizeof *buf || have < IKS_FIRST_LIVE_DESC) return d; /* this layout, or refused as it is */
+    size_t at = offsetof(iks_live_desc, toy) + IKS_TOY_DESC_0; /* where the caller's toy ended */
+    memset(buf, 0, sizeof *buf);
+    memcpy(buf, d, have < at ? have : at);
+    if (have > at) memcpy((char *)buf + at + growth, (const char *)d + at, have - at);
+    buf->struct_size = have + growth;
+    return buf;
+}
+
 /* the live description and the toy's inside it, each by its own struct_size */
 static bool take_live(const iks_live_desc *d, iks_live_desc *dc, iks_err *err)
 {
-    if (!IKS_TAKE(iks_live_desc, d, dc, IKS_FIRST_LIVE_DESC, err)) return false;
+    iks_live_desc moved;
+    d = live_layout(d, &moved);
+    if (!IKS_TAKE(iks_live_desc, d, dc, IKS_FIRST_LIVE_DESC + sizeof(iks_toy_desc) - IKS_TOY_DESC_0, err)) return false;
     iks_toy_desc toy;
     if (!IKS_TAKE(iks_toy_desc, &dc->toy, &toy, IKS_FIRST_TOY_DESC, err))
         return iks_err_rename_field(err, "toy.struct_size"), false;
@@ -822,7 +850,7 @@ static bool session_open(session *s, iks_err *err)
     const iks_live_desc *d = s->d;
     live *l = &s->l;
     if (!iks_toy_desc_sets(&d->toy, &l->sets, err)) return false;
-    l->nsets = l->sets ? d->toy.nsets : 0;
+    l->nsets = l->sets ? iks_toy_desc_nsettings(&d->toy) : 0;
     l->path = iks_toy_desc_path(s->e, &d->toy, s->dflt, sizeof s->dflt, err);
     if (!l->path && !d->toy.source && !d->toy.json) {
         free(l->sets);

@@ -50,13 +50,12 @@ const iks_builtin *iks_builtin_named(const char *name, const char **alias_of)
     return NULL;
 }
 
-bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
+/* What a setting may not be, however it came (text or typed): a built-in uniform, or a value a float
+ * cannot hold. q: how the message quotes it. */
+static bool setting_rules(const iks_setting *s, const char *q, iks_err *err)
 {
-    if (!iks_setting_parse(arg, s, err)) return false;
     const char *alias;
     const iks_builtin *b = iks_builtin_named(s->name, &alias);
-    char q[160];
-    snprintf(q, sizeof q, "'%.150s'", arg);
     if (b && alias)
         return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is %s, set by ikshade for every frame: %s", alias,
                              b->name, b->doc);
@@ -69,6 +68,37 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
             return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d (%g) is beyond a float's range (at most "
                                  "%g either way)", i + 1, s->v[i], (double)FLT_MAX);
     return true;
+}
+
+bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
+{
+    if (!iks_setting_parse(arg, s, err)) return false;
+    char q[160];
+    snprintf(q, sizeof q, "'%.150s'", arg);
+    return setting_rules(s, q, err);
+}
+
+/* A typed value as a setting: a GLSL identifier, 1 to 4 finite components, and the rules of any setting */
+static bool value_check(const iks_value *v, iks_setting *s, iks_err *err)
+{
+    memset(s, 0, sizeof *s);
+    size_t len = strnlen(v->name, sizeof v->name);
+    char q[96];
+    snprintf(q, sizeof q, "'%.*s'", (int)(len < 64 ? len : 63), v->name);
+    bool ident = len > 0 && len < sizeof v->name;
+    for (size_t i = 0; ident && i < len; i++) {
+        char c = v->name[i];
+        ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9');
+    }
+    if (!ident) return iks_err_field(err, IKS_E_USAGE, "setting", q, "name: expected a GLSL identifier, NUL-ended");
+    if (v->n < 1 || v->n > 4) return iks_err_field(err, IKS_E_USAGE, "setting", q, "n %d: expected 1 to 4 values", v->n);
+    memcpy(s->name, v->name, len);
+    s->n = v->n;
+    for (int i = 0; i < v->n; i++) {
+        if (!isfinite(v->v[i])) return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d is not a finite number", i + 1);
+        s->v[i] = v->v[i];
+    }
+    return setting_rules(s, q, err);
 }
 
 /* A channel spec: its syntax, and the file it names there (a cubemap's other faces are looked for at
@@ -101,6 +131,9 @@ static bool toy_desc_check(const iks_toy_desc *d, iks_err *err)
     char v[64], f[32];
     if (d->nsets < 0) return iks_err_field(err, IKS_E_USAGE, "nsets", NULL, "%d: expected 0 or more", d->nsets);
     if (d->nsets > 0 && !d->sets) return iks_err_field(err, IKS_E_USAGE, "sets", NULL, "NULL with nsets %d", d->nsets);
+    if (d->nvalues < 0) return iks_err_field(err, IKS_E_USAGE, "nvalues", NULL, "%d: expected 0 or more", d->nvalues);
+    if (d->nvalues > 0 && !d->values)
+        return iks_err_field(err, IKS_E_USAGE, "values", NULL, "NULL with nvalues %d", d->nvalues);
     if (d->n_include_dirs < 0 || (d->n_include_dirs > 0 && !d->include_dirs))
         return iks_err_field(err, IKS_E_USAGE, "include_dirs", NULL, "%s with n_include_dirs %d",
                              d->include_dirs ? "given" : "NULL", d->n_include_dirs);
@@ -141,10 +174,23 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err)
 {
     *out = NULL;
     if (!toy_desc_check(d, err)) return false;
-    if (d->nsets <= 0) return true; /* negative: refused above */
-    iks_setting *s = calloc((size_t)d->nsets, sizeof *s);
+    int nsets = d->nsets > 0 ? d->nsets : 0, nvalues = d->nvalues > 0 ? d->nvalues : 0; /* negative: refused above */
+    if (nsets + nvalues == 0) return true;
+    iks_setting *s = calloc((size_t)nsets + (size_t)nvalues, sizeof *s);
     if (!s) return iks_err_set(err, IKS_E_NOMEM, "out of memory");
-    for (int i = 0; i < d->nsets; i++) {
+    /* the typed values after the text ones: a value given both ways ends as the typed one says */
+    for (int i = 0; i < nvalues; i++) {
+        iks_setting *v = &s[nsets + i];
+        char f[sizeof v->field];
+        snprintf(f, sizeof f, "values[%d]", i % 10000000);
+        if (!value_check(&d->values[i], v, err)) {
+            free(s);
+            iks_err_rename_field(err, f);
+            return false;
+        }
+        snprintf(v->field, sizeof v->field, "%s", f);
+    }
+    for (int i = 0; i < nsets; i++) {
         char f[sizeof s->field];
         snprintf(f, sizeof f, "sets[%d]", i % 100000000);
         if (!d->sets[i]) {
