@@ -48,6 +48,7 @@ class EngineDesc(Desc):  # iks_engine_desc
         ('shader_dir', ctypes.c_char_p),
         ('log', LOG_FN),
         ('log_user', ctypes.c_void_p),
+        ('media_budget', ctypes.c_size_t),  # bytes of decoded media a toy may hold; 0: 1 GiB
     ]
 
 
@@ -72,6 +73,8 @@ class ToyDesc(Desc):  # iks_toy_desc
         ('json', ctypes.c_char_p),
         ('sound_only', ctypes.c_bool),
         ('cube_size', ctypes.c_int),
+        ('values', ctypes.c_void_p),        # const iks_value *: typed first values
+        ('nvalues', ctypes.c_int),
     ]
 
 
