@@ -343,6 +343,11 @@ typedef struct {
     int nvalues;
 } iks_toy_desc;
 #define IKS_TOY_DESC_HAS_VALUES 1 /* this header's iks_toy_desc has values and nvalues */
+/* "NAME=V" or "NAME=V1,V2[,V3[,V4]]" (true and false for 1 and 0; numbers in the C locale) into out,
+ * type float: a user's text as a typed value (the command line's --set). IKS_E_USAGE about the field
+ * "setting" for text of another shape; what a toy refuses (a built-in, a value past a float) is said
+ * when the value is used. */
+IKS_API iks_code iks_value_parse(const char *setting, iks_value *out);
 #define IKS_TOY_DESC_INIT IKS_DESC_INIT_(iks_toy_desc)
 
 /* Checks a toy's description without GL and without reading the toy: the settings (their syntax, a

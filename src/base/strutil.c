@@ -74,6 +74,14 @@ void iks_float_text(double v, char *out, size_t cap)
     }
 }
 
+void iks_double_text(double v, char *out, size_t cap)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        iks_snprintf_c(out, cap, "%.*g", prec, v);
+        if (iks_strtod_c(out, NULL) == v) return;
+    }
+}
+
 /* ---- numbers in the C locale ---------------------------------------------------------------------- */
 
 static locale_t c_locale;

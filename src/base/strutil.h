@@ -34,5 +34,7 @@ int iks_fprintf_c(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2
 /* v as the shortest of %.6g .. %.9g that reads back as the same float: a float uniform's value as a
  * --set option or an input log writes it, exact for what GL holds */
 void iks_float_text(double v, char *out, size_t cap);
+/* v as the shortest of %.15g .. %.17g that reads back as the same double (0.55, not 0.55000000000000004) */
+void iks_double_text(double v, char *out, size_t cap);
 
 #endif

@@ -188,6 +188,7 @@ int cmd_info(int argc, char **argv)
 {
     iopts o = { 0 };
     int rc = iks_opts_parse("info", OPTIONS, argc, argv, &o, &o.args);
+    if (rc < 0) rc = iks_shared_parse(&o.s, &o.args);
     if (rc < 0 && o.args.npos > 1) rc = iks_usage("info", "'%s': info takes one toy", o.args.pos[1]);
     char demo[PATH_MAX];
     const char *arg = rc < 0 && o.args.npos ? o.args.pos[0] : NULL;
@@ -204,6 +205,7 @@ int cmd_info(int argc, char **argv)
         }
         iks_toy_spec_free(s);
     }
+    iks_shared_free(&o.s);
     iks_args_free(&o.args, &o);
     return rc;
 }

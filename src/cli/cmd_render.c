@@ -319,7 +319,7 @@ static int parse_args(int argc, char **argv, ropts *o)
     /* this header's layout: 0 would be the first one, and a member added since would read as 0 */
     o->r.struct_size = sizeof o->r;
     int rc = iks_opts_parse("render", OPTIONS, argc, argv, o, &o->args);
-    if (rc >= 0) return rc;
+    if (rc >= 0 || (rc = iks_shared_parse(&o->s, &o->args)) >= 0) return rc;
     if (o->args.npos > 1)
         return iks_usage("render", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
     o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
@@ -351,11 +351,11 @@ static int parse_args(int argc, char **argv, ropts *o)
         const char *const *ls;
         int nl = iks_input_log_sets(o->input, &ls);
         if (nl > 0) {
-            o->sets = malloc(sizeof *o->sets * (size_t)(nl + o->s.sets.n + 1));
+            /* the recording's, as text it holds; the command line's --set are typed values, applied after */
+            o->sets = malloc(sizeof *o->sets * (size_t)(nl + 1));
             if (!o->sets) return iks_fail("render", "out of memory");
             for (int i = 0; i < nl; i++) o->sets[i] = ls[i];
-            for (int i = 0; i < o->s.sets.n; i++) o->sets[nl + i] = o->s.sets.v[i];
-            o->nsets = nl + o->s.sets.n;
+            o->nsets = nl;
         }
     }
     /* --seconds S for frames: S x FPS of them, the last one started before S */
@@ -390,6 +390,7 @@ static void ropts_free(ropts *o)
 {
     iks_input_log_free(o->input);
     free(o->sets);
+    iks_shared_free(&o->s);
     iks_args_free(&o->args, o);
 }
 
@@ -506,6 +507,8 @@ static int render_each(const ropts *o)
         iks_toy_desc td = iks_shared_toy(&o->s, path);
         td.sets = NULL; /* settings are for one shader, not a folder of them */
         td.nsets = 0;
+        td.values = NULL;
+        td.nvalues = 0;
         memset(td.channel, 0, sizeof td.channel);
         td.width = r->width;
         td.height = r->height;
@@ -595,16 +598,11 @@ static int load_error(const ropts *o)
     if (iks_cli_toy_missing("render", o->shader)) return EXIT_FAIL;
     const char *reason;
     const char *field = iks_last_error_field(&reason);
-    int nl = o->nsets - o->s.sets.n, i;
-    if (o->sets && nl > 0 && sscanf(field, "sets[%d]", &i) == 1) {
-        if (i < nl) {
-            iks_fail("render", "%s: its setting '%s': %s", o->input_path, o->sets[i], reason);
-            return iks_exit_status(iks_last_error(NULL));
-        }
-        /* the same error, about the command line's own --set */
-        char own[32];
-        snprintf(own, sizeof own, "sets[%d]", i - nl);
-        return iks_opts_error_as(&o->args, own);
+    int i;
+    /* sets are the recording's alone (the command line's --set are values, which its table names) */
+    if (o->sets && sscanf(field, "sets[%d]", &i) == 1 && i >= 0 && i < o->nsets) {
+        iks_fail("render", "%s: its setting '%s': %s", o->input_path, o->sets[i], reason);
+        return iks_exit_status(iks_last_error(NULL));
     }
     return iks_opts_error(&o->args);
 }

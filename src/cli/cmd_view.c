@@ -194,7 +194,7 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
 {
     memset(o, 0, sizeof *o);
     int rc = iks_opts_parse("view", OPTIONS, argc, argv, o, &o->args);
-    if (rc >= 0) return rc;
+    if (rc >= 0 || (rc = iks_shared_parse(&o->s, &o->args)) >= 0) return rc;
     if (o->args.npos > 1) return iks_usage("view", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
     o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
     *wd = (iks_window_desc){ IKS_DESC_SIZE(iks_window_desc), .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
@@ -256,6 +256,7 @@ int cmd_view(int argc, char **argv)
     iks_window_desc wd;
     int rc = parse_args(argc, argv, &o, &d, &wd);
     if (rc < 0) rc = view(&o, &d, &wd);
+    iks_shared_free(&o.s);
     iks_args_free(&o.args, &o);
     return rc;
 }
@@ -266,6 +267,7 @@ int iks_view_parse_only(int argc, char **argv)
     iks_live_desc d;
     iks_window_desc wd;
     int rc = parse_args(argc, argv, &o, &d, &wd);
+    iks_shared_free(&o.s);
     iks_args_free(&o.args, &o);
     return rc;
 }

@@ -69,12 +69,35 @@ iks_engine *iks_cli_engine(iks_cli_log *log, iks_window *win)
 
 iks_toy_desc iks_shared_toy(const iks_shared_opts *o, const char *path)
 {
-    iks_toy_desc d = { IKS_DESC_SIZE(iks_toy_desc), .path = path, .sets = o->sets.v, .nsets = o->sets.n, .include_dirs = o->inc.v,
+    iks_toy_desc d = { IKS_DESC_SIZE(iks_toy_desc), .path = path, .values = o->values, .nvalues = o->nvalues, .include_dirs = o->inc.v,
                        .n_include_dirs = o->inc.n, .glsl = o->glsl, .missing_media_black = o->missing_black,
                        .allow_media_outside = o->media_outside, .es_check = !o->no_es_check,
                        .cube_size = o->cube_size };
     memcpy(d.channel, o->channel, sizeof d.channel);
     return d;
+}
+
+int iks_shared_parse(iks_shared_opts *o, const iks_args *a)
+{
+    if (o->sets.n == 0) return -1;
+    o->values = calloc((size_t)o->sets.n, sizeof *o->values);
+    if (!o->values) return iks_fail(a->cmd, "out of memory");
+    for (int i = 0; i < o->sets.n; i++) {
+        if (iks_value_parse(o->sets.v[i], &o->values[i]) != IKS_OK) {
+            char field[32];
+            snprintf(field, sizeof field, "values[%d]", i);
+            return iks_opts_error_as(a, field);
+        }
+    }
+    o->nvalues = o->sets.n;
+    return -1;
+}
+
+void iks_shared_free(iks_shared_opts *o)
+{
+    free(o->values);
+    o->values = NULL;
+    o->nvalues = 0;
 }
 
 IKS_OPT_PARSER(parse_glsl, iks_glsl, v, g)
@@ -100,7 +123,7 @@ IKS_OPT_PARSER(parse_black, bool, v, black)
 const iks_opt IKS_SHARED_OPTS[] = {
     IKS_OPT_LIST_ROW(iks_shared_opts, sets, "--set", NULL, "NAME=V[,V...]",
       "set a uniform the shader declares (float, int, bool, vecN; repeatable)",
-      "sets", .flags = 0),
+      "values", .flags = 0),
     IKS_OPT_LIST_ROW(iks_shared_opts, inc, "-I", NULL, "DIR",
       "also look for #include files in DIR (repeatable)", "include_dirs",
       .complete = "dir"),

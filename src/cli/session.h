@@ -21,7 +21,14 @@ typedef struct {
     bool no_es_check;       /* --no-es-check */
     double t0;              /* --time */
     int cube_size;          /* --cube-size */
+    iks_value *values;      /* --set, parsed by iks_shared_parse (owned: iks_shared_free) */
+    int nvalues;
 } iks_shared_opts;
+
+/* The shared options' values the library takes typed: each --set parsed (iks_value_parse). -1 when
+ * they are well formed, else the exit status after printing the error about that --set. */
+int iks_shared_parse(iks_shared_opts *o, const iks_args *a);
+void iks_shared_free(iks_shared_opts *o);
 
 /* Their table, for a command's table to include: IKS_OPT_TABLE_ROW(the command's struct, its
  * iks_shared_opts, IKS_SHARED_OPTS), which checks the field is one (IKS_SHARED_OPTS_fills_) */

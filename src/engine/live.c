@@ -543,11 +543,15 @@ static void inputs_open(input_rec *r, const iks_live_desc *d, const live *l, iks
     r->start = iks_now();
     fprintf(r->f, "ikshade-input 1\n# %s\n", l->path ? l->path : "<memory>");
     for (int i = 0; i < d->toy.nsets; i++) fprintf(r->f, "set %s\n", d->toy.sets[i]);
-    /* typed values as the same lines, exact: %.17g reads back as the double it was */
+    /* typed values as the same lines, each number the shortest text that reads back as it */
     for (int i = 0; i < d->toy.nvalues; i++) {
         const iks_value *v = &d->toy.values[i];
         fprintf(r->f, "set %.63s=", v->name);
-        for (int c = 0; c < v->n && c < 4; c++) iks_fprintf_c(r->f, "%s%.17g", c ? "," : "", v->v[c]);
+        for (int c = 0; c < v->n && c < 4; c++) {
+            char t[40];
+            iks_double_text(v->v[c], t, sizeof t);
+            fprintf(r->f, "%s%s", c ? "," : "", t);
+        }
         fputc('\n', r->f);
     }
 }

@@ -78,6 +78,18 @@ bool iks_setting_check(const char *arg, iks_setting *s, iks_err *err)
     return setting_rules(s, q, err);
 }
 
+iks_code iks_value_parse(const char *setting, iks_value *out)
+{
+    if (!setting || !out) return iks_fail_usage("iks_value_parse: setting and out must not be NULL");
+    iks_err err = IKS_ERR_INIT;
+    iks_setting s;
+    if (!iks_setting_parse(setting, &s, &err)) return iks_publish(&err);
+    *out = (iks_value){ .n = s.n, .type = IKS_UNIFORM_FLOAT };
+    memcpy(out->name, s.name, sizeof out->name);
+    memcpy(out->v, s.v, sizeof out->v);
+    return IKS_OK;
+}
+
 /* A typed value as a setting: a GLSL identifier, 1 to 4 finite components, and the rules of any setting */
 static bool value_check(const iks_value *v, iks_setting *s, iks_err *err)
 {
