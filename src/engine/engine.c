@@ -75,10 +75,19 @@ const char *iks_last_error_field(const char **reason)
 
 void iks_clear_error(void) { iks_err_clear(&last_error); }
 
+/* A thread's last error is freed when the thread ends (a host's worker that met one error would
+ * otherwise leave its message behind): a key whose destructor clears it, set once per thread */
+static pthread_key_t last_error_key;
+static void clear_at_exit(void *p) { iks_err_clear(p); }
+static void make_key(void) { (void)pthread_key_create(&last_error_key, clear_at_exit); }
+
 iks_code iks_publish(iks_err *e)
 {
     iks_code c = e->code;
     if (c == IKS_OK) return IKS_OK;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_key);
+    if (!pthread_getspecific(last_error_key)) (void)pthread_setspecific(last_error_key, &last_error);
     iks_err_move(&last_error, e);
     return c;
 }
