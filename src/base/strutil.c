@@ -74,6 +74,13 @@ void iks_float_text(double v, char *out, size_t cap)
     }
 }
 
+void iks_uniform_text(iks_uniform_type type, double v, char *out, size_t cap)
+{
+    if (type == IKS_UNIFORM_BOOL) snprintf(out, cap, "%s", v != 0 ? "true" : "false");
+    else if (type == IKS_UNIFORM_FLOAT) iks_float_text(v, out, cap);
+    else iks_snprintf_c(out, cap, "%.0f", v);
+}
+
 void iks_double_text(double v, char *out, size_t cap)
 {
     for (int prec = 15; prec <= 17; prec++) {

@@ -4,6 +4,8 @@
 #define IKS_STRUTIL_H
 
 #include <stdbool.h>
+#include "ikshade/ikshade.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,6 +36,9 @@ int iks_fprintf_c(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2
 /* v as the shortest of %.6g .. %.9g that reads back as the same float: a float uniform's value as a
  * --set option or an input log writes it, exact for what GL holds */
 void iks_float_text(double v, char *out, size_t cap);
+/* One component of a uniform's value as --set takes it and a recording writes it: a bool as true or
+ * false, an int or uint whole, a float as iks_float_text */
+void iks_uniform_text(iks_uniform_type type, double v, char *out, size_t cap);
 /* v as the shortest of %.15g .. %.17g that reads back as the same double (0.55, not 0.55000000000000004) */
 void iks_double_text(double v, char *out, size_t cap);
 

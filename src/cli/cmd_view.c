@@ -158,7 +158,7 @@ static void on_screenshot(void *user, const char *path, int w, int h, const char
 }
 
 /* C in the panel: the values as this command line's options, on a line of their own to copy into a
- * render (a bool as true or false, an int whole, a float as the shortest text GL reads back the same) */
+ * render, each component as the panel and a recording write it (iks_uniform_text) */
 static void on_values(void *user, const iks_value *v, int n)
 {
     (void)user;
@@ -168,9 +168,7 @@ static void on_values(void *user, const iks_value *v, int n)
         printf(" --set %s=", v[i].name);
         for (int c = 0; c < v[i].n; c++) {
             char t[32];
-            if (v[i].type == IKS_UNIFORM_BOOL) snprintf(t, sizeof t, "%s", v[i].v[c] != 0 ? "true" : "false");
-            else if (v[i].type == IKS_UNIFORM_FLOAT) iks_float_text(v[i].v[c], t, sizeof t);
-            else snprintf(t, sizeof t, "%.0f", v[i].v[c]);
+            iks_uniform_text(v[i].type, v[i].v[c], t, sizeof t);
             printf("%s%s", c ? "," : "", t);
         }
     }

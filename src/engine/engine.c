@@ -313,42 +313,40 @@ static bool unclaim(iks_engine *e)
     return last;
 }
 
-static bool busy_error(const iks_engine *e, iks_err *err)
+/* iks_engine_enter, saying which way it failed: 1 entered, 0 refused before any GL (a forked child, a
+ * call in progress on another thread: the caller must do no GL work), -1 ours could not be made current */
+static int enter(iks_engine *e, iks_err *err)
 {
-    (void)e;
-    return iks_err_set(err, IKS_E_USAGE, "the engine is in a call on another thread: an engine and its toys are used "
-                       "by one thread at a time (hold a lock around its calls, or make an engine per thread)");
-}
-
-bool iks_engine_enter(const iks_engine *ce, iks_err *err)
-{
-    iks_engine *e = (iks_engine *)ce;
     /* before any GL call: in a forked child the driver's threads are gone, and a draw waits for them
      * for ever */
     if (iks_engine_forked(e))
         return iks_err_set(err, IKS_E_USAGE, "this engine was made by process %ld, and this is %ld, a child forked "
                            "from it: its GL context stays in the parent (make engines after the fork, or start "
                            "children with the 'spawn' method)", (long)e->pid, (long)getpid());
-    if (!e) return true;
+    if (!e) return 1;
     int c = claim(e);
-    if (c < 0) return busy_error(e, err);
-    if (c == 0) return true;
+    if (c < 0)
+        return iks_err_set(err, IKS_E_USAGE, "the engine is in a call on another thread: an engine and its toys are "
+                           "used by one thread at a time (hold a lock around its calls, or make an engine per thread)");
+    if (c == 0) return 1;
     if (!e->plat) {
         iks_glstate_save(&e->host_state);
         iks_glstate_reset();
-        return true;
+        return 1;
     }
     e->switched = false;
-    if (!e->plat->make_current) return true; /* a window table whose context its program keeps current */
+    if (!e->plat->make_current) return 1; /* a window table whose context its program keeps current */
     iks_current_save(&e->caller);
-    if (iks_current_same(&e->caller, &e->mine)) return true;
+    if (iks_current_same(&e->caller, &e->mine)) return 1;
     e->switched = true;
-    if (make_ours_current(e, err)) return true;
+    if (make_ours_current(e, err)) return 1;
     iks_current_restore(&e->caller);
     e->switched = false;
     (void)unclaim(e);
-    return false;
+    return -1;
 }
+
+bool iks_engine_enter(const iks_engine *e, iks_err *err) { return enter((iks_engine *)e, err) > 0; }
 
 void iks_engine_leave(const iks_engine *ce)
 {
@@ -396,17 +394,15 @@ iks_code iks_engine_bind(iks_engine *e)
 void iks_engine_unbind(iks_engine *e) { iks_engine_leave(e); }
 
 /* for calls that cannot report an error: on failure their GL work goes to whatever is current, as it
- * did before; the next call that can fail says why. false in a forked child: no GL work at all (the
- * caller skips it, and its leave) */
+ * did before; the next call that can fail says why. false where no GL work may be done at all (a
+ * forked child, a call in progress on another thread): the caller skips it, and its leave */
 static bool enter_quietly(const iks_engine *e)
 {
-    if (iks_engine_forked(e)) return false;
     iks_err ignored = IKS_ERR_INIT;
-    bool ok = iks_engine_enter(e, &ignored);
-    bool busy = !ok && e && ignored.msg && strstr(ignored.msg, "on another thread");
+    int r = enter((iks_engine *)e, &ignored);
     iks_err_clear(&ignored);
-    if (busy) return false; /* nothing on a context another thread is using */
-    if (!ok) (void)claim((iks_engine *)e); /* so that the leave after balances */
+    if (r == 0) return false; /* nothing on a context another thread, or the parent process, is using */
+    if (r < 0) (void)claim((iks_engine *)e); /* so that the leave after balances */
     return true;
 }
 

@@ -257,15 +257,6 @@ bool iks_panel_release(iks_panel *p)
 
 /* ---- text -------------------------------------------------------------------------------------- */
 
-static void comp_text(const iks_panel_row *row, int c, char *out, size_t cap)
-{
-    switch (row->type) {
-    case IKS_UNIFORM_BOOL: snprintf(out, cap, "%s", row->v[c] != 0 ? "true" : "false"); break;
-    case IKS_UNIFORM_INT:
-    case IKS_UNIFORM_UINT: snprintf(out, cap, "%.0f", row->v[c]); break;
-    default: iks_float_text(row->v[c], out, cap); break;
-    }
-}
 
 void iks_panel_setting(const iks_panel_row *row, char *out, size_t cap)
 {
@@ -275,7 +266,7 @@ void iks_panel_setting(const iks_panel_row *row, char *out, size_t cap)
     k = (size_t)m;
     for (int c = 0; c < row->n; c++) {
         char v[32];
-        comp_text(row, c, v, sizeof v);
+        iks_uniform_text(row->type, row->v[c], v, sizeof v);
         m = snprintf(out + k, cap - k, "%s%s", c ? "," : "", v);
         if (m < 0 || (size_t)m >= cap - k) return;
         k += (size_t)m;
@@ -353,7 +344,7 @@ void iks_panel_draw_list(const iks_panel *p, iks_hud_rect *rects, int max_rects,
         for (int c = 0; c < row->n; c++) {
             iks_panel_box cb = iks_panel_control_box(p, r, c);
             char v[32];
-            comp_text(row, c, v, sizeof v);
+            iks_uniform_text(row->type, row->v[c], v, sizeof v);
             if (row->type == IKS_UNIFORM_BOOL) {
                 bool on = row->v[c] != 0;
                 rect(&L, cb, on ? 50 : 55, on ? 140 : 55, on ? 70 : 55, 230);

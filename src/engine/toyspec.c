@@ -97,12 +97,7 @@ static bool value_check(const iks_value *v, iks_setting *s, iks_err *err)
     size_t len = strnlen(v->name, sizeof v->name);
     char q[96];
     snprintf(q, sizeof q, "'%.*s'", (int)(len < 64 ? len : 63), v->name);
-    bool ident = len > 0 && len < sizeof v->name;
-    for (size_t i = 0; ident && i < len; i++) {
-        char c = v->name[i];
-        ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9');
-    }
-    if (!ident) return iks_err_field(err, IKS_E_USAGE, "setting", q, "name: expected a GLSL identifier, NUL-ended");
+    if (len >= sizeof v->name || !iks_glsl_identifier(v->name, len)) return iks_err_field(err, IKS_E_USAGE, "setting", q, "name: expected a GLSL identifier, NUL-ended");
     if (v->n < 1 || v->n > 4) return iks_err_field(err, IKS_E_USAGE, "setting", q, "n %d: expected 1 to 4 values", v->n);
     memcpy(s->name, v->name, len);
     s->n = v->n;

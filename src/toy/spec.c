@@ -243,6 +243,15 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     return ok;
 }
 
+bool iks_glsl_identifier(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9'))) return false;
+    }
+    return n > 0;
+}
+
 /* ---- a uniform's value by name -------------------------------------------------------------------- */
 
 bool iks_setting_err(iks_err *e, const iks_setting *s, const char *arg, const char *fmt, ...)
@@ -267,11 +276,7 @@ bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e)
     size_t n = (size_t)(eq - arg);
     if (n >= sizeof out->name) return iks_setting_err(e, NULL, arg, "name too long");
     memcpy(out->name, arg, n);
-    for (size_t i = 0; i < n; i++) {
-        char c = out->name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i && c >= '0' && c <= '9')))
-            return iks_setting_err(e, NULL, arg, "'%s' is not a GLSL identifier", out->name);
-    }
+    if (!iks_glsl_identifier(out->name, n)) return iks_setting_err(e, NULL, arg, "'%s' is not a GLSL identifier", out->name);
     const char *p = eq + 1;
     for (;;) {
         if (out->n == 4) return iks_setting_err(e, NULL, arg, "at most 4 values");
