@@ -330,15 +330,12 @@ static void spec_order(iks_toy_spec *s)
     const iks_spec *d = &s->v.tf.desc;
     int n = 0;
     if (d->common_path) s->order[n++] = IKS_COMMON_SLOT;
-    bool taken[4] = { false };
-    for (int k = 0; k < d->nbuffer_order && k < 4; k++) {
-        int b = d->buffer_order[k];
-        if (b >= 0 && b < 4 && !taken[b] && d->pass[b].path) taken[b] = true, s->order[n++] = b;
+    int drawn[IKS_PASSES];
+    iks_spec_draw_order(d, drawn);
+    for (int k = 0; k < IKS_PASSES; k++) {
+        int p = drawn[k];
+        if (p == IKS_IMAGE_PASS ? !s->v.image_less : d->pass[p].path != NULL) s->order[n++] = p;
     }
-    for (int b = 0; b < 4; b++)
-        if (!taken[b] && d->pass[b].path) s->order[n++] = b;
-    if (d->pass[IKS_CUBE_PASS].path) s->order[n++] = IKS_CUBE_PASS;
-    if (!s->v.image_less) s->order[n++] = IKS_IMAGE_PASS;
     if (d->sound.path || s->v.file_sound) s->order[n++] = IKS_SOUND_SLOT;
     s->npasses = n;
 }

@@ -29,23 +29,6 @@ static iks_sampler sampler_of(iks_input_kind k)
     return row ? row->sampler : IKS_SAMPLER_2D;
 }
 
-/* The order of a frame on shadertoy.com: the buffers, then the cubemap pass, then Image */
-/* The passes in the order they are drawn: the buffers as d lists them (then any it does not), Cube A,
- * Image last (a paused redraw draws the last one alone) */
-static void draw_order(iks_gltoy *t, const iks_spec *d)
-{
-    int n = 0;
-    bool taken[4] = { false };
-    for (int k = 0; k < d->nbuffer_order && k < 4; k++) {
-        int b = d->buffer_order[k];
-        if (b >= 0 && b < 4 && !taken[b]) taken[b] = true, t->order[n++] = b;
-    }
-    for (int b = 0; b < 4; b++)
-        if (!taken[b]) t->order[n++] = b;
-    t->order[n++] = IKS_CUBE_PASS;
-    t->order[n++] = IKS_IMAGE_PASS;
-}
-
 /* The corners of each face and the apex, as the site draws Cube A (face order +x -x +y -y +z -z): a
  * fragment's ray goes from the apex through the bilinear mix of corners 0 1 (bottom row) and 3 2 (top) */
 static const float CUBE_CORNERS[6][5][3] = {
@@ -399,7 +382,7 @@ bool iks_gltoy_create(iks_gltoy *t, const iks_spec *d, const iks_source_opts *ba
 {
     memset(t, 0, sizeof *t);
     t->identity = FNV_START;
-    draw_order(t, d);
+    iks_spec_draw_order(d, t->order);
     t->sound_only = d->sound_only;
     t->identity = fnv(t->identity, t->order, sizeof t->order);
     int cube_size = d->cube_size > 0 ? d->cube_size : IKS_CUBE_SIZE;

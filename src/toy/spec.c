@@ -243,6 +243,20 @@ bool iks_channel_parse(const char *spec, iks_input *in, iks_err *e)
     return ok;
 }
 
+void iks_spec_draw_order(const iks_spec *d, int order[IKS_PASSES])
+{
+    int n = 0;
+    bool taken[4] = { false };
+    for (int k = 0; k < d->nbuffer_order && k < 4; k++) {
+        int b = d->buffer_order[k];
+        if (b >= 0 && b < 4 && !taken[b]) taken[b] = true, order[n++] = b;
+    }
+    for (int b = 0; b < 4; b++)
+        if (!taken[b]) order[n++] = b;
+    order[n++] = IKS_CUBE_PASS;
+    order[n++] = IKS_IMAGE_PASS;
+}
+
 bool iks_glsl_identifier(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

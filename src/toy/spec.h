@@ -90,6 +90,10 @@ typedef struct {
 /* Parses "NAME=V" or "NAME=V1,V2[,V3[,V4]]" (true and false for 1 and 0); false with IKS_E_USAGE about
  * the field "setting" (which a caller that knows the setting's place renames: iks_err_rename_field). */
 bool iks_setting_parse(const char *arg, iks_setting *out, iks_err *e);
+/* The slots of d's drawn passes in the order a frame draws them (the site's): Buffers A-D as d lists
+ * them (then any it does not), Cube A, Image last (a paused redraw draws the last one alone);
+ * IKS_PASSES of them, present or not */
+void iks_spec_draw_order(const iks_spec *d, int order[IKS_PASSES]);
 /* Whether the n bytes at s are a GLSL identifier (a letter or _, then letters, digits and _) */
 bool iks_glsl_identifier(const char *s, size_t n);
 /* A setting's error: IKS_E_USAGE about s's field ("setting" when it has none), its text arg quoted */
