@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     FIELD(iks_render_desc, user);
     FIELD(iks_render_desc, seconds);
     FIELD(iks_render_desc, quality);
+    FIELD(iks_render_desc, stats_size);
     END();
     BEGIN(iks_draw_desc);
     FIELD(iks_draw_desc, struct_size);

@@ -47,13 +47,13 @@ def layout_module():
 
 
 def prefix_library():
-    """libikshade.so.0 of the prefix pkg-config knows (an installed libikshade), or None"""
+    """libikshade.so.1 of the prefix pkg-config knows (an installed libikshade), or None"""
     try:
         libdir = subprocess.check_output(["pkg-config", "--variable=libdir", "ikshade"], text=True,
                                          stderr=subprocess.DEVNULL).strip()
     except (OSError, subprocess.CalledProcessError):
         return None
-    lib = os.path.normpath(os.path.join(libdir, "libikshade.so.0"))
+    lib = os.path.normpath(os.path.join(libdir, "libikshade.so.1"))
     return lib if libdir and os.path.exists(lib) else None
 
 

@@ -692,6 +692,96 @@ static void test_struct_size(iks_engine *e)
     CHECK(t == NULL, "... and no toy", "NULL", "%p", (void *)t);
 }
 
+/* Layouts older headers wrote: a size that is no size (a header before struct_size put a pointer there)
+ * is refused without reading past the struct; the sizes whose tail padding a later member took are read
+ * to the older layout's end, however the padding is set; a struct the library fills for an older
+ * program gets no byte past its size. Each struct here is on the heap at its exact size, so that
+ * AddressSanitizer sees a byte read or written past it. */
+static void test_old_layouts(iks_engine *e)
+{
+    iks_toy_desc *d = calloc(1, sizeof *d);
+    if (!d) return;
+    d->struct_size = (size_t)1 << 40;
+    CHECK_FIELD("a struct_size of 2^40", iks_toy_check(d), "struct_size");
+    const char *why = "";
+    iks_last_error(&why);
+    CHECK(why && strstr(why, "not the size of any iks_toy_desc"), "... says it is no size", "not the size of any",
+          "%s", why ? why : "(null)");
+    free(d);
+
+    /* 144 bytes: 0.2.0's toy to sound_only, then padding where cube_size came later */
+    unsigned char *old = malloc(144);
+    iks_toy_desc full = IKS_TOY_DESC_INIT;
+    full.cube_size = -1;
+    CHECK_FIELD("this header's toy with cube_size -1", iks_toy_check(&full), "cube_size");
+    memcpy(old, &full, 144);
+    size_t n = 144;
+    memcpy(old, &n, sizeof n);
+    CHECK_CODE("a 144-byte toy whose padding holds cube_size -1: the padding is not read",
+               iks_toy_check((const iks_toy_desc *)old), IKS_OK);
+    free(old);
+    /* 184 bytes: 0.2.0's render to quality, then padding where cube_strips came later */
+    iks_render_desc r = IKS_RENDER_DESC_INIT;
+    r.output = "x.png", r.cube_strips = 2;
+    CHECK_FIELD("this header's render with cube_strips 2", iks_render_check(&r), "cube_strips");
+    old = malloc(184);
+    memcpy(old, &r, 184);
+    n = 184;
+    memcpy(old, &n, sizeof n);
+    CHECK_CODE("a 184-byte render whose padding holds cube_strips 2: the padding is not read",
+               iks_render_check((const iks_render_desc *)old), IKS_OK);
+    free(old);
+
+    /* the uniform list: 88 bytes (0.2.0's first layout) by the old symbol and by size */
+    const char *src = "#iUniform float r = 0.25 in { 0.0, 1.0 }\n"
+                      "void mainImage(out vec4 c, in vec2 p) { c = vec4(r); }\n";
+    iks_toy *t = NULL;
+    CHECK_CODE("load a toy with a declared uniform", load_src(e, "u.frag", src, 2, 2, &t), IKS_OK);
+    if (!t) return;
+    /* iks_uniform_info as 0.2.0's first header laid it out */
+    typedef struct {
+        const char *name, *glsl_type;
+        iks_uniform_type type;
+        int n;
+        double value[4];
+        bool active, has_range;
+        double min, max, step;
+    } uniform_info_0;
+    _Static_assert(sizeof(uniform_info_0) == 88, "0.2.0's first iks_uniform_info is 88 bytes");
+    uniform_info_0 *u88 = malloc(sizeof *u88);
+    CHECK_CODE("iks_toy_uniform_get into 88 bytes", iks_toy_uniform_get(t, 0, (iks_uniform_info *)u88, 88), IKS_OK);
+    CHECK(!strcmp(u88->name, "r") && u88->value[0] == 0.25 && u88->has_range && u88->max == 1.0,
+          "... name, value and range", "r 0.25 1 1", "%s %g %d %g", u88->name, u88->value[0], u88->has_range, u88->max);
+    memset(u88, 0, 88);
+    CHECK_CODE("the exported iks_toy_uniform_info (older programs' call) into 88 bytes",
+               (iks_toy_uniform_info)(t, 0, (iks_uniform_info *)u88), IKS_OK);
+    CHECK(!strcmp(u88->name, "r") && u88->step == 0, "... name and step", "r 0", "%s %g", u88->name, u88->step);
+    free(u88);
+    iks_uniform_info u;
+    CHECK_FIELD("iks_toy_uniform_get into 80 bytes", iks_toy_uniform_get(t, 0, &u, 80), "out_size");
+    CHECK_FIELD("iks_toy_uniform_get of index 1", iks_toy_uniform_get(t, 1, &u, sizeof u), "index");
+    memset(&u, 0, sizeof u);
+    CHECK_CODE("iks_toy_uniform_info through the header's macro", iks_toy_uniform_info(t, 0, &u), IKS_OK);
+    CHECK(u.declared && u.initial[0] == 0.25, "... has the later members", "1 0.25", "%d %g", u.declared, u.initial[0]);
+
+    /* the stats of a render: stats_size bytes of them */
+    char out[600];
+    snprintf(out, sizeof out, "%s/stats.png", tmpdir);
+    iks_render_desc rd = IKS_RENDER_DESC_INIT;
+    rd.output = out, rd.width = 2, rd.height = 2, rd.stats_size = 40;
+    iks_render_stats *st = malloc(sizeof *st);
+    memset(st, 0x55, sizeof *st);
+    CHECK_FIELD("stats_size 40", iks_render(t, &rd, st), "stats_size");
+    CHECK(st->written == 0x5555555555555555L, "... and the stats untouched", "untouched", "%ld", st->written);
+    rd.stats_size = 0;
+    CHECK_CODE("a render with stats_size 0", iks_render(t, &rd, st), IKS_OK);
+    CHECK(st->written == 1 && st->width == 2 && st->height == 2, "... fills 0.3.0's stats", "1 2x2", "%ld %dx%d",
+          st->written, st->width, st->height);
+    free(st);
+    remove(out);
+    iks_toy_destroy(t);
+}
+
 /* channels from memory: RGBA8 rows a stride apart and floats above 1, read back exactly, replaced
  * between two frames and given back; bad sizes, strides and formats refused naming the field */
 static void test_memory_channels(iks_engine *e)
@@ -2236,6 +2326,7 @@ int main(int argc, char **argv)
     test_draw_desc(e);
     test_refused_size(e);
     test_struct_size(e);
+    test_old_layouts(e);
     test_memory_channels(e);
     test_uniforms(e);
     test_sets(e, &lb);

@@ -171,7 +171,7 @@ import ikshade
 from ikshade import _lib
 print(_lib.lib._name)
 print(ikshade.Toy("", size=(8, 8)).snapshot().shape)' 2>&1 | grep -v makecontext)
-  check_eq "the package finds the prefix's library by itself and draws" "$libdir/libikshade.so.0
+  check_eq "the package finds the prefix's library by itself and draws" "$libdir/libikshade.so.1
 (8, 8, 4)" "$out"
 fi
 
@@ -186,13 +186,13 @@ check "installed ikshade loads the prefix's libraries" \
 # ---- ABI: every exported symbol is the API's and carries its version node; programs record it ----
 # (the version node itself is an absolute symbol of its own name)
 exports=$(objdump -T "$lib" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
-check "libikshade exports only iks_* symbols, each at IKSHADE_0 ($(grep -v '^IKSHADE_0 iks_' <<<"$exports" | head -n 3 | tr '\n' ' '))" \
-  bash -c '[ -n "$1" ] && ! grep -v "^IKSHADE_0 iks_" <<<"$1"' _ "$exports"
+check "libikshade exports only iks_* symbols, each at IKSHADE_1 ($(grep -v '^IKSHADE_1 iks_' <<<"$exports" | head -n 3 | tr '\n' ' '))" \
+  bash -c '[ -n "$1" ] && ! grep -v "^IKSHADE_1 iks_" <<<"$1"' _ "$exports"
 exports=$(objdump -T "$libdir/libik.so" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
 check "libik exports only ik_* symbols, each at IK_0" bash -c '[ -n "$1" ] && ! grep -v "^IK_0 ik_" <<<"$1"' _ "$exports"
-check "a program built against it records the version of what it calls (render_frame: IKSHADE_0)" \
-  bash -c 'objdump -T render_frame | grep -q "(IKSHADE_0) *iks_toy_draw"'
-check "the SONAME is libikshade.so.0" bash -c 'readelf -d "$1" | grep -q "SONAME.*\[libikshade.so.0\]"' _ "$lib"
+check "a program built against it records the version of what it calls (render_frame: IKSHADE_1)" \
+  bash -c 'objdump -T render_frame | grep -q "(IKSHADE_1) *iks_toy_draw"'
+check "the SONAME is libikshade.so.1" bash -c 'readelf -d "$1" | grep -q "SONAME.*\[libikshade.so.1\]"' _ "$lib"
 
 # ---- light embedding: what an embedder that only draws does not use is not loaded ----
 needed=$(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')

@@ -29,7 +29,7 @@ check "DESTDIR=... cmake --install --prefix /opt/iks" \
   bash -c 'DESTDIR="$1" cmake --install "$2" --prefix /opt/iks > "$3" 2>&1 || { cat "$3"; exit 1; }' _ "$stage" "$build" "$tmp/install.log"
 p=$stage/opt/iks
 check "staged: bin/ikshade" test -x "$p/bin/ikshade"
-check "staged: libikshade.so.0 and libik.so.0" bash -c 'ls "$1"/lib*/libikshade.so.0 "$1"/lib*/libik.so.0 >/dev/null' _ "$p"
+check "staged: libikshade.so.1 and libik.so.0" bash -c 'ls "$1"/lib*/libikshade.so.1 "$1"/lib*/libik.so.0 >/dev/null' _ "$p"
 check "staged: headers, pkg-config, shaders" test -f "$p/include/ikshade/ikshade.h" -a -f "$p/share/ikshade/shaders/limb.frag"
 check "staged: the bash completion" test -f "$p/share/bash-completion/completions/ikshade"
 for c in "" $commands; do
@@ -112,15 +112,15 @@ check "the .deb holds the Python package with its generated layout" \
   grep -qxF ./usr/lib/python3/dist-packages/ikshade/_layout.py <<<"$contents"
 pre=
 readelf -d "$build/libikshade.so" | grep -q 'NEEDED.*libasan' && pre=$(cc -print-file-name=libasan.so)
-pyout=$(hidden bash -c 'cd "$1" && LD_PRELOAD="$3" PYTHONPATH="$2/lib/python3/dist-packages" IKSHADE_LIB="$2/lib/libikshade.so.0" /usr/bin/python3 -c "
+pyout=$(hidden bash -c 'cd "$1" && LD_PRELOAD="$3" PYTHONPATH="$2/lib/python3/dist-packages" IKSHADE_LIB="$2/lib/libikshade.so.1" /usr/bin/python3 -c "
 import ikshade
 a = ikshade.Toy(\"\", size=(64, 36)).snapshot(time=1.5)
 print(ikshade.__file__.startswith(\"$2/\"), a.shape)"' _ "$tmp/elsewhere" "$R" "$pre" 2>&1 |
   grep -v "^==[0-9]*==WARNING: ASan doesn't fully support makecontext")
 check_eq "python3 -c 'import ikshade' from the package's files: the limb demo, (36, 64, 4)" "True (36, 64, 4)" "$pyout"
-lib=$(ldd "$R/bin/ikshade" | sed -n 's/.*libikshade.so.0 => \([^ ]*\) .*/\1/p')
+lib=$(ldd "$R/bin/ikshade" | sed -n 's/.*libikshade.so.1 => \([^ ]*\) .*/\1/p')
 check_eq "... the package's program loads the package's library (through its RUNPATH)" \
-  "$R/lib/libikshade.so.0" "$( [ -n "$lib" ] && readlink -m "$lib" | sed 's/\.0\.[0-9.]*$/.0/')"
+  "$R/lib/libikshade.so.1" "$( [ -n "$lib" ] && readlink -m "$lib" | sed 's/\.1\.[0-9.]*$/.1/')"
 
 # ---- man: every page found through MANPATH and formatted; each says what its --help says ----
 export MANPATH=$R/share/man MANWIDTH=200

@@ -49,7 +49,7 @@ extern "C" {
 
 /* libik's version: the project's, as CMakeLists.txt sets it (project(ikshade VERSION ...)) for the
  * library and ik.pc; tests/test_twins.sh holds the two equal. */
-#define IK_VERSION "0.2.0"
+#define IK_VERSION "0.3.0"
 
 /* Symbols of the shared libraries are hidden unless marked: IK_API marks the public ones. */
 #if defined(__GNUC__) || defined(__clang__)

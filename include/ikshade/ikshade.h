@@ -10,6 +10,8 @@
  *   `&(iks_render_desc){ IKS_DESC_SIZE(iks_render_desc), .output = "a.png" }`). 0 reads the struct as the
  *   first header with the field laid it out, so a zero-initialised one keeps working; a size the library
  *   cannot read is IKS_E_USAGE about "struct_size" (the policy: docs/DESIGN-NOTES.md, "ABI and SONAME").
+ *   A struct the library fills in the caller's memory carries its size the same way (struct_size,
+ *   out_size, iks_render_desc.stats_size), and no byte past it is written.
  * - Every call that writes into the caller's memory takes the buffer's length in bytes (and a stride
  *   for pixels): a buffer too small for what was asked is IKS_E_USAGE naming the field, never written.
  * - Every call that can fail returns an iks_code; on failure the calling thread's last error holds the
@@ -60,7 +62,7 @@ extern "C" {
 #endif
 
 #define IKSHADE_VERSION_MAJOR 0
-#define IKSHADE_VERSION_MINOR 2
+#define IKSHADE_VERSION_MINOR 3
 #define IKSHADE_VERSION_PATCH 0
 /* The same under the library's prefix, and as one number that compares in order: MAJOR * 10000 +
  * MINOR * 100 + PATCH (0.2.0 -> 200, 1.12.3 -> 11203). A program checks the library it runs against
@@ -395,8 +397,14 @@ typedef struct {
 } iks_uniform_info;
 /* How many there are (0 for NULL): index them 0 .. count-1. */
 IKS_API int iks_toy_uniform_count(const iks_toy *t);
-/* The i-th: IKS_E_USAGE for an i outside 0 .. count-1. */
+/* The i-th into out, which has out_size bytes (sizeof(iks_uniform_info)): never a byte past them, the
+ * members that fit filled. IKS_E_USAGE for an i outside 0 .. count-1, naming "index", and for an
+ * out_size below 88 (name .. step, the first layout), naming "out_size". */
+IKS_API iks_code iks_toy_uniform_get(const iks_toy *t, int i, iks_uniform_info *out, size_t out_size);
+/* The same with this header's size. (The library's symbol of that name, which programs built against
+ * 0.2.0's headers call, cannot know their size: it fills the first layout's 88 bytes, name .. step.) */
 IKS_API iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out);
+#define iks_toy_uniform_info(t, i, out) iks_toy_uniform_get((t), (i), (out), sizeof *(out))
 
 /* ---- a toy described, without GL ----------------------------------------------------------------
  * What a toy is, read and checked as iks_toy_load reads it (the same builder: the description, the
@@ -681,6 +689,9 @@ typedef struct {
      * default, draws them where Cube A's cost is unknown (a toy's first frame) or its last one took 1 s
      * or more, and a frame's faces whole otherwise; 1: always; -1: never (no progress within a frame). */
     int cube_strips;
+    /* The bytes of the iks_render_stats given to iks_render, which writes no more: sizeof(iks_render_stats)
+     * for the members a later header adds to it; 0: 0.3.0's 88 (written .. height). */
+    size_t stats_size;
 } iks_render_desc;
 #define IKS_RENDER_DESC_INIT IKS_DESC_INIT_(iks_render_desc)
 
@@ -739,7 +750,8 @@ IKS_API iks_code iks_shard_range(long first, long end, long k, long n, long *a, 
 /* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
  * draws the frames before it unsaved (noted through the logger), from the newest checkpoint at or
  * before it when checkpoint_dir has one, so it equals one long run. stats
- * (may be NULL) is filled also on failure. PNGs are written to a temporary name and renamed: no
+ * (may be NULL; d->stats_size bytes of it) is filled also on failure, but for a d refused for its
+ * struct_size. PNGs are written to a temporary name and renamed: no
  * partial file is ever left under the output's name. */
 IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
 

@@ -319,7 +319,7 @@ class Toy:
         t = self._live()
         for i in range(_lib.iks_toy_uniform_count(t)):
             u = _lib.Struct("iks_uniform_info")
-            _lib.check(_lib.iks_toy_uniform_info(t, i, u.ptr))
+            _lib.check(_lib.iks_toy_uniform_get(t, i, u.ptr, u.size))
             kind = _lib._layout.UNIFORM_TYPES.get(u["type"], "float")
             conv = {"float": float, "int": int, "uint": int, "bool": bool}[kind]
             vals = tuple(conv(v) for v in u["value"][:u["n"]])
@@ -447,6 +447,7 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
         if cb:
             d["progress"] = ctypes.cast(cb, ctypes.c_void_p).value
         stats = _lib.Struct("iks_render_stats")
+        d["stats_size"] = stats.size  # the library fills this layout's members, no more
         t = toy._live()
 
         def run() -> None:

@@ -42,7 +42,7 @@ def _load() -> ctypes.CDLL:
         names.append(_BUILD_LIBRARY)
     if _PREFIX_LIBRARY:
         names.append(_PREFIX_LIBRARY)
-    names += ["libikshade.so.0", ctypes.util.find_library("ikshade") or ""]
+    names += ["libikshade.so.1", ctypes.util.find_library("ikshade") or ""]
     for n in names:
         if not n:
             continue
@@ -121,7 +121,7 @@ iks_toy_state_size = _gl("iks_toy_state_size", ctypes.c_size_t, P)
 iks_toy_state_save = _gl("iks_toy_state_save", ctypes.c_int, P, P, ctypes.c_size_t)
 iks_toy_state_load = _gl("iks_toy_state_load", ctypes.c_int, P, P, ctypes.c_size_t)
 iks_toy_uniform_count = _gl("iks_toy_uniform_count", ctypes.c_int, P)
-iks_toy_uniform_info = _gl("iks_toy_uniform_info", ctypes.c_int, P, ctypes.c_int, P)
+iks_toy_uniform_get = _gl("iks_toy_uniform_get", ctypes.c_int, P, ctypes.c_int, P, ctypes.c_size_t)
 iks_toy_describe = _fn("iks_toy_describe", ctypes.c_int, P, ctypes.POINTER(P))
 iks_toy_spec_free = _fn("iks_toy_spec_free", None, P)
 iks_toy_spec_name = _fn("iks_toy_spec_name", ctypes.c_char_p, P)

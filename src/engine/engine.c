@@ -114,6 +114,30 @@ iks_code iks_fail_usage(const char *fmt, ...)
     return iks_publish(&e);
 }
 
+/* Sizes an older header gave a description whose last bytes were tail padding, where a later header of
+ * the same size put a member (toy cube_size, render cube_strips, both in 0.2.0): the library cannot tell
+ * the two apart, and an FFI binding or a struct filled with memset leaves such padding non-zero, so it
+ * reads a struct of that size to the end of the older layout's last member. FROZEN: the sizes 0.2.0's
+ * sized headers wrote. A layout of this header never takes one of these sizes (the asserts below), which
+ * is why iks_render_desc grew past 184 with stats_size. */
+static const struct {
+    const char *type;
+    size_t size, used;
+} PADDED_LAYOUTS[] = {
+    { "iks_toy_desc", 144, 137 },    /* to sound_only; cube_size came into its padding */
+    { "iks_render_desc", 184, 180 }, /* to quality; cube_strips came into its padding */
+};
+
+_Static_assert(sizeof(iks_toy_desc) != 144, "iks_toy_desc: 144 bytes is an older layout's size: grow it further");
+_Static_assert(sizeof(iks_render_desc) != 184, "iks_render_desc: 184 bytes is an older layout's size: grow it further");
+
+size_t iks_desc_readable(const char *type, size_t size)
+{
+    for (size_t i = 0; i < sizeof PADDED_LAYOUTS / sizeof *PADDED_LAYOUTS; i++)
+        if (PADDED_LAYOUTS[i].size == size && !strcmp(PADDED_LAYOUTS[i].type, type)) return PADDED_LAYOUTS[i].used;
+    return size;
+}
+
 bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, void *copy, iks_err *err)
 {
     size_t n;
@@ -124,6 +148,14 @@ bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, v
     if (n < first)
         return iks_err_field(err, IKS_E_USAGE, "struct_size", v, "%s is at least %zu bytes; set it with IKS_DESC_SIZE(%s)",
                              type, first, type);
+    /* no header will make a description this large: the bytes are not a size (a struct from before
+     * struct_size, whose first member is a pointer, or garbage), and reading that far to check them
+     * would read past the caller's memory */
+    if (n > IKS_DESC_MAX)
+        return iks_err_field(err, IKS_E_USAGE, "struct_size", v,
+                             "not the size of any %s (at most %d bytes); set it with IKS_DESC_SIZE(%s) (a program built "
+                             "against a header without struct_size needs rebuilding)",
+                             type, IKS_DESC_MAX, type);
     /* a newer header's struct: what it adds must be left at its default, zero, for this library to
      * do what the caller asked */
     for (size_t i = size; i < n; i++)
@@ -132,8 +164,9 @@ bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, v
                                  "this library (%s) knows %zu bytes of %s, and members past them are set: a newer "
                                  "header's, which it cannot do",
                                  IKSHADE_VERSION, size, type);
+    size_t have = iks_desc_readable(type, n);
     memset(copy, 0, size);
-    memcpy(copy, d, n < size ? n : size);
+    memcpy(copy, d, have < size ? have : size);
     memcpy(copy, &size, sizeof size);
     return true;
 }
@@ -615,19 +648,36 @@ static const char *const SETTERS[] = { "iks_toy_set_float", "iks_toy_set_int", "
 
 int iks_toy_uniform_count(const iks_toy *t) { return t ? t->gl.nuniforms : 0; }
 
-iks_code iks_toy_uniform_info(const iks_toy *t, int i, iks_uniform_info *out)
+iks_code iks_toy_uniform_get(const iks_toy *t, int i, iks_uniform_info *out, size_t out_size)
 {
-    if (!t || !out) return iks_fail_usage("iks_toy_uniform_info: toy and out must not be NULL");
-    if (i < 0 || i >= t->gl.nuniforms)
-        return iks_fail_usage("iks_toy_uniform_info: index %d: the toy has %d uniform%s of its own (0 to %d)", i,
-                              t->gl.nuniforms, t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
+    if (!t || !out) return iks_fail_usage("iks_toy_uniform_get: toy and out must not be NULL");
+    if (out_size < IKS_FIRST_UNIFORM_INFO) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", out_size);
+        return iks_fail_field("out_size", v, "iks_uniform_info is at least %zu bytes: sizeof(iks_uniform_info)",
+                              (size_t)IKS_FIRST_UNIFORM_INFO);
+    }
+    if (i < 0 || i >= t->gl.nuniforms) {
+        char v[32];
+        snprintf(v, sizeof v, "%d", i);
+        return iks_fail_field("index", v, "the toy has %d uniform%s of its own (0 to %d)", t->gl.nuniforms,
+                              t->gl.nuniforms == 1 ? "" : "s", t->gl.nuniforms - 1);
+    }
     const iks_uvalue *u = &t->gl.uniforms[i];
-    *out = (iks_uniform_info){ .name = u->name, .glsl_type = u->type, .type = iks_public_uniform_type(u->base), .n = u->comps,
-                               .active = u->active, .has_range = u->has_range, .min = u->min, .max = u->max,
-                               .step = u->step, .color = u->color, .declared = u->declared };
-    memcpy(out->value, u->v, sizeof out->value);
-    memcpy(out->initial, u->initial, sizeof out->initial);
+    iks_uniform_info full = { .name = u->name, .glsl_type = u->type, .type = iks_public_uniform_type(u->base),
+                              .n = u->comps, .active = u->active, .has_range = u->has_range, .min = u->min,
+                              .max = u->max, .step = u->step, .color = u->color, .declared = u->declared };
+    memcpy(full.value, u->v, sizeof full.value);
+    memcpy(full.initial, u->initial, sizeof full.initial);
+    memcpy(out, &full, out_size < sizeof full ? out_size : sizeof full);
     return IKS_OK;
+}
+
+/* the exported name older programs call, with the first layout's size (the header's macro of the same
+ * name, which this definition's parentheses keep out, passes the caller's) */
+iks_code(iks_toy_uniform_info)(const iks_toy *t, int i, iks_uniform_info *out)
+{
+    return iks_toy_uniform_get(t, i, out, IKS_FIRST_UNIFORM_INFO);
 }
 
 /* One typed setter's checks (what the toy declares, the type, the count), then the setting as

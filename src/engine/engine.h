@@ -128,6 +128,11 @@ bool iks_engine_rebind(const iks_engine *e, iks_err *err);
  * library does not know are zero. Members past the caller's size read as 0 (their default). false with
  * IKS_E_USAGE about "struct_size" (prefixed by type) in err. */
 bool iks_desc_take(const void *d, size_t size, size_t first, const char *type, void *copy, iks_err *err);
+/* The largest struct_size read: no description comes near it */
+#define IKS_DESC_MAX 4096
+/* The bytes of a type's description (its name: "iks_toy_desc") of struct_size size that the library
+ * reads: size, or less where an older header of that size ended in padding that a later one used. */
+size_t iks_desc_readable(const char *type, size_t size);
 /* A struct the library fills for the caller (full, size bytes, its first member struct_size) given
  * into out as the caller's struct_size says it has room for: never a byte past it, whatever this
  * library's layout has grown to (0: the first sized layout, first bytes). false with IKS_E_USAGE about
@@ -149,6 +154,11 @@ bool iks_out_give(void *out, const void *full, size_t size, size_t first, const 
 #define IKS_FIRST_IMPORT_DESC IKS_SIZE_TO(iks_import_desc, log_user)
 #define IKS_FIRST_DRAW_DESC IKS_SIZE_TO(iks_draw_desc, h)
 #define IKS_FIRST_CHANNEL_DESC IKS_SIZE_TO(iks_channel_desc, stride)
+/* iks_uniform_info as 0.2.0's first header had it, before initial, color and declared: what the exported
+ * iks_toy_uniform_info writes, not knowing its caller's size */
+#define IKS_FIRST_UNIFORM_INFO IKS_SIZE_TO(iks_uniform_info, step)
+/* iks_render_stats as 0.3.0 has it: what iks_render writes when iks_render_desc.stats_size is 0 */
+#define IKS_FIRST_RENDER_STATS IKS_SIZE_TO(iks_render_stats, height)
 /* the structs the library fills (iks_out_give), 0.2.0's */
 #define IKS_FIRST_PASS_INFO IKS_SIZE_TO(iks_pass_info, channels)
 #define IKS_FIRST_CHANNEL_INFO IKS_SIZE_TO(iks_channel_info, sampler)

@@ -651,21 +651,31 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
 {
     iks_err err = IKS_ERR_INIT;
     iks_render_desc dc;
-    if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err))
-        return (stats ? (void)memset(stats, 0, sizeof *stats) : (void)0), iks_publish(&err);
+    /* a description refused for its size says nothing of the stats' size either: they are not touched */
+    if (!IKS_TAKE(iks_render_desc, d, &dc, IKS_FIRST_RENDER_DESC, &err)) return iks_publish(&err);
     if (d) d = &dc;
-    if (!t) return render_entry(t, d, stats);
-    if (!iks_engine_enter(t->e, &err)) return (stats ? (void)memset(stats, 0, sizeof *stats) : (void)0), iks_publish(&err);
-    iks_code c = render_entry(t, d, stats);
-    iks_engine_leave(t->e);
+    /* the stats are filled here and given in the caller's size, which may be an older header's */
+    size_t have = d && d->stats_size ? d->stats_size : IKS_FIRST_RENDER_STATS;
+    if (stats && have < IKS_FIRST_RENDER_STATS) {
+        char v[32];
+        snprintf(v, sizeof v, "%zu", have);
+        return iks_fail_field("stats_size", v, "iks_render_stats is at least %zu bytes: sizeof(iks_render_stats)",
+                              (size_t)IKS_FIRST_RENDER_STATS);
+    }
+    iks_render_stats st = { 0 };
+    iks_code c;
+    if (!t) c = render_entry(t, d, &st);
+    else if (!iks_engine_enter(t->e, &err)) c = iks_publish(&err);
+    else {
+        c = render_entry(t, d, &st);
+        iks_engine_leave(t->e);
+    }
+    if (stats) memcpy(stats, &st, have < sizeof st ? have : sizeof st);
     return c;
 }
 
-static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
+static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
 {
-    iks_render_stats st_local;
-    iks_render_stats *st = stats ? stats : &st_local;
-    memset(st, 0, sizeof *st);
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
     /* the directories a render makes for its output and checkpoints are taken back when it fails, where
      * they are empty (a video that ffmpeg refused, a refused checkpoint): a failed render leaves
