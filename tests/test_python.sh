@@ -416,6 +416,21 @@ out=$(cd "$tmp" && timeout 120 env "${py_env[@]}" "$tmp/venv/bin/python" forking
 check_eq "fork: a new toy and the parent's toy refused at once naming spawn, the child exits; spawn draws" "fork 0 usage spawn / usage spawn
 spawn 0 True" "$out"
 
+# ---- an address-space limit too small for the GL driver: ikshade.Error naming it, not a crash ----
+# (AddressSanitizer needs terabytes of address space: the plain build only)
+if [ ${#py_env[@]} -eq 0 ]; then
+  out=$(cd "$tmp" && bash -c 'ulimit -v 300000 && exec "$0" -c "
+import ikshade
+try:
+    ikshade.Toy(\"\", size=(8, 8)).snapshot()
+    print(\"drew\")
+except ikshade.Error as e:
+    print(e.code_name, \"address-space limit (ulimit -v 300000)\" in str(e))
+"' "$tmp/venv/bin/python" 2>&1); rc=$?
+  check_eq "under ulimit -v 300000 a toy is ikshade.Error naming the limit (rc $rc)" "gl True" "$out"
+else echo "note: the ulimit -v row runs in the plain build only"
+fi
+
 # ---- describe: a toy without GL (EGL given no vendor), equal to `ikshade info --json` ----
 for toy in "$src/examples/feedback.json" "$src/examples/dirtoy" "$src/shaders/limb.frag" "$src/examples/sound.frag"; do
   "$bin" info "$toy" --json > "$tmp/info.json"

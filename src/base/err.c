@@ -98,6 +98,17 @@ bool iks_err_prefix(iks_err *e, const char *fmt, ...)
     return false;
 }
 
+void iks_err_suffix(iks_err *e, const char *text)
+{
+    if (!e || !e->msg || !text) return;
+    char *m = NULL;
+    if (asprintf(&m, "%s%s", e->msg, text) < 0) return; /* the message as it was rather than none */
+    size_t reason = e->reason_len + strlen(text);
+    drop(e);
+    e->msg = m;
+    if (e->field[0]) e->reason_len = reason; /* the reason is the message's end, the words added too */
+}
+
 bool iks_err_errno(iks_err *e, iks_code code, int errnum, const char *what)
 {
     return iks_err_set(e, errnum == ENOMEM ? IKS_E_NOMEM : code, "%s: %s", what, strerror(errnum));

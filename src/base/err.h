@@ -36,6 +36,8 @@ const char *iks_err_reason(const iks_err *e);
 /* Puts context in front of the message: "--size: " + "size 9x9: ...". Returns false. */
 bool iks_err_prefix(iks_err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Sets the error from errno's text: "<what>: <strerror>"; code IKS_E_NOMEM for ENOMEM. Returns false. */
+/* Words added at the message's end (and its reason's, where it has a field) */
+void iks_err_suffix(iks_err *e, const char *text);
 bool iks_err_errno(iks_err *e, iks_code code, int errnum, const char *what);
 void iks_err_clear(iks_err *e);
 /* Moves src into dst (dst's old error is freed); src is left clear. */

@@ -51,6 +51,13 @@ void iks_signals_command_thread(void);
 int iks_signals_stopped(void);
 /* A command's exit status, made 128 + the signal when a signal stopped it */
 int iks_signals_exit_status(int status);
+/* Under an address-space limit (ulimit -v), before a GL command: raises the soft limit where it is
+ * below the command's need and the hard one allows, says in one line (false) when the limit is still
+ * too small, keeps malloc's arenas few, and makes a crash one line naming the limit. *stack: the
+ * command thread's stack size the limit leaves room for (512 MiB without one). limits.c. */
+bool iks_limits_prepare(const char *cmd, size_t *stack);
+/* The calling thread's alternate signal stack, for the crash line under a limit (the command's thread) */
+void iks_limits_thread(void);
 /* Writes s with control characters other than newline and tab shown as \xHH. */
 void iks_put_text(FILE *f, const char *s);
 /* s as one cell of a Markdown table row: '|' escaped, control characters (a newline too) as \n, \xNN */

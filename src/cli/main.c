@@ -62,9 +62,8 @@ static void print_uniforms(FILE *f)
 
 /* Mesa's GLSL compiler recurses once per operator: one machine-made expression of ~20,000 terms
  * overflows the usual 8 MiB main stack and kills the process. Commands run on a thread whose stack is
- * reserved large (pages are used only as deep as the compiler goes); where even the reservation
- * fails (a tight ulimit -v) they run on the main thread as before. */
-#define COMMAND_STACK ((size_t)512 << 20)
+ * reserved large (pages are used only as deep as the compiler goes), 512 MiB or what an address-space
+ * limit leaves room for (limits.c); where even the reservation fails they run on the main thread. */
 
 typedef struct {
     const iks_command *c;
@@ -79,15 +78,18 @@ static void *run_command(void *p)
 {
     command_run *r = p;
     iks_signals_command_thread();
+    iks_limits_thread();
     exit(iks_signals_exit_status(iks_stdout_status(r->c->name, r->c->run(r->argc, r->argv))));
 }
 
 static int run_on_big_stack(const iks_command *c, int argc, char **argv)
 {
     command_run r = { c, argc, argv, 0 };
+    size_t stack;
+    if (!iks_limits_prepare(c->name, &stack)) return EXIT_FAIL;
     pthread_attr_t at;
     pthread_t th;
-    bool started = pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, COMMAND_STACK) == 0 &&
+    bool started = pthread_attr_init(&at) == 0 && pthread_attr_setstacksize(&at, stack) == 0 &&
                    pthread_create(&th, &at, run_command, &r) == 0;
     pthread_attr_destroy(&at);
     if (!started) {

@@ -2,6 +2,7 @@
  * shaders are), toys (loading, settings, drawing into memory), windows, and the small helpers an
  * embedding program needs. Rendering to files is render.c, the live loop live.c, the probe probe.c. */
 #include "engine/engine.h"
+#include "base/aslimit.h"
 #include "engine/checkpoint.h"
 #include "glsl/uniforms.h"
 #include "base/userfile.h"
@@ -85,6 +86,13 @@ iks_code iks_publish(iks_err *e)
 {
     iks_code c = e->code;
     if (c == IKS_OK) return IKS_OK;
+    /* out of memory under an address-space limit: the limit is the likely why, so the line says so */
+    iks_as_room r;
+    if (c == IKS_E_NOMEM && e->msg && !strstr(e->msg, "address-space limit") && iks_as_room_now(&r)) {
+        char more[128];
+        snprintf(more, sizeof more, " (under the address-space limit, ulimit -v %zu: raise or lift it)", r.limit / 1024);
+        iks_err_suffix(e, more);
+    }
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, make_key);
     if (!pthread_getspecific(last_error_key)) (void)pthread_setspecific(last_error_key, &last_error);

@@ -1,5 +1,6 @@
 /* gpu.c: GL objects and draws for the core. Every object made here has one owner: the struct that
  * holds its name, released by the matching *_destroy. */
+#include "base/aslimit.h"
 #include "gpu/gpu.h"
 #include "glsl/params.h"
 #include "base/bigstack.h"
@@ -354,12 +355,28 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
 
 /* ---- targets ----------------------------------------------------------------------------------- */
 
+/* Under an address-space limit, a texture that would leave the driver no room to compile the next
+ * shader is refused here: llvmpipe holds textures in this process's memory, and its JIT aborts the
+ * process where it finds no room (base/aslimit.h) */
+static bool room_for(int w, int h, size_t bytes, const char *what, iks_err *e)
+{
+    iks_as_room r;
+    if (iks_as_fits(bytes, &r)) return true;
+    size_t mib = (size_t)1 << 20;
+    return iks_err_set(e, IKS_E_NOMEM,
+                       "a %s of %dx%d (%zu MiB) does not fit under the address-space limit (ulimit -v %zu): %zu MiB "
+                       "are free, and the GL driver needs %d MiB of them to compile; raise the limit or draw smaller",
+                       what, w, h, (bytes + mib - 1) / mib, r.limit / 1024, r.limit > r.used ? (r.limit - r.used) / mib : 0,
+                       IKS_AS_JIT_MIB);
+}
+
 bool iks_target_create(iks_target *t, int w, int h, iks_pixfmt fmt, iks_err *e)
 {
     memset(t, 0, sizeof *t);
     int max = iks_gpu_max_size();
     if (w < 1 || h < 1 || w > max || h > max)
         return iks_err_set(e, IKS_E_USAGE, "size %dx%d: this GL allows 1 to %d on each side", w, h, max);
+    if (!room_for(w, h, (size_t)w * (size_t)h * (fmt == IKS_RGBA32F ? 16 : 4), "render target", e)) return false;
     t->w = w;
     t->h = h;
     t->fmt = fmt;
@@ -401,6 +418,7 @@ bool iks_cube_target_create(iks_cube_target *c, int size, iks_err *e)
     if (cmax < max) max = cmax;
     if (size < 1 || size > max)
         return iks_err_set(e, IKS_E_USAGE, "cubemap faces of %dx%d: this GL allows 1 to %d on a side", size, size, max);
+    if (!room_for(size, size, (size_t)size * (size_t)size * 6 * 8, "cubemap of six faces", e)) return false;
     c->size = size;
     while (glGetError() != GL_NO_ERROR) {}
     glGenTextures(1, &c->tex);

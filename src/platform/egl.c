@@ -3,6 +3,7 @@
  * pbuffer path. libEGL is opened at run time by glad's loader, so a machine without it gets our
  * message instead of a loader error. Failures are IKS_E_GL with one line saying what each platform
  * answered. */
+#include "base/aslimit.h"
 #include "platform/platform.h"
 
 #include <glad/egl.h>
@@ -209,8 +210,26 @@ iks_platform *iks_egl_create(iks_err *err)
     return p;
 }
 
+/* A limit the driver cannot start under is one line here, not its crash part-way through (aslimit.h);
+ * where this process already holds a display the driver is loaded and the numbers do not apply. */
+static bool room_for_driver(iks_err *err)
+{
+    for (size_t i = 0; i < sizeof displays / sizeof *displays; i++)
+        if (displays[i].refs) return true;
+    iks_as_room r;
+    if (!iks_as_room_now(&r) || r.limit >= r.used + r.need) return true;
+    size_t mib = (size_t)1 << 20, free_mib = r.limit > r.used ? (r.limit - r.used) / mib : 0;
+    iks_err_set(err, IKS_E_GL,
+                "EGL: the address-space limit (ulimit -v %zu) leaves %zu MiB of this process's address space free, "
+                "and a headless GL context needs about %zu MiB (llvmpipe with %d rasterizer thread%s): raise it, or "
+                "set LP_NUM_THREADS lower",
+                r.limit / 1024, free_mib, r.need / mib, r.threads, r.threads == 1 ? "" : "s");
+    return false;
+}
+
 static iks_platform *create(iks_err *err)
 {
+    if (!room_for_driver(err)) return NULL;
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY)) {
         iks_err_set(err, IKS_E_GL, "EGL: cannot load libEGL.so.1; install libegl1 and libegl-mesa0 "
                                    "(or your GPU vendor's EGL driver)");
