@@ -122,7 +122,7 @@ ALLOWED = {
     "cli": {"cli", "base"},
     "ik": set(),
 }
-CLI_BASE = {"base/buf.h", "base/clock.h", "base/strutil.h"}  # compiled into the program too (iks_util)
+CLI_BASE = {"base/buf.h", "base/clock.h", "base/strutil.h", "base/aslimit.h"}  # compiled into the program too (iks_util)
 GLSL_BASE = {"base/err.h", "base/files.h", "base/buf.h", "base/strutil.h"}  # errors, the files it is handed, growth, C-locale numbers: no I/O
 folders = sorted(d for d in os.listdir(os.path.join(src, "src")) if os.path.isdir(os.path.join(src, "src", d)))
 check(set(folders) == set(ALLOWED), "src/ holds the layers this test knows: %s" % " ".join(folders))
