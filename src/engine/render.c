@@ -959,7 +959,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         /* (c) encode only, the same frames, on all cores */
         c0 = cpu_now();
         t0 = iks_now();
-        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &p);
+        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, NULL, &p);
         if (!pool) {
             iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");
             rc = iks_publish(&err);
