@@ -247,7 +247,7 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
         return iks_err_field(err, IKS_E_USAGE, "output", NULL, "'%.300s': %s takes sound, not frames", d->output, f->id.name);
     }
     w->img = (iks_image_opts){ .w = d->width, .h = d->height, .depth = d->depth, .alpha = d->alpha && f->alpha,
-                               .level = d->png_level, .fast = d->png_fast, .quality = d->quality ? d->quality : IKS_DEFAULT_QUALITY };
+                               .level = d->png_level, .fast = d->png_fast, .quality = d->quality ? d->quality : IKS_DEFAULT_QUALITY, .id = d->id };
     size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_format_float(f, d->depth) ? 16 : 4);
     if (f->sink == IKS_SINK_FILES) {
         w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, file_job, file_commit, w);
