@@ -85,7 +85,7 @@ bad 2 "--shard '3/3': expected part k of n with n >= 1 and k from 0 to n-1" "${R
 bad 2 "--shard 'a/b': expected K/N" "${R[@]}" -o %d.png --frames 4 --shard a/b
 bad 2 "--shard auto: none of SLURM_ARRAY_TASK_ID" "${noenv[@]}" "${R[@]}" -o %d.png --frames 4 --shard auto
 bad 2 "--shard-count 'x': expected a whole number" "${R[@]}" -o %d.png --shard auto --shard-count x
-bad 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, PNGs" "${R[@]}" -o x.mp4 --resume
+bad 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, frames in PNG, JPEG or EXR files" "${R[@]}" -o x.mp4 --resume
 bad 2 "--each writes a report, not frames: --shard, --resume and --checkpoint do not apply" "${R[@]}" --each "$fx" --shard 0/2
 bad 2 "--checkpoint-every '5': needs --checkpoint: where the checkpoints go" "${R[@]}" -o x.png --checkpoint-every 5
 bad 2 "--checkpoint-every 'x': expected a whole number" "${R[@]}" -o x.png --checkpoint d --checkpoint-every x

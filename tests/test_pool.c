@@ -92,7 +92,7 @@ static void run_all(int threads, int buffers, long n, int slow_us)
 {
     job_ctx *c = new_ctx();
     c->slow_us = slow_us;
-    iks_pool *p = iks_pool_create(threads, buffers, BYTES, 0, job, c);
+    iks_pool *p = iks_pool_create(threads, buffers, BYTES, 0, job, NULL, c);
     CHECK(p != NULL, "create %d threads", threads);
     if (!p) return;
     int distinct = 0;
@@ -124,7 +124,7 @@ static void run_failing(int threads, bool silently)
     c->fail_from = 10;
     c->fail_silently = silently;
     c->slow_us = 200;
-    iks_pool *p = iks_pool_create(threads, 0, BYTES, 0, job, c);
+    iks_pool *p = iks_pool_create(threads, 0, BYTES, 0, job, NULL, c);
     CHECK(p != NULL, "create");
     if (!p) return;
     int distinct;

@@ -222,7 +222,48 @@ check "16-bit PNGs are kept by a 16-bit render" grep -q '^ikshade render: 0 fram
 "$bin" render "$root/shaders/limb.frag" --size 64x36 -o ra/%02d.png --frames 3 --resume 2>ra.log
 check "RGBA frames are drawn again by an RGB render" grep -q '^ikshade render: 3 frames of 64x36' ra.log
 check "... which replaced them with RGB ones" [ "$(python3 "$root/tests/png.py" info ra/01.png)" = "64 36 3" ]
-expect_fail "--resume into a video" 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, PNGs" "$bin" render -o x.mp4 --frames 2 --resume
+expect_fail "--resume into a video" 2 "--resume: with output 'x.mp4': resume keeps files it can check whole, frames in PNG, JPEG or EXR files" "$bin" render -o x.mp4 --frames 2 --resume
+expect_fail "--resume into an animated WebP (one file)" 2 "--resume: with output 'x.webp': resume keeps files it can check whole" "$bin" render -o x.webp --frames 2 --resume
+
+# every kind of frame file resumes (issue 38): JPEG, EXR (half and float) and 16-bit PNG keep their
+# whole frames and draw a missing one and one cut short, giving the files of one run, byte for byte
+for kind in jpg exr exr32 png16; do
+  ext=${kind%%[0-9]*} opt=()
+  case $kind in exr32) opt=(--depth 32);; png16) opt=(--depth 16);; esac
+  F=(render "$root/shaders/limb.frag" --size 64x36 --frames 5 "${opt[@]}")
+  "$bin" "${F[@]}" -o "k1$kind/%02d.$ext" --quiet
+  "$bin" "${F[@]}" -o "k2$kind/%02d.$ext" --quiet
+  rm "k2$kind/01.$ext"
+  head -c 200 "k1$kind/03.$ext" > "k2$kind/03.$ext"
+  "$bin" "${F[@]}" -o "k2$kind/%02d.$ext" --resume 2>"k$kind.log"; rc=$?
+  check "--resume of .$ext frames ($kind): exit 0, the missing and the cut-short frame drawn, 3 kept ($(cat "k$kind.log"))" \
+    bash -c '[ "$1" = 0 ] && grep -q "^ikshade render: 2 frames .*(3 kept from before)" "$2"' _ "$rc" "k$kind.log"
+  check "... the files of one run, byte for byte" same "k1$kind" "k2$kind"
+done
+
+# --resume across an edit: frames of a red shader, one lost, the shader made blue: the red frames are
+# of another render (each frame file carries the render's identity), so all four are drawn blue, and
+# the warning says how many were replaced. In every frame format that resumes.
+red='void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0, 0.0, 0.0, 1.0); }'
+blue='void mainImage(out vec4 c, in vec2 f) { c = vec4(0.0, 0.0, 1.0, 1.0); }'
+for ext in png jpg exr; do
+  printf '%s\n' "$red" > edit.frag
+  "$bin" render edit.frag --size 32x32 --frames 4 -o "ed$ext/%d.$ext" --quiet
+  rm "ed$ext/2.$ext"
+  printf '%s\n' "$blue" > edit.frag
+  "$bin" render edit.frag --size 32x32 --frames 4 -o "ed$ext/%d.$ext" --resume 2>"ed$ext.log"; rc=$?
+  "$bin" render edit.frag --size 32x32 --frames 4 -o "eb$ext/%d.$ext" --quiet
+  check "--resume after the shader changed (.$ext): exit 0, all 4 drawn, none kept ($(cat "ed$ext.log"))" \
+    bash -c '[ "$1" = 0 ] && grep -q "^ikshade render: 4 frames of 32x32" "$2" && ! grep -q "kept from before" "$2"' _ "$rc" "ed$ext.log"
+  check "... the warning says 3 frames of another render were drawn again" \
+    grep -q "^ikshade render: warning: resume: 3 frames there were drawn by another render" "ed$ext.log"
+  check "... the frames are those of a fresh blue render, byte for byte" same "ed$ext" "eb$ext"
+done
+check "... blue, as Python's zlib reads them" [ "$(python3 "$root/tests/png.py" pixel edpng/0.png 16 16)" = "0 0 255" ]
+# the same render again: its own frames, all kept
+"$bin" render edit.frag --size 32x32 --frames 4 -o edpng/%d.png --resume 2>same.log
+check "the same render again keeps all 4, with no warning" \
+  bash -c 'grep -q "(4 kept from before)" "$1" && ! grep -q warning "$1"' _ same.log
 expect_fail "--checkpoint-every without --checkpoint" 2 "--checkpoint-every '4': needs --checkpoint: where the checkpoints go" \
   "$bin" render -o c/%02d.png --checkpoint-every 4
 expect_fail "--checkpoint-every 0" 2 "--checkpoint-every '0': expected a number other than 0" \

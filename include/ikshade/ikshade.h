@@ -668,9 +668,15 @@ typedef struct {
      * 180, the site's length) from time0 on; frames and size are not used. A video of a toy with a
      * sound pass gets the same sound, for the frames' time, as its audio track (not a GIF). */
     double seconds;
-    /* Keep frames whose files already exist and are complete, valid PNGs of this render's size, depth
-     * and alpha (iks_render checks every chunk's CRC and inflates the pixels); draw the others. A toy
-     * with buffers draws kept frames unsaved when later frames need their state. PNG outputs only. */
+    /* Keep frames whose files already exist, are complete and valid frames of this render's size,
+     * depth and alpha (a PNG's every chunk's CRC checked and its pixels inflated; a JPEG decoded
+     * without a warning; an EXR's every chunk decoded), and carry this render's identity; draw the
+     * others. Every frame file iks_render writes carries that identity under "ikshade:render" (a PNG
+     * tEXt chunk, an EXR string attribute, a JPEG comment): the hash checkpoints are named by (the
+     * toy's sources and media's bytes, settings, size, ssaa, fps, time0, mouse, session), so frames of
+     * an edited shader are drawn again, with a warning to the engine's log saying how many. A toy with
+     * buffers draws kept frames unsaved when later frames need their state. Frame files only (PNG,
+     * JPEG, EXR): a video or an animated WebP is one file, and is refused (IKS_E_USAGE). */
     bool resume;
     /* A directory of checkpoints of a toy with buffers (format: docs/DESIGN-NOTES.md). A range that
      * starts after 0 starts from the newest one of its own render at or before it instead of from frame

@@ -163,8 +163,10 @@ static const iks_opt OPTIONS[] = {
       .min = 1, .max = 100000000, .expect = "expected a whole number",
       .need = "the number of parts N"),
     IKS_OPT_FLAG_ROW(ropts, r.resume, "--resume", NULL, NULL,
-      "keep frames whose PNG files are already there, complete and valid; draw\n"
-      "the rest (a killed or preempted task is simply run again)", "resume", .flags = 0),
+      "keep frames whose files (PNG, JPEG, EXR) are already there, complete,\n"
+      "valid and of this same render (each carries its identity); draw the rest\n"
+      "(a killed or preempted task is simply run again; frames of an edited\n"
+      "shader are drawn again, and a warning says how many)", "resume", .flags = 0),
     IKS_OPT_STRING_ROW(ropts, r.checkpoint_dir, "--checkpoint", NULL, "DIR",
       "a toy with buffers starts a range from the newest checkpoint in DIR at\n"
       "or before it instead of from frame 0 (the same frames as one run); each\n"
@@ -651,7 +653,11 @@ static int render(ropts *o)
          * there are no frames written to count */
         if (c == IKS_E_COMPILE || c == IKS_E_USAGE || st.total == 0 || st.fps_played > 0) return iks_opts_error(&o->args);
         char *words = iks_opts_words(OPTIONS, m);
-        iks_fail("render", "%s (%ld of %ld frames written)", words ? words : m, st.written, st.total);
+        /* with --resume the kept frames are on disk too: the count says what is there */
+        if (st.kept)
+            iks_fail("render", "%s (%ld of %ld frames written, %ld kept from before)", words ? words : m, st.written,
+                     st.total, st.kept);
+        else iks_fail("render", "%s (%ld of %ld frames written)", words ? words : m, st.written, st.total);
         free(words);
         return iks_exit_status(c);
     }

@@ -23,12 +23,14 @@
 static const iks_format FORMATS[] = {
     { ID("PNG", ".png", "PNG files (16 bits with depth 16, drawn in float)", FILES),
       .depths = IKS_DEPTH(8) | IKS_DEPTH(16), .depth = 8, .float_depths = IKS_DEPTH(16),
-      .alpha = true, .resume = true, .encode = iks_png_image, .check = iks_png_check_file },
+      .alpha = true, .resume = true, .encode = iks_png_image, .check = iks_png_check_frame },
     { ID("JPEG", ".jpg .jpeg", "JPEG files (baseline, 4:4:4) at quality (default 90)", FILES),
-      .depths = IKS_DEPTH(8), .depth = 8, .quality = true, .max_side = 65500, .encode = iks_jpg_image },
+      .depths = IKS_DEPTH(8), .depth = 8, .quality = true, .max_side = 65500, .resume = true, .encode = iks_jpg_image,
+      .check = iks_jpg_check_frame },
     { ID("OpenEXR", ".exr", "OpenEXR files (RGBA half floats, ZIP; floats with depth 32): "
          "values above 1 and below 1/255 kept", FILES), .depths = IKS_DEPTH(16) | IKS_DEPTH(32),
-      .depth = 16, .float_depths = IKS_DEPTH(16) | IKS_DEPTH(32), .alpha = true, .encode = iks_exr_image },
+      .depth = 16, .float_depths = IKS_DEPTH(16) | IKS_DEPTH(32), .alpha = true, .resume = true,
+      .encode = iks_exr_image, .check = iks_exr_check_frame },
     { ID("raw frames", "-", "raw RGBA8 frames, top row first, to a descriptor (stdout)", RAW),
       .depths = IKS_DEPTH(8), .depth = 8 },
     { ID("MP4", ".mp4", "H.264 video through ffmpeg, with the toy's sound as AAC", VIDEO),

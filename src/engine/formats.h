@@ -49,8 +49,7 @@ typedef struct iks_format {
     const iks_anim_encoder *anim;      /* ANIM */
     const char *muxer;                 /* FFMPEG: ffmpeg's -f (NULL: from the name, for the user's own args) */
     const char *video_args, *audio_args; /* FFMPEG: ffmpeg's options for the video and the audio */
-    /* resume: whether the file at path is a complete frame of this render's kind */
-    bool (*check)(const char *path, int w, int h, int depth, bool alpha);
+    iks_image_check_fn check;          /* FILES that resume: whether a file is a whole frame, and its identity */
 } iks_format;
 
 /* The format an output name asks for: "-" raw frames, else by its extension (any case). any_video: a

@@ -46,6 +46,7 @@ typedef struct {
     bool png_fast;      /* the default PNG path (ISA-L), else libdeflate at level */
     int level;
     const iks_engine *e; /* set by the render: its context is bound again after the caller's callback */
+    char id[IKS_FRAME_ID_MAX]; /* image files: the render's identity (render_id), written into each frame */
 } plan;
 
 /* The time's bound, the one time0 and a recording's times already have, far inside a float's range: a
@@ -165,8 +166,8 @@ static bool make_plan(const iks_render_desc *d, const iks_format *f, plan *p, ik
     p->hdr = iks_format_float(f, r->depth);
     if (r->resume && !f->resume)
         return iks_err_field(err, IKS_E_USAGE, "resume", NULL, "with output '%s': resume keeps files it can check "
-                             "whole, PNGs, so the output must be PNGs (e.g. out/%%05d.png; join them into a video "
-                             "afterwards)", r->output);
+                             "whole, frames in PNG, JPEG or EXR files, so the output must be those (e.g. "
+                             "out/%%05d.png; join them into a video afterwards)", r->output);
     if (r->checkpoint_every < 0)
         return iks_err_field(err, IKS_E_USAGE, "checkpoint_every", num((double)r->checkpoint_every, v, sizeof v),
                              "expected a whole number of frames from 1");
@@ -529,13 +530,19 @@ static bool keep_going(const plan *p, long done, long total, double start) { ret
 
 /* ---- resume and checkpoints -------------------------------------------------------------------- */
 
-/* whether resuming keeps frame i: its file is there, complete, of this render's kind */
-static bool kept_frame(const plan *p, long i)
+/* whether resuming keeps frame i: its file is there, complete, of this render's kind, and drawn by this
+ * render (its identity); *other counts the whole frames of another render, drawn again */
+static bool kept_frame(const plan *p, long i, long *other)
 {
     if (!p->d.resume) return false;
-    char path[PATH_MAX];
-    return p->fmt->check && iks_output_path(p->d.output, p->pattern, i, path, sizeof path) &&
-           p->fmt->check(path, p->d.width, p->d.height, p->d.depth, p->d.alpha && p->fmt->alpha);
+    char path[PATH_MAX], id[IKS_FRAME_ID_MAX];
+    iks_image_opts o = { .w = p->d.width, .h = p->d.height, .depth = p->d.depth, .alpha = p->d.alpha && p->fmt->alpha };
+    if (!p->fmt->check || !iks_output_path(p->d.output, p->pattern, i, path, sizeof path) ||
+        !p->fmt->check(path, &o, id, sizeof id))
+        return false;
+    if (strcmp(id, p->id) == 0) return true;
+    ++*other;
+    return false;
 }
 
 /* what a checkpoint of this render at frame must say about itself */
@@ -564,6 +571,17 @@ static void ckpt_want(const plan *p, const gl_state *g, long frame, iks_ckpt_wan
     w->h.time = fi.time;
     w->h.next_key = g->next_key;
     w->renderer = iks_gpu_renderer();
+}
+
+/* The render's identity, the key its checkpoints are named by (iks_ckpt_key: the toy with its media's
+ * bytes, the --set values, size, supersampling, fps, time0, mouse and session), as 16 hex digits: a
+ * frame file carries it, so that resuming after an edit draws the frames of the old toy again. The
+ * depth and alpha are not in it: the frame's check reads them from the file. */
+static void render_id(const plan *p, const gl_state *g, char *buf, size_t n)
+{
+    iks_ckpt_want w;
+    ckpt_want(p, g, 0, &w);
+    snprintf(buf, n, "%016llx", (unsigned long long)iks_ckpt_key(&w.h));
 }
 
 /* after frames 0..drawn-1: the checkpoint of frame `drawn` when it is one of the N-th */
@@ -714,6 +732,14 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     }
     /* the toy's sound goes into a video as its audio track (a GIF has none) */
     char *audio = NULL;
+    /* the toy's media are read whole for its identity once, where checkpoints are kept or frame files
+     * carry it */
+    bool files = p.fmt->sink == IKS_SINK_FILES;
+    if (((r->checkpoint_dir && t->gl.has_buffers) || files) && !iks_gltoy_content_id(&t->gl, &g.toy_id, &err)) {
+        gl_free(&g);
+        return iks_publish(&err);
+    }
+    if (files) render_id(&p, &g, p.id, sizeof p.id);
     bool takes_audio = p.fmt->audio || (p.fmt->sink == IKS_SINK_FFMPEG && r->ffmpeg_args);
     if (takes_audio && iks_gltoy_has_audio(&t->gl) && !video_audio(t, r, &audio, &st->samples, &err)) {
         gl_free(&g);
@@ -724,7 +750,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
                            .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
                            .quality = r->quality, .png_fast = p.png_fast, .audio = audio, .fmt = p.fmt,
-                           .pattern = p.pattern };
+                           .pattern = p.pattern, .id = files ? p.id : NULL };
     if (!iks_writer_open(&wd, &w, &err)) {
         audio_remove(audio);
         gl_free(&g);
@@ -740,14 +766,12 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     bool stopped = false, ok = true;
     double start = iks_now();
     /* resume: the frames already there from the start on are kept as they are */
-    long from = r->first;
-    while (from < r->end && kept_frame(&p, from)) from++, st->kept++;
+    long from = r->first, other = 0;
+    while (from < r->end && kept_frame(&p, from, &other)) from++, st->kept++;
     if (r->checkpoint_dir && !t->gl.has_buffers)
         iks_logf(&t->e->log, IKS_LOG_INFO, "checkpoint_dir: this toy has no buffers, so no state to save or load");
     /* buffers carry state from frame to frame: a range that starts later must live through the frames
      * before it, unsaved (from a checkpoint when there is one), to be the same as one long run */
-    /* the toy's media are read whole for its identity once, where checkpoints are kept */
-    if (r->checkpoint_dir && t->gl.has_buffers && !iks_gltoy_content_id(&t->gl, &g.toy_id, &err)) ok = false;
     if (ok && t->gl.has_buffers && from < r->end && !reach_state(&g, &p, t, from, total, start, st, &stopped, &err)) ok = false;
     start = iks_now();
     /* The n-th frame saved is drawn into ring slot n % RING and collected once RING frames are
@@ -756,7 +780,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     step_at sa = { .p = &p, .total = total, .start = start };
     while (ok) {
         /* frames resuming keeps: skipped, or drawn unsaved where the buffers need them */
-        for (; ok && next < r->end && !stopped && next > from && kept_frame(&p, next); next++) {
+        for (; ok && next < r->end && !stopped && next > from && kept_frame(&p, next, &other); next++) {
             st->kept++;
             sa.done = iks_writer_written(w) + st->kept;
             if (t->gl.has_buffers) ok = draw_unsaved(&g, &p, next, &sa, st, &stopped, &err);
@@ -790,6 +814,11 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
         if (drawing && !keep_going(&p, iks_writer_written(w) + st->kept, total, start)) stopped = true;
         if (!drawing) break;
     }
+    /* frames of an earlier render of another toy or settings were there, whole: the user should know
+     * that their files were replaced, not kept */
+    if (other)
+        iks_warnf(&t->e->log, "resume: %ld frame%s there %s drawn by another render (the toy, its media or its "
+                  "settings changed): drawn again", other, other == 1 ? "" : "s", other == 1 ? "was" : "were");
     iks_err werr = IKS_ERR_INIT;
     iks_writer_result wr;
     bool wok = iks_writer_close(w, ok, &wr, &werr);
@@ -959,7 +988,7 @@ static iks_code bench_render(iks_toy *t, const iks_render_desc *d, int reps, iks
         /* (c) encode only, the same frames, on all cores */
         c0 = cpu_now();
         t0 = iks_now();
-        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, &p);
+        iks_pool *pool = iks_pool_create((int)cores, (int)cores + 2, fb, encoder_nice(), encode_job, NULL, &p);
         if (!pool) {
             iks_err_set(&err, IKS_E_NOMEM, "render: cannot start the encoder pool");
             rc = iks_publish(&err);

@@ -160,7 +160,16 @@ struct iks_writer {
     bool ffmpeg_gone;     /* a video's pipe broke: ffmpeg ended, and will say why */
 };
 
-/* One frame to its file, on an encoder thread, by the format's encoder */
+/* A frame written under its temporary name by file_job, until file_commit renames it into place or
+ * gives it up. The pool runs both on the same worker thread, one frame at a time. */
+static _Thread_local struct {
+    int fd;
+    char *tmp;
+} pending = { -1, NULL };
+
+/* One frame to a temporary beside its file, on an encoder thread, by the format's encoder. Renaming
+ * waits for file_commit: frames finish out of order, and a full disk must not leave frames 1..8 there
+ * with frame 0 missing (a count of 8 that a resumed render could not fill in from the start). */
 static bool file_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
 {
     const iks_writer *w = vctx;
@@ -171,9 +180,38 @@ static bool file_job(void *vctx, long frame, const uint8_t *px, iks_err *err)
     uint8_t *bytes;
     size_t len;
     if (!w->fmt->encode(px, &w->img, &bytes, &len, err)) return iks_err_prefix(err, "%.400s: ", path);
-    bool ok = iks_make_parent_dirs(path) && iks_write_atomic(path, bytes, len);
+    bool ok = iks_make_parent_dirs(path) && iks_outfile_check(path) == 0 &&
+              (pending.fd = iks_outfile_tmp_create(path, &pending.tmp)) >= 0;
+    if (ok && !iks_write_all(pending.fd, bytes, len)) {
+        int e = errno;
+        iks_outfile_tmp_discard(pending.fd, &pending.tmp);
+        pending.fd = -1;
+        errno = e;
+        ok = false;
+    }
     if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(errno));
     free(bytes);
+    return ok;
+}
+
+/* The frame file_job wrote, renamed into place when every frame before it is there (keep), else
+ * removed */
+static bool file_commit(void *vctx, long frame, bool keep, iks_err *err)
+{
+    const iks_writer *w = vctx;
+    char path[PATH_MAX];
+    /* the name file_job made from the same frame, so it fits */
+    if (!keep || !iks_output_path(w->d.output, w->pattern, frame, path, sizeof path)) {
+        iks_outfile_tmp_discard(pending.fd, &pending.tmp);
+        pending.fd = -1;
+        return !keep || iks_err_set(err, IKS_E_USAGE, "frame %ld: the name is too long", frame);
+    }
+    bool ok = iks_outfile_tmp_publish(pending.fd, pending.tmp, path);
+    int e = errno;
+    free(pending.tmp);
+    pending.tmp = NULL;
+    pending.fd = -1;
+    if (!ok) iks_err_set(err, IKS_E_IO, "%.400s: %s", path, iks_outfile_strerror(e));
     return ok;
 }
 
@@ -209,10 +247,10 @@ bool iks_writer_open(const iks_writer_desc *d, iks_writer **out, iks_err *err)
         return iks_err_field(err, IKS_E_USAGE, "output", NULL, "'%.300s': %s takes sound, not frames", d->output, f->id.name);
     }
     w->img = (iks_image_opts){ .w = d->width, .h = d->height, .depth = d->depth, .alpha = d->alpha && f->alpha,
-                               .level = d->png_level, .fast = d->png_fast, .quality = d->quality ? d->quality : IKS_DEFAULT_QUALITY };
+                               .level = d->png_level, .fast = d->png_fast, .quality = d->quality ? d->quality : IKS_DEFAULT_QUALITY, .id = d->id };
     size_t frame_bytes = (size_t)d->width * (size_t)d->height * (iks_format_float(f, d->depth) ? 16 : 4);
     if (f->sink == IKS_SINK_FILES) {
-        w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, file_job, w);
+        w->pool = iks_pool_create(d->jobs, d->jobs + 2, frame_bytes, d->nice, file_job, file_commit, w);
         if (!w->pool) {
             free(w);
             return iks_err_set(err, IKS_E_NOMEM, "out of memory for %d frame buffers of %dx%d", d->jobs + 2, d->width,

@@ -39,6 +39,7 @@ typedef struct {
      * format and whether it holds a frame number. NULL: the writer classifies output itself. */
     const iks_format *fmt;
     bool pattern;
+    const char *id;       /* image files: the render's identity, written into each (iks_image_opts.id) */
 } iks_writer_desc;
 
 /* What the output became, from iks_writer_close */

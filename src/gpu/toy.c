@@ -464,7 +464,8 @@ fail:;
 }
 
 /* Music and video are decoded while the frames are drawn, so their bytes join the identity here, read
- * whole once, and only by a caller that needs the identity (a render keeping checkpoints): a viewer's
+ * whole once, and only by a caller that needs the identity (a render keeping checkpoints or writing
+ * frame files, which carry it): a viewer's
  * every rebuild would otherwise read a long video through. */
 bool iks_gltoy_content_id(const iks_gltoy *t, uint64_t *id, iks_err *e)
 {

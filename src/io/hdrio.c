@@ -2,6 +2,7 @@
 #include "io/hdrio.h"
 #include "base/buf.h"
 #include "base/dynlib.h"
+#include "base/userfile.h"
 
 #include <math.h>
 #include <openexr.h>
@@ -19,7 +20,10 @@
     X(exr_set_zip_compression_level) X(exr_add_channel) X(exr_write_header) X(exr_get_scanlines_per_chunk) \
     X(exr_write_scanline_chunk_info) X(exr_encoding_update) X(exr_encoding_initialize)                   \
     X(exr_encoding_choose_default_routines) X(exr_encoding_run) X(exr_encoding_destroy) X(exr_finish)   \
-    X(exr_get_error_code_as_string)
+    X(exr_get_error_code_as_string) X(exr_attr_set_string) X(exr_start_read) X(exr_get_count)             \
+    X(exr_get_storage) X(exr_get_data_window) X(exr_get_channels) X(exr_attr_get_string)                 \
+    X(exr_read_scanline_chunk_info) X(exr_decoding_initialize) X(exr_decoding_update)                    \
+    X(exr_decoding_choose_default_routines) X(exr_decoding_run) X(exr_decoding_destroy)
 static struct {
     EXR_FNS(IKS_DYN_PTR)
 } lx;
@@ -43,6 +47,19 @@ IKS_DYNLIB_LOADER(exr_loaded, EXR_FNS, libexr, "EXR")
 #define exr_encoding_destroy (*lx.exr_encoding_destroy)
 #define exr_finish (*lx.exr_finish)
 #define exr_get_error_code_as_string (*lx.exr_get_error_code_as_string)
+#define exr_attr_set_string (*lx.exr_attr_set_string)
+#define exr_start_read (*lx.exr_start_read)
+#define exr_get_count (*lx.exr_get_count)
+#define exr_get_storage (*lx.exr_get_storage)
+#define exr_get_data_window (*lx.exr_get_data_window)
+#define exr_get_channels (*lx.exr_get_channels)
+#define exr_attr_get_string (*lx.exr_attr_get_string)
+#define exr_read_scanline_chunk_info (*lx.exr_read_scanline_chunk_info)
+#define exr_decoding_initialize (*lx.exr_decoding_initialize)
+#define exr_decoding_update (*lx.exr_decoding_update)
+#define exr_decoding_choose_default_routines (*lx.exr_decoding_choose_default_routines)
+#define exr_decoding_run (*lx.exr_decoding_run)
+#define exr_decoding_destroy (*lx.exr_decoding_destroy)
 
 /* ---- a growing buffer that both libraries write into ----------------------------------------- */
 
@@ -76,7 +93,8 @@ static int64_t exr_write(exr_const_context_t ctxt, void *user, const void *buf, 
     return mem_put(user, buf, (size_t)sz, (size_t)offset) ? (int64_t)sz : -1;
 }
 
-bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, iks_err *e)
+static bool exr_encode(const float *rgba, int w, int h, bool full, const char *id, uint8_t **out, size_t *len,
+                       iks_err *e)
 {
     *out = NULL;
     *len = 0;
@@ -109,6 +127,7 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     exr_pixel_type_t pt = full ? EXR_PIXEL_FLOAT : EXR_PIXEL_HALF;
     for (int c = 0; c < 4 && rv == EXR_ERR_SUCCESS; c++)
         rv = exr_add_channel(ctxt, part, names[c], pt, EXR_PERCEPTUALLY_LINEAR, 1, 1);
+    if (rv == EXR_ERR_SUCCESS && id) rv = exr_attr_set_string(ctxt, part, IKS_FRAME_ID_KEY, id);
     if (rv == EXR_ERR_SUCCESS) rv = exr_write_header(ctxt);
     int32_t lines = 1;
     if (rv == EXR_ERR_SUCCESS) rv = exr_get_scanlines_per_chunk(ctxt, part, &lines);
@@ -148,9 +167,124 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
     return true;
 }
 
+bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, size_t *len, iks_err *e)
+{
+    return exr_encode(rgba, w, h, full, NULL, out, len, e);
+}
+
 bool iks_exr_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e)
 {
-    return iks_exr_encode(px, o->w, o->h, o->depth == 32, out, len, e);
+    return exr_encode(px, o->w, o->h, o->depth == 32, o->id, out, len, e);
+}
+
+/* ---- checking an EXR frame on disk ------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} memsrc;
+
+static int64_t exr_read(exr_const_context_t ctxt, void *user, void *buf, uint64_t sz, uint64_t offset,
+                        exr_stream_error_func_ptr_t error_cb)
+{
+    (void)ctxt;
+    (void)error_cb;
+    const memsrc *m = user;
+    if (offset >= m->n) return 0;
+    size_t n = sz < m->n - offset ? (size_t)sz : m->n - (size_t)offset;
+    memcpy(buf, m->p + offset, n);
+    return (int64_t)n;
+}
+
+static int64_t exr_size(exr_const_context_t ctxt, void *user)
+{
+    (void)ctxt;
+    return (int64_t)((const memsrc *)user)->n;
+}
+
+/* a damaged file is an answer (redraw it), not a message on stderr */
+static void exr_quiet(exr_const_context_t ctxt, exr_result_t code, const char *msg)
+{
+    (void)ctxt;
+    (void)code;
+    (void)msg;
+}
+
+/* The header as iks_exr_encode writes it for o (one scanline part, o's size, channels A B G R of the
+ * depth's type), its identity into id, and every chunk decoded: a file cut short or damaged fails */
+static bool exr_whole(exr_context_t ctxt, const iks_image_opts *o, char *id, size_t idn)
+{
+    int parts = 0;
+    exr_storage_t st;
+    exr_attr_box2i_t dw;
+    const exr_attr_chlist_t *ch = NULL;
+    if (exr_get_count(ctxt, &parts) != EXR_ERR_SUCCESS || parts != 1 ||
+        exr_get_storage(ctxt, 0, &st) != EXR_ERR_SUCCESS || st != EXR_STORAGE_SCANLINE ||
+        exr_get_data_window(ctxt, 0, &dw) != EXR_ERR_SUCCESS || dw.min.x != 0 || dw.min.y != 0 ||
+        dw.max.x != o->w - 1 || dw.max.y != o->h - 1 || exr_get_channels(ctxt, 0, &ch) != EXR_ERR_SUCCESS ||
+        !ch || ch->num_channels != 4)
+        return false;
+    exr_pixel_type_t pt = o->depth == 32 ? EXR_PIXEL_FLOAT : EXR_PIXEL_HALF;
+    static const char *const sorted[4] = { "A", "B", "G", "R" };
+    for (int c = 0; c < 4; c++)
+        if (strcmp(ch->entries[c].name.str, sorted[c]) != 0 || ch->entries[c].pixel_type != pt) return false;
+    int32_t n = 0;
+    const char *s = NULL;
+    if (exr_attr_get_string(ctxt, 0, IKS_FRAME_ID_KEY, &n, &s) == EXR_ERR_SUCCESS && s && n >= 0 && (size_t)n < idn) {
+        memcpy(id, s, (size_t)n);
+        id[n] = '\0';
+    }
+    int32_t lines = 1;
+    if (exr_get_scanlines_per_chunk(ctxt, 0, &lines) != EXR_ERR_SUCCESS || lines < 1) return false;
+    float *px = malloc((size_t)o->w * (size_t)lines * 4 * sizeof *px);
+    if (!px) return false;
+    exr_decode_pipeline_t dec;
+    bool have_dec = false, ok = true;
+    for (int y = 0; y < o->h && ok; y += lines) {
+        exr_chunk_info_t ci;
+        ok = exr_read_scanline_chunk_info(ctxt, 0, y, &ci) == EXR_ERR_SUCCESS;
+        if (ok) ok = (have_dec ? exr_decoding_update(ctxt, 0, &ci, &dec) : exr_decoding_initialize(ctxt, 0, &ci, &dec)) ==
+                     EXR_ERR_SUCCESS;
+        if (!ok) break;
+        have_dec = true;
+        for (int c = 0; c < dec.channel_count; c++) {
+            exr_coding_channel_info_t *cc = &dec.channels[c];
+            cc->user_data_type = EXR_PIXEL_FLOAT;
+            cc->user_bytes_per_element = 4;
+            cc->user_pixel_stride = 4 * (int32_t)sizeof(float);
+            cc->user_line_stride = o->w * 4 * (int32_t)sizeof(float);
+            cc->decode_to_ptr = (uint8_t *)(px + (c & 3));
+        }
+        ok = exr_decoding_choose_default_routines(ctxt, 0, &dec) == EXR_ERR_SUCCESS &&
+             exr_decoding_run(ctxt, 0, &dec) == EXR_ERR_SUCCESS;
+    }
+    if (have_dec) exr_decoding_destroy(ctxt, &dec);
+    free(px);
+    return ok;
+}
+
+bool iks_exr_check_frame(const char *path, const iks_image_opts *o, char *id, size_t idn)
+{
+    if (idn) id[0] = '\0';
+    iks_err e = IKS_ERR_INIT;
+    bool loaded = exr_loaded(&e);
+    iks_err_clear(&e);
+    /* floats uncompressed, and the header: no frame of o's size is larger */
+    size_t len;
+    char *data = loaded ? iks_userfile_read(path, (size_t)o->w * (size_t)o->h * 16 + (1u << 20), 0, &len) : NULL;
+    if (!data) return false;
+    memsrc m = { (const uint8_t *)data, len };
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.user_data = &m;
+    init.read_fn = exr_read;
+    init.size_fn = exr_size;
+    init.error_handler_fn = exr_quiet;
+    exr_context_t ctxt = NULL;
+    bool ok = exr_start_read(&ctxt, path, &init) == EXR_ERR_SUCCESS && exr_whole(ctxt, o, id, idn);
+    if (ctxt) exr_finish(&ctxt);
+    free(data);
+    if (!ok && idn) id[0] = '\0';
+    return ok;
 }
 
 /* ---- 16-bit PNG -------------------------------------------------------------------------------- */

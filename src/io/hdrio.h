@@ -19,8 +19,12 @@ bool iks_exr_encode(const float *rgba, int w, int h, bool full, uint8_t **out, s
 
 /* w x h RGBA floats -> a 16-bit PNG (RGB, or RGBA with alpha), values clamped to [0, 1] and rounded to
  * the nearest of 65535 steps. false when out of memory. */
-/* The output table's EXR encoder (io/encode.h): half floats at depth 16, floats at 32. */
+/* The output table's EXR encoder (io/encode.h): half floats at depth 16, floats at 32; o->id, when set,
+ * in the string attribute "ikshade:render". */
 bool iks_exr_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
+/* The output table's check (io/encode.h): one scanline part of o's size with channels R G B A of the
+ * depth's type, every chunk decoded by OpenEXR, and the identity in that attribute */
+bool iks_exr_check_frame(const char *path, const iks_image_opts *o, char *id, size_t idn);
 
 bool iks_png16_encode(const float *rgba, int w, int h, bool alpha, uint8_t **out, size_t *len, iks_err *e);
 

@@ -18,7 +18,11 @@
  * false with e set: IKS_E_NOMEM, or IKS_E_IO with libjpeg's own message. Thread-safe (encoders run on a pool).
  * A side outside 1..65500 (JPEG's limit) is IKS_E_USAGE too. */
 bool iks_jpg_encode(const uint8_t *rgba, int w, int h, int quality, uint8_t **out, size_t *len, iks_err *e);
-/* The output table's JPEG encoder (io/encode.h): o->quality, o->w x o->h RGBA8. */
+/* The output table's JPEG encoder (io/encode.h): o->quality, o->w x o->h RGBA8; o->id, when set, in a
+ * comment (COM) "ikshade:render=ID". */
 bool iks_jpg_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
+/* The output table's check (io/encode.h): a JPEG of o's size in colour, decoded whole without a warning
+ * from libjpeg (a file cut short or corrupt gives one), and the identity in its comment */
+bool iks_jpg_check_frame(const char *path, const iks_image_opts *o, char *id, size_t idn);
 
 #endif

@@ -301,19 +301,47 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
     return true;
 }
 
+/* A tEXt chunk "key\0value" put in before the IEND that ends *png: the encoders' output stays theirs, and
+ * one place writes the identity for both depths */
+static bool add_text(uint8_t **png, size_t *len, const char *key, const char *value, iks_err *e)
+{
+    size_t kn = strlen(key), vn = strlen(value), n = kn + 1 + vn;
+    uint8_t *p = realloc(*png, *len + 12 + n);
+    if (!p) {
+        free(*png);
+        *png = NULL;
+        return iks_err_set(e, IKS_E_NOMEM, "PNG: out of memory encoding the image");
+    }
+    size_t at = *len - 12; /* IEND: length, type, CRC */
+    memmove(p + at + 12 + n, p + at, 12);
+    memcpy(p + at + 8, key, kn + 1);
+    memcpy(p + at + 8 + kn + 1, value, vn);
+    chunk(p + at, "tEXt", n);
+    *png = p;
+    *len += 12 + n;
+    return true;
+}
+
 bool iks_png_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e)
 {
-    if (o->depth == 16) return iks_png16_encode(px, o->w, o->h, o->alpha, out, len, e);
-    iks_png_opts po = { .level = o->fast ? 1 : o->level, .alpha = o->alpha };
-    return iks_png_encode(px, o->w, o->h, &po, out, len, e);
+    bool ok;
+    if (o->depth == 16) ok = iks_png16_encode(px, o->w, o->h, o->alpha, out, len, e);
+    else {
+        iks_png_opts po = { .level = o->fast ? 1 : o->level, .alpha = o->alpha };
+        ok = iks_png_encode(px, o->w, o->h, &po, out, len, e);
+    }
+    return ok && (!o->id || add_text(out, len, IKS_FRAME_ID_KEY, o->id, e));
 }
 
 /* ---- checking a PNG on disk -------------------------------------------------------------------- */
 
 static uint32_t get32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
 
-bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha)
+/* iks_png_check, and the value of the tEXt chunk of keyword key into val (vn bytes, "" when none) */
+static bool check_png(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha, const char *key, char *val,
+                      size_t vn)
 {
+    if (vn) val[0] = '\0';
     static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
     if (w < 1 || h < 1 || (bits != 8 && bits != 16) || len < 8 || memcmp(data, sig, 8) != 0) return false;
     size_t row = 1 + (size_t)w * (size_t)(alpha ? 4 : 3) * (size_t)(bits / 8);
@@ -339,6 +367,12 @@ bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool
         } else if (memcmp(type, "IDAT", 4) == 0) {
             memcpy(z + zn, body, n);
             zn += n;
+        } else if (key && memcmp(type, "tEXt", 4) == 0) {
+            size_t kn = strlen(key);
+            if (n > kn && memcmp(body, key, kn + 1) == 0 && n - kn - 1 < vn) {
+                memcpy(val, body + kn + 1, n - kn - 1);
+                val[n - kn - 1] = '\0';
+            }
         } else if (memcmp(type, "IEND", 4) == 0) {
             ok = n == 0 && at == len;
             break;
@@ -357,14 +391,29 @@ bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool
     return ok;
 }
 
-bool iks_png_check_file(const char *path, int w, int h, int bits, bool alpha)
+bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha)
+{
+    return check_png(data, len, w, h, bits, alpha, NULL, NULL, 0);
+}
+
+static bool check_file(const char *path, int w, int h, int bits, bool alpha, char *id, size_t idn)
 {
     /* a valid PNG of this size is at most its raw rows stored, plus chunk framing: twice is ample */
     size_t max = (size_t)w * (size_t)h * 8 * (size_t)(bits / 8) * 2 + (1u << 20);
     size_t len;
     char *data = iks_userfile_read(path, max, 0, &len);
     if (!data) return false;
-    bool ok = iks_png_check((const uint8_t *)data, len, w, h, bits, alpha);
+    bool ok = check_png((const uint8_t *)data, len, w, h, bits, alpha, id ? IKS_FRAME_ID_KEY : NULL, id, idn);
     free(data);
     return ok;
+}
+
+bool iks_png_check_file(const char *path, int w, int h, int bits, bool alpha)
+{
+    return check_file(path, w, h, bits, alpha, NULL, 0);
+}
+
+bool iks_png_check_frame(const char *path, const iks_image_opts *o, char *id, size_t idn)
+{
+    return check_file(path, o->w, o->h, o->depth, o->alpha, id, idn);
 }

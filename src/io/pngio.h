@@ -31,7 +31,7 @@ typedef struct {
 bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, uint8_t **out, size_t *len, iks_err *e);
 
 /* The output table's PNG encoder (io/encode.h): 8 bits through iks_png_encode, 16 through libpng
- * (iks_png16_encode). */
+ * (iks_png16_encode); o->id, when set, in a tEXt chunk before IEND. */
 bool iks_png_image(const void *px, const iks_image_opts *o, uint8_t **out, size_t *len, iks_err *e);
 
 /* Releases the calling thread's scratch buffers and compressors; each thread that encoded calls it
@@ -45,5 +45,8 @@ void iks_png_thread_done(void);
 bool iks_png_check(const uint8_t *data, size_t len, int w, int h, int bits, bool alpha);
 /* The same for the file at path (opened with care: a FIFO or device is not a PNG). */
 bool iks_png_check_file(const char *path, int w, int h, int bits, bool alpha);
+/* The output table's check (io/encode.h): iks_png_check_file of o's kind, and the identity in the
+ * tEXt chunk IKS_FRAME_ID_KEY that iks_png_image writes when o->id is set */
+bool iks_png_check_frame(const char *path, const iks_image_opts *o, char *id, size_t idn);
 
 #endif
