@@ -306,12 +306,13 @@ bool iks_png_encode(const uint8_t *rgba, int w, int h, const iks_png_opts *o, ui
 static bool add_text(uint8_t **png, size_t *len, const char *key, const char *value, iks_err *e)
 {
     size_t kn = strlen(key), vn = strlen(value), n = kn + 1 + vn;
-    uint8_t *p = realloc(*png, *len + 12 + n);
-    if (!p) {
+    size_t cap = *len; /* the encoder's buffer holds the file exactly */
+    if (!IKS_GROW(*png, *len + 12 + n, cap)) {
         free(*png);
         *png = NULL;
         return iks_err_set(e, IKS_E_NOMEM, "PNG: out of memory encoding the image");
     }
+    uint8_t *p = *png;
     size_t at = *len - 12; /* IEND: length, type, CRC */
     memmove(p + at + 12 + n, p + at, 12);
     memcpy(p + at + 8, key, kn + 1);
