@@ -2160,6 +2160,9 @@ static void test_values(iks_engine *e)
         { { .name = "k", .n = 5 }, "1 to 4" },
         { { .name = "2k", .n = 1 }, "GLSL identifier" },
         { { .name = "k", .n = 1, .v = { 1e39 } }, "beyond a float's range" },
+        /* where the shader's type is known, its own words (issue 38) */
+        { { .name = "n", .n = 2, .v = { 1, 3e9 } }, "uniform 'n' is ivec2: value 2 (3000000000) is beyond an int's range" },
+        { { .name = "n", .n = 2, .v = { 1.5, 1 } }, "uniform 'n' is ivec2: value 1 (1.5) is not a whole number" },
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         d.values = &BAD[i].v, d.nvalues = 1, d.nsets = 0;

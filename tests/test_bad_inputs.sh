@@ -110,6 +110,67 @@ bad 2 "--set 'r1': expected NAME=VALUE" "${R[@]}" "$good" -o x.png --set r1
 bad 2 "--set 'r1=abc': value 1 is not a finite number" "${R[@]}" "$good" -o x.png --set r1=abc
 bad 2 "uniform 'tex' is sampler2D" "${R[@]}" "$good" -o x.png --set tex=1
 
+# ---- #iUniform values past their type (issue 38) ----------------------------------------------------
+# one rule with --set: a declaration is refused on its own line (it once loaded, then failed as a nameless
+# "setting 'n': ... not a whole number", or took a float's 1e39 as infinity), and --set in the type's words
+iu() { printf '// a parameter\n%s\nvoid mainImage(out vec4 c, in vec2 f) { c = vec4(%s); }\n' "$2" "$3" > "$fx/$1"; }
+iu iu_int.frag '#iUniform int n = 1e10' 'float(n)'
+iu iu_ivec2.frag '#iUniform ivec2 n = ivec2(3000000000, 1)' 'float(n.x)'
+iu iu_range.frag '#iUniform int n = 1 in { 0, 1e12 }' 'float(n)'
+iu iu_step.frag '#iUniform int n = 1 in { 0, 10 } step 1e10' 'float(n)'
+iu iu_float.frag '#iUniform float a = 1e39' 'a'
+iu iu_frange.frag '#iUniform float a = 1.0 in { -1e39, 1.0 }' 'a'
+iu iu_color.frag '#iUniform color3 tint = color3(0.5, 1e39, 0.0)' 'tint, 1.0'
+iu iu_bool.frag '#iUniform bool on = 2' 'on ? 1.0 : 0.0'
+iu iu_set.frag '#iUniform int n = 1 in { 0, 100 }
+#iUniform ivec2 v = ivec2(1, 2)
+#iUniform bool on = true
+uniform uint u;' 'float(n + v.x + int(u)) * (on ? 1.0 : 0.0)'
+sha_before=$(cat "$fx"/iu_*.frag | sha256sum)
+intr="beyond an int's range \(-2147483648 to 2147483647\)$"
+flr="beyond a float's range \(at most 3.40282e\+38 either way\)$"
+bad 1 "^ikshade render: .*iu_int.frag:2: malformed #iUniform: n is an int: its value 10000000000 is $intr" \
+  "${R[@]}" "$fx/iu_int.frag" -o x.png
+bad 1 "iu_ivec2.frag:2: malformed #iUniform: n is an ivec2: component 1 of its value \(3000000000\) is $intr" \
+  "${R[@]}" "$fx/iu_ivec2.frag" -o x.png
+bad 1 "iu_range.frag:2: malformed #iUniform: n is an int: its range's maximum 1000000000000 is $intr" \
+  "${R[@]}" "$fx/iu_range.frag" -o x.png
+bad 1 "iu_step.frag:2: malformed #iUniform: n is an int: its step 10000000000 is $intr" "${R[@]}" "$fx/iu_step.frag" -o x.png
+bad 1 "iu_float.frag:2: malformed #iUniform: a is a float: its value 1e\+39 is $flr" "${R[@]}" "$fx/iu_float.frag" -o x.png
+bad 1 "iu_frange.frag:2: malformed #iUniform: a is a float: its range's minimum -1e\+39 is $flr" \
+  "${R[@]}" "$fx/iu_frange.frag" -o x.png
+bad 1 "iu_color.frag:2: malformed #iUniform: tint is a color3: component 2 of its value \(1e\+39\) is $flr" \
+  "${R[@]}" "$fx/iu_color.frag" -o x.png
+bad 1 "iu_bool.frag:2: malformed #iUniform: on is a bool: its value 2 is neither true nor false \(1 or 0\)$" \
+  "${R[@]}" "$fx/iu_bool.frag" -o x.png
+bad 1 "iu_int.frag:2: malformed #iUniform: n is an int: its value 10000000000 is $intr" "$bin" info "$fx/iu_int.frag"
+bad 2 "--set 'n=1e12': uniform 'n' is int: value 1 \(1000000000000\) is $intr" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set n=1e12
+bad 2 "--set 'n=-2147483649': uniform 'n' is int: value 1 \(-2147483649\) is $intr" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set n=-2147483649
+bad 2 "--set 'v=1,3000000000': uniform 'v' is ivec2: value 2 \(3000000000\) is $intr" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set v=1,3000000000
+bad 2 "--set 'u=-1': uniform 'u' is uint: value 1 \(-1\) is beyond an unsigned int's range \(0 to 4294967295\)$" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set u=-1
+bad 2 "--set 'u=4294967296': uniform 'u' is uint: value 1 \(4294967296\) is beyond an unsigned int's range" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set u=4294967296
+bad 2 "--set 'on=2': uniform 'on' is bool: value 1 \(2\) is neither true nor false \(1 or 0\)$" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set on=2
+bad 2 "--set 'n=1.5': uniform 'n' is int: value 1 \(1.5\) is not a whole number$" \
+  "${R[@]}" "$fx/iu_set.frag" -o x.png --set n=1.5
+check_eq "the shaders refused are left byte for byte as they were" "$sha_before" "$(cat "$fx"/iu_*.frag | sha256sum)"
+# each type's own ends are taken, in a declaration and by --set
+iu iu_ends.frag '#iUniform int n = -2147483648 in { -2147483648, 2147483647 }
+#iUniform float a = 3.4e38 in { -3.4e38, 3.4e38 }
+uniform uint u;' 'n == -2147483647 - 1 ? 1.0 : n == 2147483647 ? 0.6 : 0.0, a > 3e38 ? 1.0 : 0.0, u == 4294967295u ? 1.0 : u == 0u ? 0.6 : 0.0, 1.0'
+out=$(cd "$w" && "$bin" render "$fx/iu_ends.frag" -o e.png --size 8x8 --set u=4294967295 2>&1); rc=$?
+check "an int's and a float's ends in a declaration, a uint's by --set: rendered (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "... and held exactly" "255 255 255" "$(python3 "$(dirname "$0")/png.py" pixel "$w/e.png" 4 4 2>&1)"
+out=$(cd "$w" && "$bin" render "$fx/iu_ends.frag" -o f.png --size 8x8 --set n=2147483647 --set u=0 2>&1); rc=$?
+check "... and --set n=2147483647 (rc $rc: $out)" [ "$rc" -eq 0 ]
+check_eq "... drawn as set" "153 255 153" "$(python3 "$(dirname "$0")/png.py" pixel "$w/f.png" 4 4 2>&1)"
+rm -f "$w/e.png" "$w/f.png"
+
 # ---- outputs ------------------------------------------------------------------------------------------
 bad 2 "no output: add -o" "${R[@]}"
 bad 2 "-o needs an output" "${R[@]}" -o

@@ -35,8 +35,30 @@ static const struct {
     { "#iUniform float x = 1.0 in { 0.0, 1.0 ", "expected '}'" },
     { "#iUniform float x = 1.0 in { 0.0, 1.0 } step 0", "above 0" },
     { "#iUniform float x = 1.0 in { 0.0, 1.0 } step 2", "larger than the range" },
-    { "#iUniform int n = 1.5", "not whole" },
-    { "#iUniform int n = 1 in { 0, 2.5 }", "whole numbers" },
+    { "#iUniform int n = 1.5", "n is an int: its value 1.5 is not a whole number" },
+    { "#iUniform int n = 1 in { 0, 2.5 }", "its range's maximum 2.5 is not a whole number" },
+    /* a value past its type, by the rule --set keeps (iks_ubase_refuses), in its words (issue 38) */
+    { "#iUniform int n = 1e10", "n is an int: its value 10000000000 is beyond an int's range (-2147483648 to 2147483647)" },
+    { "#iUniform int n = 2147483648", "its value 2147483648 is beyond an int's range" },
+    { "#iUniform int n = -2147483649", "its value -2147483649 is beyond an int's range" },
+    { "#iUniform int n = 1e39", "beyond an int's range" },
+    { "#iUniform ivec2 n = ivec2(3000000000, 1)", "n is an ivec2: component 1 of its value (3000000000) is beyond an int's" },
+    { "#iUniform ivec3 n = ivec3(1, 2, -3e9)", "component 3 of its value (-3000000000) is beyond an int's" },
+    { "#iUniform ivec4 n = ivec4(5e9)", "component 1 of its value (5000000000) is beyond an int's" },
+    { "#iUniform int n = 1 in { 0, 1e12 }", "its range's maximum 1000000000000 is beyond an int's range" },
+    { "#iUniform int n = 1 in { -1e12, 5 }", "its range's minimum -1000000000000 is beyond an int's range" },
+    { "#iUniform int n = 1 step 3e9", "its step 3000000000 is beyond an int's range" },
+    { "#iUniform int n = 1 step 0.5", "its step 0.5 is not a whole number" },
+    { "#iUniform float a = 1e39", "a is a float: its value 1e+39 is beyond a float's range (at most 3.40282e+38 either way)" },
+    { "#iUniform float a = -3.5e38", "its value -3.5e+38 is beyond a float's range" },
+    { "#iUniform vec2 a = vec2(0.0, 1e39)", "a is a vec2: component 2 of its value (1e+39) is beyond a float's range" },
+    { "#iUniform color3 c = color3(1e39, 0.0, 0.0)", "c is a color3: component 1 of its value (1e+39) is beyond a float's" },
+    { "#iUniform color4 c = vec4(1e300)", "c is a color4: component 1 of its value (1e+300) is beyond a float's" },
+    { "#iUniform float a = 1.0 in { 0.0, 1e39 }", "its range's maximum 1e+39 is beyond a float's range" },
+    { "#iUniform float a = 1.0 in { -1e39, 2.0 }", "its range's minimum -1e+39 is beyond a float's range" },
+    { "#iUniform float a = 1.0 step 1e39", "its step 1e+39 is beyond a float's range" },
+    { "#iUniform bool b = 2", "b is a bool: its value 2 is neither true nor false (1 or 0)" },
+    { "#iUniform bool b = 1e10", "its value 10000000000 is neither true nor false" },
     { "#iUniform bool b = true in { 0, 1 }", "no range" },
     { "#iUniform float x = 1.0 junk", "unexpected 'junk'" },
     { "#iUniform float x = 1e999", "expected a number" },
@@ -95,6 +117,43 @@ int main(void)
         bool ok = parse(BAD[i].line, &p, decl, why);
         CHECK(!ok && strstr(why, BAD[i].why), "'%s' refused saying '%s': %s", BAD[i].line, BAD[i].why, ok ? "accepted" : why);
     }
+    /* a type's ends are its own: taken, and held exactly */
+    CHECK(parse("#iUniform int n = -2147483648 in { -2147483648, 2147483647 } step 2147483647", &p, decl, why) &&
+              p.def[0] == -2147483648.0 && p.min == -2147483648.0 && p.max == 2147483647.0 && p.step == 2147483647.0,
+          "an int's whole range: %s", why);
+    CHECK(parse("#iUniform ivec2 n = ivec2(2147483647, -2147483648)", &p, decl, why) && p.def[0] == 2147483647.0 &&
+              p.def[1] == -2147483648.0,
+          "an ivec2 at both ends: %s", why);
+    CHECK(parse("#iUniform float a = 3.4e38 in { -3.4e38, 3.4e38 } step 3.4e38", &p, decl, why) && p.def[0] == 3.4e38,
+          "a float near its largest: %s", why);
+    CHECK(parse("#iUniform bool b = 1", &p, decl, why) && p.def[0] == 1.0, "a bool written 1: %s", why);
+    CHECK(parse("#iUniform bool b = 0", &p, decl, why) && p.def[0] == 0.0, "a bool written 0: %s", why);
+
+    /* the rule itself, at each type's ends: what --set, the typed setters and the lines above all use */
+    static const struct { iks_ubase b; double v; const char *why; } RULE[] = {
+        { IKS_U_FLOAT, 3.4028234663852886e38, NULL }, { IKS_U_FLOAT, -3.4028234663852886e38, NULL },
+        { IKS_U_FLOAT, 3.5e38, "beyond a float's range (at most 3.40282e+38 either way)" },
+        { IKS_U_FLOAT, INFINITY, "not a finite number" }, { IKS_U_FLOAT, NAN, "not a finite number" },
+        { IKS_U_FLOAT, 0.1, NULL },
+        { IKS_U_INT, 2147483647.0, NULL }, { IKS_U_INT, -2147483648.0, NULL },
+        { IKS_U_INT, 2147483648.0, "beyond an int's range (-2147483648 to 2147483647)" },
+        { IKS_U_INT, -2147483649.0, "beyond an int's range (-2147483648 to 2147483647)" },
+        { IKS_U_INT, 1e39, "beyond an int's range" }, { IKS_U_INT, 1.5, "not a whole number" },
+        { IKS_U_INT, -INFINITY, "not a finite number" },
+        { IKS_U_UINT, 4294967295.0, NULL }, { IKS_U_UINT, 0.0, NULL },
+        { IKS_U_UINT, 4294967296.0, "beyond an unsigned int's range (0 to 4294967295)" },
+        { IKS_U_UINT, -1.0, "beyond an unsigned int's range (0 to 4294967295)" },
+        { IKS_U_UINT, 0.5, "not a whole number" },
+        { IKS_U_BOOL, 0.0, NULL }, { IKS_U_BOOL, 1.0, NULL },
+        { IKS_U_BOOL, 2.0, "neither true nor false (1 or 0)" }, { IKS_U_BOOL, 0.5, "neither true nor false" },
+        { IKS_U_BOOL, -1.0, "neither true nor false" },
+    };
+    for (size_t i = 0; i < sizeof RULE / sizeof RULE[0]; i++) {
+        const char *got = iks_ubase_refuses(RULE[i].b, RULE[i].v);
+        CHECK(RULE[i].why ? got && strstr(got, RULE[i].why) == got : !got, "base %d, %.17g: '%s', want '%s'",
+              (int)RULE[i].b, RULE[i].v, got ? got : "(held)", RULE[i].why ? RULE[i].why : "(held)");
+    }
+
     /* a name too long for the table is refused, never cut */
     char longline[200];
     snprintf(longline, sizeof longline, "#iUniform float %0100d = 1.0", 0);
@@ -131,6 +190,19 @@ int main(void)
     CHECK(!iks_source_load(&src, "toy.frag", &bad, &e) && e.code == IKS_E_FORMAT &&
               strstr(iks_err_msg(&e), "toy.frag:2: malformed #iUniform: the range { 1, 0 } is empty"),
           "a malformed line is an error naming the file and line: %s %s", cname(e.code), iks_err_msg(&e));
+    iks_source_free(&src);
+    iks_err_clear(&e);
+    /* a value past its type: on its file and line at load (not when the GL side sets it), and said
+     * whole after the longest name */
+    char name[64], wide[300], want[300];
+    memset(name, 'k', 63);
+    name[63] = '\0';
+    snprintf(wide, sizeof wide, "void f() {}\n\n#iUniform ivec4 %s = ivec4(1, 2, 3, 3000000000)\n", name);
+    snprintf(want, sizeof want, "toy.frag:3: malformed #iUniform: %s is an ivec4: component 4 of its value (3000000000) "
+             "is beyond an int's range (-2147483648 to 2147483647)", name);
+    bad.text = wide;
+    CHECK(!iks_source_load(&src, "toy.frag", &bad, &e) && e.code == IKS_E_FORMAT && !strcmp(iks_err_msg(&e), want),
+          "an int past 32 bits: %s %s", cname(e.code), iks_err_msg(&e));
     iks_source_free(&src);
     iks_err_clear(&e);
     printf("%d passed, %d failed\n", checks - failures, failures);

@@ -106,6 +106,26 @@ check_eq "#iUniform defaults reach the picture (0.4 x (1, 0.5, 0))" "[102, 51, 0
 check_eq "uniforms(): a slider's range and step, its default beside the value set" \
   "level float 0.800000011920929 0.4000000059604645 (0.0, 1.0, 0.05) False" "$(sed -n 2p <<<"$out")"
 check_eq "uniforms(): a colour picker" "tint vec3 (1.0, 0.5, 0.0) (1.0, 0.5, 0.0) None True" "$(sed -n 3p <<<"$out")"
+# a value past its type: set() and a declaration by the one rule, in its words (issue 38)
+out=$(py -c '
+import ikshade
+t = ikshade.Toy("#iUniform int n = 1 in { 0, 10 }\nvoid mainImage(out vec4 c, in vec2 p) { c = vec4(float(n)); }", size=(2, 2))
+for v in (2**40, 1.5):
+    try:
+        t.set("n", v)
+    except ikshade.Error as e:
+        print(e.code_name, "|", e)
+try:
+    ikshade.Toy("void f() {}\n#iUniform int n = 1e10\nvoid mainImage(out vec4 c, in vec2 p) { c = vec4(float(n)); }")
+except ikshade.Error as e:
+    print(e.code_name, "|", e)
+' 2>&1)
+check "set() of an int past 32 bits: usage, beyond an int ($(sed -n 1p <<<"$out"))" \
+  grep -q "^usage | .*uniform 'n' is int: value 1 (1099511627776) is beyond an int's range (-2147483648 to 2147483647)$" <<<"$(sed -n 1p <<<"$out")"
+check "set() of an int with a fraction: not a whole number ($(sed -n 2p <<<"$out"))" \
+  grep -q "^usage | .*value 1 (1.5) is not a whole number$" <<<"$(sed -n 2p <<<"$out")"
+check "a declaration past 32 bits: refused on its line ($(sed -n 3p <<<"$out"))" \
+  grep -q "^format | .*:2: malformed #iUniform: n is an int: its value 10000000000 is beyond an int's range" <<<"$(sed -n 3p <<<"$out")"
 
 # ---- Cube A's face size: the site's 1024, or smaller for a preview ----
 mkdir -p "$tmp/side"

@@ -337,8 +337,10 @@ typedef struct {
     int cube_size;
     /* The toy's own uniforms' first values, typed (nvalues of them: name, n components), applied after
      * sets as the typed setters (iks_toy_set_float ...) would apply them: a name the shader does not
-     * declare, a built-in uniform, a count or type that does not fit, or a value a float cannot hold is
-     * IKS_E_USAGE about "values[i]". Each value's type is not read: the shader's declaration decides.
+     * declare, a built-in uniform, a count or type that does not fit, or a value the uniform's type
+     * cannot hold (past a float's range; an int's or uint's fraction or past its 32 bits; a bool's other
+     * than 0 or 1) is IKS_E_USAGE about "values[i]". Each value's type is not read: the shader's
+     * declaration decides.
      * (Added after 0.2.0: iks_live_desc, which holds an iks_toy_desc, is read by its struct_size in
      * either layout.) */
     const iks_value *values;
@@ -370,7 +372,8 @@ IKS_API bool iks_toy_has_image(const iks_toy *t);    /* a picture: false for a s
 IKS_API bool iks_toy_reads_keyboard(const iks_toy *t);
 /* How many errors the GLSL ES check of the load found (iks_toy_desc.es_check); -1 when not checked. */
 IKS_API int iks_toy_es_issues(const iks_toy *t);
-/* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. */
+/* Sets one uniform ("NAME=V[,V..]") in every pass that declares it. A value its type cannot hold is
+ * IKS_E_USAGE, by the rule of iks_toy_desc.values and the #iUniform lines. */
 IKS_API iks_code iks_toy_set(iks_toy *t, const char *setting);
 
 /* The toy's own uniforms, for a program's controls (sliders, checkboxes): those its author declared in

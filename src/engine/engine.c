@@ -14,7 +14,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -717,13 +716,13 @@ static iks_code set_typed(iks_toy *t, iks_uniform_type type, const char *name, c
     iks_setting s = { .n = n };
     snprintf(s.name, sizeof s.name, "%s", name);
     for (int c = 0; c < n; c++) {
-        /* what the text form (iks_toy_set) refuses, the typed one refuses too: NaN and Inf would reach
-         * the shader without a word */
-        if (!isfinite(v[c]) || fabs(v[c]) > FLT_MAX) {
+        /* what the text form (iks_toy_set) refuses, the typed one refuses too, in its words: NaN and Inf
+         * would reach the shader without a word */
+        const char *why = iks_ubase_refuses(u->base, v[c]);
+        if (why) {
             char val[32];
-            iks_snprintf_c(val, sizeof val, "%g", v[c]);
-            return iks_fail_field("v", val, "%s: uniform '%s': value %d is not a finite number a float can hold", fn,
-                                  name, c + 1);
+            iks_double_text(v[c], val, sizeof val);
+            return iks_fail_field("v", val, "%s: uniform '%s' is %s: value %d is %s", fn, name, u->type, c + 1, why);
         }
         s.v[c] = v[c];
     }

@@ -7,9 +7,9 @@
 #include "glsl/uniforms.h"
 #include "toy/describe.h"
 #include "base/userfile.h"
+#include "base/strutil.h"
 
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -63,10 +63,16 @@ static bool setting_rules(const iks_setting *s, const char *q, iks_err *err)
     /* the preludes are the truth: a name they gain without a line above is still refused */
     if (iks_prelude_declares(s->name))
         return iks_err_field(err, IKS_E_USAGE, "setting", q, "%s is set by ikshade for every frame", s->name);
-    for (int i = 0; i < s->n; i++)
-        if (fabs(s->v[i]) > FLT_MAX)
-            return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d (%g) is beyond a float's range (at most "
-                                 "%g either way)", i + 1, s->v[i], (double)FLT_MAX);
+    /* the type is the shader's, unknown here: what no uniform's type holds (past a float) is refused
+     * now, the rest where the declaration is known (iks_program_apply), both by iks_ubase_refuses */
+    for (int i = 0; i < s->n; i++) {
+        const char *why = iks_ubase_refuses(IKS_U_FLOAT, s->v[i]);
+        if (why) {
+            char num[32];
+            iks_double_text(s->v[i], num, sizeof num);
+            return iks_err_field(err, IKS_E_USAGE, "setting", q, "value %d (%s) is %s", i + 1, num, why);
+        }
+    }
     return true;
 }
 

@@ -157,6 +157,20 @@ static bool value(rd *r, const ptype *t, double out[4])
     return true;
 }
 
+/* Whether what of t's declaration (its value, a component of it, a bound or its step) fits t's
+ * components, by the rule --set and every setter keep (iks_ubase_refuses): refused here, on the line
+ * that wrote it, rather than when the GL side sets the default */
+static bool fits(rd *r, const char *name, const ptype *t, const char *what, int comp, double v)
+{
+    const char *why = iks_ubase_refuses(t->base, v);
+    if (!why) return true;
+    char num[32];
+    iks_double_text(v, num, sizeof num);
+    const char *a = t->name[0] == 'i' ? "an" : "a";
+    if (comp) return bad(r, "%s is %s %s: component %d of its %s (%s) is %s", name, a, t->name, comp, what, num, why);
+    return bad(r, "%s is %s %s: its %s %s is %s", name, a, t->name, what, num, why);
+}
+
 bool iks_param_is_line(const char *s, size_t n)
 {
     size_t i = 0;
@@ -186,6 +200,8 @@ bool iks_param_parse(const char *s, size_t n, iks_param *p, char *decl, size_t c
     p->n = t->n;
     p->color = t->color;
     if (punct(&r, '=') && !value(&r, t, p->def)) return false;
+    for (int c = 0; c < p->n; c++)
+        if (!fits(&r, name, t, "value", p->n > 1 ? c + 1 : 0, p->def[c])) return false;
     if (word(&r, "in")) {
         if (t->base == IKS_U_BOOL) return bad(&r, "a bool takes no range");
         if (!punct(&r, '{')) return bad(&r, "expected '{ min, max }' after in");
@@ -193,24 +209,18 @@ bool iks_param_parse(const char *s, size_t n, iks_param *p, char *decl, size_t c
         if (!punct(&r, ',')) return bad(&r, "expected ',' between the range's minimum and maximum");
         if (!number(&r, &p->max)) return bad(&r, "expected a number as the range's maximum");
         if (!punct(&r, '}')) return bad(&r, "expected '}' to close the range");
+        if (!fits(&r, name, t, "range's minimum", 0, p->min) || !fits(&r, name, t, "range's maximum", 0, p->max))
+            return false;
         if (!(p->min < p->max)) return bad(&r, "the range { %g, %g } is empty: the minimum must be below the maximum", p->min, p->max);
         p->has_range = true;
     }
     if (word(&r, "step")) {
         if (!number(&r, &p->step) || !(p->step > 0)) return bad(&r, "expected a number above 0 after step");
+        if (!fits(&r, name, t, "step", 0, p->step)) return false;
         if (p->has_range && p->step > p->max - p->min)
             return bad(&r, "step %g is larger than the range { %g, %g }", p->step, p->min, p->max);
     }
-    if (t->base == IKS_U_INT) {
-        if (p->step == 0) p->step = 1;
-        /* an int's values are whole: a default, a bound or a step with a fraction is the author's slip */
-        for (int c = 0; c < p->n; c++)
-            if (p->def[c] != floor(p->def[c])) return bad(&r, "%s is an int: its value %g is not whole", name, p->def[c]);
-        if (p->min != floor(p->min) || p->max != floor(p->max) || p->step != floor(p->step))
-            return bad(&r, "%s is an int: its range and step must be whole numbers", name);
-    }
-    if (t->base == IKS_U_BOOL)
-        for (int c = 0; c < p->n; c++) p->def[c] = p->def[c] != 0;
+    if (t->base == IKS_U_INT && p->step == 0) p->step = 1;
     punct(&r, ';'); /* written by habit after a declaration */
     if (!at_end(&r)) return bad(&r, "unexpected '%.*s' after the declaration", (int)(r.end - r.p > 20 ? 20 : r.end - r.p), r.p);
     snprintf(decl, cap, "uniform %s %s;", t->type, name);

@@ -8,7 +8,10 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -586,7 +589,7 @@ static bool include_file(asm_ctx *c, const char *path, const char *given_text)
             free(found);
         } else if (directive && iks_param_is_line(ln, n)) {
             /* a parameter: `uniform TYPE NAME;` on its line; in a skipped group, a blank line */
-            char decl[160], why[160];
+            char decl[160], why[256]; /* why: a 63-byte name and a value past its type fit whole */
             iks_param prm;
             if (cond_here(&cs) == DEAD) {
                 if (!emit_line(c, "", 0, fidx, lineno, true)) ok = fail(c, IKS_E_NOMEM, "%s: out of memory", path);
@@ -1414,6 +1417,24 @@ static void classify(iks_udecl *u)
             u->base = T[i].b;
             u->comps = T[i].n;
         }
+}
+
+const char *iks_ubase_refuses(iks_ubase b, double v)
+{
+    if (!isfinite(v)) return "not a finite number";
+    switch (b) {
+    /* GL would hold a larger one as infinity; the figure is FLT_MAX as %g writes it */
+    case IKS_U_FLOAT: return fabs(v) > FLT_MAX ? "beyond a float's range (at most 3.40282e+38 either way)" : NULL;
+    case IKS_U_INT:
+        if (v != floor(v)) return "not a whole number";
+        return v < INT32_MIN || v > INT32_MAX ? "beyond an int's range (-2147483648 to 2147483647)" : NULL;
+    case IKS_U_UINT:
+        if (v != floor(v)) return "not a whole number";
+        return v < 0 || v > UINT32_MAX ? "beyond an unsigned int's range (0 to 4294967295)" : NULL;
+    /* a toggle's 2 or 0.5 is a slip, not a meaning: GL would take either as true */
+    case IKS_U_BOOL: return v == 0 || v == 1 ? NULL : "neither true nor false (1 or 0)";
+    default: return "of a type no value sets";
+    }
 }
 
 static const char *word(const char *p, char *out, size_t cap)

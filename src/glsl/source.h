@@ -161,4 +161,13 @@ typedef struct {
 /* Fills up to max declarations; returns how many there are (may exceed max). */
 int iks_uniform_decls(const char *glsl, iks_udecl *out, int max);
 
+/* Whether a component of base b can hold v: NULL when it can, otherwise why not, worded to follow
+ * "value N (V) is ": "not a finite number", "beyond a float's range (at most 3.40282e+38 either way)",
+ * "not a whole number", "beyond an int's range (-2147483648 to 2147483647)", "beyond an unsigned int's
+ * range (0 to 4294967295)", "neither true nor false (1 or 0)". The one rule for every way a value
+ * reaches a uniform: an #iUniform's default, range and step (params.c), --set, a recording's set lines,
+ * a desc's sets and values and the typed setters (gpu.c's iks_program_apply, engine's checks), so a
+ * value refused one way is refused the others, in the same words. */
+const char *iks_ubase_refuses(iks_ubase b, double v);
+
 #endif

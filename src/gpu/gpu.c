@@ -5,6 +5,7 @@
 #include "glsl/params.h"
 #include "base/bigstack.h"
 #include "base/buf.h"
+#include "base/strutil.h"
 
 #include <glad/gl.h>
 #include <math.h>
@@ -307,12 +308,22 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
         if (s[i].n != d->comps)
             return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: expected %d value%s, got %d", s[i].name, d->type,
                            d->comps, d->comps > 1 ? "s" : "", s[i].n);
+        const double *v = s[i].v;
+        /* refused whether or not the compiler kept the uniform: the value is wrong either way */
+        for (int c = 0; c < d->comps; c++) {
+            const char *why = iks_ubase_refuses(d->base, v[c]);
+            if (why) {
+                char num[32];
+                iks_double_text(v[c], num, sizeof num);
+                return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: value %d (%s) is %s", s[i].name, d->type,
+                               c + 1, num, why);
+            }
+        }
         GLint loc = glGetUniformLocation(p->prog, s[i].name);
         if (loc < 0) {
             iks_setting_warn_removed(log, &s[i]);
             continue;
         }
-        const double *v = s[i].v;
         switch (d->base) {
         case IKS_U_FLOAT:
             if (d->comps == 1) glUniform1f(loc, (float)v[0]);
@@ -322,13 +333,7 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
             break;
         case IKS_U_INT:
         case IKS_U_BOOL: {
-            for (int c = 0; c < d->comps; c++)
-                if (v[c] != floor(v[c]) || fabs(v[c]) > 2147483647.0)
-                    return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: value %d (%g) is not a whole number",
-                                   s[i].name, d->type, c + 1, v[c]);
             GLint iv[4] = { (GLint)v[0], (GLint)v[1], (GLint)v[2], (GLint)v[3] };
-            if (d->base == IKS_U_BOOL)
-                for (int c = 0; c < 4; c++) iv[c] = iv[c] != 0;
             if (d->comps == 1) glUniform1iv(loc, 1, iv);
             if (d->comps == 2) glUniform2iv(loc, 1, iv);
             if (d->comps == 3) glUniform3iv(loc, 1, iv);
@@ -336,10 +341,6 @@ bool iks_program_apply(const iks_program *p, const iks_setting *s, int n, iks_er
             break;
         }
         case IKS_U_UINT: {
-            for (int c = 0; c < d->comps; c++)
-                if (v[c] != floor(v[c]) || v[c] < 0 || v[c] > 4294967295.0)
-                    return SET_ERR(e, &s[i], s[i].name, "uniform '%s' is %s: value %d (%g) is not a non-negative "
-                                   "whole number", s[i].name, d->type, c + 1, v[c]);
             GLuint uv[4] = { (GLuint)v[0], (GLuint)v[1], (GLuint)v[2], (GLuint)v[3] };
             if (d->comps == 1) glUniform1uiv(loc, 1, uv);
             if (d->comps == 2) glUniform2uiv(loc, 1, uv);

@@ -24,6 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (p.step < 0 || (p.base == IKS_U_INT && p.step < 1)) abort();
         for (int c = 0; c < 4; c++)
             if (!isfinite(p.def[c])) abort();
+        /* what it takes, --set would take too: nothing past the type waits for the GL side to refuse */
+        for (int c = 0; c < p.n; c++)
+            if (iks_ubase_refuses(p.base, p.def[c])) abort();
+        if (p.has_range && (iks_ubase_refuses(p.base, p.min) || iks_ubase_refuses(p.base, p.max))) abort();
+        if (p.step > 0 && iks_ubase_refuses(p.base, p.step)) abort();
     } else if (!why[0]) {
         abort(); /* a refusal always says why */
     }
