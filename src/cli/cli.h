@@ -102,10 +102,15 @@ int cmd_import(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_demos(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-/* A toy named on the command line: ARG itself when something is there (or it is not a bare name);
- * else the shipped demo of that name (cmd_demos.c), written into buf; else ARG, for the loader to
- * name in its error. */
+/* A toy named on the command line: ARG itself when it is not a bare name, or a toy of the user's is
+ * there; else (nothing there, or what cannot be a toy: a directory without image.glsl, an empty file)
+ * the shipped demo of that name (cmd_demos.c), written into buf; else ARG, for the loader to name in
+ * its error. */
 const char *iks_cli_toy_path(const char *arg, char *buf, size_t n);
+/* When PATH (iks_cli_toy_path's answer) is the demo although something is at ARG here: one warning
+ * that says the demo was taken, why, and how to name what is here (./ARG). Said where the toy is
+ * loaded, not when the arguments are read, so that a usage error stays one line. */
+void iks_cli_toy_note(const char *cmd, const char *arg, const char *path);
 /* When ARG is a bare name that is neither here nor a demo: says so (naming `ikshade demos`), true */
 bool iks_cli_toy_missing(const char *cmd, const char *arg);
 /* The demos' names, space separated (for the completions) */

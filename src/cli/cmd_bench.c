@@ -603,7 +603,9 @@ int cmd_bench(int argc, char **argv)
     else if (!strcmp(what, "embed")) rc = bench_embed(o.reps ? o.reps : 20);
     else {
         char demo[4096];
-        rc = bench_render(&o, o.args.npos > 1 ? iks_cli_toy_path(o.args.pos[1], demo, sizeof demo) : NULL);
+        const char *arg = o.args.npos > 1 ? o.args.pos[1] : NULL, *path = iks_cli_toy_path(arg, demo, sizeof demo);
+        iks_cli_toy_note("bench", arg, path);
+        rc = bench_render(&o, path);
     }
     iks_args_free(&o.args, &o);
     return rc;

@@ -195,6 +195,7 @@ int cmd_info(int argc, char **argv)
     const char *path = iks_cli_toy_path(arg, demo, sizeof demo);
     if (rc < 0 && path == arg && iks_cli_toy_missing("info", arg)) rc = EXIT_FAIL;
     if (rc < 0) {
+        iks_cli_toy_note("info", arg, path);
         iks_toy_desc td = iks_shared_toy(&o.s, path);
         iks_toy_spec *s = NULL;
         if (iks_toy_describe(&td, &s) != IKS_OK) rc = iks_opts_error(&o.args);

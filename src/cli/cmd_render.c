@@ -618,6 +618,7 @@ static int render(ropts *o)
                     o->shard_n, r->first, r->end);
         return EXIT_OK;
     }
+    iks_cli_toy_note("render", o->args.npos ? o->args.pos[0] : NULL, o->shader);
     iks_cli_log log = { "render", o->quiet, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     if (!e) return EXIT_FAIL;

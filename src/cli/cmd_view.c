@@ -225,6 +225,7 @@ static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
                             "render`", m);
         return iks_opts_error(&o->args);
     }
+    iks_cli_toy_note("view", o->args.npos ? o->args.pos[0] : NULL, o->shader);
     iks_cli_log log = { "view", false, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, win);
     if (!e) {
