@@ -58,8 +58,15 @@ int iks_signals_exit_status(int status);
 bool iks_limits_prepare(const char *cmd, size_t *stack);
 /* The calling thread's alternate signal stack, for the crash line under a limit (the command's thread) */
 void iks_limits_thread(void);
-/* Writes s with control characters other than newline and tab shown as \xHH. */
+/* Writes s with control characters other than newline and tab shown as \xHH: the many-line reports
+ * (compiler logs). */
 void iks_put_text(FILE *f, const char *s);
+/* Writes s as one line shows a name: as iks_put_text, and a newline as \n (iks_shown_text, one line) */
+void iks_put_name(FILE *f, const char *s);
+/* Prints a line that is no error (a summary, a report's line, a note): formatted, shown as a message
+ * is (iks_put_name: a name in it can neither forge a line nor drive the terminal), and a newline.
+ * Every line ikshade prints that holds a name the user gave goes through this or the messages. */
+void iks_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s as one cell of a Markdown table row: '|' escaped, control characters (a newline too) as \n, \xNN */
 void iks_put_cell(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -153,7 +153,7 @@ int cmd_demos(int argc, char **argv)
     for (int i = 0; i < NDEMOS; i++) {
         char p[PATH_MAX];
         if (!demo_path(&DEMOS[i], p, sizeof p)) continue;
-        if (o.paths) printf("%-9s %s\n", DEMOS[i].name, p);
+        if (o.paths) iks_say(stdout, "%-9s %s", DEMOS[i].name, p); /* under $IKSHADE_SHADERS, a name of the user's */
         else printf("%-9s %s\n", DEMOS[i].name, DEMOS[i].about);
         shown++;
     }
