@@ -119,6 +119,13 @@ printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0) }\n' > "$fx/$odd-b
 err=$(cd "$w" && timeout 60 "$bin" render "$fx/$odd-bad.frag" --size 8x8 -o x.png 2>&1 >/dev/null); rc=$?
 check_eq "a compile error in an odd name: exit 1, one line naming it escaped ($err)" "1 1 1" \
   "$rc $(lines "$err") $(grep -cF -- "$fx/$shown-bad.frag:1:" <<<"$err")"
+if command -v glslangValidator >/dev/null; then
+  printf 'void mainImage(out vec4 c, in vec2 f) { float x = 1; c = vec4(x); }\n' > "$fx/$odd-es.frag"
+  err=$(cd "$w" && timeout 60 "$bin" render "$fx/$odd-es.frag" --size 8x8 -o es.png --quiet 2>&1 >/dev/null); rc=$?
+  check_eq "the GLSL ES check on an odd name: exit 0, one warning naming it escaped ($err)" "0 1 1" \
+    "$rc $(lines "$err") $(grep -cF -- "$fx/$shown-es.frag:1: warning: shadertoy.com" <<<"$err")"
+  check "... no control character" no_cntrl "$err"
+fi
 if command -v Xvfb >/dev/null; then
   out=$(cd "$w" && xvfb_exec timeout 60 "$bin" view "$fx/$odd.frag" --frames 3 --record "$odd.webp" 2>&1); rc=$?
   check_eq "view --record to an odd name: exit 0, one line naming the recording escaped ($out)" "0 1 1" \
