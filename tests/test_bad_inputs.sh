@@ -312,6 +312,45 @@ check "a toy of ordinary macros renders (rc $rc)" [ "$rc" -eq 0 ]
 check "... its picture" px_near "$(python3 "$(dirname "$0")/png.py" pixel "$w/m.png" 4 4)" "128 128 128"
 rm -f "$w/m.png"
 
+# ---- a demo's name, and something of that name here that is not a toy (issue 38) ---------------------
+# `render creature -o creature/%03d.png` run twice: the second run finds its own output directory
+# under the demo's name. The demo is still what the name means, said in one warning that names
+# ./creature; every command that takes a toy resolves the name by the one rule (cmd_demos.c).
+sh=$tmp/shadow; mkdir -p "$sh"
+(cd "$sh" && "$bin" render creature --size 8x8 -o creature/%03d.png --quiet); rc=$?
+check "render creature -o creature/%03d.png, the first time (rc $rc)" [ "$rc" -eq 0 ]
+said="creature: the demo of that name, since ./creature here is a directory without image.glsl, not a toy (to mean it, name ./creature)"
+err=$(cd "$sh" && "$bin" render creature --size 8x8 -o creature/again%03d.png --quiet 2>&1); rc=$?
+check_eq "... again, with ./creature now its output directory: exit 0 ($err)" 0 "$rc"
+check_eq "... one line on stderr: the warning" "ikshade render: warning: $said" "$err"
+check "... and the demo's frame" cmp "$sh/creature/000.png" "$sh/creature/again000.png"
+err=$(cd "$sh" && "$bin" info creature 2>&1 >"$tmp/info.out"); rc=$?
+check_eq "info creature beside ./creature: exit 0, the same warning" "0 ikshade info: warning: $said" "$rc $err"
+check "... describing the demo" grep -qx "creature.frag" "$tmp/info.out"
+err=$(cd "$sh" && "$bin" bench render creature --frames 1 --reps 1 --size 8x8 2>&1 >"$tmp/bench.out"); rc=$?
+check_eq "bench render creature beside ./creature: exit 0, the same warning" "0 ikshade bench: warning: $said" "$rc $err"
+check "... timing the demo" grep -q "^bench render: .*/creature.frag, 1 frames" "$tmp/bench.out"
+if command -v Xvfb >/dev/null; then
+  err=$(cd "$sh" && xvfb_exec timeout 60 "$bin" view creature --frames 2 2>&1); rc=$?
+  check_eq "view creature beside ./creature: exit 0, the same warning" "0 ikshade view: warning: $said" "$rc $err"
+fi
+bad 1 "creature: a directory toy needs image.glsl" bash -c "cd '$sh' && '$bin' render ./creature -o '$w/x.png'"
+# an empty file under a demo's name is no toy either; it is left as it was
+: > "$sh/feedback"
+err=$(cd "$sh" && "$bin" render feedback --size 8x8 -o fb.png --quiet 2>&1); rc=$?
+check_eq "render feedback beside an empty ./feedback: exit 0, a warning naming it" \
+  "0 ikshade render: warning: feedback: the demo of that name, since ./feedback here is an empty file, not a toy (to mean it, name ./feedback)" "$rc $err"
+check "... the demo drawn" test -s "$sh/fb.png"
+check "... the empty file still empty" test -f "$sh/feedback" -a ! -s "$sh/feedback"
+# what is a toy stays the user's, with no word of the demo: a directory toy, a shader file
+mkdir "$sh/dirtoy"; printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(0.0, 1.0, 0.0, 1.0); }\n' > "$sh/dirtoy/image.glsl"
+err=$(cd "$sh" && "$bin" render dirtoy --size 8x8 -o dt.png --quiet 2>&1); rc=$?
+check_eq "render dirtoy beside a directory toy ./dirtoy: exit 0, nothing said" "0 " "$rc $err"
+check_eq "... the user's toy drawn" "0 255 0" "$(python3 "$(dirname "$0")/png.py" pixel "$sh/dt.png" 4 4)"
+printf 'float f() { return 1.0; }\n' > "$sh/busy"
+bad 1 "^ikshade render: busy: defines neither mainImage" bash -c "cd '$sh' && '$bin' render busy -o '$w/x.png'"
+check_eq "... the user's file as it was" "float f() { return 1.0; }" "$(cat "$sh/busy")"
+
 echo "$rows bad inputs"
 check "at least 40 distinct bad inputs" [ "$rows" -ge 40 ]
 finish

@@ -73,6 +73,68 @@ check "--each: the escape sequence shown, not sent" grep -qF '| e\x1b[31mred.fra
 check_eq "--each: no control character in the table" 0 "$(printf '%s' "$out" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')"
 rm -rf "${w:?}"/*
 
+# every other line that shows a name shows it as the error messages do (issue 38): a newline as \n, a
+# control character as \xHH. A name cannot forge a second line, nor set the terminal's title
+odd=$(printf 'n\nikshade render: forged \033]0;title\007')
+shown='n\nikshade render: forged \x1b]0;title\x07'
+# no control character in what was printed, its newlines set aside
+no_cntrl() { [ "$(printf '%s' "$1" | tr -d '\n' | LC_ALL=C grep -c '[[:cntrl:]]')" -eq 0 ]; }
+lines() { printf '%s\n' "$1" | grep -c .; }
+err=$(cd "$w" && timeout 60 "$bin" render "$fx/ok.frag" --size 8x8 -o "$odd.png" 2>&1 >/dev/null); rc=$?
+check_eq "render -o with a newline and an escape in the name: exit 0" 0 "$rc"
+check "... the file made under the name given" test -s "$w/$odd.png"
+check_eq "... the summary one line ($err)" 1 "$(lines "$err")"
+check "... naming the output escaped" grep -qF -- "frames/s) -> $shown.png" <<<"$err"
+check "... no control character" no_cntrl "$err"
+err=$(cd "$w" && timeout 60 "$bin" render "$(dirname "$0")/../examples/sound.frag" --seconds 0.05 -o "$odd.wav" 2>&1 >/dev/null); rc=$?
+check_eq "render to an odd .wav: exit 0, one summary line naming it escaped ($err)" "0 1 1" \
+  "$rc $(lines "$err") $(grep -cF -- "-> $shown.wav" <<<"$err")"
+check "... no control character" no_cntrl "$err"
+rm -rf "${w:?}"/*
+mkdir "$fx/$odd"; cp "$fx/ok.frag" "$fx/$odd/"
+out=$(cd "$w" && timeout 60 "$bin" render --each "$fx/$odd" --size 8x8 2>&1 >/dev/null); rc=$?
+check_eq "render --each of an odd directory: exit 0, its summary one line naming it escaped ($out)" "0 1 1" \
+  "$rc $(lines "$out") $(grep -cF -- "--each $fx/$shown: 1 shaders: 1 ok" <<<"$out")"
+cp "$fx/ok.frag" "$fx/$odd.frag"
+out=$(cd "$w" && timeout 60 "$bin" info "$fx/$odd.frag" 2>&1); rc=$?
+check_eq "info of an odd name: exit 0, four lines ($out)" "0 4" "$rc $(lines "$out")"
+check_eq "... its name escaped" "$shown.frag" "$(sed -n 1p <<<"$out")"
+check "... its pass's source escaped" grep -qF -- "Image     $fx/$shown.frag  (mainImage)" <<<"$out"
+check "... no control character" no_cntrl "$out"
+out=$(cd "$w" && timeout 60 "$bin" bench render "$fx/$odd.frag" --frames 1 --reps 1 --size 8x8 2>&1); rc=$?
+check_eq "bench render of an odd name: exit 0, its first line naming it escaped" "0 1" \
+  "$rc $(sed -n 1p <<<"$out" | grep -cF -- "bench render: $fx/$shown.frag, 1 frames")"
+check "... no control character" no_cntrl "$out"
+cp "$(dirname "$0")/../shaders/ik.glsl" "$fx/$odd.glsl"
+out=$(cd "$w" && timeout 60 "$bin" check --cases 100 --solver "$fx/$odd.glsl" 2>&1); rc=$?
+check_eq "check --solver of an odd name: exit 0, one solver line naming it escaped" "0 1" \
+  "$rc $(grep -cxF -- "solver: $fx/$shown.glsl" <<<"$out")"
+check "... no control character" no_cntrl "$out"
+mkdir -p "$fx/$odd-share"; cp -r "$(dirname "$0")/../shaders" "$(dirname "$0")/../examples" "$fx/$odd-share/"
+out=$(IKSHADE_SHADERS="$fx/$odd-share/shaders" timeout 60 "$bin" demos --paths 2>&1); rc=$?
+check_eq "demos --paths from an odd directory: exit 0, a line a demo" "0 8" "$rc $(lines "$out")"
+check "... its paths escaped" grep -qxF -- "limb      $fx/$shown-share/shaders/limb.frag" <<<"$out"
+# the compiler's lines and the site's GLSL ES check's, many to a report, show a file's name on one line
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0) }\n' > "$fx/$odd-bad.frag"
+err=$(cd "$w" && timeout 60 "$bin" render "$fx/$odd-bad.frag" --size 8x8 -o x.png 2>&1 >/dev/null); rc=$?
+check_eq "a compile error in an odd name: exit 1, one line naming it escaped ($err)" "1 1 1" \
+  "$rc $(lines "$err") $(grep -cF -- "$fx/$shown-bad.frag:1:" <<<"$err")"
+if command -v glslangValidator >/dev/null; then
+  printf 'void mainImage(out vec4 c, in vec2 f) { float x = 1; c = vec4(x); }\n' > "$fx/$odd-es.frag"
+  err=$(cd "$w" && timeout 60 "$bin" render "$fx/$odd-es.frag" --size 8x8 -o es.png --quiet 2>&1 >/dev/null); rc=$?
+  check_eq "the GLSL ES check on an odd name: exit 0, one warning naming it escaped ($err)" "0 1 1" \
+    "$rc $(lines "$err") $(grep -cF -- "$fx/$shown-es.frag:1: warning: shadertoy.com" <<<"$err")"
+  check "... no control character" no_cntrl "$err"
+fi
+if command -v Xvfb >/dev/null; then
+  out=$(cd "$w" && xvfb_exec timeout 60 "$bin" view "$fx/$odd.frag" --frames 3 --record "$odd.webp" 2>&1); rc=$?
+  check_eq "view --record to an odd name: exit 0, one line naming the recording escaped ($out)" "0 1 1" \
+    "$rc $(lines "$out") $(grep -cxF -- "recorded: $shown.webp (3 frames)" <<<"$out")"
+  check "... the recording made under the name given" test -s "$w/$odd.webp"
+  check "... no control character" no_cntrl "$out"
+fi
+rm -rf "${w:?}"/*
+
 # ---- #include where the preprocessor will not look -----------------------------------------------
 cat > "$fx/dead.frag" <<'G'
 /* a comment that mentions

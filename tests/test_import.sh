@@ -58,6 +58,15 @@ check_eq "toys/ holds the JSON and its texture, nothing else" "$TEX tstOne.json"
 check "the summary names the file, the shader's name and the count" \
   grep -q "^toys/tstOne.json (\"Feedback and a texture\"): 1 media file, " <<<"$out"
 check_eq "nothing on stderr (progress is for terminals)" "" "$(cat err.txt)"
+# the summary shows the directory's name as messages do (issue 38): a newline or an escape sequence in
+# it can neither forge a second line nor reach the terminal
+odd=$(printf 'o\nforged \033]0;title\007')
+out=$("$bin" import tstOne -o "$odd" --key testkey 2>&1); rc=$?
+check_eq "import -o a directory with a newline and an escape in its name: exit 0" 0 "$rc"
+check "... the JSON in it" cmp "$odd/tstOne.json" <(body tstOne)
+check_eq "... the summary one line, naming it escaped ($out)" \
+  'o\nforged \x1b]0;title\x07/tstOne.json ("Feedback and a texture"): 1 media file, ' "$(printf '%s' "$out" | grep -o '^.*media file, ')"
+check_eq "... no control character in it" 0 "$(printf '%s' "$out" | LC_ALL=C grep -c '[[:cntrl:]]')"
 check "the key was sent with the API request" grep -q "^/api/v1/shaders/tstOne key=ok" requests.log
 check "the key is in no message" bash -c '! grep -q testkey "$1" && ! grep -q testkey <<<"$2"' _ err.txt "$out"
 # rendered from another directory: Buffer A counts frames (feedback), Image shows the texture's red

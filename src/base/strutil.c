@@ -14,6 +14,26 @@ bool iks_ends_with(const char *s, const char *suffix)
     return a >= b && strcasecmp(s + a - b, suffix) == 0;
 }
 
+size_t iks_shown_text(char *out, size_t cap, const char *s, bool one_line)
+{
+    size_t len = 0, kept = 0; /* the whole shown length; what of it is in out, whole characters only */
+    bool full = cap == 0;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        char one[5] = { (char)ch, '\0' };
+        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) snprintf(one, sizeof one, "\\x%02x", ch);
+        else if (ch == '\n' && one_line) memcpy(one, "\\n", 3);
+        size_t n = strlen(one);
+        if (!full && kept + n < cap) {
+            memcpy(out + kept, one, n);
+            kept += n;
+        } else full = true;
+        len += n;
+    }
+    if (cap) out[kept] = '\0';
+    return len;
+}
+
 /* where a URL's authority (after "://") ends: a message puts a URL in quotes or parentheses */
 static size_t authority_len(const char *a) { return strcspn(a, "/?#'\"()<> \t\r\n"); }
 

@@ -13,6 +13,15 @@
 /* Whether s ends with suffix, ignoring ASCII case (file extensions: ".PNG" is a PNG). */
 bool iks_ends_with(const char *s, const char *suffix);
 
+/* s as every line ikshade prints shows a name (a file may be called "a\nb.frag", a toy's JSON may hold
+ * escape sequences): each control character but tab as \xHH, DEL too, and, where the text is one line,
+ * a newline as \n; so that a name can neither forge a line nor drive the terminal. Writes the shown
+ * text into out (cap bytes, NUL-terminated when cap > 0, never cut inside one character's \xHH) and
+ * returns its whole length, as snprintf does. The command line's messages and lines (src/cli/util.c),
+ * the names in the compiler's mapped log and the GLSL ES check's lines, and the viewer's HUD and title
+ * all show names through it. */
+size_t iks_shown_text(char *out, size_t cap, const char *s, bool one_line);
+
 /* text as a message may show it: each of the n strings of secret (NULL and "" skipped) replaced by
  * "***" wherever it appears, and, in any URL (after a "://"), the password of a user:password@
  * ("user:***@") and the value of a key= query parameter ("?key=***"), so that a URL a server

@@ -58,8 +58,15 @@ int iks_signals_exit_status(int status);
 bool iks_limits_prepare(const char *cmd, size_t *stack);
 /* The calling thread's alternate signal stack, for the crash line under a limit (the command's thread) */
 void iks_limits_thread(void);
-/* Writes s with control characters other than newline and tab shown as \xHH. */
+/* Writes s with control characters other than newline and tab shown as \xHH: the many-line reports
+ * (compiler logs). */
 void iks_put_text(FILE *f, const char *s);
+/* Writes s as one line shows a name: as iks_put_text, and a newline as \n (iks_shown_text, one line) */
+void iks_put_name(FILE *f, const char *s);
+/* Prints a line that is no error (a summary, a report's line, a note): formatted, shown as a message
+ * is (iks_put_name: a name in it can neither forge a line nor drive the terminal), and a newline.
+ * Every line ikshade prints that holds a name the user gave goes through this or the messages. */
+void iks_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* s as one cell of a Markdown table row: '|' escaped, control characters (a newline too) as \n, \xNN */
 void iks_put_cell(FILE *f, const char *s);
 int iks_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -102,10 +109,15 @@ int cmd_import(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_demos(int argc, char **argv);
 int cmd_info(int argc, char **argv);
-/* A toy named on the command line: ARG itself when something is there (or it is not a bare name);
- * else the shipped demo of that name (cmd_demos.c), written into buf; else ARG, for the loader to
- * name in its error. */
+/* A toy named on the command line: ARG itself when it is not a bare name, or a toy of the user's is
+ * there; else (nothing there, or what cannot be a toy: a directory without image.glsl, an empty file)
+ * the shipped demo of that name (cmd_demos.c), written into buf; else ARG, for the loader to name in
+ * its error. */
 const char *iks_cli_toy_path(const char *arg, char *buf, size_t n);
+/* When PATH (iks_cli_toy_path's answer) is the demo although something is at ARG here: one warning
+ * that says the demo was taken, why, and how to name what is here (./ARG). Said where the toy is
+ * loaded, not when the arguments are read, so that a usage error stays one line. */
+void iks_cli_toy_note(const char *cmd, const char *arg, const char *path);
 /* When ARG is a bare name that is neither here nor a demo: says so (naming `ikshade demos`), true */
 bool iks_cli_toy_missing(const char *cmd, const char *arg);
 /* The demos' names, space separated (for the completions) */

@@ -556,7 +556,7 @@ static int bench_render(const bopts *o, const char *shader)
     if (rc) return rc;
     double cpu_bound = (res.readback_cpu + res.encode_cpu) / (double)res.cores;
     double best = fmax(fmax(res.readback, res.encode), cpu_bound), fr = (double)res.frames;
-    printf("bench render: %s, %ld frames of %dx%d, %d cores, PNG with ISA-L igzip 1 (render's default), best of %d\n",
+    iks_say(stdout, "bench render: %s, %ld frames of %dx%d, %d cores, PNG with ISA-L igzip 1 (render's default), best of %d",
            shader ? shader : "limb demo", res.frames, res.width, res.height, res.cores, res.reps);
     printf("  (a) draw only            %7.3f s  %6.1f ms/frame\n", res.draw, 1e3 * res.draw / fr);
     printf("  (b) draw + readback      %7.3f s  %6.1f ms/frame  (cpu %.3f s)\n", res.readback, 1e3 * res.readback / fr,
@@ -603,7 +603,9 @@ int cmd_bench(int argc, char **argv)
     else if (!strcmp(what, "embed")) rc = bench_embed(o.reps ? o.reps : 20);
     else {
         char demo[4096];
-        rc = bench_render(&o, o.args.npos > 1 ? iks_cli_toy_path(o.args.pos[1], demo, sizeof demo) : NULL);
+        const char *arg = o.args.npos > 1 ? o.args.pos[1] : NULL, *path = iks_cli_toy_path(arg, demo, sizeof demo);
+        iks_cli_toy_note("bench", arg, path);
+        rc = bench_render(&o, path);
     }
     iks_args_free(&o.args, &o);
     return rc;

@@ -426,7 +426,7 @@ int cmd_check(int argc, char **argv)
         printf(", \"pass\": %s}\n", pass ? "true" : "false");
     } else {
         printf("GL_RENDERER: %s\nGL_VERSION:  %s\n", iks_engine_renderer(e), iks_engine_gl_version(e));
-        printf("solver: %s\n", solver ? solver : "ik.glsl (built in)");
+        iks_say(stdout, "solver: %s", solver ? solver : "ik.glsl (built in)");
         printf("cases: %ld (%ld random, seed %ld, + %ld edge cases) x %d option sets = %ld solves\n", n,
                ncases, seed, nedge, NSETS, r.solves);
         printf("status mismatches: %ld (+ %ld within rounding of an edge of reach, where either status is right)\n",

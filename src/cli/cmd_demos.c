@@ -1,7 +1,10 @@
-/* cmd_demos.c: the toys that ship with ikshade, by name. `ikshade demos` lists them; `view`, `render`
- * and `bench render` take a name where they take a toy (`ikshade view creature`), so that an installed
- * ikshade runs its demos from any directory. A path that exists always wins over a name: a user's own
- * ./creature directory is theirs. The demos live in the shaders directory the library finds
+/* cmd_demos.c: the toys that ship with ikshade, by name. `ikshade demos` lists them; `view`, `render`,
+ * `info` and `bench render` take a name where they take a toy (`ikshade view creature`), so that an
+ * installed ikshade runs its demos from any directory. A toy of the user's under the name wins over the
+ * demo: their own ./creature directory toy, or a shader file called creature, is theirs. What is there
+ * but cannot be a toy does not hide the demo: the output directory of `render creature -o
+ * creature/%03d.png`, met again by the same command, or an empty file; the demo is taken, with a warning
+ * that names ./creature. The demos live in the shaders directory the library finds
  * (iks_find_shader_dir) and in examples/ beside it (share/ikshade/examples when installed). */
 #include "cli/cli.h"
 #include "ikshade/ikshade.h"
@@ -53,24 +56,58 @@ static bool is_name(const char *s)
     return true;
 }
 
-/* a bare name with nothing of that name here: a demo's name, or a mistake */
-static bool bare_and_absent(const char *arg)
+typedef enum { HERE_NOTHING, HERE_TOY, HERE_NO_TOY } here;
+
+/* What a bare name finds in the current directory. Anything that may be a toy is the user's, and the
+ * loader speaks of it (a directory with image.glsl, a file with text in it, a FIFO, a link that leads
+ * nowhere); HERE_NO_TOY is what cannot be one, *what saying why. The directory's test is the loader's
+ * (toyfile.c's load_dir: image.glsl, a regular file), so that what this hands to the demo is what
+ * the loader would refuse. */
+static here what_is_here(const char *arg, const char **what)
 {
     struct stat st;
-    return arg && is_name(arg) && lstat(arg, &st) != 0 && errno == ENOENT;
+    if (lstat(arg, &st) != 0) return errno == ENOENT ? HERE_NOTHING : HERE_TOY;
+    if (stat(arg, &st) != 0) return HERE_TOY;
+    if (S_ISREG(st.st_mode) && st.st_size == 0) {
+        *what = "an empty file";
+        return HERE_NO_TOY;
+    }
+    if (!S_ISDIR(st.st_mode)) return HERE_TOY;
+    char image[PATH_MAX];
+    snprintf(image, sizeof image, "%s/image.glsl", arg);
+    /* a directory that cannot be searched is left to the loader to name */
+    if (stat(image, &st) == 0 ? S_ISREG(st.st_mode) : errno != ENOENT) return HERE_TOY;
+    *what = "a directory without image.glsl";
+    return HERE_NO_TOY;
+}
+
+static const demo *demo_named(const char *name)
+{
+    for (int i = 0; i < NDEMOS; i++)
+        if (!strcmp(DEMOS[i].name, name)) return &DEMOS[i];
+    return NULL;
 }
 
 const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
 {
-    if (!bare_and_absent(arg)) return arg;
-    for (int i = 0; i < NDEMOS; i++)
-        if (!strcmp(DEMOS[i].name, arg)) return demo_path(&DEMOS[i], buf, n) ? buf : arg;
-    return arg;
+    const char *what;
+    if (!arg || !is_name(arg) || what_is_here(arg, &what) == HERE_TOY) return arg;
+    const demo *d = demo_named(arg);
+    return d && demo_path(d, buf, n) ? buf : arg;
+}
+
+void iks_cli_toy_note(const char *cmd, const char *arg, const char *path)
+{
+    const char *what;
+    if (!arg || path == arg || !is_name(arg) || what_is_here(arg, &what) != HERE_NO_TOY) return;
+    iks_warn(cmd, "%s: the demo of that name, since ./%s here is %s, not a toy (to mean it, name ./%s)", arg, arg,
+             what, arg);
 }
 
 bool iks_cli_toy_missing(const char *cmd, const char *arg)
 {
-    if (!bare_and_absent(arg)) return false;
+    const char *what;
+    if (!arg || !is_name(arg) || what_is_here(arg, &what) != HERE_NOTHING) return false;
     iks_fail(cmd, "%s: no such file here, and no demo of that name (ikshade demos lists them)", arg);
     return true;
 }
@@ -93,8 +130,10 @@ static const iks_opt OPTIONS[] = {
 
 const iks_help HELP_DEMOS = {
     .usage = "usage: ikshade demos [--paths]\n",
-    .about = "Lists the toys that ship with ikshade, by the names that `view`, `render` and `bench render` take\n"
-             "in place of a path. A file or directory of that name in the current directory wins.\n",
+    .about = "Lists the toys that ship with ikshade, by the names that `view`, `render`, `info` and `bench\n"
+             "render` take in place of a path. A toy of that name in the current directory wins (a shader file,\n"
+             "a directory with image.glsl); a directory without image.glsl or an empty file does not: the demo\n"
+             "is taken, and a warning says so (./NAME names what is here).\n",
     .options = OPTIONS,
     .after = "examples:\n"
              "  ikshade view creature\n"
@@ -114,7 +153,7 @@ int cmd_demos(int argc, char **argv)
     for (int i = 0; i < NDEMOS; i++) {
         char p[PATH_MAX];
         if (!demo_path(&DEMOS[i], p, sizeof p)) continue;
-        if (o.paths) printf("%-9s %s\n", DEMOS[i].name, p);
+        if (o.paths) iks_say(stdout, "%-9s %s", DEMOS[i].name, p); /* under $IKSHADE_SHADERS, a name of the user's */
         else printf("%-9s %s\n", DEMOS[i].name, DEMOS[i].about);
         shown++;
     }

@@ -60,20 +60,7 @@ static void import_log(void *user, iks_log_level level, const char *message)
         iks_warn(l->cmd, "%s", words ? words : message);
         free(words);
     } else if (!l->quiet && isatty(STDERR_FILENO)) {
-        fputs("import: ", stderr);
-        iks_put_text(stderr, message);
-        fputc('\n', stderr);
-    }
-}
-
-/* iks_put_text keeps a newline (compiler logs are many lines); the summary is one line, as the
- * messages are, whatever the shader's name holds */
-static void put_one_line(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        char one[2] = { *s, '\0' };
-        if (*s == '\n') fputs("\\n", f);
-        else iks_put_text(f, one);
+        iks_say(stderr, "import: %s", message);
     }
 }
 
@@ -106,14 +93,10 @@ static int import(const iopts *o, const char *shader)
     if (!quiet) {
         size_t n = strlen(out);
         while (n > 1 && out[n - 1] == '/') n--;
-        printf("%.*s/%s.json", (int)n, out, st.id);
-        if (st.name[0]) {
-            fputs(" (\"", stdout);
-            put_one_line(stdout, st.name);
-            fputs("\")", stdout);
-        }
-        printf(": %d media file%s, %lld bytes; run it: ikshade view %.*s/%s.json\n", st.media,
-               st.media == 1 ? "" : "s", st.bytes, (int)n, out, st.id);
+        /* one line, whatever the directory's name or the shader's (its author's) holds */
+        iks_say(stdout, "%.*s/%s.json%s%s%s: %d media file%s, %lld bytes; run it: ikshade view %.*s/%s.json", (int)n, out,
+                st.id, st.name[0] ? " (\"" : "", st.name, st.name[0] ? "\")" : "", st.media, st.media == 1 ? "" : "s",
+                st.bytes, (int)n, out, st.id);
     }
     return EXIT_OK;
 }

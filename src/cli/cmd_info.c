@@ -148,21 +148,21 @@ static void print_json(const iks_toy_spec *s, const char *path)
 
 static void print_text(const iks_toy_spec *s)
 {
-    iks_put_text(stdout, iks_toy_spec_name(s)); /* a JSON's name is the toy author's: no escapes reach the terminal */
+    iks_put_name(stdout, iks_toy_spec_name(s)); /* a JSON's name is the toy author's: no escapes reach the terminal */
     putchar('\n');
     printf("passes (in the order a frame draws them):\n");
     for (int i = 0; i < iks_toy_spec_pass_count(s); i++) {
         iks_pass_info pi = { IKS_DESC_SIZE(iks_pass_info) };
         if (iks_toy_spec_pass(s, i, &pi) != IKS_OK) continue;
         printf("  %-9s ", pi.name);
-        iks_put_text(stdout, pi.source ? pi.source : "");
+        iks_put_name(stdout, pi.source ? pi.source : "");
         if (pi.entry[0]) printf("  (%s)", pi.entry);
         putchar('\n');
         for (int c = 0; c < 4; c++) {
             iks_channel_info ci = { IKS_DESC_SIZE(iks_channel_info) };
             if (iks_toy_spec_channel(s, i, c, &ci) != IKS_OK || !ci.kind) continue;
             printf("    iChannel%d  %-8s ", c, ci.kind);
-            if (ci.source) iks_put_text(stdout, ci.source), fputs("  ", stdout);
+            if (ci.source) iks_put_name(stdout, ci.source), fputs("  ", stdout);
             printf("%s filter=%s wrap=%s%s%s\n", ci.sampler, ci.filter, ci.wrap, ci.vflip ? " vflip" : "",
                    ci.srgb ? " srgb" : "");
         }
@@ -195,6 +195,7 @@ int cmd_info(int argc, char **argv)
     const char *path = iks_cli_toy_path(arg, demo, sizeof demo);
     if (rc < 0 && path == arg && iks_cli_toy_missing("info", arg)) rc = EXIT_FAIL;
     if (rc < 0) {
+        iks_cli_toy_note("info", arg, path);
         iks_toy_desc td = iks_shared_toy(&o.s, path);
         iks_toy_spec *s = NULL;
         if (iks_toy_describe(&td, &s) != IKS_OK) rc = iks_opts_error(&o.args);

@@ -586,7 +586,7 @@ static int render_each(const ropts *o)
     iks_engine_destroy(e);
     free_names(names, n);
     if (!o->quiet)
-        fprintf(stderr, "ikshade render --each %s: %d shaders: %d ok, %d failed, %d skipped\n", o->each, ok + failed + skipped,
+        iks_say(stderr, "ikshade render --each %s: %d shaders: %d ok, %d failed, %d skipped", o->each, ok + failed + skipped,
                 ok, failed, skipped);
     return failed ? EXIT_FAIL : EXIT_OK;
 }
@@ -620,6 +620,7 @@ static int render(ropts *o)
                     o->shard_n, r->first, r->end);
         return EXIT_OK;
     }
+    iks_cli_toy_note("render", o->args.npos ? o->args.pos[0] : NULL, o->shader);
     iks_cli_log log = { "render", o->quiet, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, NULL);
     if (!e) return EXIT_FAIL;
@@ -662,7 +663,7 @@ static int render(ropts *o)
         return iks_exit_status(c);
     }
     if (!o->quiet && st.samples > 0 && st.total == 0) {
-        fprintf(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s\n",
+        iks_say(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s",
                 st.samples / 44100.0, st.samples, st.seconds, r->output);
         return EXIT_OK;
     }
@@ -684,7 +685,7 @@ static int render(ropts *o)
                                 st.warmed);
         if (st.checkpoints) snprintf(note + strlen(note), sizeof note - strlen(note), " (%ld checkpoint%s)",
                                      st.checkpoints, st.checkpoints == 1 ? "" : "s");
-        fprintf(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s\n", st.written,
+        iks_say(stderr, "ikshade render: %ld frame%s of %dx%d in %.2f s (%.1f frames/s) -> %s%s", st.written,
                 st.written == 1 ? "" : "s", st.width, st.height, st.seconds, st.seconds > 0 ? st.written / st.seconds : 0.0,
                 o->format && o->format->kind == IKS_OUTPUT_RAW ? "stdout" : r->output, note);
     }

@@ -23,6 +23,7 @@ typedef struct {
     const char *record_input;
     const char *shader;
     char demo[4096]; /* where a demo named in place of a path is */
+    char title[1024]; /* the window's first title: the toy's name shown on one line (iks_shown_text) */
     iks_args args;
 } vopts;
 
@@ -121,15 +122,15 @@ static void on_error(void *user, iks_code code, const char *message)
 static void on_reload(void *user, const iks_reload_info *r)
 {
     view_state *v = user;
-    if (r->ok && v->failing) fprintf(stderr, "ikshade view: %s: fixed\n", r->path);
+    if (r->ok && v->failing) iks_say(stderr, "ikshade view: %s: fixed", r->path);
     if (r->ok) v->failing = false;
     if (!v->o->log) return;
     if (!r->ok)
-        printf("reload %s: error, kept the last good program (compile %.1f ms)\n", r->path, r->compile_ms);
+        iks_say(stdout, "reload %s: error, kept the last good program (compile %.1f ms)", r->path, r->compile_ms);
     else {
         double compile = r->compile_ms + r->first_draw_ms;
-        printf("reload %s: ok, compile %.1f ms (link %.1f + first draw %.1f), save to screen %.1f ms, "
-               "minus compile %.1f ms (gl objects %d, rss %ld kB)\n",
+        iks_say(stdout, "reload %s: ok, compile %.1f ms (link %.1f + first draw %.1f), save to screen %.1f ms, "
+               "minus compile %.1f ms (gl objects %d, rss %ld kB)",
                r->path, compile, r->compile_ms, r->first_draw_ms, r->latency_ms, r->latency_ms - compile,
                r->gl_objects, r->rss_kb);
     }
@@ -141,7 +142,7 @@ static void on_record(void *user, const char *path, long frames, const char *mes
     (void)user;
     if (message) iks_warn("view", "recording %s: %s", path, message);
     else {
-        printf("recorded: %s (%ld frame%s)\n", path, frames, frames == 1 ? "" : "s");
+        iks_say(stdout, "recorded: %s (%ld frame%s)", path, frames, frames == 1 ? "" : "s");
         fflush(stdout);
     }
 }
@@ -153,7 +154,7 @@ static void on_screenshot(void *user, const char *path, int w, int h, const char
         iks_warn("view", "%s", message);
         return;
     }
-    printf("screenshot: %s (%dx%d)\n", path, w, h);
+    iks_say(stdout, "screenshot: %s (%dx%d)", path, w, h);
     fflush(stdout);
 }
 
@@ -195,7 +196,8 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
     if (rc >= 0 || (rc = iks_shared_parse(&o->s, &o->args)) >= 0) return rc;
     if (o->args.npos > 1) return iks_usage("view", "more than one shader given ('%s' and '%s')", o->args.pos[0], o->args.pos[1]);
     o->shader = o->args.npos ? iks_cli_toy_path(o->args.pos[0], o->demo, sizeof o->demo) : NULL;
-    *wd = (iks_window_desc){ IKS_DESC_SIZE(iks_window_desc), .width = o->w, .height = o->h, .title = o->shader ? base_name(o->shader) : "limb.frag",
+    iks_shown_text(o->title, sizeof o->title, o->shader ? base_name(o->shader) : "limb.frag", true);
+    *wd = (iks_window_desc){ IKS_DESC_SIZE(iks_window_desc), .width = o->w, .height = o->h, .title = o->title,
                              .no_vsync = o->no_vsync };
     *d = (iks_live_desc){ IKS_DESC_SIZE(iks_live_desc), .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
                           .hide_hud = o->no_hud, .mute = o->mute, .no_vsync_cap = o->no_vsync, .frames = o->frames,
@@ -225,6 +227,7 @@ static int view(const vopts *o, iks_live_desc *d, const iks_window_desc *wd)
                             "render`", m);
         return iks_opts_error(&o->args);
     }
+    iks_cli_toy_note("view", o->args.npos ? o->args.pos[0] : NULL, o->shader);
     iks_cli_log log = { "view", false, OPTIONS };
     iks_engine *e = iks_cli_engine(&log, win);
     if (!e) {

@@ -1,5 +1,6 @@
 /* util.c: messages and strict argument parsing for the subcommands. */
 #include "cli/cli.h"
+#include "base/strutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -12,19 +13,32 @@
 #include <string.h>
 #include <time.h>
 
-/* one_line: a newline is shown as \n too */
+/* s shown as iks_shown_text shows it (one_line: a newline as \n too), a character at a time, so that a
+ * message is printed even when memory has run out */
 static void put_text(FILE *f, const char *s, bool one_line)
 {
     for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        /* names in a toy's JSON reach messages: its control characters must not drive the terminal */
-        if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f) fprintf(f, "\\x%02x", ch);
-        else if (ch == '\n' && one_line) fputs("\\n", f);
-        else fputc(ch, f);
+        char one[2] = { *s, '\0' }, shown[8];
+        iks_shown_text(shown, sizeof shown, one, one_line);
+        fputs(shown, f);
     }
 }
 
 void iks_put_text(FILE *f, const char *s) { put_text(f, s, false); }
+
+void iks_put_name(FILE *f, const char *s) { put_text(f, s, true); }
+
+void iks_say(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *m = NULL;
+    if (vasprintf(&m, fmt, ap) < 0) m = NULL;
+    va_end(ap);
+    put_text(f, m ? m : "(out of memory formatting a line)", true);
+    fputc('\n', f);
+    free(m);
+}
 
 void iks_put_cell(FILE *f, const char *s)
 {

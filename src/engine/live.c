@@ -816,7 +816,7 @@ typedef struct {
     iks_platform *p;
     live l;
     char dflt[PATH_MAX];      /* the demo shader's path when the desc names no toy (l.path may point here) */
-    const char *name;         /* the toy's, in the HUD and the title */
+    char name[1024];          /* the toy's, in the HUD and the title: on one line, as messages show it */
     iks_panel panel;
     iks_hud hud;
     bool have_hud;
@@ -861,7 +861,9 @@ static bool session_open(session *s, iks_err *err)
         return false;
     }
     if (d->toy.source || d->toy.json) l->path = NULL; /* text in memory: nothing on disk to watch */
-    s->name = l->path ? base_name(l->path) : d->toy.path ? base_name(d->toy.path) : "<memory>";
+    /* a newline in a file's name would be a second line of the HUD */
+    iks_shown_text(s->name, sizeof s->name, l->path ? base_name(l->path) : d->toy.path ? base_name(d->toy.path) : "<memory>",
+                   true);
     s->p->framebuffer_size(s->p, &l->w, &l->h);
     iks_panel_init(&s->panel);
     l->panel = &s->panel;

@@ -9,6 +9,7 @@
  * Not done: linking (the GL build already did), vertex stages (the site's are its own). */
 #include "engine/engine.h"
 #include "base/buf.h"
+#include "base/strutil.h"
 #include "glsl/source.h"
 #include "base/subproc.h"
 
@@ -246,11 +247,17 @@ static int report_errors(const char *report, const iks_source *src, const char *
         }
         while (k0 > 0 && msg[k0 - 1] == ' ') k0--;
         msg[k0] = '\0';
-        char *m = NULL;
+        /* the file's name on one line, as the compiler's lines show it: these lines reach the terminal as
+         * they are, many to a report */
+        size_t wn = iks_shown_text(NULL, 0, path, true) + 1;
+        char *where = malloc(wn), *m = NULL;
+        if (!where) continue;
+        iks_shown_text(where, wn, path, true);
         int k = L.col > 0 ? asprintf(&m, "%s:%d:%d: warning: shadertoy.com (GLSL ES 3.00) rejects this, says %s: %s\n",
-                                     path, fl, L.col, validator, msg)
+                                     where, fl, L.col, validator, msg)
                           : asprintf(&m, "%s:%d: warning: shadertoy.com (GLSL ES 3.00) rejects this, says %s: %s\n",
-                                     path, fl, validator, msg);
+                                     where, fl, validator, msg);
+        free(where);
         if (k < 0) continue;
         /* Common is part of every pass: its errors once */
         if (acc->s && strstr(acc->s, m)) {

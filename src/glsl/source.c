@@ -5,6 +5,7 @@
 #include "glsl/params.h"
 #include "glsl/uniforms.h"
 #include "base/buf.h"
+#include "base/strutil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1251,22 +1252,15 @@ bool iks_log_parse(const char *line, iks_log_line *out)
     return false;
 }
 
-/* a file's name for a log line: a newline in it (a file may be called "a\nb.frag") is shown as \n, so
- * that each line of the log stays one report; NULL stays NULL, and so does a name when memory runs out */
+/* a file's name for a log line, shown as every message shows a name (iks_shown_text): a newline in it
+ * (a file may be called "a\nb.frag") as \n, so that each line of the log stays one report, and an
+ * escape sequence as text; NULL stays NULL, and so does a name when memory runs out */
 static char *log_name(const char *name)
 {
-    if (!name || !strpbrk(name, "\n\r")) return name ? strdup(name) : NULL;
-    size_t n = 0;
-    for (const char *s = name; *s; s++) n += *s == '\n' || *s == '\r' ? 2 : 1;
-    char *out = malloc(n + 1), *o = out;
-    if (!out) return NULL;
-    for (const char *s = name; *s; s++) {
-        if (*s == '\n' || *s == '\r') {
-            *o++ = '\\';
-            *o++ = *s == '\n' ? 'n' : 'r';
-        } else *o++ = *s;
-    }
-    *o = '\0';
+    if (!name) return NULL;
+    size_t n = iks_shown_text(NULL, 0, name, true) + 1;
+    char *out = malloc(n);
+    if (out) iks_shown_text(out, n, name, true);
     return out;
 }
 
