@@ -132,6 +132,11 @@ if command -v Xvfb >/dev/null; then
     "$rc $(lines "$out") $(grep -cxF -- "recorded: $shown.webp (3 frames)" <<<"$out")"
   check "... the recording made under the name given" test -s "$w/$odd.webp"
   check "... no control character" no_cntrl "$out"
+  # an input log names its toy in a comment line: a newline there forged a line replay reads as an event
+  out=$(cd "$w" && xvfb_exec timeout 60 "$bin" view "$fx/$odd.frag" --frames 3 --record-input in.log 2>&1); rc=$?
+  check_eq "view --record-input of an odd name: exit 0, the log's first two lines, the name on one (rc $rc: $out)" \
+    "ikshade-input 1|# $fx/$shown.frag" "$(head -n 2 "$w/in.log" | paste -sd '|')"
+  check "... and no line of the log starts with the name's forged text" bash -c '! grep -q "^ikshade render: forged" "$1"' _ "$w/in.log"
 fi
 rm -rf "${w:?}"/*
 

@@ -541,7 +541,10 @@ static void inputs_open(input_rec *r, const iks_live_desc *d, const live *l, iks
         return;
     }
     r->start = iks_now();
-    fprintf(r->f, "ikshade-input 1\n# %s\n", l->path ? l->path : "<memory>");
+    /* the path shown on one line: a newline in a name would forge a line that replay reads as an event */
+    char shown[1024];
+    iks_shown_text(shown, sizeof shown, l->path ? l->path : "<memory>", true);
+    fprintf(r->f, "ikshade-input 1\n# %s\n", shown);
     for (int i = 0; i < d->toy.nsets; i++) fprintf(r->f, "set %s\n", d->toy.sets[i]);
     /* typed values as the same lines, each number the shortest text that reads back as it */
     for (int i = 0; i < d->toy.nvalues; i++) {
