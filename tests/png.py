@@ -4,6 +4,9 @@
   png.py info FILE                  -> "W H channels"
   png.py pixel FILE X Y             -> "R G B [A]" (Y from the top)
   png.py diff A B MAXDIFF MAXFRAC   -> exit 1 if more than MAXFRAC of pixels differ by more than MAXDIFF
+  png.py same A B                   -> exit 0 when the two pictures are the same pixels (size, channels,
+                                       every byte of every row), whatever else the files hold: two
+                                       renders of different identity (the ikshade:render chunk) compare
   png.py xwd FILE X Y                -> "R G B" of an xwd dump (32 bits per pixel, TrueColor), Y from the top
   png.py xwddiff A B X0 Y0 X1 Y1    -> how many pixels of that box (Y from the top) differ between two xwd dumps
   png.py count FILE R G B           -> how many pixels have exactly this colour
@@ -96,6 +99,9 @@ def main():
         w, h, ch, rows = read(sys.argv[2])
         want = bytes(int(v) for v in sys.argv[3:6])
         print(sum(1 for r in rows for i in range(0, len(r), ch) if bytes(r[i:i + 3]) == want))
+    elif cmd == 'same':
+        a, b = read(sys.argv[2]), read(sys.argv[3])
+        sys.exit(0 if a[:3] == b[:3] and list(a[3]) == list(b[3]) else 1)
     elif cmd == 'diff':
         a, b = read(sys.argv[2]), read(sys.argv[3])
         maxd, frac = int(sys.argv[4]), float(sys.argv[5])

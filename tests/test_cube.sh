@@ -128,7 +128,7 @@ check "... leaving no picture" [ ! -e x.png ]
 mkdir macro && cp orient/image.glsl orient/manifest.txt macro/
 printf '#define C(c, f, o, d) void mainCubemap(out vec4 c, in vec2 f, in vec3 o, in vec3 d)\nC(c, f, o, d) { c = vec4(d * 0.5 + 0.5, 1.0); }\n' > macro/cube_a.glsl
 R macro -o macro.png --size 6x1
-check "mainCubemap defined through a macro draws the same faces" cmp orient.png macro.png
+check "mainCubemap defined through a macro draws the same faces" png same orient.png macro.png
 # ---- examples/cube: the sky Cube A keeps, above; the checker floor, below -----------------------------------
 R "$tests/../examples/cube" -o ex.png --size 64x36 --time 2
 sky=$(png pixel ex.png 2 1) floor=$(png pixel ex.png 2 34)

@@ -191,11 +191,11 @@ tu=$(awk '$1 == "u" { print $2; exit }' k.txt)
 before=$(python3 -c "import math; print(max(0, math.floor($tu * 10) - 1))")
 last=$(ls ra | tail -1)
 f() { printf '%04d.png' "$1"; }
-check "the frame before the first change is the same without it" cmp -s "ra/$(f "$before")" "r0/$(f "$before")"
+check "the frame before the first change is the same without it" png same "ra/$(f "$before")" "r0/$(f "$before")"
 # after the toggle (the reload's new default, 0.3, equals the first drag step and the final reset)
 tinv=$(awk '$1 == "u" && $3 == "invert=true" { print $2; exit }' k.txt)
 after=$(python3 -c "import math; print(math.ceil($tinv * 10) + 1)")
-check "the frame after the toggle differs without the changes" not cmp -s "ra/$(f "$after")" "r0/$(f "$after")"
+check "the frame after the toggle differs without the changes" not png same "ra/$(f "$after")" "r0/$(f "$after")"
 check_eq "the last frame shows the reset value" "$(grey 0.3)" "$(png pixel "ra/$last" 32 18)"
 # one Python for every frame's centre (a process each is slow on a loaded machine)
 centres() {
@@ -244,10 +244,10 @@ check_eq "the limb's drag replayed twice: byte-identical" "$(cd la && cat ./*.pn
 grep -v '^u ' l.txt > l0.txt
 "$bin" render limb.frag --input l0.txt --size 320x180 --fps 10 -o l0/%04d.png > /dev/null 2>> r.err
 last=$(ls la | tail -1)
-check "the limb's render changes after the drag ($(grep '^u ' l.txt | tr '\n' ' '))" not cmp -s "la/$last" "l0/$last"
+check "the limb's render changes after the drag ($(grep '^u ' l.txt | tr '\n' ' '))" not png same "la/$last" "l0/$last"
 tu=$(awk '$1 == "u" { print $2; exit }' l.txt)
 before=$(python3 -c "import math; print(max(0, math.floor($tu * 10) - 1))")
-check "and not before it" cmp -s "la/$(f "$before")" "l0/$(f "$before")"
+check "and not before it" png same "la/$(f "$before")" "l0/$(f "$before")"
 [ -s r.err ] && { echo "render's stderr:" >&2; cat r.err >&2; }
 
 echo "$pass passed, $fail failed"

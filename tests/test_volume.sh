@@ -69,7 +69,7 @@ print(json.dumps({"renderpass": [{"type": "image", "code": sys.argv[1], "outputs
    "type": "volume", "channel": 0, "sampler": {"filter": "mipmap", "wrap": "repeat", "vflip": "true", "srgb": "false"}}]}]}))
 P
 R j/toy.json -o json.png --size 8x1
-check "JSON: a volume input, found beside the JSON" cmp rgba.png json.png
+check "JSON: a volume input, found beside the JSON" png same rgba.png json.png
 rm j/media/a/*.bin
 expect_fail "JSON: a volume not on disk is named" 1 "toy.json\\[Image\\]: iChannel0: volume '/media/a/27012b4e.*' is not on disk beside the JSON" \
   "$bin" render j/toy.json -o x.png --size 8x1
