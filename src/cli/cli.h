@@ -51,6 +51,9 @@ void iks_signals_command_thread(void);
 int iks_signals_stopped(void);
 /* A command's exit status, made 128 + the signal when a signal stopped it */
 int iks_signals_exit_status(int status);
+/* Ends the process now as the signal sig would have (its default action), leaving no temporary behind;
+ * async-signal-safe */
+void iks_signals_die(int sig);
 /* Under an address-space limit (ulimit -v), before a GL command: raises the soft limit where it is
  * below the command's need and the hard one allows, says in one line (false) when the limit is still
  * too small, keeps malloc's arenas few, and makes a crash one line naming the limit. *stack: the

@@ -37,13 +37,7 @@ static void on_crash(int sig)
     const char *name = sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGILL ? "SIGILL" : "SIGABRT";
     w = write(STDERR_FILENO, name, strlen(name));
     w = write(STDERR_FILENO, ")\n", 2);
-    iks_remove_temporaries();
-    signal(sig, SIG_DFL);
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, sig);
-    pthread_sigmask(SIG_UNBLOCK, &s, NULL);
-    raise(sig);
+    iks_signals_die(sig);
 }
 
 void iks_limits_thread(void)

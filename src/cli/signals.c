@@ -47,7 +47,7 @@ static atomic_bool have_command_thread;
 static void on_poke(int sig) { (void)sig; }
 
 /* Ends the process now, as the signal sig would have, leaving no temporary behind */
-static void die_now(int sig)
+void iks_signals_die(int sig)
 {
     iks_remove_temporaries();
     signal(sig, SIG_DFL);
@@ -76,7 +76,7 @@ static void on_alarm(int sig)
     }
     say(finishing ? "ikshade: ffmpeg did not finish the video in time: stopped, the unfinished file removed\n"
                   : "ikshade: the command did not stop within the grace after the signal: ended, unfinished files removed\n");
-    die_now(atomic_load(&first_signal));
+    iks_signals_die(atomic_load(&first_signal));
 }
 
 static long long now_ns(void)
@@ -103,7 +103,7 @@ static void on_stop(int sig, siginfo_t *info, void *ctx)
     int expect = 0;
     if (!atomic_compare_exchange_strong(&first_signal, &expect, sig)) {
         if (is_copy(sig, expect, sender)) return; /* the same request again */
-        die_now(expect); /* the second: now, with the first one's status */
+        iks_signals_die(expect); /* the second: now, with the first one's status */
         return;
     }
     atomic_store(&first_sender, sender);
