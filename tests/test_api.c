@@ -1728,8 +1728,8 @@ static void test_render(iks_engine *e)
     iks_toy_destroy(t);
 }
 
-/* An output that is one of the toy's own inputs (its texture) is refused by the library itself before
- * any work, for every caller: the file keeps its bytes */
+/* An output that is one of the toy's own inputs (its texture, its shader) is refused by the library
+ * itself before any work, for every caller: the file keeps its bytes */
 static void test_own_inputs(iks_engine *e)
 {
     static const uint8_t px[4 * 4 * 4] = { 0 };
@@ -1761,6 +1761,12 @@ static void test_own_inputs(iks_engine *e)
     free(after);
     free(before);
     iks_toy_destroy(t);
+    iks_live_desc ld = { IKS_DESC_SIZE(iks_live_desc), .toy = { IKS_DESC_SIZE(iks_toy_desc), .path = shader },
+                         .record_input = shader };
+    CHECK_FIELD("iks_live_check: the session's inputs over the shader", iks_live_check(&ld), "record_input");
+    ld.record_input = tex;
+    CHECK_FIELD("iks_live_check: the session's inputs over a file that is not a recording", iks_live_check(&ld),
+                "record_input");
 }
 
 /* iks_write_png: top row first in, top row first in the file; RGB, or RGBA with alpha */

@@ -245,7 +245,9 @@ bad 2 "a frame number's width is at most 64" "${R[@]}" "$fx/ok.frag" -o 'a%21474
 
 # ---- an output that is one of the toy's own inputs (issue 38): refused before any work, in one line
 # naming both, every file of the toy as it was. The same file through ./ and ../ (a directory not made
-# yet included), a symbolic or hard link, and a pattern's frame k.
+# yet included), a symbolic or hard link, and a pattern's frame k; a session's inputs never replace a
+# file that is not an earlier recording of them. The view rows run under Xvfb for two frames, where the
+# viewer used to record over the file and say "recorded".
 own=$fx/own
 mkdir -p "$own/toy" "$own/out"
 printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy); }\n' > "$own/s.frag"
@@ -306,6 +308,24 @@ out=$(cd "$w" && "${R[@]}" btoy -o f/%d.png --frames 3 --checkpoint btoy --check
 check "checkpoints into the toy's own directory (rc $rc: $out)" [ "$rc $(ls "$w/btoy" | grep -c '^ckpt-.*\.iksc$')" = "0 3" ]
 check_eq "... leave its files as they were" "$before" "$(cd "$w/btoy" && md5sum ./a.glsl ./image.glsl ./manifest.txt ./tex.png)"
 rm -rf "${w:?}"/*
+if command -v Xvfb >/dev/null; then
+  V=(bash -c '. "$0/lib.sh"; xvfb_exec "$@"' "$(cd "$(dirname "$0")" && pwd)" "$bin" view)
+  own 2 "view: --record-input '$own/mine.frag': the same file as '$own/mine.frag', the toy's source: the input recording would replace it; name another file" \
+    "${V[@]}" "$own/mine.frag" --record-input "$own/mine.frag" --frames 2
+  own 2 "view: --record-input '$own/inc.glsl': $same source" "${V[@]}" "$own/withinc.frag" --record-input "$own/inc.glsl" --frames 2
+  own 2 "view: --record-input '$own/toy/manifest.txt': $same source" "${V[@]}" "$own/toy" --record-input "$own/toy/manifest.txt" --frames 2
+  own 2 "view: --record-input '$own/notes.txt': not an input recording \(its first line is not 'ikshade-input 1'\): not replaced" \
+    "${V[@]}" "$own/mine.frag" --record-input "$own/notes.txt" --frames 2
+  own 2 "view: --record '$own/out/%04d.png': frame 3 \('$own/out/0003.png'\) is the same file as '$own/out/0003.png', the toy's media: the recording would replace it" \
+    "${V[@]}" "$own/s.frag" --channel0 "$own/out/0003.png" --record "$own/out/%04d.png" --frames 2
+  # an earlier recording of a session is replaced by the next one, as ever
+  printf '# an old take\nikshade-input 1\nf 0 0 640 360 1 2 3 4\n' > "$w/old.txt"
+  out=$(cd "$w" && "${V[@]}" "$own/mine.frag" --record-input old.txt --frames 2 2>&1); rc=$?
+  check "view --record-input over an earlier recording replaces it (rc $rc: $out)" [ "$rc" -eq 0 ]
+  check "... with the new session" bash -c '[ "$(head -1 "$1")" = "ikshade-input 1" ] && ! grep -q "an old take" "$1"' _ "$w/old.txt"
+  rm -rf "${w:?}"/*
+else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
+fi
 
 # ---- numbers a frame's uniforms cannot hold: refused, never a silent Inf in the shader ----------------
 # iTime and iTimeDelta: the bound --time has (1e9 s) for every frame's, wherever fps, time and frames meet
