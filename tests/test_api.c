@@ -1728,6 +1728,47 @@ static void test_render(iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* An output that is one of the toy's own inputs (its texture, its shader) is refused by the library
+ * itself before any work, for every caller: the file keeps its bytes */
+static void test_own_inputs(iks_engine *e)
+{
+    static const uint8_t px[4 * 4 * 4] = { 0 };
+    char tex[600], shader[600], out[600];
+    snprintf(tex, sizeof tex, "%s/own7.png", tmpdir);
+    snprintf(shader, sizeof shader, "%s/own.frag", tmpdir);
+    CHECK_CODE("write the texture", iks_write_png(tex, px, 4, 4, false), IKS_OK);
+    write_file(shader, "void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy); }\n");
+    long n0 = 0, n1 = 0;
+    unsigned char *before = read_file(tex, &n0);
+    iks_toy *t = NULL;
+    CHECK_CODE("load a toy with a texture",
+               iks_toy_load(e, &(iks_toy_desc){ .path = shader, .channel = { tex }, .width = 4, .height = 4 }, &t), IKS_OK);
+    if (!t || !before) {
+        free(before);
+        iks_toy_destroy(t);
+        return;
+    }
+    snprintf(out, sizeof out, "%s/./own7.png", tmpdir);
+    CHECK_FIELD("iks_render into the toy's own texture", iks_render(t, &(iks_render_desc){ .output = out, .width = 4,
+                                                                   .height = 4 }, NULL), "output");
+    check_one_line("own texture");
+    snprintf(out, sizeof out, "%s/own%%d.png", tmpdir);
+    CHECK_FIELD("iks_render of a pattern whose frame 7 is the texture",
+                iks_render(t, &(iks_render_desc){ .output = out, .width = 4, .height = 4, .end = 8 }, NULL), "output");
+    unsigned char *after = read_file(tex, &n1);
+    CHECK(after && n0 == n1 && !memcmp(before, after, (size_t)n0), "... the texture keeps its bytes", "the same bytes",
+          "%ld bytes, then %ld", n0, n1);
+    free(after);
+    free(before);
+    iks_toy_destroy(t);
+    iks_live_desc ld = { IKS_DESC_SIZE(iks_live_desc), .toy = { IKS_DESC_SIZE(iks_toy_desc), .path = shader },
+                         .record_input = shader };
+    CHECK_FIELD("iks_live_check: the session's inputs over the shader", iks_live_check(&ld), "record_input");
+    ld.record_input = tex;
+    CHECK_FIELD("iks_live_check: the session's inputs over a file that is not a recording", iks_live_check(&ld),
+                "record_input");
+}
+
 /* iks_write_png: top row first in, top row first in the file; RGB, or RGBA with alpha */
 static void test_write_png(const char *when)
 {
@@ -2343,6 +2384,7 @@ int main(int argc, char **argv)
     test_deep_expression(e);
     test_errors(e);
     test_render(e);
+    test_own_inputs(e);
     test_cube_steps(e);
     test_write_png("after iks_render");
     test_limb(e);

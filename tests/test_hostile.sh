@@ -281,15 +281,16 @@ else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
 fi
 
 # ---- outputs: what is at the name is replaced only if it is a file the user may write ---------------
-mkdir -p "$fx/outs"; ln -s "$fx/ok.frag" "$fx/outs/link.png"
+# (the links lead to a file the toy does not read: one that it reads is refused before, further down)
+mkdir -p "$fx/outs"; printf '%s\n' "$ok" > "$fx/kept.frag"; ln -s "$fx/kept.frag" "$fx/outs/link.png"
 bad 1 "link.png: a symbolic link is there: not replaced" "${R[@]}" "$fx/ok.frag" -o "$fx/outs/link.png"
-check "... and the link still points where it did" [ "$(readlink "$fx/outs/link.png")" = "$fx/ok.frag" ]
-check_eq "... and its target is untouched" "$ok" "$(cat "$fx/ok.frag")"
-ln -s "$fx/ok.frag" "$fx/outs/0001.png"
+check "... and the link still points where it did" [ "$(readlink "$fx/outs/link.png")" = "$fx/kept.frag" ]
+check_eq "... and its target is untouched" "$ok" "$(cat "$fx/kept.frag")"
+ln -s "$fx/kept.frag" "$fx/outs/0001.png"
 out=$(cd "$w" && "${R[@]}" "$fx/ok.frag" -o "$fx/outs/%04d.png" --frames 3 2>&1); rc=$?
 check "a link among a pattern's names fails the render (rc $rc)" [ "$rc" -eq 1 ]
 check "... naming it" grep -q "outs/0001.png: a symbolic link is there: not replaced" <<<"$out"
-check "... and leaves it a link to the shader" [ "$(readlink "$fx/outs/0001.png")" = "$fx/ok.frag" ]
+check "... and leaves it a link to the shader" [ "$(readlink "$fx/outs/0001.png")" = "$fx/kept.frag" ]
 mkfifo "$fx/outs/f.png"
 bad 1 "f.png: a FIFO, socket or device is there: not replaced" "${R[@]}" "$fx/ok.frag" -o "$fx/outs/f.png"
 printf 'keep' > "$fx/outs/ro.png"; chmod 444 "$fx/outs/ro.png"
@@ -308,6 +309,90 @@ rm -rf "${w:?}"/*
 bad 2 "--warmup 1000000: the frame numbers pass 9223372036854775807" "${R[@]}" "$fx/ok.frag" -o 'o/%d.png' \
   --frames 9223372036854775000:9223372036854775800 --warmup 1000000
 bad 2 "a frame number's width is at most 64" "${R[@]}" "$fx/ok.frag" -o 'a%2147483648d.png' --frames 2
+
+# ---- an output that is one of the toy's own inputs (issue 38): refused before any work, in one line
+# naming both, every file of the toy as it was. The same file through ./ and ../ (a directory not made
+# yet included), a symbolic or hard link, and a pattern's frame k; a session's inputs never replace a
+# file that is not an earlier recording of them. The view rows run under Xvfb for two frames, where the
+# viewer used to record over the file and say "recorded".
+own=$fx/own
+mkdir -p "$own/toy" "$own/out"
+printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy); }\n' > "$own/s.frag"
+printf '%s\n' "$ok" > "$own/mine.frag"
+printf '#include "inc.glsl"\n%s\n' "$ok" > "$own/withinc.frag"; printf '// included\n' > "$own/inc.glsl"
+(cd "$w" && "${R[@]}" "$fx/ok.frag" -o "$own/t.png")
+cp "$own/t.png" "$own/toy/tex.png"; cp "$own/t.png" "$own/out/0003.png"
+cp "$own/s.frag" "$own/toy/image.glsl"; printf 'image.iChannel0 = tex.png\n' > "$own/toy/manifest.txt"
+ln -s t.png "$own/link.png"; ln "$own/t.png" "$own/hard.png"; ln "$own/t.png" "$own/out/0001.png"
+printf 'my notes\n' > "$own/notes.txt"
+printf 'ikshade-input 1\nf 0 0 640 360 1 2 3 4\n' > "$own/take5.png" # a recording, under a frame's name
+printf 'void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }\nvec2 mainSound(int s, float t) { return vec2(0.0); }\n' > "$fx/snd.frag"
+(cd "$w" && "$bin" render --quiet "$fx/snd.frag" -o "$own/w.wav" --seconds 0.05)
+have_ffmpeg=false
+if command -v ffmpeg >/dev/null && (cd "$w" && "${R[@]}" "$fx/ok.frag" --frames 4 -o "$own/clip.mp4"); then have_ffmpeg=true; fi
+# the toy's files: names, kinds, link targets and bytes
+snap() { (cd "$own" && find . -printf '%p %y %l %n\n' | LC_ALL=C sort && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum); }
+snap0=$(snap)
+# own CODE PATTERN CMD...: a `bad` row, then every file of the toy as it was
+own() { bad "$@"; check_eq "... and the toy's files as they were (row $rows)" "$snap0" "$(snap)"; }
+same="the same file as '$own/[^']*', the toy's"
+own 2 "-o '$own/t.png': the same file as '$own/t.png', the toy's media: the render would replace it; name another file" \
+  "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/t.png"
+own 2 "-o '$own/./t.png': $same media" "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/./t.png"
+own 2 "-o '$own/out/../t.png': $same media" "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/out/../t.png"
+own 2 "-o '$own/new/../t.png': $same media" "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/new/../t.png"
+own 2 "-o '$own/t.png': the same file as '$own/link.png', the toy's media" \
+  "${R[@]}" "$own/s.frag" --channel0 "$own/link.png" -o "$own/t.png"
+own 2 "-o '$own/hard.png': the same file as '$own/t.png', the toy's media" \
+  "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/hard.png"
+own 2 "-o '$own/toy/tex.png': the same file as '$own/toy/tex.png', the toy's media" \
+  "${R[@]}" "$own/toy" -o "$own/toy/tex.png"
+own 2 "-o '$own/out/%04d.png': frame 3 \('$own/out/0003.png'\) is the same file as '$own/out/0003.png', the toy's media: the render would replace it" \
+  "${R[@]}" "$own/s.frag" --channel0 "$own/out/0003.png" -o "$own/out/%04d.png" --frames 2:5
+own 2 "-o '$own/out/%04d.png': frame 1 \('$own/out/0001.png'\) is the same file as '$own/t.png', the toy's media" \
+  "${R[@]}" "$own/s.frag" --channel0 "$own/t.png" -o "$own/out/%04d.png" --frames 3
+own 2 "-o '$own/take%d.png': frame 5 \('$own/take5.png'\) is the same file as '$own/take5.png', the input recording replayed" \
+  "${R[@]}" "$own/mine.frag" --input "$own/take5.png" -o "$own/take%d.png" --frames 6
+own 2 "-o '$own/w.wav': the same file as '$own/w.wav', the toy's media" \
+  "$bin" render --quiet "$own/mine.frag" --channel0 "$own/w.wav" -o "$own/w.wav" --seconds 0.05
+if $have_ffmpeg; then
+  own 2 "-o '$own/clip.mp4': the same file as '$own/clip.mp4', the toy's media" \
+    "${R[@]}" "$own/s.frag" --channel0 "$own/clip.mp4" -o "$own/clip.mp4" --frames 2
+else echo "note: no ffmpeg: the video row not run" >&2
+fi
+# a range that does not reach the input's frame is no conflict
+mkdir "$w/o"; cp "$own/t.png" "$w/o/0003.png"
+out=$(cd "$w" && "${R[@]}" "$own/s.frag" --channel0 o/0003.png -o o/%04d.png --frames 3 2>&1); rc=$?
+check "frames 0-2 of a pattern whose frame 3 is the input are drawn (rc $rc: $out)" [ "$rc $(ls "$w/o" | tr '\n' ' ')" = "0 0000.png 0001.png 0002.png 0003.png " ]
+check "... and frame 3, the input, is untouched" cmp -s "$own/t.png" "$w/o/0003.png"
+rm -rf "${w:?}"/*
+# checkpoints take only names no file has (another render's, anyone's file stays): the toy's own
+# directory may hold them, and its files stay as they were
+cp -r "$own/toy" "$w/btoy"; printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy) + 0.01; }\n' > "$w/btoy/a.glsl"
+printf 'image.iChannel0 = a\na.iChannel0 = a\n' > "$w/btoy/manifest.txt"
+before=$(cd "$w/btoy" && md5sum ./*)
+out=$(cd "$w" && "${R[@]}" btoy -o f/%d.png --frames 3 --checkpoint btoy --checkpoint-every 1 2>&1); rc=$?
+check "checkpoints into the toy's own directory (rc $rc: $out)" [ "$rc $(ls "$w/btoy" | grep -c '^ckpt-.*\.iksc$')" = "0 3" ]
+check_eq "... leave its files as they were" "$before" "$(cd "$w/btoy" && md5sum ./a.glsl ./image.glsl ./manifest.txt ./tex.png)"
+rm -rf "${w:?}"/*
+if command -v Xvfb >/dev/null; then
+  V=(bash -c '. "$0/lib.sh"; xvfb_exec "$@"' "$(cd "$(dirname "$0")" && pwd)" "$bin" view)
+  own 2 "view: --record-input '$own/mine.frag': the same file as '$own/mine.frag', the toy's source: the input recording would replace it; name another file" \
+    "${V[@]}" "$own/mine.frag" --record-input "$own/mine.frag" --frames 2
+  own 2 "view: --record-input '$own/inc.glsl': $same source" "${V[@]}" "$own/withinc.frag" --record-input "$own/inc.glsl" --frames 2
+  own 2 "view: --record-input '$own/toy/manifest.txt': $same source" "${V[@]}" "$own/toy" --record-input "$own/toy/manifest.txt" --frames 2
+  own 2 "view: --record-input '$own/notes.txt': not an input recording \(its first line is not 'ikshade-input 1'\): not replaced" \
+    "${V[@]}" "$own/mine.frag" --record-input "$own/notes.txt" --frames 2
+  own 2 "view: --record '$own/out/%04d.png': frame 3 \('$own/out/0003.png'\) is the same file as '$own/out/0003.png', the toy's media: the recording would replace it" \
+    "${V[@]}" "$own/s.frag" --channel0 "$own/out/0003.png" --record "$own/out/%04d.png" --frames 2
+  # an earlier recording of a session is replaced by the next one, as ever
+  printf '# an old take\nikshade-input 1\nf 0 0 640 360 1 2 3 4\n' > "$w/old.txt"
+  out=$(cd "$w" && "${V[@]}" "$own/mine.frag" --record-input old.txt --frames 2 2>&1); rc=$?
+  check "view --record-input over an earlier recording replaces it (rc $rc: $out)" [ "$rc" -eq 0 ]
+  check "... with the new session" bash -c '[ "$(head -1 "$1")" = "ikshade-input 1" ] && ! grep -q "an old take" "$1"' _ "$w/old.txt"
+  rm -rf "${w:?}"/*
+else check "Xvfb is installed (scripts/deps.sh installs xvfb)" false
+fi
 
 # ---- numbers a frame's uniforms cannot hold: refused, never a silent Inf in the shader ----------------
 # iTime and iTimeDelta: the bound --time has (1e9 s) for every frame's, wherever fps, time and frames meet

@@ -761,7 +761,10 @@ IKS_API iks_code iks_shard_range(long first, long end, long k, long n, long *a, 
  * before it when checkpoint_dir has one, so it equals one long run. stats
  * (may be NULL; d->stats_size bytes of it) is filled also on failure, but for a d refused for its
  * struct_size. PNGs are written to a temporary name and renamed: no
- * partial file is ever left under the output's name. */
+ * partial file is ever left under the output's name. An output that is the same file as one the toy
+ * reads (its shader, #includes, JSON, a directory toy's files, its media) or as d->input's recording,
+ * through ./, ../ or a link, any frame of a pattern in first..end-1 included, is IKS_E_USAGE about
+ * "output", naming both, before anything is made or written. */
 IKS_API iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
 
 /* ---- benchmarks -------------------------------------------------------------------------------- */
@@ -847,7 +850,8 @@ typedef struct {
     /* A recording ended (path, frames in it) or failed (message set). */
     void (*on_record)(void *user, const char *path, long frames, const char *message);
     /* The session's inputs into this file (see iks_input_log), written when the loop ends; a failure
-     * is reported through on_record with the file's name. */
+     * is reported through on_record with the file's name. A file already there is replaced only when
+     * it is empty or an earlier recording. */
     const char *record_input;
     /* The toy's music channels play through the default sound output (ALSA), kept at iTime: paused,
      * stepped and restarted with it. true: silent. No output device is a warning, never a failure. */
@@ -864,8 +868,10 @@ typedef struct {
 #define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 
 /* Checks a live run's description without a window or GL: its toy's (iks_toy_check), time0, frames,
- * record (an output name as for a render, not raw frames or sound), record_fps (0, or 1e-9 to 1000).
- * IKS_E_USAGE about the field. iks_live_run checks the same first. */
+ * record (an output name as for a render, not raw frames or sound), record_fps (0, or 1e-9 to 1000);
+ * record and record_input neither one file nor, as iks_render's output, a file the toy reads now (it
+ * reads the toy's files for that), record_input no file that is not a recording. IKS_E_USAGE about the
+ * field. iks_live_run checks the same first. */
 IKS_API iks_code iks_live_check(const iks_live_desc *d);
 /* Runs the toy in the engine's window until it closes, Esc or Q, frames run out, or should_stop:
  * iMouse from the left button, the keys of `ikshade view` (Space R Left Right F F11 S H V P C Backspace

@@ -562,6 +562,15 @@ bool iks_toy_open(iks_engine *e, const iks_toy_desc *d, iks_toy **out, iks_err *
         iks_toy_destroy(t);
         return false;
     }
+    char dflt[PATH_MAX];
+    iks_err none = IKS_ERR_INIT;
+    const char *main_file = iks_toy_desc_path(e, d, dflt, sizeof dflt, &none);
+    iks_err_clear(&none); /* the build above found it, or the toy is text without a name */
+    if (main_file && !(t->path = strdup(main_file))) {
+        iks_toy_destroy(t);
+        free((void *)base.include_dirs);
+        return iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    }
     int w = d->width > 0 ? d->width : IKS_DEFAULT_WIDTH, h = d->height > 0 ? d->height : IKS_DEFAULT_HEIGHT;
     t->tf.desc.media_budget = e->media_budget;
     bool ok = iks_gltoy_create(&t->gl, &t->tf.desc, &base, w, h, err, &e->log);
@@ -605,6 +614,7 @@ void iks_toy_destroy(iks_toy *t)
     iks_gltoy_destroy(&t->gl);
     iks_engine_leave(t->e);
     iks_toyfile_free(&t->tf);
+    free(t->path);
     free(t->scratch);
     iks_engine *e = t->e;
     free(t);

@@ -44,6 +44,8 @@ struct iks_engine {
 struct iks_toy {
     iks_engine *e;
     iks_toyfile tf;         /* the description and the strings it points into */
+    char *path;             /* its main file as the description named it (a shader, JSON or directory;
+                             * the limb demo's), NULL for text without a name: what outputs must spare */
     iks_gltoy gl;           /* the passes, built */
     iks_target out8, outf;  /* iks_toy_draw's targets, made at the size asked */
     const iks_target *image; /* the one the last draw drew (iks_toy_image_texture); NULL before */
@@ -80,6 +82,8 @@ bool iks_toy_desc_sets(const iks_toy_desc *d, iks_setting **out, iks_err *err);
 /* The desc's main file: its path, or the limb demo's (in buf) when it names neither a path nor source;
  * NULL for source text without a name, or with IKS_E_IO when there is no shaders directory. */
 const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *buf, size_t n, iks_err *err);
+/* The same with the demo shaders in shader_dir (NULL: none), for a check that has no engine */
+const char *iks_toy_desc_path_in(const char *shader_dir, const iks_toy_desc *d, char *buf, size_t n, iks_err *err);
 
 /* The one builder (toyspec.c): d's file, JSON, directory or text read into tf's spec (the limb demo in
  * shader_dir where d names none), with what d says over what the file says (glsl, sound_only,
@@ -190,5 +194,12 @@ long iks_input_log_params(const iks_input_log *l, double fps, long i, long from,
 /* how many u lines the log has, and the i-th's setting (0 <= i < count) */
 long iks_input_log_param_count(const iks_input_log *l);
 const iks_setting *iks_input_log_param(const iks_input_log *l, long i);
+/* The file l was loaded from (iks_input_log_load), NULL for one parsed from text: an output must not
+ * replace the recording it replays */
+const char *iks_input_log_path(const iks_input_log *l);
+/* Whether the regular file at path may be replaced by a new recording: it is empty, or it is one (its
+ * first line that is not blank or a comment is the header). Anything else, a file that cannot be read
+ * included, is someone's other file. */
+bool iks_input_log_replaceable(const char *path);
 
 #endif

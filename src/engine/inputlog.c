@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     double t, itime;
@@ -60,6 +61,7 @@ struct iks_input_log {
     char **sets;
     int nsets;
     size_t capsets;
+    char *path; /* the file it was loaded from, or NULL */
 };
 
 void iks_input_log_free(iks_input_log *l)
@@ -70,6 +72,7 @@ void iks_input_log_free(iks_input_log *l)
     free(l->f);
     free(l->k);
     free(l->u);
+    free(l->path);
     free(l);
 }
 
@@ -86,6 +89,8 @@ static bool num(char **s, double *v)
 }
 
 /* ---- reading a recording ------------------------------------------------------------------------- */
+
+#define HEADER "ikshade-input 1" /* the first line that is not blank or a comment */
 
 /* the line being read, and where the log goes: what each line's parser shares */
 typedef struct {
@@ -260,7 +265,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         char *s = skip_blanks(ln);
         if (!*s || *s == '#') continue;
         if (!header) {
-            if (strcmp(s, "ikshade-input 1") != 0) {
+            if (strcmp(s, HEADER) != 0) {
                 iks_err_set(&err, IKS_E_FORMAT, "%s:%d: not an ikshade input recording (expected the line "
                             "'ikshade-input 1')", name, r.lineno);
                 break;
@@ -297,7 +302,43 @@ iks_code iks_input_log_load(const char *path, iks_input_log **out)
     }
     iks_code c = iks_input_log_parse(path, text, out);
     free(text);
+    if (c == IKS_OK && !((*out)->path = strdup(path))) {
+        iks_input_log_free(*out);
+        *out = NULL;
+        iks_err err = IKS_ERR_INIT;
+        iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", path);
+        return iks_publish(&err);
+    }
     return c;
+}
+
+const char *iks_input_log_path(const iks_input_log *l) { return l ? l->path : NULL; }
+
+bool iks_input_log_replaceable(const char *path)
+{
+    int fd = iks_userfile_open(path, 0);
+    if (fd < 0) return false;
+    /* the header comes first, after blank lines and comments at most: the start of the file tells */
+    char buf[4096];
+    size_t n = 0;
+    ssize_t r = 0;
+    while (n < sizeof buf - 1 && ((r = read(fd, buf + n, sizeof buf - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+        if (r > 0) n += (size_t)r;
+    close(fd);
+    if (n == 0) return r == 0; /* empty: nothing of anyone's to lose */
+    if (memchr(buf, '\0', n)) return false; /* binary */
+    buf[n] = '\0';
+    for (char *ln = buf, *next; ln; ln = next) {
+        next = strchr(ln, '\n');
+        if (next) *next++ = '\0';
+        else if (n == sizeof buf - 1) return false; /* a line longer than this is no header */
+        size_t len = strlen(ln);
+        if (len && ln[len - 1] == '\r') ln[--len] = '\0';
+        char *s = skip_blanks(ln);
+        if (!*s || *s == '#') continue;
+        return strcmp(s, HEADER) == 0;
+    }
+    return false;
 }
 
 double iks_input_log_duration(const iks_input_log *l)

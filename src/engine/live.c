@@ -3,6 +3,7 @@
  * What it does not do: open the window (the caller's, or iks_window_open), print (callbacks and the
  * engine's logger carry everything), or parse GLSL (src/glsl/source.c). */
 #include "engine/engine.h"
+#include "engine/toyreads.h"
 #include "base/strutil.h"
 #include "engine/panel.h"
 #include "glsl/uniforms.h"
@@ -711,8 +712,32 @@ static bool on_live_step(void *user, int part, int parts)
     return !s->stop;
 }
 
-/* Everything of a live run's description that needs no window: its fields and its toy's */
-static bool live_check(const iks_live_desc *d, iks_err *err)
+/* A recording into a file the toy reads (its shader, an #include, a texture) would replace what the
+ * session is made of, and a session's inputs written over a file that is not an earlier recording of
+ * them (notes, another toy's shader) would lose it: both are refused before the window opens. What
+ * the toy reads is what it reads now; the includes a later save adds are not known yet. */
+static bool live_spares_toy(const iks_live_desc *d, bool pattern, const char *shader_dir, iks_err *err)
+{
+    iks_reads r = { 0 };
+    bool ok = iks_toy_desc_reads(&d->toy, shader_dir, &r, err);
+    if (ok && d->record) ok = iks_output_spares(&r, "record", d->record, pattern, 0, LONG_MAX, "the recording", err);
+    if (ok && d->record_input)
+        ok = iks_output_spares(&r, "record_input", d->record_input, false, 0, 0, "the input recording", err);
+    iks_reads_free(&r);
+    struct stat st;
+    if (ok && d->record_input && stat(d->record_input, &st) == 0 && S_ISREG(st.st_mode) &&
+        !iks_input_log_replaceable(d->record_input)) {
+        char q[320];
+        snprintf(q, sizeof q, "'%.300s'", d->record_input);
+        return iks_err_field(err, IKS_E_USAGE, "record_input", q, "not an input recording (its first line is not "
+                             "'ikshade-input 1'): not replaced; name a new file or an earlier recording");
+    }
+    return ok;
+}
+
+/* Everything of a live run's description that needs no window: its fields and its toy's. shader_dir:
+ * the demo shaders', for a description that names no toy. */
+static bool live_check(const iks_live_desc *d, const char *shader_dir, iks_err *err)
 {
     char v[64];
     iks_setting *s;
@@ -728,9 +753,9 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
     /* render's lowest rate (1/fps within 1e9 s): below it a GIF's delay overflowed */
     if (!(d->record_fps == 0 || (d->record_fps >= 1e-9 && d->record_fps <= 1000)))
         return iks_err_field(err, IKS_E_USAGE, "record_fps", v, "expected a number from 1e-9 to 1000");
+    bool pattern = false;
     if (d->record) {
         const iks_format *f;
-        bool pattern;
         if (!iks_output_classify(d->record, 2, false, &f, &pattern, err)) return iks_err_rename_field(err, "record"), false;
         if (f->sink == IKS_SINK_RAW || f->sink == IKS_SINK_SOUND) {
             char q[320];
@@ -738,15 +763,18 @@ static bool live_check(const iks_live_desc *d, iks_err *err)
             return iks_err_field(err, IKS_E_USAGE, "record", q, "%s", f->sink == IKS_SINK_RAW ? "raw frames need a fixed "
                                  "size; record a video or image files" : "a recording is frames, not sound");
         }
-        /* one file cannot be both: the second written would replace the first */
-        if (d->record_input && !pattern && iks_same_output(d->record, d->record_input)) {
+        /* one file cannot be both: the second written would replace the first (a pattern's frames are
+         * numbered on from 0 while the session lasts) */
+        long k;
+        if (d->record_input && (pattern ? iks_pattern_frame_of(d->record, 0, LONG_MAX, d->record_input, &k)
+                                        : iks_same_output(d->record, d->record_input))) {
             char q[320];
             snprintf(q, sizeof q, "'%.300s'", d->record_input);
             return iks_err_field(err, IKS_E_USAGE, "record_input", q, "the same file as the recording '%.300s': the "
                                  "one would replace the other; name two files", d->record);
         }
     }
-    return true;
+    return !(d->record || d->record_input) || live_spares_toy(d, pattern, shader_dir, err);
 }
 
 /* A live description made with a header older than this one's iks_toy_desc (which gained values and
@@ -787,7 +815,7 @@ iks_code iks_live_check(const iks_live_desc *d)
     iks_err err = IKS_ERR_INIT;
     iks_live_desc dc;
     if (!take_live(d, &dc, &err)) return iks_publish(&err);
-    return live_check(&dc, &err) ? IKS_OK : iks_publish(&err);
+    return live_check(&dc, iks_find_shader_dir(), &err) ? IKS_OK : iks_publish(&err);
 }
 
 static iks_code live_run(iks_engine *e, const iks_live_desc *d);
@@ -1240,7 +1268,8 @@ static iks_code session_end(session *s)
 static iks_code live_run(iks_engine *e, const iks_live_desc *d)
 {
     if (!e || !d) return iks_fail_usage("iks_live_run: engine and desc must not be NULL");
-    if (iks_live_check(d) != IKS_OK) return iks_last_error(NULL);
+    iks_err checked = IKS_ERR_INIT;
+    if (!live_check(d, e->shader_dir, &checked)) return iks_publish(&checked); /* d: iks_live_run's copy */
     iks_platform *p = e->plat;
     if (!p || !p->swap || !p->poll || !p->next_event || !p->framebuffer_size)
         return iks_fail_usage("iks_live_run: the engine has no window (create it with iks_engine_desc.window)");

@@ -17,6 +17,7 @@
 #include "engine/writer.h"
 #include "engine/formats.h"
 #include "engine/writer_internal.h"
+#include "engine/toyreads.h"
 #include "engine/writer_wav.h"
 
 #include <errno.h>
@@ -197,6 +198,21 @@ iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b)
     return IKS_OK;
 }
 
+/* An output that is one of the files the toy reads (its shader, a texture, the recording it replays)
+ * would replace what the frames are made from: refused before anything is made or written. Raw
+ * frames go down a descriptor the caller opened. */
+static bool spares_inputs(const iks_toy *t, const iks_render_desc *d, const iks_format *f, bool pattern, iks_err *err)
+{
+    if (f && f->sink == IKS_SINK_RAW) return true;
+    iks_reads r = { 0 };
+    bool ok = iks_toy_reads(t, &r, err);
+    if (ok && !iks_reads_add(&r, iks_input_log_path(d->input), IKS_READ_RECORDING))
+        ok = iks_err_set(err, IKS_E_NOMEM, "out of memory");
+    ok = ok && iks_output_spares(&r, "output", d->output, pattern, d->first, d->end, "the render", err);
+    iks_reads_free(&r);
+    return ok;
+}
+
 /* fail early on an output we cannot write, before any rendering */
 static bool check_writable(const plan *p, iks_err *err)
 {
@@ -239,7 +255,7 @@ static iks_code render_wav(iks_toy *t, const iks_render_desc *d, iks_render_stat
 {
     iks_err err = IKS_ERR_INIT;
     double seconds;
-    if (!wav_plan(d, &seconds, &err)) return iks_publish(&err);
+    if (!wav_plan(d, &seconds, &err) || !spares_inputs(t, d, NULL, false, &err)) return iks_publish(&err);
     if (!iks_gltoy_has_audio(&t->gl)) {
         char v[320];
         snprintf(v, sizeof v, "'%.300s'", d->output);
@@ -716,7 +732,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
 {
     iks_err err = IKS_ERR_INIT;
     plan p;
-    if (!make_plan(d, f, &p, &err) || !check_writable(&p, &err) || !check_checkpoint_dir(&p, t, &err))
+    if (!make_plan(d, f, &p, &err) || !spares_inputs(t, &p.d, p.fmt, p.pattern, &err) || !check_writable(&p, &err) ||
+        !check_checkpoint_dir(&p, t, &err))
         return iks_publish(&err);
     p.e = t->e;
     const iks_render_desc *r = &p.d;

@@ -243,6 +243,11 @@ const char *iks_toy_desc_path(const iks_engine *e, const iks_toy_desc *d, char *
     return desc_path(e->shader_dir, d, buf, n, err);
 }
 
+const char *iks_toy_desc_path_in(const char *shader_dir, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
+{
+    return desc_path(shader_dir, d, buf, n, err);
+}
+
 static const char *desc_path(const char *shader_dir, const iks_toy_desc *d, char *buf, size_t n, iks_err *err)
 {
     if (d->path || d->source || d->json) return d->path;

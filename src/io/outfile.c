@@ -371,7 +371,41 @@ bool iks_write_new(const void *data, size_t len, iks_name_fn name, void *user, c
     return ok;
 }
 
-/* path's directory, resolved, and its last component; false when the directory cannot be resolved */
+/* d (PATH_MAX bytes) resolved as far as it exists, the components not there yet applied to that as
+ * mkdir -p would make them (a . stays, a .. goes up): an output's directory is made before it is
+ * written, so new/../t.png is t.png. false when a part that exists cannot be resolved. */
+static bool resolve_made(const char *d, char *out)
+{
+    char head[PATH_MAX];
+    snprintf(head, sizeof head, "%s", d);
+    size_t tail = strlen(head); /* head[tail..] (once cut) holds the components that are not there */
+    for (;;) {
+        if (realpath(head[0] ? head : ".", out)) break;
+        if (errno != ENOENT || !head[0]) return false;
+        char *slash = strrchr(head, '/');
+        if (slash == head) head[1] = '\0', tail = 1;
+        else if (slash) *slash = '\0', tail = (size_t)(slash - head);
+        else head[0] = '\0', tail = 0;
+    }
+    for (const char *p = d + tail; *p;) {
+        while (*p == '/') p++;
+        size_t n = strcspn(p, "/");
+        bool dot = n == 1 && p[0] == '.';
+        if (n == 2 && p[0] == '.' && p[1] == '.') {
+            char *up = strrchr(out, '/');
+            if (up) *(up == out ? up + 1 : up) = '\0';
+        } else if (n > 0 && !dot) {
+            size_t k = strlen(out);
+            if (k + 1 + n >= PATH_MAX) return errno = ENAMETOOLONG, false;
+            snprintf(out + k, PATH_MAX - k, "%s%.*s", k && out[k - 1] == '/' ? "" : "/", (int)n, p);
+        }
+        p += n;
+    }
+    return true;
+}
+
+/* path's directory, resolved (resolve_made), and its last component; false when the directory cannot
+ * be resolved */
 static bool resolved_parts(const char *path, char *dir, const char **base)
 {
     const char *slash = strrchr(path, '/');
@@ -380,7 +414,7 @@ static bool resolved_parts(const char *path, char *dir, const char **base)
     else if (slash == path) snprintf(d, sizeof d, "/");
     else snprintf(d, sizeof d, "%.*s", (int)(slash - path), path);
     *base = slash ? slash + 1 : path;
-    return realpath(d, dir) != NULL;
+    return resolve_made(d, dir);
 }
 
 bool iks_same_output(const char *a, const char *b)
