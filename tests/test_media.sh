@@ -87,6 +87,104 @@ check_px "iChannelResolution of a music channel: 512" "128" "$(png pixel m30.png
 # iChannelTime: the playback time, looping over the 3 s track (t = 4.5 -> 1.5, / 4 -> 96)
 "$bin" render spec.frag --channel0 tone.wav -o ct.png --size 512x2 --time 4.5 --quiet
 check_px "iChannelTime of music loops with the track" "96" "$(png pixel ct.png 0 0 | cut -d' ' -f2)"
+# ---- music of one channel and of six: WebAudio's own mixing, in the texture and on the speakers -------
+# A mono file plays at full level on both sides, and the analyser reads its one channel as it is (ffmpeg's
+# stereo up-mix put it 3 dB down: the site's waveform peak 191 for this 0.5 tone was 173). 5.1 goes down to
+# mono and to the two speakers by the Web Audio spec's formulas. The 5.1 file holds 32-bit floats: Chromium
+# decodes 16-bit samples as x / 32767 above zero and x / 32768 below, which a sum of five channels shows at
+# a byte's rounding edge now and then, and that is not the mixing under test here.
+python3 - <<'EOF'
+import math, struct, wave
+rate, n = 44100, int(44100 * 3.0)
+w = wave.open('mono.wav', 'wb'); w.setnchannels(1); w.setsampwidth(2); w.setframerate(rate)
+w.writeframes(b''.join(struct.pack('<h', round(0.5 * math.sin(2 * math.pi * 1000 * i / rate) * 32767)) for i in range(n)))
+w.close()
+def f32wav(path, frames):   # WAVE_FORMAT_IEEE_FLOAT, channels in WAV's order (5.1: L R C LFE SL SR)
+    ch = len(frames[0]); data = b''.join(struct.pack('<%df' % ch, *f) for f in frames)
+    fmt = struct.pack('<HHIIHH', 3, ch, rate, rate * 4 * ch, 4 * ch, 32)
+    open(path, 'wb').write(b'RIFF' + struct.pack('<I', 20 + len(fmt) + len(data)) + b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt))
+                           + fmt + b'data' + struct.pack('<I', len(data)) + data)
+s = lambda f, a, t: a * math.sin(2 * math.pi * f * t)
+sweep = lambda t: 0.2 * math.sin(2 * math.pi * (300 * t + 400 * t * t))
+f32wav('surround.wav', [(s(500, .3, t) + sweep(t), s(1500, .3, t), s(2500, .4, t), s(60, .5, t), s(4000, .3, t) + sweep(t), s(6000, .25, t))
+                        for t in (i / rate for i in range(n))])
+# L held at 0.7955: the mono is 0.5625 with Chromium's weight (the float of the square root of 1/2), byte 200;
+# the spec's printed 0.7071 would give 199
+f32wav('dc51.wav', [(0.7955, 0, 0, 0, 0, 0)] * 44100)
+EOF
+for f in mono surround; do
+  node "$hw/analyser.mjs" --speakers "$f.f32" $f.wav $FPS 1 30 45 100 > "chromium_$f.txt" || { echo "FAIL: the WebAudio reference failed" >&2; exit 1; }
+  k=0
+  for fr in 1 30 45 100; do
+    k=$((k + 1))
+    "$bin" render spec.frag --channel0 $f.wav -o "$f$fr.png" --size 512x2 --fps $FPS --frames "$fr:$((fr + 1))" --quiet
+    same "$(bytes "$f$fr.png")" "$(sed -n "${k}p" "chromium_$f.txt")" "$f music, frame $fr: spectrum and waveform as Chromium's AnalyserNode"
+    # the waveform row is the mix itself, exact (the spectrum's float FFT may leave a unit at a floor)
+    [ $f = surround ] && check_eq "5.1 music, frame $fr: the waveform row byte for byte" \
+      "$(sed -n "${k}p" "chromium_$f.txt" | cut -c1025-)" "$(bytes "$f$fr.png" | cut -c1025-)"
+  done
+done
+check_eq "mono: the waveform row's peak is the site's 191 for a 0.5 tone (ffmpeg's stereo up-mix gave 173)" 191 \
+  "$(python3 -c "print(max(bytes.fromhex('$(bytes mono30.png)')[512:]))")"
+"$bin" render spec.frag --channel0 dc51.wav -o dc51.png --size 512x2 --fps $FPS --frames 30:31 --quiet
+check_eq "5.1: L weighs the square root of 1/2 in the mono, as in Chromium (waveform 200; 0.7071 gives 199)" 200 \
+  "$(python3 -c "print(bytes.fromhex('$(bytes dc51.png)')[600])")"
+# quad and a count the spec names no layout for (8: "discrete", the first channel the mono, the first two
+# the speakers), as Chromium gave them (node analyser.mjs --speakers): waveform byte, first left and right
+python3 -c "
+import struct
+for name, frame in (('quad.wav', (0.5, 0.25, 0.1, 0.3)), ('eight.wav', (0.5, 0.25) + (0.1,) * 6)):
+    data = struct.pack('<%df' % len(frame), *frame) * 4410; ch = len(frame)
+    fmt = struct.pack('<HHIIHH', 3, ch, 44100, 44100 * 4 * ch, 4 * ch, 32)
+    open(name, 'wb').write(b'RIFF' + struct.pack('<I', 20 + len(fmt) + len(data)) + b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data)"
+for c in "quad 164 9830 9011" "eight 192 16384 8192"; do
+  set -- $c
+  "$bin" render spec.frag --channel0 $1.wav -o $1.png --size 512x2 --fps 10 --frames 1:2 --quiet
+  "$bin" render spec.frag --channel0 $1.wav -o $1-o.wav --seconds 0.01 --quiet
+  check_eq "$1 music: M = 0.25 (L + R + SL + SR) or the first channel; L, R = 0.5 (L + SL), 0.5 (R + SR) or the first two" "$2 $3 $4" \
+    "$(python3 -c "import struct, wave; w = wave.open('$1-o.wav'); print(bytes.fromhex('$(bytes $1.png)')[600], *struct.unpack('<2h', w.readframes(1)))")"
+done
+# the speakers: -o .wav (the samples a video's audio track and the viewer take) against what Chromium's
+# context plays, 16-bit as the WAV is; the mono within 1 (Chromium's x / 32767 above zero), at full level
+speakers() {
+  python3 - "$1" <<'EOF'
+import struct, sys, wave
+f = sys.argv[1]
+r = open(f + '.f32', 'rb').read(); ref = struct.unpack('<%df' % (len(r) // 4), r)
+w = wave.open('sp_%s.wav' % f); o = w.readframes(w.getnframes()); o = struct.unpack('<%dh' % (len(o) // 2), o)
+n = min(len(o), len(ref))
+want = [max(-32768, min(32767, round(v * 32768))) for v in ref[:n]]
+d = [abs(a - b) for a, b in zip(o[:n], want)]
+tol = 1 if f == 'mono' else 0
+peak = [max(abs(x) for x in o[c:n:2]) for c in (0, 1)]
+print(f'{n // 2} frames, {sum(1 for x in d if x)} values differ, at most by {max(d)}, peaks {peak[0]} {peak[1]}',
+      'OK' if w.getnchannels() == 2 and n >= 2 * 44100 and max(d) <= tol else 'BAD')
+EOF
+}
+for f in mono surround; do
+  "$bin" render spec.frag --channel0 $f.wav -o "sp_$f.wav" --seconds 1.5 --quiet
+  out=$(speakers $f)
+  check "$f music on the speakers (-o .wav): as Chromium plays it ($out)" [ "${out##* }" = OK ]
+done
+check "... the mono at full level on both sides: the source's peak 16383 ($(speakers mono))" \
+  bash -c '[[ "$1" == *"peaks 16383 16383 "* ]]' _ "$(speakers mono)"
+# a video's audio track (AAC): each side at the mono source's level, its RMS within 0.5 dB (the bug's -3 dB fails)
+"$bin" render spec.frag --channel0 mono.wav -o mono.mp4 --size 64x36 --fps 10 --frames 0:20 --quiet
+ffmpeg -nostdin -v error -i mono.mp4 -vn -f f32le -ac 2 -ar 44100 mono_track.f32
+out=$(python3 - <<'EOF'
+import math, struct, wave
+w = wave.open('mono.wav'); src = [v / 32768 for v in struct.unpack('<%dh' % w.getnframes(), w.readframes(w.getnframes()))]
+r = open('mono_track.f32', 'rb').read(); t = struct.unpack('<%df' % (len(r) // 4), r)
+n = min(len(t) // 2, 44100 * 2) - 4410   # past the encoder's first 0.1 s
+rms = lambda xs: math.sqrt(sum(x * x for x in xs) / len(xs))
+ref = rms(src[4410:4410 + n])
+db = [20 * math.log10(rms(t[2 * 4410 + c:2 * (4410 + n):2]) / ref) for c in (0, 1)]
+peak = [max(abs(x) for x in t[c::2]) for c in (0, 1)]
+print(f'{db[0]:+.2f} dB, {db[1]:+.2f} dB, peaks {peak[0]:.3f} {peak[1]:.3f} of {max(map(abs, src)):.3f}',
+      'OK' if n > 44100 and all(abs(x) < 0.5 for x in db) else 'BAD')
+EOF
+)
+check "a video of a mono-music toy: its audio track at the source's level on both sides ($out)" [ "${out##* }" = OK ]
 # other formats, decoded by ffmpeg
 for ext in ogg mp3 flac; do
   ffmpeg -nostdin -v error -i tone.wav "tone.$ext"
@@ -179,6 +277,13 @@ expect_fail "a video at 5000 fps: its rate named" 1 "fast.mp4: a video at 5000 f
   "$bin" render vid.frag --channel0 fast.mp4 -o x.png --quiet
 expect_fail "a track over 10 minutes: refused in one line, not 300 MB of memory" 1 "long.flac: longer than 10 minutes" \
   "$bin" render spec.frag --channel0 long.flac -o x.png --quiet
+python3 -c "
+import struct
+ch = 33; data = struct.pack('<%df' % ch, *[0.1] * ch) * 441
+fmt = struct.pack('<HHIIHH', 3, ch, 44100, 44100 * 4 * ch, 4 * ch, 32)
+open('c33.wav', 'wb').write(b'RIFF' + struct.pack('<I', 20 + len(fmt) + len(data)) + b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data)"
+expect_fail "music of 33 channels: WebAudio takes at most 32, said in one line" 1 "c33.wav: 33 channels: a music channel takes at most 32" \
+  "$bin" render spec.frag --channel0 c33.wav -o x.png --quiet
 expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
 # with --missing-media=black (on either side of it): black, said once; in a directory toy's manifest too
 printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy) + vec4(0.25, 0.0, 0.0, 1.0); }\n' > live.frag
@@ -216,11 +321,13 @@ check "... saying how to get it" grep -q "tone.wav: decoding it needs ffmpeg (ap
 mkdir alsa
 asound() { printf 'pcm.!default {\n  type file\n  slave.pcm "null"\n  file "%s"\n  format "raw"\n}\n' "$tmp/alsa/out.raw" > alsa/.asoundrc; }
 asound
-# played START [WAV]: out.raw is the track's (tone.wav's unless WAV) 16-bit stereo from second START on (looping), byte for byte
+# played START [WAV]: out.raw is the track's (tone.wav's unless WAV) 16-bit stereo from second START on (looping), byte for byte;
+# a mono WAV's one channel on both sides
 played() {
   python3 - "$@" <<'EOF'
 import sys, wave
 w = wave.open(sys.argv[2] if len(sys.argv) > 2 else 'tone.wav'); data = w.readframes(w.getnframes())
+if w.getnchannels() == 1: data = b''.join(data[i:i + 2] * 2 for i in range(0, len(data), 2))
 try: out = open('alsa/out.raw', 'rb').read()
 except FileNotFoundError: print('nothing played'); sys.exit(1)
 start = round(float(sys.argv[1]) * 44100) * 4
@@ -237,6 +344,12 @@ view spec.frag --channel0 tone.wav --frames 40 --time 1.5
 check "view --time 1.5: the music from 1.5 s on ($(played 1.5))" played 1.5
 view spec.frag --channel0 tone.wav --frames 40 --time 2.95
 check "view --time 2.95: past the end the track loops ($(played 2.95))" played 2.95
+# a mono track on both speakers at full level; a 5.1 track as -o .wav writes it (held against Chromium above)
+view spec.frag --channel0 mono.wav --frames 40
+check "view: a mono track plays its one channel on both sides, as it is ($(played 0 mono.wav))" played 0 mono.wav
+"$bin" render spec.frag --channel0 surround.wav -o sp3_surround.wav --seconds 3 --quiet
+view spec.frag --channel0 surround.wav --frames 40 --time 1
+check "view: a 5.1 track plays WebAudio's down-mix to stereo ($(played 1 sp3_surround.wav))" played 1 sp3_surround.wav
 view spec.frag --channel0 tone.wav --frames 20 --mute
 check "view --mute: the viewer ran (exit $vrc)" [ "$vrc" -eq 0 ]
 check "view --mute: nothing played" [ ! -s alsa/out.raw ]

@@ -109,10 +109,12 @@ void iks_analyser_frame(iks_analyser *a, double t, double dt, uint8_t out[2 * IK
         double v = smooth[b] > 0 ? 255.0 / (DB_MAX - DB_MIN) * (20.0 * log10(smooth[b]) - DB_MIN) : 0.0;
         out[b] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
     }
-    /* the waveform: the window's first 512 samples (getByteTimeDomainData into 512 bytes) */
+    /* the waveform: the window's first 512 samples (getByteTimeDomainData into 512 bytes), in float as
+     * Chromium adds the 1: a sample a hair below zero (a 5.1 mix that nearly cancels) is 1.0f there,
+     * byte 128, where a double kept it under and gave 127. Exact either way for 16-bit samples. */
     long long pos = position(t < 0 ? 0 : t);
     for (int n = 0; n < IKS_ANALYSER_BINS; n++) {
-        double v = 128.0 * (1.0 + iks_analyser_sample(a, pos - N + n));
+        float v = 128.0f * (iks_analyser_sample(a, pos - N + n) + 1.0f);
         out[IKS_ANALYSER_BINS + n] = v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
     }
 }

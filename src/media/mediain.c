@@ -174,47 +174,140 @@ static int open_media(const char *path, iks_err *e)
 
 /* ---- audio ---------------------------------------------------------------------------------------- */
 
+/* WebAudio's "speakers" mixing (the Web Audio spec's up-mix and down-mix tables) for the channel counts
+ * it names a layout for: the analyser's mono (its input down-mixed to one channel) and the speakers'
+ * stereo (the site's destination has two channels), as weights of the file's channels. WebAudio goes by
+ * the count alone, not by the layout a file names, and takes the channels in WAV's order (ffmpeg's and
+ * Chromium's too): 5.1 is L R C LFE SL SR, quad L R SL SR. Any other count is "discrete" there: the
+ * first channel is the mono, the first two the speakers (a mono file is never that: its one channel
+ * plays on both sides at full level). The spec's tables print 0.7071; Chromium weighs by the float of
+ * the square root of 1/2, and sums weight times channel in channel order, one rounding per step, which
+ * is what weigh() does (both measured against Chromium's output, docs/DESIGN-NOTES.md). */
+#define SQRT_HALF 0.70710678f
+typedef struct {
+    int channels;
+    float mono[6], left[6], right[6];
+} speakers_mix;
+static const speakers_mix MIXES[] = {
+    { 1, { 1 }, { 1 }, { 1 } },
+    /* M = 0.5 (L + R) */
+    { 2, { 0.5f, 0.5f }, { 1, 0 }, { 0, 1 } },
+    /* M = 0.25 (L + R + SL + SR); L = 0.5 (L + SL), R = 0.5 (R + SR) */
+    { 4, { 0.25f, 0.25f, 0.25f, 0.25f }, { 0.5f, 0, 0.5f, 0 }, { 0, 0.5f, 0, 0.5f } },
+    /* M = √½ (L + R) + C + 0.5 (SL + SR); L = L + √½ (C + SL), R = R + √½ (C + SR); LFE is dropped */
+    { 6, { SQRT_HALF, SQRT_HALF, 1, 0, 0.5f, 0.5f }, { 1, 0, SQRT_HALF, 0, SQRT_HALF, 0 },
+      { 0, 1, SQRT_HALF, 0, 0, SQRT_HALF } },
+};
+static const speakers_mix DISCRETE = { 0, { 1 }, { 1, 0 }, { 0, 1 } };
+#define AUDIO_MAX_CHANNELS 32 /* WebAudio's: an AudioBuffer has at most 32 */
+
+static const speakers_mix *mix_of(int channels)
+{
+    for (size_t i = 0; i < sizeof MIXES / sizeof MIXES[0]; i++)
+        if (MIXES[i].channels == channels) return &MIXES[i];
+    return &DISCRETE;
+}
+
+/* One output of a frame: w[ch] times channel ch, added in channel order, each product and sum rounded
+ * to float (CMake builds this file with -ffp-contract=off: a fused multiply-add rounds once, not
+ * twice). For stereo's mono that is 0.5 (L + R) as before, halving being exact. */
+static float weigh(const float *w, const float *frame, int channels)
+{
+    float v = 0.0f;
+    for (int ch = 0; ch < channels && ch < 6; ch++)
+        if (w[ch] != 0.0f) v += w[ch] * frame[ch];
+    return v;
+}
+
+static int16_t to_s16(float v)
+{
+    v *= 32768.0f; /* exact for 16-bit sources */
+    return (int16_t)lrintf(v > 32767.0f ? 32767.0f : v < -32768.0f ? -32768.0f : v);
+}
+
+static uint32_t le32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static unsigned le16(const uint8_t *p) { return p[0] | p[1] << 8; }
+
+/* The WAV header ffmpeg writes before the samples (to a pipe its sizes are unknown): 1 with the channel
+ * count of its 32-bit float samples at 44.1 kHz, the data next; 0 at an early end or a header not so;
+ * else read_full's error. The decoded samples come in a WAV, not raw, because the count is the file's
+ * own now and only ffmpeg's own output says it for certain: a probe first could pick another stream. */
+static ssize_t wav_header(int fd, int *channels)
+{
+    uint8_t h[12];
+    ssize_t k = read_full(fd, h, sizeof h);
+    if (k != (ssize_t)sizeof h) return k < 0 ? k : 0;
+    if (memcmp(h, "RIFF", 4) || memcmp(h + 8, "WAVE", 4)) return 0;
+    *channels = 0;
+    for (int chunk = 0; chunk < 8; chunk++) {
+        uint8_t ck[8], body[256];
+        if ((k = read_full(fd, ck, sizeof ck)) != (ssize_t)sizeof ck) return k < 0 ? k : 0;
+        if (!memcmp(ck, "data", 4)) return *channels > 0;
+        size_t n = le32(ck + 4) + (le32(ck + 4) & 1); /* chunks are padded to even sizes */
+        if (n > sizeof body) return 0;                /* ffmpeg's fmt is 40 bytes; no metadata is asked */
+        if ((k = read_full(fd, body, n)) != (ssize_t)n) return k < 0 ? k : 0;
+        if (memcmp(ck, "fmt ", 4) || n < 16) continue;
+        unsigned tag = le16(body);
+        if (tag == 0xFFFE && n >= 26) tag = le16(body + 24); /* WAVE_FORMAT_EXTENSIBLE: its sub-format */
+        if (tag == 3 && le32(body + 4) == 44100 && le16(body + 14) == 32) *channels = (int)le16(body + 2);
+    }
+    return 0;
+}
+
+/* The samples after the header, each frame mixed to the analyser's mono and the speakers' stereo; the
+ * last read's result (0 at the end) */
+static ssize_t read_samples(int fd, int channels, iks_audio *a, bool *too_long, bool *oom)
+{
+    const speakers_mix *m = mix_of(channels);
+    size_t cap = 0, cap2 = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
+    float buf[8192];
+    size_t per_read = sizeof buf / sizeof buf[0] / (size_t)channels;
+    for (;;) {
+        ssize_t k = read_full(fd, buf, per_read * (size_t)channels * sizeof(float));
+        if (k <= 0) return k;
+        size_t frames = (size_t)k / ((size_t)channels * sizeof(float));
+        if (a->n + frames > max) {
+            *too_long = true;
+            return k;
+        }
+        if (!IKS_GROW(a->samples, a->n + frames, cap) || !IKS_GROW(a->stereo, 2 * (a->n + frames), cap2)) {
+            *oom = true;
+            return k;
+        }
+        for (size_t i = 0; i < frames; i++) {
+            const float *f = buf + i * (size_t)channels;
+            a->samples[a->n + i] = weigh(m->mono, f, channels);
+            a->stereo[2 * (a->n + i)] = to_s16(weigh(m->left, f, channels));
+            a->stereo[2 * (a->n + i) + 1] = to_s16(weigh(m->right, f, channels));
+        }
+        a->n += frames;
+    }
+}
+
 bool iks_audio_load(const char *path, iks_audio *a, iks_err *e)
 {
     memset(a, 0, sizeof *a);
     int fd = open_media(path, e);
     if (fd < 0) return false;
-    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", SANDBOX(AUDIO_FORMATS), "-i", "/dev/fd/3", "-vn", "-ac", "2",
-                     "-ar", "44100", "-f", "f32le", "-", NULL };
+    /* the file's own channels (no -ac): WebAudio's mixing is applied here, where ffmpeg's would put a
+     * mono file 3 dB down on each side; bit-exact and without metadata, its header is fmt and data alone */
+    char *argv[] = { "ffmpeg", "-nostdin", "-v", "error", SANDBOX(AUDIO_FORMATS), "-i", "/dev/fd/3", "-vn", "-ar", "44100",
+                     "-map_metadata", "-1", "-fflags", "+bitexact", "-c:a", "pcm_f32le", "-f", "wav", "-", NULL };
     child c;
     bool ok = spawn(&c, fd, argv, path, e);
     close(fd);
     if (!ok) return false;
-    size_t cap = 0, cap2 = 0, max = (size_t)IKS_AUDIO_MAX_SECONDS * 44100;
-    float pair[2 * 4096];
-    bool too_long = false, oom = false;
-    ssize_t k = 0;
-    for (;;) {
-        k = read_full(c.out, pair, sizeof pair);
-        if (k <= 0) break;
-        size_t frames = (size_t)k / (2 * sizeof(float));
-        if (a->n + frames > max) {
-            too_long = true;
-            break;
-        }
-        if (!IKS_GROW(a->samples, a->n + frames, cap) || !IKS_GROW(a->stereo, 2 * (a->n + frames), cap2)) {
-            oom = true;
-            break;
-        }
-        /* WebAudio's down-mix of stereo to the analyser's mono */
-        for (size_t i = 0; i < frames; i++) {
-            a->samples[a->n + i] = 0.5f * (pair[2 * i] + pair[2 * i + 1]);
-            for (int ch = 0; ch < 2; ch++) {
-                float v = pair[2 * i + ch] * 32768.0f; /* exact for 16-bit sources */
-                a->stereo[2 * (a->n + i) + ch] = (int16_t)lrintf(v > 32767.0f ? 32767.0f : v < -32768.0f ? -32768.0f : v);
-            }
-        }
-        a->n += frames;
-    }
+    bool too_long = false, oom = false, too_many = false;
+    int channels = 0;
+    ssize_t k = wav_header(c.out, &channels);
+    if (k == 1 && channels > AUDIO_MAX_CHANNELS) too_many = true;
+    else if (k == 1) k = read_samples(c.out, channels, a, &too_long, &oom);
     char why[512];
-    int st = finish(&c, too_long || oom || k == HUNG || k == STOPPED, why, sizeof why);
+    int st = finish(&c, too_long || oom || too_many || k == HUNG || k == STOPPED, why, sizeof why);
     if (k == HUNG) iks_err_set(e, IKS_E_FORMAT, "%s: ffmpeg decoded nothing for %d s: given up", path, IDLE_LIMIT_MS / 1000);
     else if (k == STOPPED) iks_err_set(e, IKS_E_INTERRUPTED, "%s: decoding it was interrupted", path);
+    else if (too_many) iks_err_set(e, IKS_E_FORMAT, "%s: %d channels: a music channel takes at most %d (WebAudio's limit)",
+                                   path, channels, AUDIO_MAX_CHANNELS);
     else if (too_long) iks_err_set(e, IKS_E_FORMAT, "%s: longer than %d minutes: too long for a music channel", path,
                               IKS_AUDIO_MAX_SECONDS / 60);
     else if (oom) iks_err_set(e, IKS_E_NOMEM, "%s: out of memory decoding it", path);

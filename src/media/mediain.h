@@ -6,8 +6,10 @@
  * open other files, URLs or a live stream), and a decoder silent for 30 s is ended and the file named.
  * A video's rotation is applied (as browsers play it) and its frames scaled to the probed size, so a
  * frame read is always a whole one.
- * - Audio: the whole track, mixed to mono as WebAudio's analyser mixes it ((L + R) / 2), resampled to
- *   44.1 kHz float; at most IKS_AUDIO_MAX_SECONDS.
+ * - Audio: the whole track at its own channel count, resampled to 44.1 kHz, mixed as WebAudio mixes it
+ *   (the spec's "speakers" rules, one table in mediain.c): to mono as the analyser reads it, and to
+ *   stereo as the site's two speakers play it (a mono file at full level on both); at most
+ *   IKS_AUDIO_MAX_SECONDS and 32 channels.
  * - Video: RGBA frames at the file's own size, top row first, the frame shown at a time t; frames are
  *   read in order through one ffmpeg process, which is restarted with a seek when t goes back (a loop,
  *   a restart) or far ahead.

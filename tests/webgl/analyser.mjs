@@ -2,6 +2,9 @@
 // read) gives for an audio file at given frame times: the site's 512x2 music texture as bytes.
 //
 //   node analyser.mjs FILE.wav FPS FRAME...   -> one line per frame: 1024 bytes as hex (spectrum, waveform)
+//   node analyser.mjs --speakers OUT.f32 FILE.wav FPS FRAME...   -> also what the two speakers play, from
+//        the start to two frames past the last: the context's stereo output as interleaved 32-bit floats
+//        (WebAudio's own up-mix or down-mix of the file's channels)
 //
 // An OfflineAudioContext plays the file into an analyser (fftSize 2048, smoothing 0.8, -100..-30 dB),
 // suspended at every frame time from 0 on, where getByteFrequencyData is read (smoothing runs per read,
@@ -10,7 +13,9 @@
 import fs from 'node:fs';
 import puppeteer from 'puppeteer-core';
 
-const [file, fpsArg, ...frames] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const speakers = argv[0] === '--speakers' ? argv.splice(0, 2)[1] : null;
+const [file, fpsArg, ...frames] = argv;
 const fps = Number(fpsArg);
 const want = frames.map(Number);
 const browser = await puppeteer.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true,
@@ -45,10 +50,16 @@ try {
       });
     }
     src.start(0);
-    await ctx.startRendering();
-    return res;
+    const played = await ctx.startRendering();
+    const l = played.getChannelData(0), r = played.getChannelData(1), lr = new Float32Array(2 * played.length);
+    for (let k = 0; k < played.length; k++) lr[2 * k] = l[k], lr[2 * k + 1] = r[k];
+    let bin = '';
+    const u8 = new Uint8Array(lr.buffer);
+    for (let k = 0; k < u8.length; k++) bin += String.fromCharCode(u8[k]);
+    return { res, played: btoa(bin) };
   }, fs.readFileSync(file).toString('base64'), fps, want);
-  for (const i of want) console.log(Buffer.from(out[i]).toString('hex'));
+  for (const i of want) console.log(Buffer.from(out.res[i]).toString('hex'));
+  if (speakers) fs.writeFileSync(speakers, Buffer.from(out.played, 'base64'));
 } finally {
   await browser.close();
 }
