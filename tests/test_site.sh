@@ -412,6 +412,20 @@ print(json.dumps({"renderpass": [
 P
 check_px "default returns in Common, Buffer A, Cube A and Image (JSON)" "64 128 0" "$(centre rpass.json)"
 check_px "... with --glsl es" "64 128 0" "$(centre rpass.json --glsl es)"
+# the zero of each kind of type: an array of a named size (a local filled by a loop), a matrix, bool,
+# uint, ivec3; R = 0.25 + the zeros, G = 0.5 (bb() false), B = 0.25 (Mesa: 255 255 255)
+printf '%s\n' 'const int N = 2;' \
+  'float[N] an(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return float[N](1.0, 1.0); x += 1.0; } }' \
+  'mat2 m2(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return mat2(1.0); x += 1.0; } }' \
+  'bool bb(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return true; x += 1.0; } }' \
+  'uint uu(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return 1u; x += 1.0; } }' \
+  'ivec3 iv(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return ivec3(1); x += 1.0; } }' \
+  'void mainImage(out vec4 o, in vec2 f) {' \
+  '  float[N] a = an(f.x); mat2 m = m2(f.x);' \
+  '  o = vec4(0.25 + a[0] + a[1] + m[0][0] + m[1][1] + float(uu(f.x)), bb(f.x) ? 1.0 : 0.5, float(iv(f.x).y) + 0.25, 1.0);' \
+  '}' > rforms.frag
+check_px "default returns of arrays of a named size, matrices, bool, uint, ivec3" "64 128 64" "$(centre rforms.frag)"
+check_px "... with --glsl es" "64 128 64" "$(centre rforms.frag --glsl es)"
 # Sound: s() runs off its end after its loop (Mesa: 32512 here); the first code is the site's for 0.125:
 # 0.5625 * 65536 - 32768
 printf 'float s(float t) { for (int i = 0; i < 4; i++) { if (t > 1e9) return 1.0; t += 0.25; } }\nvec2 mainSound(int n, float t) { return vec2(s(t) + 0.125, 0.0); }\n' > rsound.frag
