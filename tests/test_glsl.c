@@ -247,6 +247,9 @@ static void return_cases(void)
        "#define RET(x) return x\nfloat h() { RET(1.0); }",
        "#define END return c; }\nvec3 f(vec3 c) { c *= 2.0; END\nfloat g(float x) { if (x > 0.0) return x;  return float(0); }\n"
        "#define RET(x) return x\nfloat h() { RET(1.0);  return float(0); }");
+    /* a brace in a comment on a #define's line is no brace of its body */
+    DR("#define PI 3.14159 // {approximately}  {\nfloat f(float x) { if (x > PI) return x; }",
+       "#define PI 3.14159 // {approximately}  {\nfloat f(float x) { if (x > PI) return x;  return float(0); }");
     /* preprocessor lines in a body: the preprocessor picks the last statement, so the return is added
      * (never reached where it keeps a return); groups whose braces do not balance leave the body as
      * written, since the `}` found would be another function's */

@@ -409,6 +409,8 @@ typedef struct {
     size_t body, end;  /* its body: after the name (and the parameter list) to the end of its logical line */
     bool func;         /* function-like */
     bool skip;         /* used where a declaration takes no initialiser: in a struct, after a qualifier */
+    int braces;        /* the body's `{` less its `}` (default returns: a body may open or close a function's) */
+    bool returns;      /* the body holds a `return` */
 } define;
 
 typedef struct {
@@ -435,7 +437,7 @@ static bool collect_defines(const char *t, size_t len, defines *d)
                 size_t nm = q;
                 while (q < e && ident_char(t[q])) q++;
                 if (q > nm && ident_start(t[nm])) {
-                    define m = { nm, q - nm, q, e, false, false };
+                    define m = { nm, q - nm, q, e, false, false, 0, false };
                     if (q < e && t[q] == '(') { /* parameters: the body starts after them */
                         m.func = true;
                         while (q < e && t[q] != ')') q++;
@@ -606,10 +608,7 @@ static int brace_step(const tokens *tk, size_t i, defines *d)
     if (is(tk, i, "{")) return 1;
     if (is(tk, i, "}")) return -1;
     define *m = d ? find_define(tk, i, d) : NULL;
-    if (!m) return 0;
-    int n = 0;
-    for (size_t k = m->body; k < m->end; k++) n += (tk->t[k] == '{') - (tk->t[k] == '}');
-    return n;
+    return m ? m->braces : 0;
 }
 
 /* The `}` that closes a body whose depth is `depth` before token from; tk->n when it closes inside a
@@ -640,11 +639,7 @@ static bool returns_at(const tokens *tk, size_t i, defines *d)
 {
     if (is(tk, i, "return")) return true;
     define *m = d ? find_define(tk, i, d) : NULL;
-    for (size_t k = m ? m->body : 0; m && k + 6 <= m->end; k++)
-        if (!memcmp(tk->t + k, "return", 6) && (k == m->body || !ident_char(tk->t[k - 1])) &&
-            (k + 6 == m->end || !ident_char(tk->t[k + 6])))
-            return true;
-    return false;
+    return m && m->returns;
 }
 
 static body_kind body_facts(const tokens *tk, size_t start, size_t close, defines *d)
@@ -849,9 +844,19 @@ char *iks_default_returns(const char *text)
     learn_macro_types(text, &ty);
     for (size_t i = 0; i < tk.n; i++)
         if (is(&tk, i, "struct")) learn_struct(&tk, i, &ty);
+    /* each macro's braces and returns, from its tokens (a brace in a comment on its line is none); then
+     * a function defined whole in a macro's body (`#define F float f(float x) { ... }`) gets its return
+     * there, and every expansion carries it */
+    for (size_t k = 0; k < d.n && !ed.e.oom; k++) {
+        tokens bt = { 0 };
+        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
+        for (size_t j = 0; j < bt.n; j++) {
+            d.v[k].braces += is(&bt, j, "{") - is(&bt, j, "}");
+            d.v[k].returns = d.v[k].returns || is(&bt, j, "return");
+        }
+        free(bt.v);
+    }
     returns_scan(&tk, &ty, &d, &ed);
-    /* a function defined whole in a macro's body (`#define F float f(float x) { x *= 2.0; }`) gets its
-     * return there, and every expansion carries it */
     for (size_t k = 0; k < d.n && !ty.oom && !ed.e.oom; k++) {
         tokens bt = { 0 };
         if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
