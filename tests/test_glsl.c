@@ -182,6 +182,86 @@ static void zero_cases(void)
 #undef ZI
 }
 
+/* ANGLE's default return (AddDefaultReturnStatements): `return <zero of the type>;` before the `}` of
+ * each non-void function that has a return but whose body's last statement is not one, on the `}`'s own
+ * line */
+static void return_cases(void)
+{
+#define DR(in, want) rewrites(iks_default_returns, "default return", in, want)
+    /* the two reproducers' shapes: a loop last, and an `if` that returns followed by a statement */
+    DR("vec3 f(vec2 p) {\n  for (int i = 0; i < 4; i++) {\n    if (p.x > 1e9) return vec3(1.0);\n  }\n}",
+       "vec3 f(vec2 p) {\n  for (int i = 0; i < 4; i++) {\n    if (p.x > 1e9) return vec3(1.0);\n  }\n return vec3(0); }");
+    DR("float f(float x) { if (x > 1e9) return 1.0; x *= 3.0; }",
+       "float f(float x) { if (x > 1e9) return 1.0; x *= 3.0;  return float(0); }");
+    /* no return at all: ANGLE rejects it ("function does not return a value"), and so does Mesa: as
+     * written, also where the only return is in a conditional group */
+    DR("float f(float x) { x *= 3.0; }\nint h() {}\nfloat g(float x) {\n#ifdef A\n  return x;\n#endif\n  x += 1.0;\n}",
+       "float f(float x) { x *= 3.0; }\nint h() {}\nfloat g(float x) {\n#ifdef A\n  return x;\n#endif\n  x += 1.0;\n}");
+    /* a return last (empty statements after it do not count): as written; an if/else whose branches both
+     * return, a block last: ANGLE adds its return all the same, never reached */
+    DR("float f(float x) { if (x > 0.0) return 1.0; return 2.0; }\nfloat g() { return 1.0;; }",
+       "float f(float x) { if (x > 0.0) return 1.0; return 2.0; }\nfloat g() { return 1.0;; }");
+    DR("float f(float x) { if (x > 0.0) return 1.0; else return 2.0; }\nfloat g() { { return 1.0; } }",
+       "float f(float x) { if (x > 0.0) return 1.0; else return 2.0;  return float(0); }\n"
+       "float g() { { return 1.0; }  return float(0); }");
+    /* prototypes are not definitions; void functions and mainImage have nothing to return; overloads are
+     * each their own function */
+    DR("float f(float x);\nvoid g() { return; }\nvoid mainImage(out vec4 o, in vec2 c) { o = vec4(f(c.x)); }\n"
+       "float f(float x) { if (x > 0.0) return x; }",
+       "float f(float x);\nvoid g() { return; }\nvoid mainImage(out vec4 o, in vec2 c) { o = vec4(f(c.x)); }\n"
+       "float f(float x) { if (x > 0.0) return x;  return float(0); }");
+    DR("float f(float x) { if (x > 0.0) return x; }\nvec2 f(vec2 x) { return x; }\nvec3 f(vec3 x) { if (x.x > 0.0) return x; }",
+       "float f(float x) { if (x > 0.0) return x;  return float(0); }\nvec2 f(vec2 x) { return x; }\n"
+       "vec3 f(vec3 x) { if (x.x > 0.0) return x;  return vec3(0); }");
+    /* the zero of each kind of type: a struct's constructor, arrays of a literal and of a named size,
+     * matrices, a precision, a type named by a macro */
+    DR("struct S { float a; vec2 b[2]; };\nS f(S s) { if (s.a > 0.0) return s; }",
+       "struct S { float a; vec2 b[2]; };\nS f(S s) { if (s.a > 0.0) return s;  return S(float(0), vec2[2](vec2(0), vec2(0))); }");
+    DR("float[3] f(float[3] a) { if (a[0] > 0.0) return a; }\nconst int N = 2;\nivec2[N] g(ivec2[N] a) { if (a[0].x > 0) return a; }",
+       "float[3] f(float[3] a) { if (a[0] > 0.0) return a;  return float[3](float(0), float(0), float(0)); }\nconst int N = 2;\n"
+       "ivec2[N] g(ivec2[N] a) { if (a[0].x > 0) return a;  { ivec2[N] iks_r; for (int iks_z = 0; iks_z < iks_r.length(); "
+       "iks_z++) iks_r[iks_z] = ivec2(0); return iks_r; } }");
+    DR("#define V3 vec3\nV3 f(V3 v) { if (v.x > 0.0) return v; }\nhighp mat3 m(mat3 a) { if (a[0].x > 0.0) return a; }\n"
+       "bool b(bool c) { if (c) return c; }",
+       "#define V3 vec3\nV3 f(V3 v) { if (v.x > 0.0) return v;  return V3(0); }\n"
+       "highp mat3 m(mat3 a) { if (a[0].x > 0.0) return a;  return mat3(0); }\nbool b(bool c) { if (c) return c;  return bool(0); }");
+    /* a type the scan cannot zero (unknown, a struct with an array of no literal size): as written */
+    DR("T f(T t) { if (t.x > 0.0) return t; }\nstruct Q { float v[N]; };\nQ q(Q a) { if (a.v[0] > 0.0) return a; }",
+       "T f(T t) { if (t.x > 0.0) return t; }\nstruct Q { float v[N]; };\nQ q(Q a) { if (a.v[0] > 0.0) return a; }");
+    /* macros: a whole function in a body (on continuation lines too), a header made by a macro (alone,
+     * with its `{`, function-like), a name made by a macro; a type that is a macro's parameter is left */
+    DR("#define F float f(float x) { \\\n  if (x > 0.0) return x; \\\n}\nvoid g() { }",
+       "#define F float f(float x) { \\\n  if (x > 0.0) return x; \\\n return float(0); }\nvoid g() { }");
+    DR("#define H float h(float x)\nH { if (x > 0.0) return x; }\n#define BEGIN vec2 g(vec2 v) {\nBEGIN if (v.x > 0.0) return v; }",
+       "#define H float h(float x)\nH { if (x > 0.0) return x;  return float(0); }\n#define BEGIN vec2 g(vec2 v) {\n"
+       "BEGIN if (v.x > 0.0) return v;  return vec2(0); }");
+    DR("#define FN(n) float n(float x)\nFN(f) { if (x > 0.0) return x; }\n#define FT(T) T g(T x)\nFT(vec2) { if (x.x > 0.0) return x; }\n"
+       "#define D(T) T d(T x) { if (x.x > 0.0) return x; }\n#define NAME fn\nfloat NAME(float x) { if (x > 0.0) return x; }",
+       "#define FN(n) float n(float x)\nFN(f) { if (x > 0.0) return x;  return float(0); }\n#define FT(T) T g(T x)\n"
+       "FT(vec2) { if (x.x > 0.0) return x; }\n#define D(T) T d(T x) { if (x.x > 0.0) return x; }\n#define NAME fn\n"
+       "float NAME(float x) { if (x > 0.0) return x;  return float(0); }");
+    /* a body that a macro closes (`END`): its end is not in the text, left; the next function is found.
+     * A return through a macro counts as one, but is not seen as the last statement: the return added
+     * there is never reached. */
+    DR("#define END return c; }\nvec3 f(vec3 c) { c *= 2.0; END\nfloat g(float x) { if (x > 0.0) return x; }\n"
+       "#define RET(x) return x\nfloat h() { RET(1.0); }",
+       "#define END return c; }\nvec3 f(vec3 c) { c *= 2.0; END\nfloat g(float x) { if (x > 0.0) return x;  return float(0); }\n"
+       "#define RET(x) return x\nfloat h() { RET(1.0);  return float(0); }");
+    /* a brace in a comment on a #define's line is no brace of its body */
+    DR("#define PI 3.14159 // {approximately}  {\nfloat f(float x) { if (x > PI) return x; }",
+       "#define PI 3.14159 // {approximately}  {\nfloat f(float x) { if (x > PI) return x;  return float(0); }");
+    /* preprocessor lines in a body: the preprocessor picks the last statement, so the return is added
+     * (never reached where it keeps a return); groups whose braces do not balance leave the body as
+     * written, since the `}` found would be another function's */
+    DR("float f(float x) {\n  if (x > 0.0) return x;\n#if 0\n  return x;\n#endif\n}",
+       "float f(float x) {\n  if (x > 0.0) return x;\n#if 0\n  return x;\n#endif\n return float(0); }");
+    DR("float f(float x) {\n#ifdef AA\n  x *= 2.0;\n#else\n  x *= 3.0;\n#endif\n  if (x > 0.0) return x;\n}",
+       "float f(float x) {\n#ifdef AA\n  x *= 2.0;\n#else\n  x *= 3.0;\n#endif\n  if (x > 0.0) return x;\n return float(0); }");
+    DR("float f(float x) {\n#if A\n  if (x > 0.0) {\n#else\n  if (x < 0.0) {\n#endif\n    return 1.0;\n  }\n}\nvec3 g(vec3 v) { return v; }",
+       "float f(float x) {\n#if A\n  if (x > 0.0) {\n#else\n  if (x < 0.0) {\n#endif\n    return 1.0;\n  }\n}\nvec3 g(vec3 v) { return v; }");
+#undef DR
+}
+
 int main(void)
 {
     iks_files files = memfiles_table(&mem);
@@ -308,6 +388,7 @@ int main(void)
 
     clamp_cases();
     zero_cases();
+    return_cases();
     fold_cases();
 
     iks_err_clear(&e);

@@ -377,6 +377,71 @@ check_px "... with --glsl es" "255 0 0" "$(centre fcommon.json --glsl es)"
 printf 'const float K = 0.3;\nfloat g(float K) { return acos(K); }\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(abs(g(0.6) - 0.927295) < 1e-4 ? 1.0 : 0.0, 0.0, 0.0, 1.0); }\n' > fshadow.frag
 check_px "a parameter named as a const is not folded with the const's value" "255 0 0" "$(centre fshadow.frag)"
 
+# ---- default returns: a non-void function that runs off its end returns zero, as ANGLE makes it --------
+# the site's pixels for the two reproducers are in tests/webgl/site/expected.txt (Mesa: 255 255 255, 255 64 0)
+for f in missing_return.glsl missing_return_if.glsl; do
+  want=$(awk -v f="$f" '$1 == f { print $3, $4, $5 }' "$tests/webgl/site/expected.txt")
+  check_px "default return: $f as on the site" "$want" "$(centre "$tests/webgl/site/$f")"
+  check_px "default return: $f as on the site (--glsl es)" "$want" "$(centre "$tests/webgl/site/$f" --glsl es)"
+done
+# every pass kind: a struct's zero from Common, an array's from a function defined in a Common macro's body
+# (Buffer A), a header made by a macro (Cube A), an overload and a prototype (Image)
+python3 - <<'P' > rpass.json
+import json
+common = ("struct R { float v; vec2 w; };\n"
+          "R common_r(float x) { if (x > 1e9) return R(1.0, vec2(1.0)); x *= 3.0; }\n"
+          "#define DEF_ARR float[2] arr(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return float[2](1.0, 1.0); x += 1.0; } }\n"
+          "DEF_ARR\n")
+buf = ("void mainImage(out vec4 o, in vec2 f) {\n"
+       "    float[2] a = arr(f.x); R r = common_r(f.y);\n"
+       "    o = vec4(0.25 + a[1] + r.v + r.w.x, 0.0, 0.0, 1.0);\n}\n")
+cube = ("#define H vec3 cf(vec3 d)\nH { if (d.x > 1e9) return d; d *= 2.0; }\n"
+        "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { o = vec4(0.0, cf(rd).x + 0.5, 0.0, 1.0); }\n")
+img = ("float h(float x);\nvec2 h(vec2 x) { return x; }\n"
+       "void mainImage(out vec4 o, in vec2 f) {\n"
+       "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
+       "    o = vec4(b.r, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, h(f.x) + h(vec2(0.0)).x, 1.0);\n}\n"
+       "float h(float x) { if (x > 1e9) return x; x += 5.0; }\n")
+print(json.dumps({"renderpass": [
+  {"type": "common", "code": common, "inputs": [], "outputs": []},
+  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+  {"type": "image", "code": img, "outputs": [], "inputs": [
+    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
+check_px "default returns in Common, Buffer A, Cube A and Image (JSON)" "64 128 0" "$(centre rpass.json)"
+check_px "... with --glsl es" "64 128 0" "$(centre rpass.json --glsl es)"
+# the zero of each kind of type: an array of a named size (a local filled by a loop), a matrix, bool,
+# uint, ivec3; R = 0.25 + the zeros, G = 0.5 (bb() false), B = 0.25 (Mesa: 255 255 255)
+printf '%s\n' 'const int N = 2;' \
+  'float[N] an(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return float[N](1.0, 1.0); x += 1.0; } }' \
+  'mat2 m2(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return mat2(1.0); x += 1.0; } }' \
+  'bool bb(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return true; x += 1.0; } }' \
+  'uint uu(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return 1u; x += 1.0; } }' \
+  'ivec3 iv(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return ivec3(1); x += 1.0; } }' \
+  'void mainImage(out vec4 o, in vec2 f) {' \
+  '  float[N] a = an(f.x); mat2 m = m2(f.x);' \
+  '  o = vec4(0.25 + a[0] + a[1] + m[0][0] + m[1][1] + float(uu(f.x)), bb(f.x) ? 1.0 : 0.5, float(iv(f.x).y) + 0.25, 1.0);' \
+  '}' > rforms.frag
+check_px "default returns of arrays of a named size, matrices, bool, uint, ivec3" "64 128 64" "$(centre rforms.frag)"
+check_px "... with --glsl es" "64 128 64" "$(centre rforms.frag --glsl es)"
+# Sound: s() runs off its end after its loop (Mesa: 32512 here); the first code is the site's for 0.125:
+# 0.5625 * 65536 - 32768
+printf 'float s(float t) { for (int i = 0; i < 4; i++) { if (t > 1e9) return 1.0; t += 0.25; } }\nvec2 mainSound(int n, float t) { return vec2(s(t) + 0.125, 0.0); }\n' > rsound.frag
+"$bin" render rsound.frag -o rsound.wav --seconds 0.001 --quiet
+check_eq "a default return in a Sound pass" 4096 \
+  "$(python3 -c 'import struct, wave; print(struct.unpack("<h", wave.open("rsound.wav").readframes(1)[:2])[0])')"
+# an error in a function that gained its return still names the user's line
+printf 'float g(float x) {\n  if (x > 1e9) return x;\n  x = nope;\n}\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(g(f.x)); }\n' > rl.frag
+"$bin" render rl.frag -o rl.png 2> rl.err
+check "default return: a compile error keeps its line (rl.frag:3)" grep -q '^rl.frag:3:' rl.err
+# a function with no return at all is refused by the site's compiler ("function does not return a
+# value"), and is still refused here, in the user's line
+printf 'float g(float x) {\n  x *= 2.0;\n}\nvoid mainImage(out vec4 o, in vec2 f) { o = vec4(g(f.x)); }\n' > rn.frag
+expect_fail "no return at all: still a compile error" 1 '^rn.frag:1:.*no return' "$bin" render rn.frag -o rn.png --quiet
+expect_fail "... also with --glsl es" 1 '^rn.frag:1:.*no return' "$bin" render rn.frag -o rn.png --quiet --glsl es
+
 # ---- uniforms ----------------------------------------------------------------------------------------
 # iChannelTime: 0 for every channel that is not video or music, whatever iTime is
 printf 'void mainImage(out vec4 o, in vec2 f) {\n  o = vec4(iChannelTime[0] + iChannelTime[1] + iChannelTime[2] + iChannelTime[3], iTime / 8.0, 0.0, 1.0);\n}\n' > chtime.frag

@@ -1002,6 +1002,9 @@ static char *site_rewrites(char *body, bool shadertoy)
     /* the site's compiler gives every variable a zero value; real toys read some before writing */
     char *z = iks_zero_init(body);
     if (z) free(body), body = z;
+    /* ... and a function that runs off its end returns zero there (a loop that ends a function) */
+    char *r = iks_default_returns(body);
+    if (r) free(body), body = r;
     return body;
 }
 

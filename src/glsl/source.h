@@ -105,6 +105,10 @@ void iks_source_free(iks_source *src);
 /* WebGL's zero-initialisation as source text (zeroinit.c): the text with an initialiser of zero for each
  * declared variable that has none and each `out` parameter, without adding lines. NULL when out of memory. */
 char *iks_zero_init(const char *text);
+/* The site's default return as source text (zeroinit.c): each non-void function whose body's last
+ * statement is not a return gets `return <zero of its type>;` before its closing `}`, as ANGLE gives it,
+ * without adding lines. NULL when out of memory. */
+char *iks_default_returns(const char *text);
 /* WebGL's clamping of dynamic indices as source text (indexclamp.c): each non-constant index of an array,
  * vector or matrix whose declaration the scan saw becomes `clamp(int(i), 0, N - 1)`, without adding
  * lines. NULL when out of memory. */

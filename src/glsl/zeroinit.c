@@ -409,6 +409,8 @@ typedef struct {
     size_t body, end;  /* its body: after the name (and the parameter list) to the end of its logical line */
     bool func;         /* function-like */
     bool skip;         /* used where a declaration takes no initialiser: in a struct, after a qualifier */
+    int braces;        /* the body's `{` less its `}` (default returns: a body may open or close a function's) */
+    bool returns;      /* the body holds a `return` */
 } define;
 
 typedef struct {
@@ -435,7 +437,7 @@ static bool collect_defines(const char *t, size_t len, defines *d)
                 size_t nm = q;
                 while (q < e && ident_char(t[q])) q++;
                 if (q > nm && ident_start(t[nm])) {
-                    define m = { nm, q - nm, q, e, false, false };
+                    define m = { nm, q - nm, q, e, false, false, 0, false };
                     if (q < e && t[q] == '(') { /* parameters: the body starts after them */
                         m.func = true;
                         while (q < e && t[q] != ')') q++;
@@ -581,6 +583,287 @@ char *iks_zero_init(const char *text)
         free(bt.v);
     }
     if (ty.oom || ed.globals.oom) goto done;
+    out = iks_edits_apply(&ed.e, text, len);
+done:
+    iks_edits_free(&ed.e);
+    free(ed.globals.s);
+    for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
+    free(ty.v);
+    free(tk.v);
+    free(d.v);
+    return out;
+}
+
+/* ---- default returns ------------------------------------------------------------------------------- */
+
+/* ANGLE appends `return <zero of the type>;` to every non-void function whose body's last statement is
+ * not a return (its AddDefaultReturnStatements, run for every output: GLSL, SPIR-V, HLSL, Metal); GLSL
+ * leaves the value of a function that runs off its end undefined, and Mesa returns whatever the return
+ * slot held. Toys whose loop ends a function (`for (...) { if (hit) return c; }`) rely on the zero. */
+
+/* how far token i moves the brace depth: 1 or -1 for a brace, a macro's net braces for its name (a
+ * #define may open or close a function's body: `#define END return c; }`) */
+static int brace_step(const tokens *tk, size_t i, defines *d)
+{
+    if (is(tk, i, "{")) return 1;
+    if (is(tk, i, "}")) return -1;
+    define *m = d ? find_define(tk, i, d) : NULL;
+    return m ? m->braces : 0;
+}
+
+/* The `}` that closes a body whose depth is `depth` before token from; tk->n when it closes inside a
+ * macro's expansion (the end is not in this text) or never */
+static size_t body_end(const tokens *tk, size_t from, int depth, defines *d)
+{
+    for (size_t j = from; j < tk->n; j++) {
+        depth += brace_step(tk, j, d);
+        if (depth <= 0) return is(tk, j, "}") && depth == 0 ? j : tk->n;
+    }
+    return tk->n;
+}
+
+/* What the body (tokens start, close) holds that decides whether it gets a return:
+ * - RETURNS_NONE: no `return` outside conditional groups (in the text or in a macro it uses). ANGLE
+ *   rejects a non-void function with no return at all ("function does not return a value"), and so
+ *   does Mesa; one whose only return the preprocessor may drop is left as written too.
+ * - RETURNS_UNSURE: the `}` found may not be this body's end: a conditional group in the body whose
+ *   braces do not balance (`#if A\n if (a) {\n#else\n if (b) {\n#endif`: every group reaches the
+ *   tokens, and the `}` that seems to close the body would be another function's), or an #else, #elif or
+ *   #endif of a group opened before the body. Left as written.
+ * - RETURNS_CHOSEN: preprocessor lines in the body: which statement is last is the preprocessor's choice.
+ * - RETURNS_PLAIN: none of these. */
+typedef enum { RETURNS_NONE, RETURNS_UNSURE, RETURNS_CHOSEN, RETURNS_PLAIN } body_kind;
+
+/* whether token i is `return` or names a macro whose body holds one */
+static bool returns_at(const tokens *tk, size_t i, defines *d)
+{
+    if (is(tk, i, "return")) return true;
+    define *m = d ? find_define(tk, i, d) : NULL;
+    return m && m->returns;
+}
+
+static body_kind body_facts(const tokens *tk, size_t start, size_t close, defines *d)
+{
+    size_t from = tk->v[start].at, to = tk->v[close].at, a = 0, b, j = start + 1;
+    bool ls = false, chosen = false, ret = false;
+    int cond = 0; /* conditional groups open */
+    for (;;) {
+        bool more = iks_tok_next_directive(tk->t, to, &from, &ls, &a, &b);
+        int net = 0; /* the braces of the tokens up to this line, or to the body's end */
+        for (; j < close && (!more || tk->v[j].at < a); j++) {
+            net += brace_step(tk, j, d);
+            ret = ret || (cond == 0 && returns_at(tk, j, d));
+        }
+        if (cond > 0 && net != 0) return RETURNS_UNSURE;
+        if (!more) return !ret ? RETURNS_NONE : chosen ? RETURNS_CHOSEN : RETURNS_PLAIN;
+        chosen = true;
+        for (a++; a < b && (tk->t[a] == ' ' || tk->t[a] == '\t');) a++;
+        const char *w = tk->t + a;
+        size_t n = 0;
+        while (a + n < b && ident_char(w[n])) n++;
+        bool opens = (n == 2 && !memcmp(w, "if", 2)) || (n == 5 && !memcmp(w, "ifdef", 5)) ||
+                     (n == 6 && !memcmp(w, "ifndef", 6));
+        bool ends = n == 5 && !memcmp(w, "endif", 5);
+        bool turns = n == 4 && (!memcmp(w, "else", 4) || !memcmp(w, "elif", 4));
+        if (opens) cond++;
+        else if ((ends && --cond < 0) || (turns && cond == 0)) return RETURNS_UNSURE;
+    }
+}
+
+/* Whether the body (tokens start, close) ends in a return as ANGLE reads it: its last statement, empty
+ * ones left out, starts with `return`. A `}` last (a block, an if's or a loop's body) is no return,
+ * whatever it holds; neither is a macro's name. (Where that is not so, the return added is never
+ * reached.) */
+static bool ends_in_return(const tokens *tk, size_t start, size_t close)
+{
+    size_t p = close;
+    while (p > start + 1 && is(tk, p - 1, ";") &&
+           (p - 2 == start || is(tk, p - 2, ";") || is(tk, p - 2, "{") || is(tk, p - 2, "}")))
+        p--;
+    if (p == start + 1 || !is(tk, p - 1, ";")) return false;
+    int depth = 0;
+    size_t q = p - 1;
+    while (q-- > start + 1) {
+        if (is(tk, q, ")") || is(tk, q, "]")) depth++;
+        else if (is(tk, q, "(") || is(tk, q, "[")) depth--;
+        else if (depth <= 0 && (is(tk, q, ";") || is(tk, q, "{") || is(tk, q, "}"))) break;
+    }
+    return is(tk, q + 1, "return");
+}
+
+/* The zero of the return type written before the function's name at token name: `T(0)`, a struct's
+ * constructor of zeros, `T[N](z, ...)` for an array of a literal size, and for an array of another size
+ * a block that fills a local of the type (`{ T[N] iks_r; for (...) iks_r[iks_z] = z; return iks_r; }`).
+ * The whole statement, or NULL for void, a type the scan does not know, or no memory (ty->oom). */
+static char *return_zero(const tokens *tk, size_t name, types *ty)
+{
+    if (name < 1) return NULL;
+    size_t t = name - 1, open = name;
+    if (is(tk, t, "]")) {
+        for (open = t; open > 0 && !is(tk, open, "["); open--)
+            if (is(tk, open, "(") || is(tk, open, ";") || is(tk, open, "{") || is(tk, open, "}")) return NULL;
+        if (open < 1) return NULL;
+        t = open - 1;
+    }
+    int k = tk->v[t].k == T_IDENT ? find_type(ty, tk->t + tk->v[t].at, tk->v[t].n) : -1;
+    if (k < 0) return NULL;
+    const char *tname = ty->v[k].name, *zero = ty->v[k].zero;
+    char *z = NULL;
+    if (open == name) z = fmt(" return ", zero, "; ");
+    else {
+        size_t end;
+        long n = literal_size(tk, open, &end);
+        char *az = end == name ? array_zero(tname, zero, n) : NULL;
+        if (az) z = fmt(" return ", az, "; ");
+        else if (end == name) {
+            const char *dims = tk->t + tk->v[open].at;
+            int dl = (int)(tk->v[name - 1].at + 1 - tk->v[open].at);
+            if (memchr(dims, '\n', (size_t)dl)) return NULL; /* a splice in the size: lines must stay */
+            iks_sbuf b = { 0 };
+            iks_sbuf_fmt(&b, " { %s%.*s iks_r; for (int iks_z = 0; iks_z < iks_r.length(); iks_z++) "
+                             "iks_r[iks_z] = %s; return iks_r; } ",
+                         tname, dl, dims, zero);
+            if (b.oom) free(b.s);
+            else z = b.s;
+            ty->oom = ty->oom || !z;
+            return z;
+        }
+        free(az);
+    }
+    ty->oom = ty->oom || !z;
+    return z;
+}
+
+/* The header `[precision] T[..] name(...)` in tokens [a, b) exactly (a macro's body): the name's token,
+ * or b when the tokens are not one */
+static size_t header_name(const tokens *tk, size_t a, size_t b)
+{
+    for (size_t i = a + 1; i + 1 < b; i++)
+        if (tk->v[i].k == T_IDENT && is(tk, i + 1, "(") && close_paren(tk, i + 1) == b - 1) return i;
+    return b;
+}
+
+/* The default return before the `}` at close, when the body from token start (its `{`, or the macro
+ * name that opens it) has a return but does not end in one */
+static void add_return(const tokens *tk, size_t start, size_t close, char *zero, defines *d, edits *ed)
+{
+    if (!zero) return;
+    body_kind k = close < tk->n ? body_facts(tk, start, close, d) : RETURNS_UNSURE;
+    if (k == RETURNS_CHOSEN || (k == RETURNS_PLAIN && !ends_in_return(tk, start, close)))
+        add_edit(ed, tk->v[close].at, zero);
+    else free(zero);
+}
+
+/* whether token i of tk is one of the parameters of the function-like macro m */
+static bool macro_param(const tokens *tk, size_t i, const define *m)
+{
+    const char *t = tk->t, *nm = t + tk->v[i].at;
+    size_t n = tk->v[i].n;
+    for (size_t k = m->name + m->nlen; m->func && k < m->body; k++)
+        if (ident_start(t[k]) && !ident_char(t[k - 1])) {
+            size_t e = k;
+            while (e < m->body && ident_char(t[e])) e++;
+            if (e - k == n && !memcmp(t + k, nm, n)) return true;
+            k = e;
+        }
+    return false;
+}
+
+/* A function's header made by the macro m used at token i of the text, alone (`H { ... }`, `FN(f) {
+ * ... }`) or with its `{` (`BEGIN ... }`): the default return goes before the `}` in the text, the type
+ * comes from the macro's body (not when it is one of the macro's parameters). The `}` that ends the body,
+ * or tk->n when this is no such use. */
+static size_t macro_header(const tokens *tk, size_t i, define *m, types *ty, defines *d, edits *ed)
+{
+    size_t after = i + 1, end = tk->n;
+    if (m->func) {
+        if (!is(tk, i + 1, "(") || (after = close_paren(tk, i + 1) + 1) == i + 2) return tk->n;
+    }
+    tokens bt = { 0 };
+    if (!tokenise_range(&bt, tk->t, m->body, m->end, false)) {
+        ed->e.oom = true;
+        return tk->n;
+    }
+    bool brace = bt.n && is(&bt, bt.n - 1, "{");
+    size_t nb = bt.n - brace, name = bt.n ? header_name(&bt, 0, nb) : nb;
+    if (name < nb && (brace || is(tk, after, "{"))) {
+        size_t start = brace ? after - 1 : after;
+        end = body_end(tk, start + 1, 1, d);
+        size_t t = is(&bt, name - 1, "]") ? 0 : name - 1; /* an array's type: its size may be a parameter */
+        bool param = false;
+        for (; t < name; t++) param = param || (bt.v[t].k == T_IDENT && macro_param(&bt, t, m));
+        add_return(tk, start, end, param ? NULL : return_zero(&bt, name, ty), d, ed);
+    }
+    free(bt.v);
+    return end;
+}
+
+/* The functions defined at global scope of tk (the text with its #defines d, or a macro's body with d
+ * NULL): each non-void one gets ANGLE's default return, its header written out or made by a macro. */
+static void returns_scan(const tokens *tk, types *ty, defines *d, edits *ed)
+{
+    int depth = 0;
+    for (size_t i = 0; i < tk->n && !ty->oom && !ed->e.oom; i++) {
+        define *m = depth == 0 && d ? find_define(tk, i, d) : NULL;
+        if (m) {
+            size_t end = macro_header(tk, i, m, ty, d, ed);
+            if (end < tk->n) {
+                i = end;
+                continue;
+            }
+        }
+        if (depth == 0 && tk->v[i].k == T_IDENT && is(tk, i + 1, "(")) {
+            size_t close = close_paren(tk, i + 1);
+            if (close != i + 1 && is(tk, close + 1, "{")) {
+                size_t end = body_end(tk, close + 1, 0, d);
+                add_return(tk, close + 1, end, return_zero(tk, i, ty), d, ed);
+                if (end < tk->n) {
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        depth += brace_step(tk, i, d);
+        if (depth < 0) depth = 0;
+    }
+}
+
+char *iks_default_returns(const char *text)
+{
+    size_t len = strlen(text);
+    tokens tk = { 0 };
+    types ty = { 0 };
+    edits ed = { 0 };
+    defines d = { 0 };
+    char *out = NULL;
+    if (!tokenise(&tk, text, len) || !collect_defines(text, len, &d)) goto done;
+    for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
+        char *z = fmt(BUILTIN[i], "(0)", "");
+        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
+    }
+    learn_macro_types(text, &ty);
+    for (size_t i = 0; i < tk.n; i++)
+        if (is(&tk, i, "struct")) learn_struct(&tk, i, &ty);
+    /* each macro's braces and returns, from its tokens (a brace in a comment on its line is none); then
+     * a function defined whole in a macro's body (`#define F float f(float x) { ... }`) gets its return
+     * there, and every expansion carries it */
+    for (size_t k = 0; k < d.n && !ed.e.oom; k++) {
+        tokens bt = { 0 };
+        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
+        for (size_t j = 0; j < bt.n; j++) {
+            d.v[k].braces += is(&bt, j, "{") - is(&bt, j, "}");
+            d.v[k].returns = d.v[k].returns || is(&bt, j, "return");
+        }
+        free(bt.v);
+    }
+    returns_scan(&tk, &ty, &d, &ed);
+    for (size_t k = 0; k < d.n && !ty.oom && !ed.e.oom; k++) {
+        tokens bt = { 0 };
+        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
+        else returns_scan(&bt, &ty, NULL, &ed);
+        free(bt.v);
+    }
+    if (ty.oom) goto done;
     out = iks_edits_apply(&ed.e, text, len);
 done:
     iks_edits_free(&ed.e);

@@ -1,6 +1,6 @@
 /* fuzz_source.c: the shader preprocessor (prelude, #include with a small tree of files including a
  * cycle, the line map), the text rewrites (zero-init, index clamping, constant folding, macro-call
- * spacing: each must keep every line), the uniform scanner and the log mapper, on arbitrary main-file text. The files are held
+ * spacing, default returns: each must keep every line), the uniform scanner and the log mapper, on arbitrary main-file text. The files are held
  * in memory (tests/memfiles.h): the GLSL layer links here with src/base alone. */
 #include "glsl/source.h"
 #include "fuzz.h"
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the text rewrites on their own: never a line added or lost (errors name the user's lines through
      * them), and all but the folding only insert */
     char *(*const rewrite[])(const char *) = { iks_zero_init, iks_clamp_indices, iks_space_macro_calls,
-                                                iks_fold_constants };
+                                                iks_fold_constants, iks_default_returns };
     for (size_t k = 0; k < sizeof rewrite / sizeof rewrite[0]; k++) {
         char *r = rewrite[k](text);
         if (r) {
