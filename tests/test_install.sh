@@ -143,7 +143,13 @@ for c in render view demos; do
   check_eq "man ikshade-$c: EXAMPLES has its $want examples on lines of their own" "$want" "$got"
 done
 text=$(man -P cat ikshade 2>/dev/null)
-for c in $commands; do check "man ikshade lists $c" grep -qE "^ +$c " <<<"$text"; done
+# each command with its summary on its own line, the summaries in one column (as --help sets them)
+for c in $commands; do
+  summary=$("$bin" --help | sed -n "s/^  $c  *//p")
+  check "man ikshade lists $c with its summary beside it" grep -qE "^ +$c +$(sed 's/[][().*^$|+?{}\\]/\\&/g' <<<"$summary")$" <<<"$text"
+done
+check_eq "man ikshade: the command summaries start in one column" "1" \
+  "$(for c in $commands; do grep -E "^ +$c  " <<<"$text" | awk '{ match($0, /^ +[a-z][a-z0-9-]* +/); print RLENGTH }'; done | sort -u | wc -l)"
 unset MANPATH MANWIDTH
 
 # ---- bash completion, loaded on demand as bash-completion does (from XDG_DATA_DIRS) ----
