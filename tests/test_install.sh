@@ -4,8 +4,10 @@
 #   files, shaders, one man page per command (the commands `ikshade --help` lists, equal to CMake's
 #   IKS_COMMANDS) and the bash completion; the Makefile passes DESTDIR and PREFIX on.
 # - the .deb (cpack -G DEB, as `make deb`): read back with dpkg-deb (fields, dependencies, files), its
-#   dependencies resolved by apt from Debian (apt-get install --simulate ./ikshade_*.deb), then
-#   unpacked into a throwaway root (nothing installed on this machine) where, with the source tree's
+#   dependencies resolved by apt from Debian (apt-get install --simulate ./ikshade_*.deb), installed
+#   as root, imported, removed and purged in a copy of this machine leaving nothing behind
+#   (install_root.sh: an overlay over /, nothing reaches the real one), then unpacked into a throwaway
+#   root (nothing installed on this machine) where, with the source tree's
 #   shaders out of sight, `ikshade render -o out/%04d.png --frames 10` from another directory writes 10
 #   PNGs, `man` finds and formats every page, and bash completion, loaded the way bash-completion
 #   loads it, completes commands, options, values and files.
@@ -64,6 +66,23 @@ check "the .deb holds nothing outside /usr" bash -c '! grep -v "^\./usr/\|^\./$"
 sim=$(apt-get install --simulate --no-install-recommends "$deb" 2>&1); rc=$?
 check_eq "apt-get install --simulate ./ikshade_*.deb: exit 0" "0" "$rc$( [ $rc = 0 ] || printf ': %s' "$(tail -n 3 <<<"$sim")")"
 check "... and it would install ikshade $version" grep -q "^Inst ikshade (\?$version\| .*$version" <<<"$sim"
+
+# ---- installed, imported as root, removed and purged: in a copy of this machine (install_root.sh) ----
+if [ "$(id -u)" = 0 ]; then asroot=(unshare -m --propagation private)
+elif sudo -n true 2>/dev/null; then asroot=(sudo -n unshare -m --propagation private)
+else asroot=(); fi
+if [ ${#asroot[@]} -eq 0 ]; then
+  fail=$((fail + 1)); echo "FAIL: installing the .deb as root needs root or passwordless sudo (install_root.sh not run)" >&2
+else
+  "${asroot[@]}" bash "$src/tests/install_root.sh" "$src" "$deb" > "$tmp/asroot.log" 2>&1
+  grep '^FAIL' "$tmp/asroot.log" >&2
+  counts=$(tail -n 1 "$tmp/asroot.log")
+  if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    pass=$((pass + BASH_REMATCH[1])) fail=$((fail + BASH_REMATCH[2]))
+  else
+    fail=$((fail + 1)); echo "FAIL: install_root.sh did not finish: $(tail -n 3 "$tmp/asroot.log" | tr '\n' ' ')" >&2
+  fi
+fi
 
 # ---- unpacked into a throwaway root ----
 root=$tmp/root
