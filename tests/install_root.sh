@@ -26,12 +26,13 @@ check "... its files are there (/usr/bin/ikshade, $py/__init__.py)" bash -c '[ -
 for m in $(cd "$t/root$py" && ls *.py); do
   check "postinst byte-compiled $m (py3compile)" bash -c 'ls "$1"/__pycache__/"${2%.py}".cpython-*.pyc >/dev/null 2>&1' _ "$t/root$py" "$m"
 done
-uses() { # what root's python3 makes of the package, from another directory
+uses() { # what root's python3 makes of the package, from another directory: the README's line
   in_root sh -c 'cd /tmp && python3 -c "
 import ikshade
-print(ikshade.__file__, ikshade.Toy.__name__)" 2>&1 | tail -n 1'
+print(ikshade.__file__, ikshade.Toy(\"creature\").snapshot().shape)" 2>&1 | tail -n 1'
 }
-check_eq "as root, python3 -c 'import ikshade': the package, with its Toy" "$py/__init__.py Toy" "$(uses)"
+check_eq "as root, the README's python3 -c 'import ikshade; ikshade.Toy(\"creature\").snapshot()': the package's, (360, 640, 4)" \
+  "$py/__init__.py (360, 640, 4)" "$(uses)"
 # the pyc of a Python newer than the default, as root's import under it would leave (py3clean takes
 # every version's)
 touch "$t/root$py/__pycache__/__init__.cpython-399.pyc"
@@ -51,7 +52,7 @@ check_eq "... and dpkg said nothing of a directory it could not remove" "" "$(tr
 gone "apt-get remove"
 # again, and purged
 in_root dpkg -i /tmp/ikshade.deb > /dev/null 2>&1
-check_eq "reinstalled and imported as root" "$py/__init__.py Toy" "$(uses)"
+check_eq "reinstalled and imported as root" "$py/__init__.py (360, 640, 4)" "$(uses)"
 out=$(in_root apt-get purge -y ikshade 2>&1); rc=$?
 check_eq "apt-get purge ikshade: exit 0" 0 "$rc"
 check_eq "... and dpkg said nothing of a directory it could not remove" "" "$(tr '\r' '\n' <<<"$out" | grep "not empty so not removed")"

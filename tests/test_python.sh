@@ -2,9 +2,10 @@
 # test_python.sh SRC BUILD: the Python package as a user installs it, offline: a clean venv
 # (python3 -m venv --system-site-packages, numpy from Debian), `pip install ./python` from the source
 # tree, then every call of the package held against the command line: Toy.snapshot's pixels are
-# `ikshade render`'s (top row first), set() changes a uniform, errors carry the library's code and
-# field, a demo by name as the command line takes it, a memoryview where numpy is missing, ik.solve2 gives `ikshade solve`'s bits, render() writes
-# the frames its progress callback counts and stops when it says so, _repr_png_ is a PNG PIL reads.
+# `ikshade render`'s (top row first), a demo by name as the command line takes it, set() changes a
+# uniform, errors carry the library's code and field, a memoryview where numpy is missing, ik.solve2
+# gives `ikshade solve`'s bits, render() writes the frames its progress callback counts and stops when
+# it says so, _repr_png_ is a PNG PIL reads.
 set -u
 src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
 . "$src/tests/lib.sh"
