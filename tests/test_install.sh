@@ -56,6 +56,14 @@ deps=$(field Depends)
 for d in libc6 libcurl4 libasound2 libopenexr-3-1-30 libglfw3 libcjson1 libdeflate0 libpng16-16 libisal2 libegl1 libegl-mesa0 libgl1-mesa-dri; do
   check "Depends names $d (Depends: $deps)" grep -qE "(^|, )$d( |,|$)" <<<"$deps"
 done
+# what the README's commands after installing need: man (a minimal Debian has none), bash-completion
+recs=$(field Recommends)
+for r in man-db bash-completion python3; do
+  check "Recommends names $r (Recommends: $recs)" grep -qE "(^|, )$r( |,|$)" <<<"$recs"
+done
+# the maintainer scripts that byte-compile and clean the Python package (run by install_root.sh below)
+check "the .deb's postinst runs py3compile -p ikshade" bash -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xO ./postinst | grep -q "py3compile -p ikshade"' _ "$deb"
+check "the .deb's prerm runs py3clean -p ikshade" bash -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xO ./prerm | grep -q "py3clean -p ikshade"' _ "$deb"
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/ikshade ./usr/share/bash-completion/completions/ikshade ./usr/share/ikshade/shaders/ik.glsl \
          ./usr/include/ikshade/ikshade.h ./usr/share/man/man1/ikshade.1.gz; do
