@@ -51,7 +51,8 @@ deb: build
 	@ls $(BUILD)/ikshade_*.deb
 
 # The fast tier while working on the code: the unit tests and the GL tests through headless EGL (no X,
-# no ffmpeg, no network, nothing slow; its time: docs/internals.md, "Tests"). `make test` is CI's whole run.
+# no ffmpeg, no network, nothing slow; its time: docs/internals.md, "What set-up costs"). `make test` is
+# CI's whole run.
 check: deps-check build
 	@JOBS=$(JOBS) scripts/ctest.sh $(BUILD) check -L 'unit|gpu' -LE 'slow|media'
 
