@@ -82,7 +82,9 @@ else asroot=(); fi
 if [ ${#asroot[@]} -eq 0 ]; then
   fail=$((fail + 1)); echo "FAIL: installing the .deb as root needs root or passwordless sudo (install_root.sh not run)" >&2
 else
-  "${asroot[@]}" bash "$src/tests/install_root.sh" "$src" "$deb" > "$tmp/asroot.log" 2>&1
+  pre=
+  readelf -d "$build/libikshade.so" | grep -q 'NEEDED.*libasan' && pre=$(cc -print-file-name=libasan.so)
+  "${asroot[@]}" bash "$src/tests/install_root.sh" "$src" "$deb" "$pre" > "$tmp/asroot.log" 2>&1
   grep '^FAIL' "$tmp/asroot.log" >&2
   counts=$(tail -n 1 "$tmp/asroot.log")
   if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
