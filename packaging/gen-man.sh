@@ -11,7 +11,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mapfile -t rows < <("$bin" --help | sed -n '/^commands:/,/^$/{/^  [a-z]/p}')
 [ ${#rows[@]} -gt 0 ] || { echo "gen-man.sh: '$bin --help' lists no commands" >&2; exit 1; }
 names=(ikshade)
-for r in "${rows[@]}"; do read -r c _ <<<"$r"; names+=("ikshade-$c"); done
+width=0
+for r in "${rows[@]}"; do read -r c _ <<<"$r"; names+=("ikshade-$c"); [ ${#c} -gt $width ] && width=${#c}; done
 page() { # NAME DESCRIPTION ARGS...: one page from `$bin ARGS... --help`
   local name=$1 desc=$2; shift 2
   # help2man takes the synopsis from a line beginning "Usage:"; ours say "usage:", as git's do
@@ -39,6 +40,13 @@ page() { # NAME DESCRIPTION ARGS...: one page from `$bin ARGS... --help`
     --name="$desc" --include="$tmp/$name.h2m" --output="$tmp/$name.1" "$tmp/$name"
   # the wrapper's temporary path is not the program's name
   sed -i "s|$tmp/||g" "$tmp/$name.1"
+  # the command list as --help sets it, each summary beside its name, without a blank line between
+  # rows: .TP's default indent is narrower than the longest name, which would push that one summary
+  # to a line of its own; the lines after the list (ikshade help ...) keep help2man's layout
+  sed -i '/^\.SS "commands:"$/,/^\.S[SH]/{
+/^\.SS "commands:"$/a .PD 0
+/^\.TP$/{N;s/^\.TP\n\([a-z][a-z0-9-]*\)$/.TP '"$((width + 2))"'\n\1/;s/^\.TP\nikshade /.PD\n.TP\nikshade /}
+}' "$tmp/$name.1"
   gzip -9n < "$tmp/$name.1" > "$out/.$name.1.gz.tmp"
   mv -f "$out/.$name.1.gz.tmp" "$out/$name.1.gz"
 }

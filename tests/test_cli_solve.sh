@@ -42,6 +42,12 @@ expect_fail "--soften without value" 2 "--soften needs a value" "$bin" solve --s
 expect_fail "unknown option" 2 "unknown option '--bogus'" "$bin" solve --bogus
 expect_fail "unknown command" 2 "no command 'frobnicate'" "$bin" frobnicate
 expect_fail "no command" 2 "no command given" "$bin"
+check_eq "bare ikshade prints the usage --help prints, on stdout" "$("$bin" --help)" "$("$bin" 2>/dev/null)"
+# every summary of --help's command list starts in one column, two spaces or more after the longest name
+cols=$("$bin" --help | sed -n '/^commands:/,/^$/{/^  [a-z]/p}' | awk '{ match($0, /^  [a-z][a-z0-9-]* +/); print RLENGTH + 1 }' |
+       sort -u | tr '\n' ' ')
+width=$("$bin" --help | sed -n '/^commands:/,/^$/s/^  \([a-z][a-z0-9-]*\) .*/\1/p' | awk '{ if (length($0) > w) w = length($0) } END { print w }')
+check_eq "--help: the command summaries in one column, after the longest name and two spaces" "$((width + 5)) " "$cols"
 
 check "--version" grep -qE '^ikshade [0-9]+\.[0-9]+\.[0-9]+$' <<<"$("$bin" --version)"
 check "help solve = solve --help" [ "$("$bin" help solve)" = "$("$bin" solve --help)" ]

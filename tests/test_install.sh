@@ -4,8 +4,10 @@
 #   files, shaders, one man page per command (the commands `ikshade --help` lists, equal to CMake's
 #   IKS_COMMANDS) and the bash completion; the Makefile passes DESTDIR and PREFIX on.
 # - the .deb (cpack -G DEB, as `make deb`): read back with dpkg-deb (fields, dependencies, files), its
-#   dependencies resolved by apt from Debian (apt-get install --simulate ./ikshade_*.deb), then
-#   unpacked into a throwaway root (nothing installed on this machine) where, with the source tree's
+#   dependencies resolved by apt from Debian (apt-get install --simulate ./ikshade_*.deb), installed
+#   as root, imported, removed and purged in a copy of this machine leaving nothing behind
+#   (install_root.sh: an overlay over /, nothing reaches the real one), then unpacked into a throwaway
+#   root (nothing installed on this machine) where, with the source tree's
 #   shaders out of sight, `ikshade render -o out/%04d.png --frames 10` from another directory writes 10
 #   PNGs, `man` finds and formats every page, and bash completion, loaded the way bash-completion
 #   loads it, completes commands, options, values and files.
@@ -54,6 +56,14 @@ deps=$(field Depends)
 for d in libc6 libcurl4 libasound2 libopenexr-3-1-30 libglfw3 libcjson1 libdeflate0 libpng16-16 libisal2 libegl1 libegl-mesa0 libgl1-mesa-dri; do
   check "Depends names $d (Depends: $deps)" grep -qE "(^|, )$d( |,|$)" <<<"$deps"
 done
+# what the README's commands after installing need: man (a minimal Debian has none), bash-completion
+recs=$(field Recommends)
+for r in man-db bash-completion python3; do
+  check "Recommends names $r (Recommends: $recs)" grep -qE "(^|, )$r( |,|$)" <<<"$recs"
+done
+# the maintainer scripts that byte-compile and clean the Python package (run by install_root.sh below)
+check "the .deb's postinst runs py3compile -p ikshade" bash -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xO ./postinst | grep -q "py3compile -p ikshade"' _ "$deb"
+check "the .deb's prerm runs py3clean -p ikshade" bash -c 'dpkg-deb --ctrl-tarfile "$1" | tar -xO ./prerm | grep -q "py3clean -p ikshade"' _ "$deb"
 contents=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/ikshade ./usr/share/bash-completion/completions/ikshade ./usr/share/ikshade/shaders/ik.glsl \
          ./usr/include/ikshade/ikshade.h ./usr/share/man/man1/ikshade.1.gz; do
@@ -64,6 +74,25 @@ check "the .deb holds nothing outside /usr" bash -c '! grep -v "^\./usr/\|^\./$"
 sim=$(apt-get install --simulate --no-install-recommends "$deb" 2>&1); rc=$?
 check_eq "apt-get install --simulate ./ikshade_*.deb: exit 0" "0" "$rc$( [ $rc = 0 ] || printf ': %s' "$(tail -n 3 <<<"$sim")")"
 check "... and it would install ikshade $version" grep -q "^Inst ikshade (\?$version\| .*$version" <<<"$sim"
+
+# ---- installed, imported as root, removed and purged: in a copy of this machine (install_root.sh) ----
+if [ "$(id -u)" = 0 ]; then asroot=(unshare -m --propagation private)
+elif sudo -n true 2>/dev/null; then asroot=(sudo -n unshare -m --propagation private)
+else asroot=(); fi
+if [ ${#asroot[@]} -eq 0 ]; then
+  fail=$((fail + 1)); echo "FAIL: installing the .deb as root needs root or passwordless sudo (install_root.sh not run)" >&2
+else
+  pre=
+  readelf -d "$build/libikshade.so" | grep -q 'NEEDED.*libasan' && pre=$(cc -print-file-name=libasan.so)
+  "${asroot[@]}" bash "$src/tests/install_root.sh" "$src" "$deb" "$pre" > "$tmp/asroot.log" 2>&1
+  grep '^FAIL' "$tmp/asroot.log" >&2
+  counts=$(tail -n 1 "$tmp/asroot.log")
+  if [[ $counts =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    pass=$((pass + BASH_REMATCH[1])) fail=$((fail + BASH_REMATCH[2]))
+  else
+    fail=$((fail + 1)); echo "FAIL: install_root.sh did not finish: $(tail -n 3 "$tmp/asroot.log" | tr '\n' ' ')" >&2
+  fi
+fi
 
 # ---- unpacked into a throwaway root ----
 root=$tmp/root
@@ -143,7 +172,13 @@ for c in render view demos; do
   check_eq "man ikshade-$c: EXAMPLES has its $want examples on lines of their own" "$want" "$got"
 done
 text=$(man -P cat ikshade 2>/dev/null)
-for c in $commands; do check "man ikshade lists $c" grep -qE "^ +$c " <<<"$text"; done
+# each command with its summary on its own line, the summaries in one column (as --help sets them)
+for c in $commands; do
+  summary=$("$bin" --help | sed -n "s/^  $c  *//p")
+  check "man ikshade lists $c with its summary beside it" grep -qE "^ +$c +$(sed 's/[][().*^$|+?{}\\]/\\&/g' <<<"$summary")$" <<<"$text"
+done
+check_eq "man ikshade: the command summaries start in one column" "1" \
+  "$(for c in $commands; do grep -E "^ +$c  " <<<"$text" | awk '{ match($0, /^ +[a-z][a-z0-9-]* +/); print RLENGTH }'; done | sort -u | wc -l)"
 unset MANPATH MANWIDTH
 
 # ---- bash completion, loaded on demand as bash-completion does (from XDG_DATA_DIRS) ----

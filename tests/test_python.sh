@@ -2,9 +2,10 @@
 # test_python.sh SRC BUILD: the Python package as a user installs it, offline: a clean venv
 # (python3 -m venv --system-site-packages, numpy from Debian), `pip install ./python` from the source
 # tree, then every call of the package held against the command line: Toy.snapshot's pixels are
-# `ikshade render`'s (top row first), set() changes a uniform, errors carry the library's code and
-# field, a memoryview where numpy is missing, ik.solve2 gives `ikshade solve`'s bits, render() writes
-# the frames its progress callback counts and stops when it says so, _repr_png_ is a PNG PIL reads.
+# `ikshade render`'s (top row first), a demo by name as the command line takes it, set() changes a
+# uniform, errors carry the library's code and field, a memoryview where numpy is missing, ik.solve2
+# gives `ikshade solve`'s bits, render() writes the frames its progress callback counts and stops when
+# it says so, _repr_png_ is a PNG PIL reads.
 set -u
 src=$(cd "$1" && pwd) build=$(cd "$2" && pwd)
 . "$src/tests/lib.sh"
@@ -57,6 +58,34 @@ t = ikshade.Toy("void mainImage(out vec4 c, in vec2 p) { c = vec4(p / iResolutio
 a = t.snapshot()
 print(a[0, 0, 1], a[1, 0, 1], a[0, 3, 0] > a[0, 0, 0])' 2>&1)
 check_eq "GLSL text in memory; the top row first (green 191 at the top, 64 below; red grows rightwards)" "191 64 True" "$out"
+
+# ---- a demo by name, as the command line takes it (the library's one table of demos) ----
+"$bin" render creature -o "$tmp/cli-creature.png" --size 160x90 --time 2 --quiet
+py -c '
+import sys, numpy as np, ikshade
+from PIL import Image
+Image.fromarray(np.ascontiguousarray(ikshade.Toy("creature", size=(160, 90)).snapshot(time=2)[:, :, :3])).save(sys.argv[1])' \
+  "$tmp/py-creature.png" > "$tmp/demo.out" 2>&1
+check "Toy(\"creature\") is ikshade render creature's picture, pixel for pixel ($(tail -n 1 "$tmp/demo.out"))" \
+  png diff "$tmp/py-creature.png" "$tmp/cli-creature.png" 0 0
+check_eq "ikshade.demos() is ikshade demos --paths" "$("$bin" demos --paths | awk '{ print $1, $2 }')" \
+  "$(py -c 'import ikshade; [print(k, v) for k, v in ikshade.demos().items()]')"
+"$bin" info feedback --json > "$tmp/feedback.json"
+check_eq "describe(\"feedback\") is ikshade info feedback --json" "same" "$(py -c '
+import json, sys, ikshade
+cli = json.load(open(sys.argv[1])); del cli["path"]
+print("same" if ikshade.describe("feedback") == cli else "differ")' "$tmp/feedback.json" 2>&1)"
+# a file of the user's under a demo's name is theirs, as for the command line
+mkdir -p "$tmp/mine" && printf 'void mainImage(out vec4 c, in vec2 p) { c = vec4(0.0, 0.0, 1.0, 1.0); }\n' > "$tmp/mine/creature"
+check_eq "Toy(\"creature\") where ./creature is the user's shader: theirs (blue)" "[0, 0, 255]" \
+  "$(cd "$tmp/mine" && env "${py_env[@]}" "$tmp/venv/bin/python" -c 'import ikshade; print(ikshade.Toy("creature", size=(4, 4)).snapshot()[0, 0, :3].tolist())' 2>&1 | grep -v makecontext)"
+out=$(py -c '
+import ikshade
+try:
+    ikshade.Toy("creatur")
+except ikshade.Error as e:
+    print(e.code_name, "|", e)' 2>&1)
+check "a name that is neither here nor a demo: io, naming it ($out)" grep -q "^io | creatur" <<<"$out"
 
 # ---- set, errors ----
 out=$(py -c '

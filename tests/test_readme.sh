@@ -84,6 +84,14 @@ for p in limb creature; do
 done
 check_eq "the first steps' clip: walk.webp, 240 frames of 640x360 (read by PIL)" "240 640x360" \
   "$(/usr/bin/python3 -c 'import sys; from PIL import Image; im = Image.open(sys.argv[1]); print(im.n_frames, "%dx%d" % im.size)' "$c/walk.webp" 2>&1)"
+# what a newcomer met in the first hour, said where they meet it (issue 42): pip into a venv needs
+# python3-venv; `man` needs man-db; the npm tests can be left out; a 4K replay is slow on the CPU
+check "README.md says python3-venv where it gives pip install ./python" \
+  bash -c 'grep -A1 "pip install ./python" "$1" | grep -q "python3-venv"' _ "$src/README.md"
+check "README.md says man-db beside man ikshade" bash -c 'grep -q "^    man ikshade " "$1" && grep -q "man-db" "$1"' _ "$src/README.md"
+check "README.md gives make test SKIP=npm" grep -q "^    make test SKIP=npm " "$src/README.md"
+check "docs/viewer.md warns that a 4K replay is slow on a CPU renderer" \
+  bash -c 'grep -A3 "^A 4K replay is slow" "$1" | grep -q "llvmpipe"' _ "$src/docs/viewer.md"
 # the guide's C excerpts (```c blocks of docs/library.md) are lines of the program its commands build
 missing=$(/usr/bin/python3 - "$src/docs/library.md" "$src/examples/gpu_io.c" <<'P' 2>&1
 import re, sys

@@ -255,6 +255,14 @@ IKS_API int iks_engine_live_objects(iks_engine *e, unsigned max_name);
 
 /* The shaders directory as the engine would find it, without an engine: NULL when none. */
 IKS_API const char *iks_find_shader_dir(void);
+/* The toys that ship with ikshade ("limb", "creature", ...): the name of the i-th from 0, NULL past the
+ * last; *about (when about is not NULL) gets its one-line description. Static strings. */
+IKS_API const char *iks_demo(int i, const char **about);
+/* Where the demo NAME is: its absolute path, beside the shaders directory iks_find_shader_dir finds
+ * (share/ikshade/examples when installed), into buf of n bytes. false: no demo of that name, its
+ * files are not there, or buf is too small. Whether a bare name means a demo or a file of the user's is
+ * the caller's rule (the command line's: a toy in the current directory wins). */
+IKS_API bool iks_demo_path(const char *name, char *buf, size_t n);
 
 /* ---- built-in uniforms ------------------------------------------------------------------------- */
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import json as _json
 import os
+import re
 import struct
 import threading
 import zlib
@@ -24,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 from . import _lib, ik
 from ._lib import Error
 
-__all__ = ["Toy", "render", "describe", "Error", "ik", "version", "renderer"]
+__all__ = ["Toy", "render", "describe", "demos", "Error", "ik", "version", "renderer"]
 
 try:
     import numpy as _np
@@ -110,6 +111,30 @@ def _is_source(s: str) -> bool:
     return "\n" in s or "{" in s
 
 
+def demos() -> Dict[str, str]:
+    """The toys that ship with ikshade, by the names Toy, render and describe take in place of a path
+    (as `ikshade demos --paths` lists them): {name: where its files are}, those that are there."""
+    out = {}
+    buf = ctypes.create_string_buffer(4096)
+    i = 0
+    while True:
+        name = _lib.iks_demo(i, None)
+        if name is None:
+            return out
+        if _lib.iks_demo_path(name, buf, len(buf)):
+            out[name.decode()] = buf.value.decode("utf-8", "surrogateescape")
+        i += 1
+
+
+def _demo_or(s: str) -> str:
+    # A bare name ("creature") is a demo, from the library's one table, unless something of that name is
+    # here: then it is the user's, as for the command line
+    if not re.fullmatch(r"[a-z0-9_-]+", s) or os.path.lexists(s):
+        return s
+    buf = ctypes.create_string_buffer(4096)
+    return buf.value.decode("utf-8", "surrogateescape") if _lib.iks_demo_path(s.encode(), buf, len(buf)) else s
+
+
 def _setting(name: str, value: Any) -> str:
     if isinstance(value, bool):
         vals = ["1" if value else "0"]
@@ -132,7 +157,7 @@ def _toy_desc(source: Union[str, os.PathLike, Dict[str, Any]], size: Tuple[int, 
     elif isinstance(source, str) and _is_source(s) and not os.path.exists(s):
         d["source"] = s
     elif s:
-        d["path"] = s  # "" leaves it NULL: the limb demo
+        d["path"] = _demo_or(s)  # "" leaves it NULL: the limb demo
     w, h = size
     d["width"], d["height"] = int(w), int(h)
     if int(cube_size) < 0:
@@ -206,8 +231,9 @@ def _described(s: int) -> Dict[str, Any]:
 class Toy:
     """A shader toy loaded and built: a file (.frag/.glsl), a shadertoy.com JSON file, a directory toy,
     a JSON in memory (a dict, or text starting with "{": every pass and its wiring), or GLSL text of
-    the Image pass (anything else with a newline or a brace that is not a path); "" is the IK limb
-    demo. A JSON in memory finds its media in the current directory. size is (width, height) of its
+    the Image pass (anything else with a newline or a brace that is not a path), or a demo's name
+    ("creature": ikshade.demos() lists them; a file or directory of that name here wins); "" is the IK
+    limb demo. A JSON in memory finds its media in the current directory. size is (width, height) of its
     snapshots; channels maps 0..3 to what `--channelN` takes ("tex.png,filter=mipmap", "keyboard");
     sets gives uniforms their first values; cube_size is the side of Cube A's faces (0: the site's
     1024; smaller for quick previews on a CPU renderer)."""

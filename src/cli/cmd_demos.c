@@ -4,8 +4,8 @@
  * demo: their own ./creature directory toy, or a shader file called creature, is theirs. What is there
  * but cannot be a toy does not hide the demo: the output directory of `render creature -o
  * creature/%03d.png`, met again by the same command, or an empty file; the demo is taken, with a warning
- * that names ./creature. The demos live in the shaders directory the library finds
- * (iks_find_shader_dir) and in examples/ beside it (share/ikshade/examples when installed). */
+ * that names ./creature. The demos themselves are the library's one table (iks_demo, iks_demo_path:
+ * src/engine/demos.c), which the Python package reads too. */
 #include "cli/cli.h"
 #include "ikshade/ikshade.h"
 
@@ -17,36 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <stdbool.h>
-
-typedef struct {
-    const char *name;
-    const char *path;  /* relative to the shaders directory's parent: shaders/... or examples/... */
-    const char *about; /* one line, for the list */
-} demo;
-
-static const demo DEMOS[] = {
-    { "limb", "shaders/limb.frag", "Inigo Quilez's two-bone IK: drag the target (the default toy)" },
-    { "creature", "shaders/creature.frag", "a four-legged creature walking, every leg solved by ik.glsl" },
-    { "feedback", "examples/feedback.json", "a shadertoy.com JSON: Common, Buffer A fed back into itself, Image" },
-    { "dirtoy", "examples/dirtoy", "a directory toy: a wave equation in Buffer A lighting a texture" },
-    { "cube", "examples/cube", "Cube A: a sky kept in a cubemap, seen in a mirror ball" },
-    { "trails", "examples/scale-out/trails", "trails that remember every frame (the scale-out example)" },
-    { "busy", "examples/busy.frag", "SDF iso-lines drawn to be hard to compress (bench render's scene)" },
-    { "sound", "examples/sound.frag", "a sound shader and its picture: -o song.wav, or hear it in view" },
-};
-enum { NDEMOS = sizeof DEMOS / sizeof DEMOS[0] };
-
-/* where demo d is, if it is there */
-static bool demo_path(const demo *d, char *buf, size_t n)
-{
-    const char *dir = iks_find_shader_dir();
-    if (!dir) return false;
-    char p[PATH_MAX], real[PATH_MAX];
-    int w = snprintf(p, sizeof p, "%s/../%s", dir, d->path);
-    /* the name messages and the window's title show: /usr/share/ikshade/examples/cube, not .../shaders/../ */
-    if (w <= 0 || (size_t)w >= sizeof p || !realpath(p, real)) return false;
-    return (size_t)snprintf(buf, n, "%s", real) < n;
-}
 
 static bool is_name(const char *s)
 {
@@ -81,19 +51,11 @@ static here what_is_here(const char *arg, const char **what)
     return HERE_NO_TOY;
 }
 
-static const demo *demo_named(const char *name)
-{
-    for (int i = 0; i < NDEMOS; i++)
-        if (!strcmp(DEMOS[i].name, name)) return &DEMOS[i];
-    return NULL;
-}
-
 const char *iks_cli_toy_path(const char *arg, char *buf, size_t n)
 {
     const char *what;
     if (!arg || !is_name(arg) || what_is_here(arg, &what) == HERE_TOY) return arg;
-    const demo *d = demo_named(arg);
-    return d && demo_path(d, buf, n) ? buf : arg;
+    return iks_demo_path(arg, buf, n) ? buf : arg;
 }
 
 void iks_cli_toy_note(const char *cmd, const char *arg, const char *path)
@@ -114,7 +76,7 @@ bool iks_cli_toy_missing(const char *cmd, const char *arg)
 
 void iks_cli_demo_names(FILE *f)
 {
-    for (int i = 0; i < NDEMOS; i++) fprintf(f, "%s%s", i ? " " : "", DEMOS[i].name);
+    for (int i = 0; iks_demo(i, NULL); i++) fprintf(f, "%s%s", i ? " " : "", iks_demo(i, NULL));
 }
 
 typedef struct {
@@ -150,11 +112,12 @@ int cmd_demos(int argc, char **argv)
     const char *dir = iks_find_shader_dir();
     if (!dir) return iks_fail("demos", "cannot find the shaders directory (set IKSHADE_SHADERS)");
     int shown = 0;
-    for (int i = 0; i < NDEMOS; i++) {
+    const char *name, *about;
+    for (int i = 0; (name = iks_demo(i, &about)); i++) {
         char p[PATH_MAX];
-        if (!demo_path(&DEMOS[i], p, sizeof p)) continue;
-        if (o.paths) iks_say(stdout, "%-9s %s", DEMOS[i].name, p); /* under $IKSHADE_SHADERS, a name of the user's */
-        else printf("%-9s %s\n", DEMOS[i].name, DEMOS[i].about);
+        if (!iks_demo_path(name, p, sizeof p)) continue;
+        if (o.paths) iks_say(stdout, "%-9s %s", name, p); /* under $IKSHADE_SHADERS, a name of the user's */
+        else printf("%-9s %s\n", name, about);
         shown++;
     }
     if (!shown) return iks_fail("demos", "no demo found beside %s", dir);

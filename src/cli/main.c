@@ -25,11 +25,16 @@ const int IKS_NCOMMANDS = (int)(sizeof IKS_COMMANDS / sizeof IKS_COMMANDS[0]);
 #define COMMANDS IKS_COMMANDS
 #define NCOMMANDS ((size_t)IKS_NCOMMANDS)
 
-static void usage(FILE *f) /* the full list, for --help */
+static void usage(FILE *f) /* the full list, for --help and a bare `ikshade` */
 {
     fprintf(f, "usage: ikshade <command> [options]\n\n"
                "A Shadertoy-style GLSL runner built around analytic two-bone IK.\n\ncommands:\n");
-    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+    /* the summaries in one column after the longest name, two spaces clear of it: help2man makes the
+     * man page's list from rows it can split there */
+    int w = 0;
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if ((int)strlen(COMMANDS[i].name) > w) w = (int)strlen(COMMANDS[i].name);
+    for (size_t i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-*s  %s\n", w, COMMANDS[i].name, COMMANDS[i].summary);
     fprintf(f, "\n  ikshade help <command>   (or ikshade <command> --help) for a command's options\n"
                "  ikshade help uniforms    the uniforms ikshade gives every pass\n"
                "  ikshade --version\n");
@@ -113,7 +118,12 @@ int main(int argc, char **argv)
     /* help and the version too: a reader that goes away (`ikshade --help | true`) is a quiet exit 1
      * (iks_stdout_status), as for every command (signals.c), not death by SIGPIPE */
     signal(SIGPIPE, SIG_IGN);
-    if (argc < 2) return iks_usage(NULL, "no command given (try ikshade --help)");
+    /* a newcomer's first try: the usage on stdout, and still a usage error in one line for a script */
+    if (argc < 2) {
+        usage(stdout);
+        fflush(stdout); /* before the error line, where both go to one terminal */
+        return iks_usage(NULL, "no command given (the commands are listed above)");
+    }
     const char *a = argv[1];
     if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
         buffer_whole();

@@ -17,7 +17,7 @@ if ! [ -f "$dest/node_modules/puppeteer-core/package.json" ] ||
     elif grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|ENETUNREACH|network' "$dest/npm.log"; then
       why="the npm registry ($reg) cannot be reached"
     else why="npm ci failed"; fi
-    echo "FAIL: this test needs npm's puppeteer-core (test tooling) from the npm registry: $why" >&2
+    echo "FAIL: this test needs npm's puppeteer-core (test tooling) from the npm registry: $why (make test SKIP=npm runs every other test)" >&2
     tail -5 "$dest/npm.log" | sed 's/^/  npm: /' >&2; exit 1
   fi
   cp "$src/package-lock.json" "$dest/node_modules/.ikshade-lock"
