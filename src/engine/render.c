@@ -757,8 +757,17 @@ static bool film_after(iks_toy *t, const plan *p, iks_render_stats *st, iks_err 
     int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
     while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR) {}
     bool ok = true;
+    iks_err why = IKS_ERR_INIT;
     if (iks_film_joined(&p->fl)) st->joined_before = true;
-    else ok = film_join(t, p, st, err);
+    else if (!film_join(t, p, st, &why) && why.code == IKS_E_FORMAT) {
+        /* another part's segment is not whole (cut short, of an older render): not this part's failure;
+         * that part, run again (resuming), draws it and joins the film */
+        iks_warnf(&t->e->log, "%s; not joined yet: the part that draws it again joins the film", why.msg);
+    } else if (why.code != IKS_OK) {
+        iks_err_move(err, &why);
+        ok = false;
+    }
+    iks_err_clear(&why);
     if (fd >= 0) close(fd);
     return ok;
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -128,13 +129,13 @@ static int probe(const char *path, char *out, size_t n, char *why, size_t nwhy)
     return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-/* the value of key in a report, into buf ("" when absent) */
+/* the value of key in a report, into buf ("" when absent); any case: Matroska says COMMENT */
 static void value_of(const char *report, const char *key, char *buf, size_t n)
 {
     buf[0] = '\0';
     size_t kl = strlen(key);
     for (const char *p = report; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-        if (strncmp(p, key, kl) == 0 && p[kl] == '=') {
+        if (strncasecmp(p, key, kl) == 0 && p[kl] == '=') {
             size_t l = strcspn(p + kl + 1, "\n");
             snprintf(buf, n, "%.*s", (int)l, p + kl + 1);
             return;
