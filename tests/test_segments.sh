@@ -3,7 +3,8 @@
 # ffprobe/ffmpeg alone: for MP4, Matroska and WebM the joined film has every frame once and in order (a
 # frame-numbered toy decoded back reads 0..N-1), key frames where segments start, the right frame rate
 # and duration, the container and codec profile browsers play, and the sound of one run of the whole
-# film, sample for sample (no gap or click at a join). --resume redoes only the missing and damaged
+# film, sample for sample (no gap or click at a join). A part killed or stopped mid-way leaves no
+# segment; --resume redoes only the missing and damaged
 # segments; a join refuses in one line, leaving no film, a segment missing, damaged, of another render
 # or of other settings; a GIF in segments is refused; more parts than frames still make the film.
 set -u
@@ -92,6 +93,33 @@ check "a part run again finds the film joined, and keeps it" grep -q 'film.mp4 i
 "$bin" "${R[@]}" -o film.mp4 --shard-count 4 --join 2>join.log
 check "--join joins again from the segments there" grep -q '4 segments of frames 0:50 joined -> film.mp4' join.log
 check_eq "... the same film" "$all" "$(numbers film.mp4)"
+
+# a part killed mid-way (SIGKILL: no clean-up) leaves no segment, only its hidden temporary; one stopped
+# by Ctrl-C leaves nothing, and says so; the same part again (resuming) draws it whole and joins
+cat >slow.glsl <<'EOF'
+void mainImage(out vec4 c, in vec2 p) {
+    float a = 0.0;
+    for (int i = 0; i < 600; i++) a = fract(a * 1.7 + sin(p.x * 0.01 + float(i) * 0.1 + iTime));
+    c = vec4(a, p.y / iResolution.y, 0.5, 1.0);
+}
+EOF
+S=(render slow.glsl --size 320x180 --frames 120 --jobs 1)
+"$bin" "${S[@]}" -o slow.mp4 --shard 1/2 --quiet
+# started: once ffmpeg has written some of the segment under its hidden name
+started() { for _ in $(seq 500); do [ -n "$(find slow.mp4.parts -name '.*' -size +0 2>/dev/null)" ] && return; sleep 0.02; done; }
+"$bin" "${S[@]}" -o slow.mp4 --shard 0/2 --quiet & pid=$!
+started; kill -KILL $pid; wait $pid 2>/dev/null
+check "a part killed mid-way: no segment at its name" [ ! -e slow.mp4.parts/00000-of-00002.mp4 ]
+check "... nor a film" [ ! -e slow.mp4 ]
+find slow.mp4.parts -name '.*0000*' -delete
+"$bin" "${S[@]}" -o slow.mp4 --shard 0/2 2>int.err & pid=$!
+started; kill -INT $pid; wait $pid; rc=$?
+check "a part stopped by Ctrl-C: exit 130" [ "$rc" -eq 130 ]
+check "... saying its segment was not made" grep -q "segment slow.mp4.parts/00000-of-00002.mp4 not made" int.err
+check "... and leaving no segment and no temporary" [ -z "$(ls -A slow.mp4.parts | grep -v -e 00001-of -e join.lock)" ]
+"$bin" "${S[@]}" -o slow.mp4 --shard 0/2 --resume --quiet
+check_eq "the part again draws it and joins the film: 120 frames" 120 \
+  "$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 slow.mp4)"
 
 # ---- a join refuses, in one line, what would not make this film ---------------------------------------
 # refused NAME WORDS: the join exits 1 with one line holding WORDS, and leaves no film and no temporary

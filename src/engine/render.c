@@ -800,6 +800,29 @@ static bool film_early(iks_toy *t, const plan *p, iks_render_stats *st, iks_code
     return true;
 }
 
+/* The error of a render stopped before its end: what the user has now, and how to go on */
+static void stopped_error(const plan *p, const iks_render_stats *st, const iks_writer_result *wr, long total, iks_err *err)
+{
+    const iks_render_desc *r = &p->d;
+    bool one_file = p->fmt->sink == IKS_SINK_FFMPEG || p->fmt->sink == IKS_SINK_ANIM;
+    if (p->film)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: segment %s not made (a segment is kept whole or not at "
+                    "all); the same part again draws it", p->seg);
+    else if (one_file && wr->kept)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
+                    "(it plays)", r->output, st->written, total);
+    else if (one_file)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
+    else if (p->fmt->sink == IKS_SINK_FILES && r->resume && st->written + st->kept < total)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
+                    "same render again (resuming) draws the rest", st->written + st->kept, total);
+    else if (p->fmt->sink == IKS_SINK_FILES && st->written < total)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
+                    "rest are frames %ld:%ld", st->written, total, r->first + st->written, r->end);
+    else
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
+}
+
 /* ---- the render -------------------------------------------------------------------------------- */
 
 static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_format *f, iks_render_stats *st);
@@ -971,7 +994,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
                   "settings changed): drawn again", other, other == 1 ? "" : "s", other == 1 ? "was" : "were");
     iks_err werr = IKS_ERR_INIT;
     iks_writer_result wr;
-    bool wok = iks_writer_close(w, ok, &wr, &werr);
+    /* a segment is whole or not there: one stopped part way is dropped, and drawn again whole */
+    bool wok = iks_writer_close(w, ok && !(stopped && p.film), &wr, &werr);
     audio_remove(audio);
     if (!wok && err.code == IKS_OK) iks_err_move(&err, &werr);
     iks_err_clear(&werr);
@@ -983,23 +1007,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     gl_free(&g);
     sigaction(SIGPIPE, &old_pipe, NULL);
     if (ok && !stopped && p.film) ok = film_after(t, &p, st, &err);
-    if (ok && stopped) {
-        /* what the user has now, and how to go on */
-        bool one_file = p.fmt->sink == IKS_SINK_FFMPEG || p.fmt->sink == IKS_SINK_ANIM;
-        if (one_file && wr.kept)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
-                        "(it plays)", r->output, st->written, total);
-        else if (one_file)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
-        else if (p.fmt->sink == IKS_SINK_FILES && r->resume && st->written + st->kept < total)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
-                        "same render again (resuming) draws the rest", st->written + st->kept, total);
-        else if (p.fmt->sink == IKS_SINK_FILES && st->written < total)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
-                        "rest are frames %ld:%ld", st->written, total, r->first + st->written, r->end);
-        else
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
-    }
+    if (ok && stopped) stopped_error(&p, st, &wr, total, &err);
     if (ok && !stopped) keep_going(&p, st->written + st->kept, total, start);
     return iks_publish(&err);
 }
