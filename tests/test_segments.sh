@@ -91,8 +91,11 @@ check_eq "... with every frame once and in order" "$all" "$(numbers film.mp4)"
 "$bin" "${R[@]}" -o film.mp4 --shard 2/4 --resume 2>again.log
 check "a part run again finds the film joined, and keeps it" grep -q 'film.mp4 is joined already' again.log
 "$bin" "${R[@]}" -o film.mp4 --shard-count 4 --join 2>join.log
-check "--join joins again from the segments there" grep -q '4 segments of frames 0:50 joined -> film.mp4' join.log
-check_eq "... the same film" "$all" "$(numbers film.mp4)"
+check "--join finds the film there, whole, and keeps it" grep -q 'film.mp4 is this film of 4 segments, whole, joined already: kept' join.log
+head -c "$(($(stat -c %s film.mp4) / 2))" film.mp4 >cut && cat cut >film.mp4
+"$bin" "${R[@]}" -o film.mp4 --shard-count 4 --join 2>join.log
+check "... but joins a film cut short again from the segments there" grep -q '4 segments of frames 0:50 joined -> film.mp4' join.log
+check_eq "... the whole film" "$all" "$(numbers film.mp4)"
 
 # a part killed mid-way (SIGKILL: no clean-up) leaves no segment, only its hidden temporary; one stopped
 # by Ctrl-C leaves nothing, and says so; the same part again (resuming) draws it whole and joins

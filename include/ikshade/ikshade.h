@@ -643,7 +643,8 @@ typedef enum {
     IKS_JOIN_NONE,      /* the segment alone */
     IKS_JOIN_WHEN_DONE, /* the segment, then the film when every other segment is there (the last part
                            to finish joins; a film of this render already there is kept) */
-    IKS_JOIN_NOW,       /* no segment drawn (segment unused): the film, from the segments there */
+    IKS_JOIN_NOW,       /* no segment drawn (segment unused): the film, from the segments there, unless
+                           the output is this film, whole, already (kept: joined_before) */
 } iks_join;
 
 typedef struct {

@@ -168,7 +168,8 @@ static const iks_opt OPTIONS[] = {
     IKS_OPT_FLAG_ROW(ropts, join, "--join", NULL, NULL,
       "with --shard-count N and a video: draw nothing, join the N segments the\n"
       "parts wrote into OUTPUT (the picture copied, the sound encoded once over\n"
-      "the film); refused when one is missing, damaged or of another render",
+      "the film); refused when one is missing, damaged or of another render;\n"
+      "an OUTPUT that is this film, whole, already is kept",
       .flags = 0),
     IKS_OPT_FLAG_ROW(ropts, r.resume, "--resume", NULL, NULL,
       "keep frames whose files (PNG, JPEG, EXR) are already there, complete,\n"
@@ -640,6 +641,11 @@ static int film_summary(const ropts *o, const iks_render_stats *st)
     const iks_render_desc *r = &o->r;
     if (o->quiet) return EXIT_OK;
     char seg[PATH_MAX] = "", then[PATH_MAX + 160] = "";
+    if (r->join == IKS_JOIN_NOW && st->joined_before) {
+        iks_say(stderr, "ikshade render: %s is this film of %ld segments, whole, joined already: kept", r->output,
+                r->segments);
+        return EXIT_OK;
+    }
     if (r->join == IKS_JOIN_NOW) {
         iks_say(stderr, "ikshade render: %ld segments of frames %ld:%ld joined -> %s%s", r->segments, r->first, r->end,
                 r->output, st->samples > 0 ? " (with the toy's sound, encoded once over the film)" : "");

@@ -790,7 +790,8 @@ static bool film_early(iks_toy *t, const plan *p, iks_render_stats *st, iks_code
 {
     iks_err err = IKS_ERR_INIT;
     if (!p->film) return false;
-    if (p->d.join == IKS_JOIN_NOW) film_join(t, p, st, &err);
+    if (p->d.join == IKS_JOIN_NOW && iks_film_joined(&p->fl)) st->joined_before = true;
+    else if (p->d.join == IKS_JOIN_NOW) film_join(t, p, st, &err);
     else if (p->empty_part) film_after(t, p, st, &err);
     else if (segment_kept(t, p)) {
         st->total = st->kept = p->d.end - p->d.first;

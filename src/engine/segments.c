@@ -209,7 +209,9 @@ bool iks_film_joined(const iks_film *f)
     if (access(f->output, F_OK) != 0 || probe(f->output, report, sizeof report, line, sizeof line) != 0) return false;
     value_of(report, "TAG:comment", comment, sizeof comment);
     film_comment(f, want, sizeof want);
-    return strcmp(comment, want) == 0;
+    char packets[32];
+    value_of(report, "nb_read_packets", packets, sizeof packets);
+    return strcmp(comment, want) == 0 && strtol(packets, NULL, 10) == f->end - f->first;
 }
 
 /* ---- the join ---------------------------------------------------------------------------------- */

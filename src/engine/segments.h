@@ -39,7 +39,7 @@ typedef struct {
 int iks_segment_check(const iks_film *f, long k, iks_seg_shape *shape, char *why, size_t n);
 /* How many of the film's segments are there, by name (an empty part counts as there) */
 long iks_film_segments_there(const iks_film *f);
-/* Whether the output is already this film, joined (its comment says so) */
+/* Whether the output is already this film, joined and whole (its comment says so, every frame reads) */
 bool iks_film_joined(const iks_film *f);
 /* Checks every segment and joins them into the output, with audio (a WAV of the whole film's sound, or
  * NULL) encoded once as the format's sound; atomically. IKS_E_FORMAT naming the first segment that is
