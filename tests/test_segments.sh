@@ -157,6 +157,9 @@ check_eq "the segment put back: the film joins" "$all" "$(numbers film.mp4)"
 check "a GIF in segments: a usage error" [ "$rc" -eq 2 ]
 check "... in one line saying why" [ "$(wc -l <gif.err)" -eq 1 ] && grep -q "palette is made for the whole clip" gif.err
 check "... and no file" [ ! -e film.gif ] && [ ! -e film.gif.parts ]
+"$bin" "${R[@]}" -o film2.mp4 --shard 0/4 --ffmpeg-args '-c:v libx264' 2>fa.err; rc=$?
+check "a film in segments with the user's ffmpeg options: a usage error naming them" [ "$rc" -eq 2 ] && grep -q -- "--ffmpeg-args" fa.err
+check "... and no file" [ ! -e film2.mp4 ] && [ ! -e film2.mp4.parts ]
 "$bin" "${R[@]}" -o film.mp4 --join 2>j.err; rc=$?
 check "--join without --shard-count: a usage error" [ "$rc" -eq 2 ] && grep -q "needs --shard-count N" j.err
 

@@ -93,8 +93,11 @@ static bool film_plan(plan *p, iks_err *err)
     snprintf(v, sizeof v, "%d", (int)r->join);
     if (r->join < IKS_JOIN_NONE || r->join > IKS_JOIN_NOW)
         return iks_err_field(err, IKS_E_USAGE, "join", v, "expected IKS_JOIN_NONE, _WHEN_DONE or _NOW");
+    if (r->ffmpeg_args)
+        return iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "a film in segments is made in ikshade's own "
+                             "settings, which its join holds every segment to");
     snprintf(v, sizeof v, "'%.300s'", r->output);
-    if (f->sink != IKS_SINK_FFMPEG || r->ffmpeg_args)
+    if (f->sink != IKS_SINK_FFMPEG)
         return iks_err_field(err, IKS_E_USAGE, "output", v, "a film in segments is a video in ikshade's own settings "
                              "(.mp4, .mkv or .webm)%s", f->sink == IKS_SINK_FILES ? ": image files are parts already" : "");
     if (!f->segments)
