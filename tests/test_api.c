@@ -1628,7 +1628,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/frames", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%02d.png", dir);
     progress_log pl = { .monotone = true };
-    iks_render_stats st = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1, -1, -1 };
+    iks_render_stats st = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1, -1, -1, -1, true, true };
     iks_render_desc d = { .output = pattern, .width = 16, .height = 8, .end = 3, .progress = on_progress,
                           .user = &pl };
     CHECK_CODE("iks_render_check of a good render", iks_render_check(&d), IKS_OK);
@@ -1676,7 +1676,7 @@ static void test_render(iks_engine *e)
     snprintf(dir, sizeof dir, "%s/stopped", tmpdir);
     snprintf(pattern, sizeof pattern, "%s/%%03d.png", dir);
     progress_log stop = { .stop_after = 1, .monotone = true };
-    iks_render_stats s2 = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1, -1, -1 };
+    iks_render_stats s2 = { -1, -1, -1, -1, -1, true, -1, -1, -1, -1, -1, -1, -1, true, true };
     iks_render_desc d2 = { .output = pattern, .width = 64, .height = 32, .end = 40, .progress = on_progress,
                            .user = &stop };
     CHECK_CODE("iks_render stopped by its progress callback", iks_render(t, &d2, &s2), IKS_E_INTERRUPTED);

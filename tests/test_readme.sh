@@ -62,6 +62,13 @@ check_eq "render -o out/%04d.png --frames 120: frame 119 is a 1280x720 RGB PNG" 
 check_eq "the feedback toy: 240 frames" "240" "$(ls "$c/trail" 2>/dev/null | grep -c '\.png$')"
 moved=$(python3 "$src/tests/png.py" diff "$c/trail/0100.png" "$c/trail/0239.png" 0 0 2>&1)
 check "... its trail moves (frames 100 and 239 differ: $moved)" grep -qE '^[1-9][0-9]* of [0-9]+ pixels differ' <<<"$moved"
+# docs/scale-out.md, run in page order: GNU parallel's parts drew their frames (into a directory the
+# page's earlier parts had filled they would have kept them all and drawn nothing: issue 42), and the
+# two parts of the film joined it, every frame at 60 fps
+check_eq "scale-out: GNU parallel's four parts, 240 frames in ptrails/" "240" "$(ls "$c/ptrails" 2>/dev/null | grep -c '\.png$')"
+check "... drawn by them, not kept from before" grep -qE 'ptrails/%05d.png \(shard [0-3]/4: frames [0-9]+:[0-9]+\)( \([0-9]+ drawn unsaved for the buffers\))?$' "$tmp/err.log"
+check_eq "scale-out: the film in two segments, joined: 240 frames at 60/1" "60/1,240" \
+  "$(ffprobe -v error -count_packets -show_entries stream=r_frame_rate,nb_read_packets -of csv=p=0 "$c/film/trails.mp4" 2>&1)"
 check_eq "the texture toy: t.png, 1280x720" "1280 720 3" "$(png info "$c/t.png" 2>&1)"
 check_eq "render --input take.txt at 3840x2160: the first frame" "3840 2160 3" "$(png info "$c/take/0000.png" 2>&1)"
 check_eq "view --record take.mp4: 30 frames in the video" "30" \

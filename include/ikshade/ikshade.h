@@ -642,6 +642,19 @@ typedef struct {
  * points. */
 typedef bool (*iks_progress_fn)(void *user, const iks_progress *p);
 
+/* What a render in segments (iks_render_desc.segments) does about the film. A join draws no picture:
+ * it checks every segment (there, whole, of this same render and settings: refused with
+ * IKS_E_FORMAT naming the first that is not), joins them into the output without encoding the
+ * picture again, and encodes the toy's sound once over the whole film (so no join has a gap or a
+ * click), atomically. */
+typedef enum {
+    IKS_JOIN_NONE,      /* the segment alone */
+    IKS_JOIN_WHEN_DONE, /* the segment, then the film when every other segment is there (the last part
+                           to finish joins; a film of this render already there is kept) */
+    IKS_JOIN_NOW,       /* no segment drawn (segment unused): the film, from the segments there, unless
+                           the output is this film, whole, already (kept: joined_before) */
+} iks_join;
+
 typedef struct {
     size_t struct_size; /* IKS_DESC_SIZE(iks_render_desc): see the conventions at the top */
     /* The format is the name's extension (iks_output_format lists them): image files, one a frame, named
@@ -709,6 +722,15 @@ typedef struct {
     /* The bytes of the iks_render_stats given to iks_render, which writes no more: sizeof(iks_render_stats)
      * for the members a later header adds to it; 0: 0.3.0's 88 (written .. height). */
     size_t stats_size;
+    /* A film in segments, for a render farm (docs/scale-out.md). segments N > 0 with a video output
+     * (.mp4 .mkv .webm in ikshade's own settings; not a GIF, whose palette is the clip's, nor
+     * ffmpeg_args): output names the whole film of frames first..end-1, and this render draws its part
+     * `segment` (0..N-1, as iks_shard_range cuts the range) into its own file, OUTPUT.parts/
+     * KKKKK-of-NNNNN.EXT (iks_segment_path), picture alone, starting on a key frame, written atomically
+     * and carrying the render's identity (resume keeps a whole one of this render). join says what
+     * becomes of the film: */
+    long segment, segments;
+    iks_join join;
 } iks_render_desc;
 #define IKS_RENDER_DESC_INIT IKS_DESC_INIT_(iks_render_desc)
 
@@ -724,6 +746,10 @@ typedef struct {
     long restored;          /* the checkpoint the buffers started from (its frame); 0: none */
     long checkpoints;       /* checkpoints written (or found there already, identical) */
     int width, height;      /* the frames' size (the description's, its defaults filled in) */
+    /* a render in segments: how many of the film's segments are there, whole (this one included), and
+     * whether the film was joined now (or found joined already: joined_before) */
+    long segments_there;
+    bool joined, joined_before;
 } iks_render_stats;
 
 /* The uniforms iks_render gives frame i of d: iTime = time0 + i/fps (in double), iTimeDelta 1/fps,
@@ -764,6 +790,9 @@ IKS_API iks_code iks_render_check(const iks_render_desc *d);
  * first parts the larger). A part is empty (*a == *b) when n exceeds the frames. IKS_E_USAGE when
  * n < 1, k outside 0..n-1 or end < first. */
 IKS_API iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b);
+/* The file of segment k of n of the film output (iks_render_desc.segments), into buf: OUTPUT.parts/
+ * KKKKK-of-NNNNN.EXT, the film's extension. IKS_E_USAGE when it does not fit in n bytes. */
+IKS_API iks_code iks_segment_path(const char *output, long k, long n, char *buf, size_t size);
 /* Renders frames first..end-1 of t to the output. A range that starts after 0 of a toy with buffers
  * draws the frames before it unsaved (noted through the logger), from the newest checkpoint at or
  * before it when checkpoint_dir has one, so it equals one long run. stats

@@ -31,6 +31,7 @@ typedef struct {
     const char *each;       /* --each DIR: a compatibility report instead of frames */
     const char *shard;      /* --shard K/N or auto */
     long shard_count;       /* --shard-count N, 0 when not given */
+    bool join;              /* --join: the film from its segments, none drawn */
     /* made after parsing */
     const char *shader;
     const iks_output_info *format; /* the output's format (the library's row), NULL for a name none takes */
@@ -156,15 +157,24 @@ static const iks_opt OPTIONS[] = {
       "render part K (0..N-1) of N contiguous parts of the --frames range; the\n"
       "parts together give the same files as one run (a part is empty when N > frames)\n"
       "auto: K and N from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT, _MIN,\n"
-      "_STEP), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel\n(PARALLEL_SEQ)",
+      "_STEP), a Kubernetes Indexed Job (JOB_COMPLETION_INDEX) or GNU parallel\n(PARALLEL_SEQ)\n"
+      "with a video (.mp4 .mkv .webm) each part is a segment, OUTPUT.parts/K-of-N.EXT,\n"
+      "and the last part to finish joins them into OUTPUT (see --join)",
       "shard", .need = "K/N or auto", .complete = "words:auto"),
     IKS_OPT_LONG_ROW(ropts, shard_count, "--shard-count", NULL, "N",
       "N for --shard auto where the environment lacks it (Kubernetes, GNU\nparallel)",
       .min = 1, .max = 100000000, .expect = "expected a whole number",
       .need = "the number of parts N"),
+    IKS_OPT_FLAG_ROW(ropts, join, "--join", NULL, NULL,
+      "with --shard-count N and a video: draw nothing, join the N segments the\n"
+      "parts wrote into OUTPUT (the picture copied, the sound encoded once over\n"
+      "the film); refused when one is missing, damaged or of another render;\n"
+      "an OUTPUT that is this film, whole, already is kept",
+      .flags = 0),
     IKS_OPT_FLAG_ROW(ropts, r.resume, "--resume", NULL, NULL,
       "keep frames whose files (PNG, JPEG, EXR) are already there, complete,\n"
-      "valid and of this same render (each carries its identity); draw the rest\n"
+      "valid and of this same render (each carries its identity), or a part's\n"
+      "video segment that is; draw the rest\n"
       "(a killed or preempted task is simply run again; frames of an edited\n"
       "shader are drawn again, and a warning says how many)", "resume", .flags = 0),
     IKS_OPT_STRING_ROW(ropts, r.checkpoint_dir, "--checkpoint", NULL, "DIR",
@@ -281,8 +291,8 @@ static int shard_from_env(long count, long *k, long *n)
     return -1;
 }
 
-/* --shard: the part of [first, end) this process takes */
-static int apply_shard(ropts *o)
+/* --shard: the part of [first, end) this process takes; film: the output is a video, made in segments */
+static int apply_shard(ropts *o, bool film)
 {
     iks_render_desc *r = &o->r;
     if (strcmp(o->shard, "auto") == 0) {
@@ -304,6 +314,13 @@ static int apply_shard(ropts *o)
     }
     long a, b;
     if (iks_shard_range(r->first, r->end, o->shard_k, o->shard_n, &a, &b) != IKS_OK) return iks_opts_error(&o->args);
+    if (film) {
+        /* a video: the library draws this part into its segment of the whole range's film */
+        r->segment = o->shard_k;
+        r->segments = o->shard_n;
+        r->join = IKS_JOIN_WHEN_DONE;
+        return -1;
+    }
     o->shard_empty = a == b;
     if (!o->shard_empty) {
         r->first = a;
@@ -320,6 +337,7 @@ static int parse_args(int argc, char **argv, ropts *o)
     memset(o, 0, sizeof *o);
     /* this header's layout: 0 would be the first one, and a member added since would read as 0 */
     o->r.struct_size = sizeof o->r;
+    o->r.stats_size = sizeof(iks_render_stats); /* its members past 0.3.0's (the segments') too */
     int rc = iks_opts_parse("render", OPTIONS, argc, argv, o, &o->args);
     if (rc >= 0 || (rc = iks_shared_parse(&o->s, &o->args)) >= 0) return rc;
     if (o->args.npos > 1)
@@ -372,14 +390,22 @@ static int parse_args(int argc, char **argv, ropts *o)
                          o->warmup, LONG_MAX);
     r->first += o->warmup;
     r->end += o->warmup;
-    if (o->shard_count && !o->shard) return iks_usage("render", "--shard-count goes with --shard auto");
+    if (o->join && o->shard) return iks_usage("render", "--join joins the parts' segments: give it --shard-count N, not "
+                                              "--shard (each part joins them when it finds the others done)");
+    if (o->join && !o->shard_count) return iks_usage("render", "--join needs --shard-count N: the number of segments");
+    if (o->shard_count && !o->shard && !o->join) return iks_usage("render", "--shard-count goes with --shard auto");
+    bool film = o->format && o->format->kind == IKS_OUTPUT_VIDEO;
+    if (o->join) {
+        r->segments = o->shard_count;
+        r->join = IKS_JOIN_NOW;
+    }
     iks_toy_desc td = iks_shared_toy(&o->s, o->shader);
     if (iks_toy_check(&td) != IKS_OK) return iks_opts_error(&o->args);
     if (o->shard) {
         /* what one run of the whole range refuses, every part refuses: a part's own range can pass
          * where the whole one cannot (its last frame's time; one file named for several frames) */
-        if (iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
-        rc = apply_shard(o);
+        if (!film && iks_render_check(r) != IKS_OK) return iks_opts_error(&o->args);
+        rc = apply_shard(o, film); /* a film's part keeps the whole range: checked below */
         if (rc >= 0) return rc;
     }
     if (o->format && o->format->kind == IKS_OUTPUT_RAW && isatty(STDOUT_FILENO))
@@ -609,6 +635,41 @@ static int load_error(const ropts *o)
     return iks_opts_error(&o->args);
 }
 
+/* The summary of a part of a film in segments, or of its join */
+static int film_summary(const ropts *o, const iks_render_stats *st)
+{
+    const iks_render_desc *r = &o->r;
+    if (o->quiet) return EXIT_OK;
+    char seg[PATH_MAX] = "", then[PATH_MAX + 160] = "";
+    if (r->join == IKS_JOIN_NOW && st->joined_before) {
+        iks_say(stderr, "ikshade render: %s is this film of %ld segments, whole, joined already: kept", r->output,
+                r->segments);
+        return EXIT_OK;
+    }
+    if (r->join == IKS_JOIN_NOW) {
+        iks_say(stderr, "ikshade render: %ld segments of frames %ld:%ld joined -> %s%s", r->segments, r->first, r->end,
+                r->output, st->samples > 0 ? " (with the toy's sound, encoded once over the film)" : "");
+        return EXIT_OK;
+    }
+    iks_segment_path(r->output, r->segment, r->segments, seg, sizeof seg);
+    if (st->joined) snprintf(then, sizeof then, "; all %ld there: joined -> %s", r->segments, r->output);
+    else if (st->joined_before) snprintf(then, sizeof then, "; all %ld there, and %s is joined already", r->segments, r->output);
+    else snprintf(then, sizeof then, "; %ld of %ld segments there (the last part to finish joins them)",
+                  st->segments_there, r->segments);
+    long a, b;
+    iks_shard_range(r->first, r->end, r->segment, r->segments, &a, &b);
+    if (a == b)
+        iks_say(stderr, "ikshade render: shard %ld/%ld of frames %ld:%ld has no frames%s", r->segment, r->segments, r->first,
+                r->end, then);
+    else if (st->kept)
+        iks_say(stderr, "ikshade render: segment %s kept from before (shard %ld/%ld: frames %ld:%ld)%s", seg, r->segment,
+                r->segments, a, b, then);
+    else
+        iks_say(stderr, "ikshade render: %ld frames of %dx%d in %.2f s -> %s (shard %ld/%ld: frames %ld:%ld)%s", st->written,
+                st->width, st->height, st->seconds, seg, r->segment, r->segments, a, b, then);
+    return EXIT_OK;
+}
+
 static int render(ropts *o)
 {
     if (o->each) return render_each(o);
@@ -662,6 +723,7 @@ static int render(ropts *o)
         free(words);
         return iks_exit_status(c);
     }
+    if (r->segments) return film_summary(o, &st);
     if (!o->quiet && st.samples > 0 && st.total == 0) {
         iks_say(stderr, "ikshade render: %.3f s of sound (%ld samples, 44100 Hz 16-bit stereo) in %.2f s -> %s",
                 st.samples / 44100.0, st.samples, st.seconds, r->output);

@@ -35,14 +35,14 @@ static const iks_format FORMATS[] = {
       .depths = IKS_DEPTH(8), .depth = 8 },
     { ID("MP4", ".mp4", "H.264 video through ffmpeg, with the toy's sound as AAC", VIDEO),
       .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "mp4",
-      .video_args = H264 " -movflags +faststart", .audio_args = AAC },
+      .video_args = H264, .audio_args = AAC, .mux_args = "-movflags +faststart", .segments = true },
     { ID("Matroska", ".mkv", "H.264 video through ffmpeg, with the toy's sound as AAC", VIDEO),
       .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true,
-      .muxer = "matroska", .video_args = H264, .audio_args = AAC },
+      .muxer = "matroska", .video_args = H264, .audio_args = AAC, .segments = true },
     { ID("WebM", ".webm", "VP9 video through ffmpeg, with the toy's sound as Opus", VIDEO),
       .depths = IKS_DEPTH(8), .depth = 8, .audio = true, .even = true, .muxer = "webm",
       .video_args = "-c:v libvpx-vp9 -b:v 0 -crf 32 -deadline realtime -cpu-used 8 -row-mt 1 -pix_fmt yuv420p",
-      .audio_args = "-c:a libopus -b:a 192k" },
+      .audio_args = "-c:a libopus -b:a 192k", .segments = true },
     /* one palette made for the whole clip (changes only, so a still background stays clean) */
     { ID("GIF", ".gif", "an animated GIF through ffmpeg, its palette made for the clip "
          "(delays are whole 1/100 s: 60 fps plays at 50)", VIDEO), .depths = IKS_DEPTH(8),

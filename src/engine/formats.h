@@ -49,6 +49,10 @@ typedef struct iks_format {
     const iks_anim_encoder *anim;      /* ANIM */
     const char *muxer;                 /* FFMPEG: ffmpeg's -f (NULL: from the name, for the user's own args) */
     const char *video_args, *audio_args; /* FFMPEG: ffmpeg's options for the video and the audio */
+    const char *mux_args;              /* FFMPEG: the container's options (a film joined from segments too) */
+    /* FFMPEG: made in segments that join without encoding again (each a closed stream from a key
+     * frame); not a GIF, whose palette is made for the whole clip */
+    bool segments;
     iks_image_check_fn check;          /* FILES that resume: whether a file is a whole frame, and its identity */
 } iks_format;
 

@@ -19,8 +19,10 @@
 #include "engine/writer_internal.h"
 #include "engine/toyreads.h"
 #include "engine/writer_wav.h"
+#include "engine/segments.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +51,12 @@ typedef struct {
     int level;
     const iks_engine *e; /* set by the render: its context is bound again after the caller's callback */
     char id[IKS_FRAME_ID_MAX]; /* image files: the render's identity (render_id), written into each frame */
+    /* a film in segments (d.segments): d's range and output are then this segment's, the film's in fl */
+    bool film;
+    bool empty_part;    /* this part has no frames (more parts than frames) */
+    iks_film fl;
+    char seg[PATH_MAX];  /* this segment's file */
+    char comment[512];   /* what it says of itself (iks_segment_comment) */
 } plan;
 
 /* The time's bound, the one time0 and a recording's times already have, far inside a float's range: a
@@ -69,6 +78,46 @@ static const char *num(double v, char *buf, size_t n)
 static const iks_format *output_format(const iks_render_desc *d)
 {
     return d && d->output ? iks_format_of(d->output, d->ffmpeg_args != NULL) : NULL;
+}
+
+/* A film in segments: checks that the output joins, and makes d this segment's render (its frames, its
+ * file); the film's range and name stay in fl. The identity is the render's, added by film_ready. */
+static bool film_plan(plan *p, iks_err *err)
+{
+    iks_render_desc *r = &p->d;
+    const iks_format *f = p->fmt;
+    char v[320];
+    snprintf(v, sizeof v, "%ld", r->segments);
+    if (r->segments < 1 || r->segments > MAX_FRAMES)
+        return iks_err_field(err, IKS_E_USAGE, "segments", v, "expected 1 to %ld segments", MAX_FRAMES);
+    snprintf(v, sizeof v, "%d", (int)r->join);
+    if (r->join < IKS_JOIN_NONE || r->join > IKS_JOIN_NOW)
+        return iks_err_field(err, IKS_E_USAGE, "join", v, "expected IKS_JOIN_NONE, _WHEN_DONE or _NOW");
+    if (r->ffmpeg_args)
+        return iks_err_field(err, IKS_E_USAGE, "ffmpeg_args", NULL, "a film in segments is made in ikshade's own "
+                             "settings, which its join holds every segment to");
+    snprintf(v, sizeof v, "'%.300s'", r->output);
+    if (f->sink != IKS_SINK_FFMPEG)
+        return iks_err_field(err, IKS_E_USAGE, "output", v, "a film in segments is a video in ikshade's own settings "
+                             "(.mp4, .mkv or .webm)%s", f->sink == IKS_SINK_FILES ? ": image files are parts already" : "");
+    if (!f->segments)
+        return iks_err_field(err, IKS_E_USAGE, "output", v, "%s segments cannot be joined without encoding the picture "
+                             "again (its palette is made for the whole clip): make the film .mp4, .mkv or .webm, or "
+                             "render image files", f->id.name);
+    p->film = true;
+    p->fl = (iks_film){ .output = r->output, .fmt = f, .first = r->first, .end = r->end, .n = r->segments,
+                        .fps = r->fps, .settings = iks_film_settings(f, r->width + r->width % 2, r->height + r->height % 2) };
+    if (r->join == IKS_JOIN_NOW) return true;
+    snprintf(v, sizeof v, "%ld", r->segment);
+    if (r->segment < 0 || r->segment >= r->segments)
+        return iks_err_field(err, IKS_E_USAGE, "segment", v, "expected a segment from 0 to %ld", r->segments - 1);
+    long a, b;
+    iks_shard_range(r->first, r->end, r->segment, r->segments, &a, &b);
+    p->empty_part = a == b;
+    if (!iks_segment_name(r->output, r->segment, r->segments, p->seg, sizeof p->seg))
+        return iks_err_field(err, IKS_E_USAGE, "output", v, "the name is too long");
+    if (!p->empty_part) r->first = a, r->end = b, r->output = p->seg;
+    return true;
 }
 
 /* Fills in the defaults and checks the description without GL; f is output_format(d). Errors name the
@@ -165,7 +214,7 @@ static bool make_plan(const iks_render_desc *d, const iks_format *f, plan *p, ik
                              "bits per channel", r->output, f->id.name, takes);
     }
     p->hdr = iks_format_float(f, r->depth);
-    if (r->resume && !f->resume)
+    if (r->resume && !f->resume && !r->segments)
         return iks_err_field(err, IKS_E_USAGE, "resume", NULL, "with output '%s': resume keeps files it can check "
                              "whole, frames in PNG, JPEG or EXR files, so the output must be those (e.g. "
                              "out/%%05d.png; join them into a video afterwards)", r->output);
@@ -177,7 +226,7 @@ static bool make_plan(const iks_render_desc *d, const iks_format *f, plan *p, ik
                              "needs checkpoint_dir: where the checkpoints go");
     if (r->checkpoint_dir && !*r->checkpoint_dir)
         return iks_err_field(err, IKS_E_USAGE, "checkpoint_dir", "''", "an empty directory name");
-    return true;
+    return (!r->segments && !r->join) || film_plan(p, err);
 }
 
 iks_code iks_shard_range(long first, long end, long k, long n, long *a, long *b)
@@ -674,6 +723,110 @@ static bool check_checkpoint_dir(const plan *p, const iks_toy *t, iks_err *err)
     return true;
 }
 
+/* ---- a film in segments ------------------------------------------------------------------------ */
+
+/* the render's identity (render_id), now known, into the film and the segment's comment */
+static void film_ready(plan *p)
+{
+    snprintf(p->fl.id, sizeof p->fl.id, "%s", p->id);
+    if (p->d.join != IKS_JOIN_NOW) iks_segment_comment(&p->fl, p->d.segment, p->comment, sizeof p->comment);
+}
+
+/* The film from its segments, with the toy's sound over the whole of it */
+static bool film_join(iks_toy *t, const plan *p, iks_render_stats *st, iks_err *err)
+{
+    iks_render_desc whole = p->d;
+    whole.first = p->fl.first;
+    whole.end = p->fl.end;
+    whole.output = p->fl.output;
+    char *audio = NULL;
+    if (p->fmt->audio && iks_gltoy_has_audio(&t->gl) && !video_audio(t, &whole, &audio, &st->samples, err)) return false;
+    bool ok = iks_film_join(&p->fl, audio, err);
+    audio_remove(audio);
+    st->joined = ok;
+    st->segments_there = iks_film_segments_there(&p->fl);
+    return ok;
+}
+
+/* After this part's segment: the film, when every segment is there and join asks for it. The parts
+ * that finish together take turns on a lock beside the segments; the one after the join finds the
+ * film there, of this render, and keeps it. */
+static bool film_after(iks_toy *t, const plan *p, iks_render_stats *st, iks_err *err)
+{
+    st->segments_there = iks_film_segments_there(&p->fl);
+    if (p->d.join != IKS_JOIN_WHEN_DONE || st->segments_there < p->fl.n) return true;
+    char lock[PATH_MAX];
+    snprintf(lock, sizeof lock, "%s.parts/.join.lock", p->fl.output);
+    int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+    while (fd >= 0 && flock(fd, LOCK_EX) != 0 && errno == EINTR) {}
+    bool ok = true;
+    iks_err why = IKS_ERR_INIT;
+    if (iks_film_joined(&p->fl)) st->joined_before = true;
+    else if (!film_join(t, p, st, &why) && why.code == IKS_E_FORMAT) {
+        /* another part's segment is not whole (cut short, of an older render): not this part's failure;
+         * that part, run again (resuming), draws it and joins the film */
+        iks_warnf(&t->e->log, "%s; not joined yet: the part that draws it again joins the film", why.msg);
+    } else if (why.code != IKS_OK) {
+        iks_err_move(err, &why);
+        ok = false;
+    }
+    iks_err_clear(&why);
+    if (fd >= 0) close(fd);
+    return ok;
+}
+
+/* Whether resuming keeps this part's segment: there, whole and of this film (else it is drawn again,
+ * with a note saying why) */
+static bool segment_kept(const iks_toy *t, const plan *p)
+{
+    if (!p->d.resume) return false;
+    iks_seg_shape shape = { { 0 } };
+    char why[768];
+    int rc = iks_segment_check(&p->fl, p->d.segment, &shape, why, sizeof why);
+    if (rc < 0) iks_logf(&t->e->log, IKS_LOG_INFO, "resume: %s %s: drawn again", p->seg, why);
+    return rc == 1;
+}
+
+/* What a film's render does before drawing, when that is all: a join alone, a part with no frames, a
+ * segment resuming keeps. true when it was (*c its result). */
+static bool film_early(iks_toy *t, const plan *p, iks_render_stats *st, iks_code *c)
+{
+    iks_err err = IKS_ERR_INIT;
+    if (!p->film) return false;
+    if (p->d.join == IKS_JOIN_NOW && iks_film_joined(&p->fl)) st->joined_before = true;
+    else if (p->d.join == IKS_JOIN_NOW) film_join(t, p, st, &err);
+    else if (p->empty_part) film_after(t, p, st, &err);
+    else if (segment_kept(t, p)) {
+        st->total = st->kept = p->d.end - p->d.first;
+        film_after(t, p, st, &err);
+    } else return false;
+    *c = iks_publish(&err);
+    return true;
+}
+
+/* The error of a render stopped before its end: what the user has now, and how to go on */
+static void stopped_error(const plan *p, const iks_render_stats *st, const iks_writer_result *wr, long total, iks_err *err)
+{
+    const iks_render_desc *r = &p->d;
+    bool one_file = p->fmt->sink == IKS_SINK_FFMPEG || p->fmt->sink == IKS_SINK_ANIM;
+    if (p->film)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: segment %s not made (a segment is kept whole or not at "
+                    "all); the same part again draws it", p->seg);
+    else if (one_file && wr->kept)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
+                    "(it plays)", r->output, st->written, total);
+    else if (one_file)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
+    else if (p->fmt->sink == IKS_SINK_FILES && r->resume && st->written + st->kept < total)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
+                    "same render again (resuming) draws the rest", st->written + st->kept, total);
+    else if (p->fmt->sink == IKS_SINK_FILES && st->written < total)
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
+                    "rest are frames %ld:%ld", st->written, total, r->first + st->written, r->end);
+    else
+        iks_err_set(err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
+}
+
 /* ---- the render -------------------------------------------------------------------------------- */
 
 static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_format *f, iks_render_stats *st);
@@ -752,12 +905,19 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     /* the toy's media are read whole for its identity once, where checkpoints are kept or frame files
      * carry it */
     bool files = p.fmt->sink == IKS_SINK_FILES;
-    if (((r->checkpoint_dir && t->gl.has_buffers) || files) && !iks_gltoy_content_id(&t->gl, &g.toy_id, &err)) {
+    if (((r->checkpoint_dir && t->gl.has_buffers) || files || p.film) && !iks_gltoy_content_id(&t->gl, &g.toy_id, &err)) {
         gl_free(&g);
         return iks_publish(&err);
     }
-    if (files) render_id(&p, &g, p.id, sizeof p.id);
-    bool takes_audio = p.fmt->audio || (p.fmt->sink == IKS_SINK_FFMPEG && r->ffmpeg_args);
+    if (files || p.film) render_id(&p, &g, p.id, sizeof p.id);
+    if (p.film) film_ready(&p);
+    iks_code fc;
+    if (film_early(t, &p, st, &fc)) {
+        gl_free(&g);
+        return fc;
+    }
+    /* a segment is picture alone: the film's sound is encoded once, at the join */
+    bool takes_audio = !p.film && (p.fmt->audio || (p.fmt->sink == IKS_SINK_FFMPEG && r->ffmpeg_args));
     if (takes_audio && iks_gltoy_has_audio(&t->gl) && !video_audio(t, r, &audio, &st->samples, &err)) {
         gl_free(&g);
         return iks_publish(&err);
@@ -767,7 +927,7 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
                            .fps = r->fps, .alpha = r->alpha, .png_level = p.level, .jobs = r->jobs,
                            .nice = encoder_nice(), .ffmpeg_args = r->ffmpeg_args, .depth = r->depth,
                            .quality = r->quality, .png_fast = p.png_fast, .audio = audio, .fmt = p.fmt,
-                           .pattern = p.pattern, .id = files ? p.id : NULL };
+                           .pattern = p.pattern, .id = files ? p.id : NULL, .comment = p.film ? p.comment : NULL };
     if (!iks_writer_open(&wd, &w, &err)) {
         audio_remove(audio);
         gl_free(&g);
@@ -838,7 +998,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
                   "settings changed): drawn again", other, other == 1 ? "" : "s", other == 1 ? "was" : "were");
     iks_err werr = IKS_ERR_INIT;
     iks_writer_result wr;
-    bool wok = iks_writer_close(w, ok, &wr, &werr);
+    /* a segment is whole or not there: one stopped part way is dropped, and drawn again whole */
+    bool wok = iks_writer_close(w, ok && !(stopped && p.film), &wr, &werr);
     audio_remove(audio);
     if (!wok && err.code == IKS_OK) iks_err_move(&err, &werr);
     iks_err_clear(&werr);
@@ -849,23 +1010,8 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     st->seconds = iks_now() - start;
     gl_free(&g);
     sigaction(SIGPIPE, &old_pipe, NULL);
-    if (ok && stopped) {
-        /* what the user has now, and how to go on */
-        bool one_file = p.fmt->sink == IKS_SINK_FFMPEG || p.fmt->sink == IKS_SINK_ANIM;
-        if (one_file && wr.kept)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %s holds the first %ld of %ld frames, properly closed "
-                        "(it plays)", r->output, st->written, total);
-        else if (one_file)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted before any frame was written: no %s made", r->output);
-        else if (p.fmt->sink == IKS_SINK_FILES && r->resume && st->written + st->kept < total)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames there, every one complete; the "
-                        "same render again (resuming) draws the rest", st->written + st->kept, total);
-        else if (p.fmt->sink == IKS_SINK_FILES && st->written < total)
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written, every one complete; the "
-                        "rest are frames %ld:%ld", st->written, total, r->first + st->written, r->end);
-        else
-            iks_err_set(&err, IKS_E_INTERRUPTED, "interrupted: %ld of %ld frames written", st->written, total);
-    }
+    if (ok && !stopped && p.film) ok = film_after(t, &p, st, &err);
+    if (ok && stopped) stopped_error(&p, st, &wr, total, &err);
     if (ok && !stopped) keep_going(&p, st->written + st->kept, total, start);
     return iks_publish(&err);
 }

@@ -40,6 +40,7 @@ typedef struct {
     const iks_format *fmt;
     bool pattern;
     const char *id;       /* image files: the render's identity, written into each (iks_image_opts.id) */
+    const char *comment;  /* a video in ikshade's settings: its comment tag (a segment's identity), or NULL */
 } iks_writer_desc;
 
 /* What the output became, from iks_writer_close */

@@ -240,6 +240,15 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
              * sound ends with the picture (a whole render's track is exactly as long as its frames) */
             args_of(&a, "-shortest");
         }
+        args_of(&a, f->mux_args);
+        /* a segment of a film says whose it is (segments.c reads it back before a join) */
+        if (d->comment) {
+            arg(&a, "-metadata");
+            char *c = NULL;
+            if (asprintf(&c, "comment=%s", d->comment) < 0) a.oom = true;
+            else arg(&a, c);
+            free(c);
+        }
         arg(&a, "-f");
         arg(&a, f->muxer);
     }
