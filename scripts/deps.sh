@@ -13,10 +13,11 @@ BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libx11-dev libst
             libwebp-dev libcjson-dev libopenexr-dev libisal-dev libegl-dev libegl-mesa0 libgl1-mesa-dri libcurl4-openssl-dev
             help2man dpkg-dev file libasound2-dev glslang-tools)
 # locales: api.locale and python.package make a decimal-comma locale (localedef) to run the library in
-# chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests
+# chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests; iproute2: the
+# Slurm farm test's namespaced network (ip)
 TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev python3-numpy python3-pil python3-venv python3-setuptools
            python3-wheel ffmpeg openexr git man-db
-           bash-completion chromium python3-yaml parallel slurm-wlm munge locales)
+           bash-completion chromium python3-yaml parallel slurm-wlm munge iproute2 locales)
 case "${1:-build}" in
   build) PKGS=("${BUILD_PKGS[@]}") ;;
   test) PKGS=("${BUILD_PKGS[@]}" "${TEST_PKGS[@]}") ;;
