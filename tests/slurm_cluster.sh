@@ -111,7 +111,9 @@ cluster_start() {
   done
   # A node that stops answering is DOWN after SlurmdTimeout (10 s), and its batch tasks are requeued
   # (JobRequeue=1, and the task's --requeue), as a farm wants of a machine that died; one that comes
-  # back and registers is used again (ReturnToService=1).
+  # back and registers is used again (ReturnToService=1). A requeued task may start again after
+  # cred_expire (120 s by default), and is placed by the next pass of the scheduler (sched_interval,
+  # 60 s by default): both shortened, so that a lost node's task runs again within seconds.
   cat >"$cl_dir/slurm.conf" <<EOF
 ClusterName=ikshadefarm
 SlurmctldHost=ikctl($ctlip)
@@ -134,6 +136,7 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/builtin
+SchedulerParameters=sched_interval=5
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=none

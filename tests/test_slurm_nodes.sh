@@ -52,16 +52,19 @@ one_run() {
 same_as_one() {
   local out=$1
   if is_video "$out"; then
-    local a b
-    a=$(ffmpeg -v error -i "one-$out" -map 0:v -f framemd5 - 2>&1 | grep -v '^#')
-    b=$(ffmpeg -v error -i "$out" -map 0:v -f framemd5 - 2>&1 | grep -v '^#')
-    check "$out: the video's decoded frames equal one run's ($(wc -l <<<"$b") frames, $(wc -l <<<"$a") wanted)" \
-      [ -n "$a" -a "$a" = "$b" ]
+    # each decoded frame's MD5, in order (ffmpeg's framemd5, its 6th field)
+    local a b first
+    a=$(ffmpeg -v error -i "one-$out" -map 0:v -f framemd5 - 2>/dev/null | grep -v '^#' | cut -d, -f6)
+    b=$(ffmpeg -v error -i "$out" -map 0:v -f framemd5 - 2>/dev/null | grep -v '^#' | cut -d, -f6)
+    first=$(paste -d' ' <(echo "$a") <(echo "$b") | awk '$1 != $2 { print NR - 1; exit }')
+    check "$out: the video's decoded frames equal one run's ($(grep -c . <<<"$b") frames, $(grep -c . <<<"$a") wanted; first that differs: ${first:-none})" \
+      [ "${a:+decoded}:${first:-none}" = "decoded:none" ]
   else
-    local got want
-    got=$(ls -A "$out" 2>/dev/null) want=$(ls -A "one-$out")
-    check "$out holds one run's frame files and nothing else (extra: $(comm -23 <(echo "$got") <(echo "$want") | tr '\n' ' ')missing: $(comm -13 <(echo "$got") <(echo "$want") | tr '\n' ' '))" \
-      [ "$got" = "$want" ]
+    local extra missing
+    extra=$(comm -23 <(ls -A "$out" 2>/dev/null) <(ls -A "one-$out") | tr '\n' ' ')
+    missing=$(comm -13 <(ls -A "$out" 2>/dev/null) <(ls -A "one-$out") | tr '\n' ' ')
+    check "$out holds one run's frame files and nothing else (extra: ${extra:-none}; missing: ${missing:-none})" \
+      [ -z "$extra$missing" ]
     check "$out: every frame equals one run's, byte for byte" diff -r "one-$out" "$out"
   fi
 }
@@ -129,7 +132,7 @@ lost() {
     sleep 0.1
   done
   if ! check "lost $out: a task of the array runs on iknode2 within 60 s (squeue: $(on_ctl squeue -h -o '%i %t %N' | tr '\n' ','))" [ -n "$task" ]; then
-    wait $sb; return
+    on_ctl scancel -u root; wait $sb; return
   fi
   k=${task#*_} a=$((${task#*_} * per)) b=$(((${task#*_} + 1) * per))
   # let it draw 30 frames of its part (past the checkpoint of frame a+20), then the node hangs
@@ -145,7 +148,7 @@ lost() {
   tmps=$(ls -A "$out" | grep '^\.' | tr '\n' ' ')
   if ! check "lost $out: task $task stopped on iknode2 midway through frames $a:$b (it had $have; a faster machine needs a slower toy)" \
        [ "$have" -ge 30 -a "$have" -lt $per ]; then
-    node_lose iknode2; wait $sb; return
+    node_lose iknode2; on_ctl scancel -u root; wait $sb; return
   fi
   echo "lost $out: iknode2 hangs then is lost with $have of frames $a:$b written (temporaries then: ${tmps:-none})"
   node_lose iknode2
@@ -155,7 +158,8 @@ lost() {
     [ "$(on_ctl sinfo -h -n iknode2 -o %t)" = 'down*' ] && gone=1 && break
     sleep 0.5
   done
-  check "lost $out: slurmctld marks iknode2 DOWN within 60 s (sinfo: $(on_ctl sinfo -h -N -o '%N %t' | tr '\n' ' '))" [ -n "$gone" ]
+  check "lost $out: slurmctld marks iknode2 DOWN within 60 s (sinfo: $(on_ctl sinfo -h -N -o '%N %t' | tr '\n' ' '))" [ -n "$gone" ] ||
+    on_ctl scancel -u root
   wait $sb
   check "lost $out: sbatch --wait of the array exits 0 once the requeued task is done (sbatch: $(tr '\n' ' ' <submit-lost.txt))" [ $? -eq 0 ]
   check "lost $out: slurmctld requeued task $task for iknode2's failure" \
