@@ -76,7 +76,27 @@ cl_kill_machine() {
 
 # node_freeze NODE: stops every process on NODE where it stands (a machine that hangs), so that what
 # it has written can be looked at before it is lost
-node_freeze() { local p; for p in $(cl_procs "$1"); do kill -STOP "$p" 2>/dev/null; done; }
+node_freeze() {
+  local p t line st all pids
+  pids=$(cl_procs "$1")
+  for p in $pids; do kill -STOP "$p" 2>/dev/null; done
+  # SIGSTOP is asynchronous: a thread stops only when it next leaves the kernel, so a rename under
+  # way still lands. Wait (bounded) until every thread of every process there says T (stopped).
+  for _ in $(seq 100); do
+    all=1
+    for p in $pids; do
+      for t in /proc/"$p"/task/*/stat; do
+        read -r line 2>/dev/null <"$t" || continue
+        st=${line##*) } st=${st%% *}
+        case $st in T|t|Z|X) ;; *) all= ;; esac
+      done
+    done
+    [ -n "$all" ] && return 0
+    sleep 0.1
+  done
+  echo "slurm_cluster: the processes of $1 did not all stop within 10 s" >&2
+  return 1
+}
 # node_lose NODE: the machine is gone, with its slurmd, its tasks and its network
 node_lose() { cl_kill_machine "$1" KILL; }
 

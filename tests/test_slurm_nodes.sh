@@ -143,7 +143,7 @@ lost() {
     [ -z "$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null)" ] && break
     sleep 0.05
   done
-  node_freeze iknode2
+  check "lost $out: every process on iknode2 stopped (SIGSTOP)" node_freeze iknode2
   have=$(count_in "$out" $a $b)
   local tmps
   tmps=$(ls -A "$out" | grep '^\.' | tr '\n' ' ')
