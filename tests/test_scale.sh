@@ -197,6 +197,20 @@ check "--resume kept the complete frames" [ "$kept" -eq $((have - 3)) ]
 check "... and redrew the 3 damaged ones and the missing ones" [ "$wrote" -eq $((60 - have + 3)) ]
 "$bin" "${L[@]}" -o lres/%03d.png --resume 2>res2.log
 check "--resume with every frame there draws nothing" grep -q '^ikshade render: 0 frames .*(60 kept from before)' res2.log
+# what a killed run was writing (hidden temporaries beside its frames, as a lost node leaves them) is
+# removed when the part runs again, and only that part's: another part's may be a live render's
+S=(render "$root/shaders/limb.frag" --size 32x18 --frames 6 -o stale/%02d.png)
+"$bin" "${S[@]}" --quiet
+head -c 50 stale/04.png >stale/.04.png.Ab12Cd; cp stale/05.png stale/.01.png.Zz98Yx; : >stale/.05.png.QwErTy
+: >stale/.05.png.short; rm stale/04.png
+"$bin" "${S[@]}" --shard 0/2 --resume 2>stale0.log
+check_eq "--resume of part 0/2 removes its own temporary, not part 1's" ".04.png.Ab12Cd .05.png.QwErTy .05.png.short 00.png 01.png 02.png 03.png 05.png " \
+  "$(ls -A stale | tr '\n' ' ')"
+check "... and says so" grep -q 'resume: removed 1 temporary a stopped run left (stale/.01.png.Zz98Yx)' stale0.log
+"$bin" "${S[@]}" --shard 1/2 --resume 2>stale1.log
+check_eq "--resume of part 1/2 removes its two, draws the missing frame, keeps a name not of its making" \
+  ".05.png.short 00.png 01.png 02.png 03.png 04.png 05.png " "$(ls -A stale | tr '\n' ' ')"
+check "... and says so" grep -q 'resume: removed 2 temporaries a stopped run left' stale1.log
 
 # a feedback toy killed mid-way: the kept frames are drawn again unsaved for the buffers' state
 T=(render "$trails" --size 320x180 --frames 40 --jobs 1)

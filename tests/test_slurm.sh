@@ -3,10 +3,12 @@
 # and the frames its tasks render equal one run's, byte for byte; submitted again after frames were
 # lost or damaged, it redraws just those (--resume). munged, slurmctld and slurmd are started here on
 # loopback with a temporary key, configuration and state, as root (the daemons need it), and stopped
-# on every way out. Debian's slurm-wlm and munge (scripts/deps.sh). Run by `make test-slurm`.
+# on every way out. Then tests/test_slurm_nodes.sh: two nodes, one lost midway. Debian's slurm-wlm
+# and munge (scripts/deps.sh). Run by `make test-slurm`.
 # usage: test_slurm.sh IKSHADE ROOT
 set -u
-. "$(dirname "$0")/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 bin=$(realpath "$1") root=$(realpath "$2")
 if [ "$(id -u)" != 0 ]; then
   echo "test_slurm: FAIL: needs root to start munged, slurmctld and slurmd (make test-slurm uses sudo -n where it can)" >&2
@@ -115,4 +117,11 @@ if [ "$fail" -ne 0 ]; then
   echo "--- slurmctld.log:" >&2; tail -15 "$d/slurmctld.log" >&2
   for f in ikshade-render-*.log; do echo "--- $f:" >&2; cat "$f" >&2; done
 fi
+# then a farm of two machines, one of them lost midway (tests/test_slurm_nodes.sh), once this
+# cluster is stopped: one Slurm cluster at a time
+echo "test_slurm: one node: $pass passed, $fail failed; now two nodes (tests/test_slurm_nodes.sh)"
+cd /
+stop
+trap - EXIT
+bash "$here/test_slurm_nodes.sh" "$bin" "$root" || { fail=$((fail + 1)); echo "FAIL: test_slurm_nodes.sh (above)" >&2; }
 finish

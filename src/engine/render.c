@@ -21,6 +21,7 @@
 #include "engine/writer_wav.h"
 #include "engine/segments.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -610,6 +611,58 @@ static bool kept_frame(const plan *p, long i, long *other)
     return false;
 }
 
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* Resuming: removes the hidden temporaries (`.NAME.XXXXXX`, iks_outfile_tmp_create's names) that a
+ * killed run left beside the frame files of [first, end), so that a part run again after a lost node
+ * or a SIGKILL leaves no debris. Only this part's frames: another part's temporaries may be a live
+ * render's (a part's frames are its own, so one run of a part at a time is the rule). Returns how
+ * many were removed; name gets the first one's. */
+static long remove_stale_temporaries(const plan *p, long first, long end, char *name, size_t n)
+{
+    long removed = 0, count = end - first;
+    if (!p->d.resume || !p->pattern || p->fmt->sink != IKS_SINK_FILES || count <= 0) return 0;
+    char **paths = calloc((size_t)count, sizeof *paths);
+    if (!paths) return 0;
+    char path[PATH_MAX];
+    long have = 0;
+    for (long i = first; i < end; i++)
+        if (iks_output_path(p->d.output, p->pattern, i, path, sizeof path) && (paths[have] = strdup(path))) have++;
+    qsort(paths, (size_t)have, sizeof *paths, cmp_str);
+    /* each directory the frames are in, once (sorted paths: a directory's frames are together) */
+    for (long i = 0; i < have; i++) {
+        const char *slash = strrchr(paths[i], '/');
+        size_t dl = slash ? (size_t)(slash - paths[i]) + 1 : 0;
+        if (i > 0 && strncmp(paths[i - 1], paths[i], dl) == 0 && !strchr(paths[i - 1] + dl, '/')) continue;
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof dir, "%.*s", dl ? (int)dl : 1, dl ? paths[i] : ".");
+        DIR *dp = opendir(dir);
+        if (!dp) continue;
+        struct dirent *e;
+        while ((e = readdir(dp))) {
+            /* ".NAME.XXXXXX": NAME a frame file of this part in this directory */
+            size_t len = strlen(e->d_name);
+            if (e->d_name[0] != '.' || len < 9 || e->d_name[len - 7] != '.') continue;
+            bool six = true;
+            for (size_t k = len - 6; k < len; k++)
+                if (!((e->d_name[k] >= 'a' && e->d_name[k] <= 'z') || (e->d_name[k] >= 'A' && e->d_name[k] <= 'Z') ||
+                      (e->d_name[k] >= '0' && e->d_name[k] <= '9')))
+                    six = false;
+            if (!six || dl + len - 8 >= sizeof path) continue;
+            snprintf(path, sizeof path, "%.*s%.*s", (int)dl, paths[i], (int)(len - 8), e->d_name + 1);
+            const char *key = path;
+            if (!bsearch(&key, paths, (size_t)have, sizeof *paths, cmp_str)) continue;
+            char tmp[PATH_MAX];
+            snprintf(tmp, sizeof tmp, "%.*s%s", (int)dl, paths[i], e->d_name);
+            if (unlink(tmp) == 0 && removed++ == 0) snprintf(name, n, "%s", tmp);
+        }
+        closedir(dp);
+    }
+    for (long i = 0; i < have; i++) free(paths[i]);
+    free(paths);
+    return removed;
+}
+
 /* what a checkpoint of this render at frame must say about itself */
 static void ckpt_want(const plan *p, const gl_state *g, long frame, iks_ckpt_want *w)
 {
@@ -942,7 +995,13 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     long total = st->total = r->end - r->first;
     bool stopped = false, ok = true;
     double start = iks_now();
-    /* resume: the frames already there from the start on are kept as they are */
+    /* resume: the frames already there from the start on are kept as they are, and what a killed run
+     * of this part was writing is removed */
+    char stale[PATH_MAX] = "";
+    long nstale = remove_stale_temporaries(&p, r->first, r->end, stale, sizeof stale);
+    if (nstale)
+        iks_logf(&t->e->log, IKS_LOG_INFO, "resume: removed %ld temporar%s a stopped run left (%s)", nstale,
+                 nstale == 1 ? "y" : "ies", stale);
     long from = r->first, other = 0;
     while (from < r->end && kept_frame(&p, from, &other)) from++, st->kept++;
     if (r->checkpoint_dir && !t->gl.has_buffers)
