@@ -284,22 +284,28 @@ fmt = struct.pack('<HHIIHH', 3, ch, 44100, 44100 * 4 * ch, 4 * ch, 32)
 open('c33.wav', 'wb').write(b'RIFF' + struct.pack('<I', 20 + len(fmt) + len(data)) + b'WAVE' + b'fmt ' + struct.pack('<I', len(fmt)) + fmt + b'data' + struct.pack('<I', len(data)) + data)"
 expect_fail "music of 33 channels: WebAudio takes at most 32, said in one line" 1 "c33.wav: 33 channels: a music channel takes at most 32" \
   "$bin" render spec.frag --channel0 c33.wav -o x.png --quiet
-expect_fail "a webcam: not supported, said so" 1 "--channel0 'webcam': a webcam is not supported" "$bin" render spec.frag --channel0 webcam -o x.png --quiet
+expect_fail "a webcam in an offline render: refused, naming --input and --missing-media" 1 \
+  "Image: iChannel0: a webcam is a live input: an offline render replays the session's recording of it \(--input: a session recorded with it\) or runs it black with --missing-media black" \
+  "$bin" render spec.frag --channel0 webcam -o x.png --quiet
 # with --missing-media=black (on either side of it): black, said once; in a directory toy's manifest too
 printf 'void mainImage(out vec4 c, in vec2 f) { c = texture(iChannel0, f / iResolution.xy) + vec4(0.25, 0.0, 0.0, 1.0); }\n' > live.frag
 "$bin" render live.frag --channel0 webcam --missing-media=black -o live.png --size 8x8 --quiet 2> live.err; rc=$?
 check "--channel0 webcam --missing-media=black: exit 0 (rc $rc)" [ "$rc" -eq 0 ]
 check_px "... the webcam is black (the shader adds 0.25 red)" "64 0 0" "$(png pixel live.png 4 4 | cut -d' ' -f1-3)"
-check "... and one warning says so ($(cat live.err))" [ "$(grep -c "warning: --channel0 'webcam': a webcam is not supported; black instead" live.err)" -eq 1 ]
+check "... and one warning says so ($(cat live.err))" [ "$(grep -c "warning: Image: iChannel0: a webcam is a live input; black in this render" live.err)" -eq 1 ]
 "$bin" render live.frag --missing-media black --channel0 mic,filter=nearest -o live2.png --size 8x8 --quiet 2> live2.err
-check "--missing-media before --channel0 mic: black too" px_near "$(png pixel live2.png 4 4 | cut -d' ' -f1-3)" "64 0 0"
-check "... said once" [ "$(grep -c "a microphone is not supported; black instead" live2.err)" -eq 1 ]
+check "--missing-media before --channel0 mic: silent (spectrum 0) too" px_near "$(png pixel live2.png 4 4 | cut -d' ' -f1-3)" "64 0 0"
+check "... said once" [ "$(grep -c "a microphone is a live input; silent in this render" live2.err)" -eq 1 ]
 mkdir -p livedir && cp live.frag livedir/image.glsl && printf 'image.iChannel0 = webcam\n' > livedir/manifest.txt
-expect_fail "a webcam in a manifest: refused, naming the line" 1 "livedir/manifest.txt:1: 'webcam': a webcam is not supported" \
+expect_fail "a webcam in a manifest: refused in an offline render" 1 "Image: iChannel0: a webcam is a live input" \
   "$bin" render livedir -o x.png --size 8x8 --quiet
+printf 'image.iChannel0 = webcam:/dev/video0\n' > livedir/manifest.txt
+expect_fail "a manifest naming a capture device: refused, naming the line" 1 "livedir/manifest.txt:1: a toy may not name a capture device \('/dev/video0'\)" \
+  "$bin" render livedir -o x.png --size 8x8 --quiet --missing-media=black
+printf 'image.iChannel0 = webcam\n' > livedir/manifest.txt
 "$bin" render livedir --missing-media=black -o live3.png --size 8x8 --quiet 2> live3.err
 check_px "... black with --missing-media=black" "64 0 0" "$(png pixel live3.png 4 4 | cut -d' ' -f1-3)"
-check "... said once" [ "$(grep -c "manifest.txt:1: 'webcam': a webcam is not supported; black instead" live3.err)" -eq 1 ]
+check "... said once" [ "$(grep -c "a webcam is a live input; black in this render" live3.err)" -eq 1 ]
 check "nothing left behind by the failures" [ ! -e x.png ]
 # Ctrl-C, once or twice, while ffmpeg decodes a long track: it stops (a hang meets timeout's KILL: 137),
 # exit 130, nothing left. The time it took is printed, not asserted.

@@ -239,8 +239,10 @@ printf '{"renderpass": [{"type": "buffer", "name": "Buffer A", "outputs": [{"id"
 expect_fail "no image pass" 1 "noimage.json: no pass of type \"image\"" "$bin" render noimage.json -o x.png
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }" "$(buf_in 2 0)")" > nobuf.json
 expect_fail "a channel naming a missing pass" 1 "iChannel0 reads a buffer the JSON does not define" "$bin" render nobuf.json -o x.png
+toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }" '{"id": 3, "ctype": "musicstream", "channel": 1}')" > stream.json
+expect_fail "an unsupported input" 1 "iChannel1: input type 'musicstream' is not supported" "$bin" render stream.json -o x.png
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) { c = vec4(1.0); }" '{"id": 3, "ctype": "webcam", "channel": 1}')" > video.json
-expect_fail "an unsupported input" 1 "iChannel1: input type 'webcam' is not supported" "$bin" render video.json -o x.png
+expect_fail "a JSON's webcam in an offline render" 1 "Image: iChannel1: a webcam is a live input" "$bin" render video.json -o x.png
 toy "$(pass image Image "void mainImage(out vec4 c, in vec2 f) {\n c = vec4(oops);\n}")" | sed 's/\\\\n/\\n/' > err.json
 err=$("$bin" render err.json -o x.png 2>&1 >/dev/null)
 check "a compile error in a JSON pass names the JSON and the pass" grep -qE '^err.json\[Image\]:[0-9]+(:[0-9]+)?: error' <<<"$err"

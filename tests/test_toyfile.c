@@ -271,20 +271,30 @@ static void test_json(void)
           str(tf.desc.pass[IKS_IMAGE_PASS].in[2].path));
     iks_toyfile_free(&tf);
 
+    static const char CAM[] =
+        "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"webcam\", "
+        "\"channel\": 1, \"filepath\": \"/presets/webcam.png\"}, {\"id\": 4, \"ctype\": \"mic\", \"channel\": 2}]}]}";
+    CHECK(iks_toyfile_parse_json(&tf, "v.json", CAM, false, &e, &logger), "%s", iks_err_msg(&e));
+    /* live inputs: the kinds, no file (the site's preset picture is not one), the default device */
+    CHECK(tf.desc.pass[IKS_IMAGE_PASS].in[1].kind == IKS_IN_WEBCAM && !tf.desc.pass[IKS_IMAGE_PASS].in[1].path &&
+          tf.desc.pass[IKS_IMAGE_PASS].in[2].kind == IKS_IN_MIC && !tf.desc.pass[IKS_IMAGE_PASS].in[2].path,
+          "a JSON's webcam and mic: kinds %d %d", (int)tf.desc.pass[IKS_IMAGE_PASS].in[1].kind,
+          (int)tf.desc.pass[IKS_IMAGE_PASS].in[2].kind);
+    iks_toyfile_free(&tf);
     static const char VIDEO[] =
-        "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"webcam\", \"channel\": 1}]}]}";
+        "{\"renderpass\": [{\"type\": \"image\", \"code\": \"\", \"inputs\": [{\"id\": 3, \"ctype\": \"musicstream\", \"channel\": 1}]}]}";
     expect(iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger), &e, IKS_E_UNSUPPORTED,
-           "v.json[Image]: iChannel1: input type 'webcam' is not supported", "webcam");
+           "v.json[Image]: iChannel1: input type 'musicstream' is not supported", "musicstream");
     {
         /* the JSON named once, with its pass: not "v.json: v.json[Image]: ..." */
-        static const char WANT[] = "v.json[Image]: iChannel1: input type 'webcam'";
+        static const char WANT[] = "v.json[Image]: iChannel1: input type 'musicstream'";
         bool ok = iks_toyfile_parse_json(&tf, "v.json", VIDEO, false, &e, &logger);
         CHECK(!ok && !strncmp(iks_err_msg(&e), WANT, strlen(WANT)), "the pass named once: '%s'", iks_err_msg(&e));
         iks_err_clear(&e);
     }
     nwarned = 0;
     CHECK(iks_toyfile_parse_json(&tf, "v.json", VIDEO, true, &e, &logger), "%s", iks_err_msg(&e));
-    CHECK(nwarned == 1 && strstr(warned, "input type 'webcam' is not supported; black instead"), "%d '%s'", nwarned,
+    CHECK(nwarned == 1 && strstr(warned, "input type 'musicstream' is not supported; black instead"), "%d '%s'", nwarned,
           warned);
     iks_toyfile_free(&tf);
 }
@@ -413,7 +423,7 @@ static void test_tables(void)
     /* the completion made from the rows: every word and ending once, black too */
     char comp[1024];
     iks_channel_kinds_complete(comp, sizeof comp);
-    CHECK(!strcmp(comp, "words:a b c d cube_a keyboard black|file:png jpg jpeg bin " IKS_MEDIA_AUDIO_EXTS " "
+    CHECK(!strcmp(comp, "words:a b c d cube_a keyboard mic webcam black|file:png jpg jpeg bin " IKS_MEDIA_AUDIO_EXTS " "
                         IKS_MEDIA_VIDEO_EXTS), "the channel completion: %s", comp);
     iks_input in;
     iks_err e = IKS_ERR_INIT;

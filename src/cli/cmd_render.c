@@ -143,7 +143,7 @@ static const iks_opt OPTIONS[] = {
     IKS_OPT_STRING_ROW(ropts, input_path, "--input", NULL, "FILE",
       "replay a session recorded by `ikshade view --record-input FILE`: its\n"
       "mouse, keys and --set values, resampled at --fps and scaled to --size;\n--frames defaults to the whole session",
-      "input frames", .complete = "file",
+      "input frames input_log", .complete = "file",
       .need = "a recorded session (ikshade view --record-input FILE)"),
     IKS_OPT_STRING_ROW(ropts, r.ffmpeg_args, "--ffmpeg-args", NULL, "'ARGS'",
       "a video's ffmpeg output options instead of ours (any extension\n"

@@ -193,6 +193,11 @@ long iks_input_log_keys(const iks_input_log *l, double fps, long i, long from, i
 long iks_input_log_params(const iks_input_log *l, double fps, long i, long from, const iks_setting **s);
 /* how many u lines the log has, and the i-th's setting (0 <= i < count) */
 long iks_input_log_param_count(const iks_input_log *l);
+/* The recorded live channels (c lines): how many; and channel of the pass at slot, if recorded: its
+ * file (beside the log) and the session's second it starts at */
+int iks_input_log_live_count(const iks_input_log *l);
+double iks_input_log_itime0(const iks_input_log *l); /* the first frame's iTime: replay's time runs on from it */
+bool iks_input_log_live(const iks_input_log *l, int slot, int channel, const char **path, double *t0);
 const iks_setting *iks_input_log_param(const iks_input_log *l, long i);
 /* The file l was loaded from (iks_input_log_load), NULL for one parsed from text: an output must not
  * replace the recording it replays */

@@ -8,6 +8,10 @@
  *   r T ok|error                     the shader was reloaded (for the reader: not replayed)
  *   u T NAME=V[,V..]                 a parameter changed in the viewer's panel (a drag, a toggle, a
  *                                    reset), in --set's syntax: the value from then on
+ *   c T0 PASS N FILE                 live channel N (0-3) of PASS (a manifest word: image, a..d, cube_a)
+ *                                    was recorded into FILE, a name beside the log (a WAV for a
+ *                                    microphone, a video for a webcam), whose start is the session's
+ *                                    second T0; any place in the file (written when the capture began)
  *   # ...                            a comment
  *
  * Replay resamples the session on its own clock: render frame i stands at T = i / fps; it gets the
@@ -15,7 +19,8 @@
  * the mouse's w > 0 only if a press happened since the previous render frame (the site's rule); keys that
  * went down or up since then reach the keyboard texture, and so do the parameters changed since then (u
  * lines: each applied at the first render frame at or after its T, as a key is); the time runs on from
- * the session's first.
+ * the session's first. A recorded live channel is replayed as the music or video channel its FILE is,
+ * from T0 on, once: render frame i reads it at i / fps - T0, as the viewer showed it then.
  * What it does not do: draw (render.c), or read the window (live.c writes the lines). */
 #include "engine/checkpoint.h"
 #include "base/strutil.h"
@@ -48,6 +53,12 @@ typedef struct {
     iks_setting s;
 } rec_param;
 
+typedef struct {
+    double t0;
+    int slot, channel;
+    char *path; /* FILE beside the log: the log's directory joined (owned) */
+} rec_live;
+
 struct iks_input_log {
     rec_param *u;
     long nu;
@@ -61,6 +72,9 @@ struct iks_input_log {
     char **sets;
     int nsets;
     size_t capsets;
+    rec_live *c;
+    int nc;
+    size_t capc;
     char *path; /* the file it was loaded from, or NULL */
 };
 
@@ -69,6 +83,8 @@ void iks_input_log_free(iks_input_log *l)
     if (!l) return;
     for (int i = 0; i < l->nsets; i++) free(l->sets[i]);
     free(l->sets);
+    for (int i = 0; i < l->nc; i++) free(l->c[i].path);
+    free(l->c);
     free(l->f);
     free(l->k);
     free(l->u);
@@ -96,6 +112,7 @@ static bool num(char **s, double *v)
 typedef struct {
     iks_input_log *l;
     const char *name; /* the file's, in messages */
+    const char *dir;  /* its path: a recording's FILE lies beside it */
     int lineno;
     double last_t;    /* the previous line's time: times never go back */
     iks_err *err;
@@ -146,6 +163,36 @@ static bool parse_param(reader *r, char *s)
     iks_input_log *l = r->l;
     if (!IKS_GROW(l->u, l->nu + 1, l->capu)) return out_of_memory(r);
     l->u[l->nu++] = (rec_param){ .t = t, .s = st };
+    return true;
+}
+
+/* c T0 PASS N FILE: FILE a plain name (no directory: it lies beside the log, and a log from elsewhere
+ * must not make a render read other files) */
+static bool parse_live(reader *r, char *s)
+{
+    double t0, ch;
+    s = skip_blanks(s);
+    bool ok = num(&s, &t0) && t0 >= 0 && t0 <= 1e9;
+    s = skip_blanks(s);
+    size_t wn = strcspn(s, " \t");
+    int slot = ok ? iks_pass_slot_of_word(s, wn) : -1;
+    s = skip_blanks(s + wn);
+    ok = ok && slot >= 0 && slot < IKS_PASSES && num(&s, &ch) && (ch == 0 || ch == 1 || ch == 2 || ch == 3);
+    const char *file = skip_blanks(s);
+    if (!ok || s == file || !*file || strchr(file, '/') || !strcmp(file, ".") || !strcmp(file, ".."))
+        return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: expected 'c T0 PASS N FILE' (a recorded live channel: "
+                           "T0 >= 0, PASS image, a-d or cube_a, N 0-3, FILE a name beside the log)", r->name, r->lineno);
+    iks_input_log *l = r->l;
+    for (int i = 0; i < l->nc; i++)
+        if (l->c[i].slot == slot && l->c[i].channel == (int)ch)
+            return iks_err_set(r->err, IKS_E_FORMAT, "%s:%d: channel %d of %s is recorded twice", r->name, r->lineno,
+                               (int)ch, iks_pass_kind_at(slot)->name);
+    if (!IKS_GROW(l->c, l->nc + 1, l->capc)) return out_of_memory(r);
+    char *path = NULL;
+    const char *slash = r->dir ? strrchr(r->dir, '/') : NULL;
+    if (slash ? asprintf(&path, "%.*s/%s", (int)(slash - r->dir), r->dir, file) < 0 : !(path = strdup(file)))
+        return out_of_memory(r);
+    l->c[l->nc++] = (rec_live){ .t0 = t0, .slot = slot, .channel = (int)ch, .path = path };
     return true;
 }
 
@@ -220,7 +267,7 @@ static bool parse_event(reader *r, char kind, char *s)
                            kind == 'f' ? "'f T ITIME W H MX MY MZ MW' (finite numbers)"
                            : kind == 'k' ? "'k T CODE DOWN' (finite numbers)"
                            : kind == 'r' ? "'r T ok' or 'r T error'"
-                                         : "a line f (frame), k (key), u (parameter), r (reload), set or # (comment)");
+                                         : "a line f (frame), k (key), u (parameter), c (live channel), r (reload), set or # (comment)");
     if (!line_time(r, v[0], v[0] > 1e9 || (kind == 'f' && fabs(v[1]) > 1e9))) return false;
     if (kind == 'f') return add_frame(r, v);
     if (kind == 'k') return add_key(r, v);
@@ -235,6 +282,7 @@ static bool parse_line(reader *r, char *s)
     else if (kind == 's') kind = '?';
     if (*s != ' ' && *s != '\t') kind = '?';
     if (kind == 'u') return parse_param(r, s);
+    if (kind == 'c') return parse_live(r, s);
     if (kind == 's') return parse_set(r, s);
     return parse_event(r, kind, s);
 }
@@ -254,7 +302,7 @@ iks_code iks_input_log_parse(const char *name, const char *text, iks_input_log *
         iks_err_set(&err, IKS_E_NOMEM, "%s: out of memory", name);
         return iks_publish(&err);
     }
-    reader r = { .l = l, .name = name, .last_t = -INFINITY, .err = &err };
+    reader r = { .l = l, .name = name, .dir = name, .last_t = -INFINITY, .err = &err };
     bool header = false;
     for (char *ln = copy, *next; ln; ln = next) {
         next = strchr(ln, '\n');
@@ -425,6 +473,13 @@ uint64_t iks_input_log_hash(const iks_input_log *l)
         h = iks_fnv(h, &k->code, sizeof k->code);
         h = iks_fnv(h, &k->down, sizeof k->down);
     }
+    for (int i = 0; i < l->nc; i++) {
+        const rec_live *c = &l->c[i];
+        h = iks_fnv(h, &c->t0, sizeof c->t0);
+        h = iks_fnv(h, &c->slot, sizeof c->slot);
+        h = iks_fnv(h, &c->channel, sizeof c->channel);
+        h = iks_fnv(h, c->path, strlen(c->path));
+    }
     for (long i = 0; i < l->nu; i++) {
         const rec_param *u = &l->u[i];
         h = iks_fnv(h, &u->t, sizeof u->t);
@@ -434,3 +489,18 @@ uint64_t iks_input_log_hash(const iks_input_log *l)
     }
     return h;
 }
+
+int iks_input_log_live_count(const iks_input_log *l) { return l ? l->nc : 0; }
+
+bool iks_input_log_live(const iks_input_log *l, int slot, int channel, const char **path, double *t0)
+{
+    for (int i = 0; l && i < l->nc; i++)
+        if (l->c[i].slot == slot && l->c[i].channel == channel) {
+            *path = l->c[i].path;
+            *t0 = l->c[i].t0;
+            return true;
+        }
+    return false;
+}
+
+double iks_input_log_itime0(const iks_input_log *l) { return l->f[0].itime; }

@@ -885,6 +885,7 @@ static void stopped_error(const plan *p, const iks_render_stats *st, const iks_w
 static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_format *f, iks_render_stats *st);
 
 static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats);
+static iks_code render_made(iks_toy *t, const iks_render_desc *d, iks_render_stats *st);
 
 /* the host contract: the caller's context (or its GL state) as it was, on every return */
 iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stats)
@@ -914,9 +915,56 @@ iks_code iks_render(iks_toy *t, const iks_render_desc *d, iks_render_stats *stat
     return c;
 }
 
+/* A toy's live channels (microphone, webcam) in an offline render: each replays its recording from the
+ * session's input log, or is silent and black where the toy was loaded with missing_media_black;
+ * anything else would make a render that no later one repeats, so it is refused. */
+static bool live_begin(iks_toy *t, const iks_render_desc *d, iks_err *err)
+{
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++) {
+            const iks_channel_kind *k = iks_channel_kind_of(t->gl.in[p][c].kind);
+            if (!k || !k->live || !t->gl.live[p][c]) continue;
+            const char *file;
+            double t0;
+            if (d && iks_input_log_live(d->input, p, c, &file, &t0)) {
+                /* the session's time T is the replay's iTime less the first frame's */
+                if (!iks_media_replay(&t->gl, p, c, file, iks_input_log_itime0(d->input) + t0, err)) return false;
+                continue;
+            }
+            if (t->tf.desc.live_black) {
+                iks_warnf(&t->e->log, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s is a live input; %s in this render",
+                          iks_pass_kind_at(p)->name, c, k->noun, k->kind == IKS_IN_MIC ? "silent" : "black");
+                continue;
+            }
+            /* input_log: the render description's input, as the command line's table words it */
+            return iks_err_set(err, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s is a live input: an offline "
+                               "render replays the session's recording of it (input_log: a session recorded with it%s) or runs it %s with "
+                               "missing_media_black", iks_pass_kind_at(p)->name, c, k->noun,
+                               d && d->input ? ", but this one has none of it" : "",
+                               k->kind == IKS_IN_MIC ? "silent" : "black");
+        }
+    return true;
+}
+
+/* The recordings put back to the live channels they stand for: the toy is the host's again */
+static void live_end(iks_toy *t)
+{
+    for (int p = 0; p < IKS_PASSES; p++)
+        for (int c = 0; c < 4; c++) iks_media_unreplay(&t->gl, p, c);
+}
+
 static iks_code render_entry(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
 {
     if (!t) return iks_fail_usage("iks_render: toy is NULL");
+    iks_err lerr = IKS_ERR_INIT;
+    bool live_ok = live_begin(t, d, &lerr);
+    iks_code c = live_ok ? render_made(t, d, st) : iks_publish(&lerr);
+    live_end(t);
+    return c;
+}
+
+static iks_code render_made(iks_toy *t, const iks_render_desc *d, iks_render_stats *st)
+{
     /* the directories a render makes for its output and checkpoints are taken back when it fails, where
      * they are empty (a video that ffmpeg refused, a refused checkpoint): a failed render leaves
      * nothing, an empty directory included; frames it did write keep theirs */

@@ -124,7 +124,9 @@ static bool channel_check(const char *spec, const char *field, iks_err *err)
      * there is the caller's mistake, said before any context is made */
     struct stat st;
     bool ok = true;
-    if (in.path && stat(in.path, &st) != 0) {
+    const iks_channel_kind *k = iks_channel_kind_of(in.kind);
+    /* a live input's is a capture device, which is there or not when it runs (it may come later) */
+    if (in.path && k && k->file && stat(in.path, &st) != 0) {
         char q[300];
         snprintf(q, sizeof q, "'%.280s'", spec);
         int e = errno;
@@ -296,6 +298,7 @@ bool iks_toy_spec_build(const iks_toy_desc *d, const char *shader_dir, iks_toyfi
     if (d->glsl != IKS_GLSL_AUTO) tf->desc.es = d->glsl == IKS_GLSL_ES;
     tf->desc.sound_only = d->sound_only;
     tf->desc.cube_size = d->cube_size;
+    tf->desc.live_black = d->missing_media_black;
     return true;
 }
 

@@ -16,6 +16,14 @@
 
 struct iks_media {
     bool video;
+    bool live;              /* a microphone or webcam: t->live[pass][c] (livein.c) is its state */
+    /* A recording of a live channel replayed as a file (iks_media_replay): its channel time is the
+     * frame's time less start, it plays once (no loop: silence or its last frame past the end) */
+    bool once;
+    double start;
+    char *replay_path;      /* owned; t->in[pass][c].path points here while it is replayed */
+    iks_input_kind live_kind; /* what it replays: its channel's own kind and device, put back after */
+    const char *device;
     iks_audio audio;
     iks_analyser an;
     uint8_t bytes[2 * IKS_ANALYSER_BINS];
@@ -25,15 +33,19 @@ struct iks_media {
     long shown;             /* the video frame in the texture, -1 before the first */
 };
 
-bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e)
+static bool open_channel(iks_gltoy *t, int pass, int c, bool once, double start, iks_err *e)
 {
     const iks_input *in = &t->in[pass][c];
     struct iks_media *m = calloc(1, sizeof *m);
     if (!m) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
     t->media[pass][c] = m;
+    m->once = once;
+    m->start = start;
     m->video = in->kind == IKS_IN_VIDEO;
+    m->live = iks_channel_kind_of(in->kind) && iks_channel_kind_of(in->kind)->live;
     m->last_t = NAN;
     m->shown = -1;
+    if (m->live) return iks_livein_open(t, pass, c, e);
     float *res = t->tex_res[pass][c];
     glGenTextures(1, &t->tex[pass][c]);
     glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
@@ -41,7 +53,7 @@ bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e)
     if (!m->video) {
         /* a missing file (--missing-media=black) is silence: the analyser of no samples */
         if (in->path && !iks_audio_load(in->path, &m->audio, e)) return false;
-        iks_analyser_init(&m->an, m->audio.samples, m->audio.n, true);
+        iks_analyser_init(&m->an, m->audio.samples, m->audio.n, !m->once);
         glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, IKS_ANALYSER_BINS, 2, 0, GL_RED, GL_UNSIGNED_BYTE, m->bytes);
         res[0] = IKS_ANALYSER_BINS, res[1] = 2, res[2] = 1;
     } else if (!in->path) {
@@ -64,15 +76,22 @@ bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e)
     return true;
 }
 
+bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e) { return open_channel(t, pass, c, false, 0, e); }
+
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time)
 {
     struct iks_media *m = t->media[pass][c];
     if (!m) return;
+    if (m->live) {
+        iks_livein_update(t, pass, c, f, channel_time);
+        return;
+    }
     const iks_input *in = &t->in[pass][c];
     double tc = f->time > 0 && isfinite(f->time) ? f->time : 0.0;
+    if (m->once) tc = isfinite(f->time) && f->time > m->start ? f->time - m->start : 0.0;
     if (!m->video) {
         double len = m->audio.n ? (double)m->audio.n / IKS_ANALYSER_RATE : 0;
-        *channel_time = (float)(len > 0 ? fmod(tc, len) : tc);
+        *channel_time = (float)(len > 0 && !m->once ? fmod(tc, len) : tc);
         double dt = f->time_delta > 0 ? f->time_delta : 1.0 / 60;
         if (tc == m->last_t && dt == m->last_dt) return;
         iks_analyser_frame(&m->an, tc, dt, m->bytes);
@@ -85,7 +104,10 @@ void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *
         return;
     }
     if (!in->path) return; /* black */
-    *channel_time = (float)fmod(tc, iks_video_duration(&m->vid));
+    double dur = iks_video_duration(&m->vid);
+    /* a recording holds its last frame past its end (the session ended there) */
+    if (m->once && tc >= dur) tc = fmax(0.0, dur - 0.5 / m->vid.fps);
+    *channel_time = (float)(m->once ? tc : fmod(tc, dur));
     iks_err e = IKS_ERR_INIT;
     const uint8_t *px = iks_video_frame_at(&m->vid, tc, &e);
     if (!px) {
@@ -114,6 +136,9 @@ void iks_media_close(iks_gltoy *t, int pass, int c)
 {
     struct iks_media *m = t->media[pass][c];
     if (!m) return;
+    if (m->live) iks_livein_close(t, pass, c);
+    if (m->replay_path) t->in[pass][c].path = NULL; /* it pointed at the copy freed here */
+    free(m->replay_path);
     iks_audio_free(&m->audio);
     if (m->video && m->vid.path) iks_video_close(&m->vid); /* a zeroed one was never opened */
     free(m->flipped);
@@ -126,11 +151,14 @@ void iks_gltoy_music_add(const iks_gltoy *t, long long first, long n, int32_t *a
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++) {
             const struct iks_media *m = t->media[p][c];
-            if (!m || m->video || !m->audio.n) continue;
+            if (!m || m->video || m->live || !m->audio.n) continue;
             long long len = (long long)m->audio.n;
+            /* a replayed recording starts where the session's capture did, and plays once */
+            long long skip = m->once ? llround(m->start * IKS_ANALYSER_RATE) : 0;
             for (long i = 0; i < n; i++) {
-                long long pos = first + i;
+                long long pos = first + i - skip;
                 if (pos < 0) continue; /* before the shader started: silence */
+                if (m->once && pos >= len) break;
                 pos %= len;            /* music loops, as the analyser reads it */
                 acc[2 * i] += m->audio.stereo[2 * pos];
                 acc[2 * i + 1] += m->audio.stereo[2 * pos + 1];
@@ -155,7 +183,7 @@ bool iks_gltoy_has_audio(const iks_gltoy *t)
     if (t->sound.prog) return true;
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++)
-            if (t->media[p][c] && !t->media[p][c]->video && t->media[p][c]->audio.n) return true;
+            if (t->media[p][c] && !t->media[p][c]->video && !t->media[p][c]->live && t->media[p][c]->audio.n) return true;
     return false;
 }
 
@@ -200,4 +228,49 @@ bool iks_gltoy_media_ok(iks_gltoy *t, iks_err *e)
     *e = t->media_err;
     t->media_err = (iks_err)IKS_ERR_INIT;
     return false;
+}
+
+bool iks_media_replay(iks_gltoy *t, int pass, int c, const char *path, double start, iks_err *e)
+{
+    iks_input *in = &t->in[pass][c];
+    const iks_channel_kind *k = iks_channel_kind_of(in->kind);
+    if (!k || !k->live) return iks_err_set(e, IKS_E_USAGE, "channel %d is not a live input", c);
+    char *copy = strdup(path);
+    if (!copy) return iks_err_set(e, IKS_E_NOMEM, "out of memory");
+    iks_input_kind kind = in->kind;
+    const char *device = in->path;
+    iks_media_close(t, pass, c);
+    if (t->tex[pass][c]) glDeleteTextures(1, &t->tex[pass][c]);
+    t->tex[pass][c] = 0;
+    /* from here on it is the music or video channel the recording is, played once from start */
+    in->kind = in->kind == IKS_IN_MIC ? IKS_IN_MUSIC : IKS_IN_VIDEO;
+    in->path = copy;
+    bool ok = open_channel(t, pass, c, true, start, e);
+    struct iks_media *m = t->media[pass][c];
+    if (m) { /* freed with it, failed or not */
+        m->replay_path = copy;
+        m->live_kind = kind;
+        m->device = device;
+    } else {
+        free(copy);
+        in->kind = kind, in->path = device;
+    }
+    return ok;
+}
+
+void iks_media_unreplay(iks_gltoy *t, int pass, int c)
+{
+    struct iks_media *m = t->media[pass][c];
+    if (!m || !m->replay_path) return;
+    iks_input_kind kind = m->live_kind;
+    const char *device = m->device;
+    iks_media_close(t, pass, c);
+    if (t->tex[pass][c]) glDeleteTextures(1, &t->tex[pass][c]);
+    t->tex[pass][c] = 0;
+    t->in[pass][c].kind = kind;
+    t->in[pass][c].path = device;
+    iks_err e = IKS_ERR_INIT;
+    /* a live channel's opening makes a texture and nothing that can fail but memory; without it the
+     * channel reads nothing (no texture): still drawable */
+    if (!iks_media_open(t, pass, c, &e)) iks_err_clear(&e);
 }

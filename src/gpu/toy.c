@@ -264,10 +264,10 @@ static bool load_inputs(iks_gltoy *t, const iks_spec *d, int pass, const char *n
             glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS); /* as WebGL2 samples cubemaps */
         }
         if (in->kind == IKS_IN_VOLUME && !load_volume(t, in, &tex[c], res[c], &t->identity, e)) return false;
-        if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
+        if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO || in->kind == IKS_IN_MIC || in->kind == IKS_IN_WEBCAM) {
             if (pass < 0)
                 return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: " IKS_U_CHANNEL_PREFIX "%d: a %s channel in a sound pass is not supported",
-                                   name, c, in->kind == IKS_IN_MUSIC ? "music" : "video");
+                                   name, c, iks_channel_kind_of(in->kind)->info);
             if (!iks_media_open(t, pass, c, e)) return false;
         }
         if (in->kind == IKS_IN_KEYBOARD && !t->keyboard) {
@@ -856,7 +856,8 @@ static bool draw_passes(iks_gltoy *t, const iks_target *out, iks_frame *f, bool 
             } else if (in->kind == IKS_IN_IMAGE || in->kind == IKS_IN_CUBEMAP || in->kind == IKS_IN_VOLUME) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
-            } else if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO) {
+            } else if (in->kind == IKS_IN_MUSIC || in->kind == IKS_IN_VIDEO || in->kind == IKS_IN_MIC ||
+                       in->kind == IKS_IN_WEBCAM) {
                 tex = t->tex[p][c];
                 memcpy(res, t->tex_res[p][c], sizeof t->tex_res[p][c]);
                 /* brought to the frame's time; the same time again costs no decoding */

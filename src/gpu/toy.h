@@ -76,6 +76,7 @@ typedef struct {
     int nwanted;
     size_t capwanted;
     struct iks_media *media[IKS_PASSES][4]; /* music and video channels' decoders (owned; media.c) */
+    struct iks_livein *live[IKS_PASSES][4]; /* microphone and webcam channels (owned; livein.c) */
     iks_err media_err;               /* a video that stopped decoding mid-way: the draw's caller fails */
     float *snd_cache;                /* a block of the sound pass's samples for a speaker (owned), */
     long snd_block;                  /* ... and which block it is (-1: none) */
@@ -159,6 +160,24 @@ void iks_gltoy_pass_opts(const iks_spec *d, const iks_pass *ps, iks_entry entry,
 bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
 void iks_media_close(iks_gltoy *t, int pass, int c);
+/* A live channel (microphone, webcam) replaced by its recording at path (a WAV, a video): from then on
+ * the music or video channel of that file, its time the frame's time less start, played once (silence,
+ * or its last frame, past its end). An offline render's replay of a session (render.c). */
+bool iks_media_replay(iks_gltoy *t, int pass, int c, const char *path, double start, iks_err *e);
+/* Undoes iks_media_replay: the live channel again, as it was opened (nothing for any other channel) */
+void iks_media_unreplay(iks_gltoy *t, int pass, int c);
+/* ---- live channels (livein.c) ----
+ * A microphone or webcam channel: silent or black until fed. What feeds it is a capture the viewer
+ * runs (src/media's, started by live.c) or a library host (iks_toy_feed_audio, iks_toy_set_channel).
+ * Feeding may come from any thread; the texture is brought up to date by the draw (update). */
+bool iks_livein_open(iks_gltoy *t, int pass, int c, iks_err *e);
+void iks_livein_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
+void iks_livein_close(iks_gltoy *t, int pass, int c);
+/* Feeding a live channel (any thread; false with e for a channel that is not one of that kind):
+ * a microphone's sound, mono at IKS_ANALYSER_RATE (44.1 kHz), appended after what came before; */
+bool iks_livein_audio(iks_gltoy *t, int pass, int c, const float *mono, size_t n, iks_err *e);
+/* a webcam's frame, RGBA, top row first, w x h: the one shown from the next draw on */
+bool iks_livein_frame(iks_gltoy *t, int pass, int c, const uint8_t *rgba, int w, int h, iks_err *e);
 /* The toy's sound for a speaker: its sound pass and its music channels mixed, as the site plays each
  * of them, 16-bit stereo from sample `first` (the time * 44100) on; silence where it has none. The sound
  * pass is drawn a 512x512-sample block at a time (about 6 s) when the stream reaches it: needs t's

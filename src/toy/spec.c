@@ -72,6 +72,11 @@ static const iks_channel_kind KINDS[] = {
       .complete = "words:cube_a" },
     { .kind = IKS_IN_KEYBOARD, .info = "keyboard", .word = "keyboard", .ctype = "keyboard", .sampler = IKS_SAMPLER_2D,
       .vflip = true, .complete = "words:keyboard" },
+    /* the site's JSON names a microphone "mic"; "mic:DEVICE" picks a capture device (`ikshade devices`) */
+    { .kind = IKS_IN_MIC, .info = "microphone", .word = "mic", .prefix = "mic:", .ctype = "mic",
+      .sampler = IKS_SAMPLER_2D, .vflip = true, .complete = "words:mic", .live = true, .noun = "microphone" },
+    { .kind = IKS_IN_WEBCAM, .info = "webcam", .word = "webcam", .prefix = "webcam:", .ctype = "webcam",
+      .sampler = IKS_SAMPLER_2D, .vflip = true, .complete = "words:webcam", .live = true, .noun = "webcam" },
 };
 #define NKINDS (sizeof KINDS / sizeof KINDS[0])
 
@@ -176,7 +181,7 @@ bool iks_filter_parse(const char *v, iks_filter *f)
 
 const char *iks_filter_word(iks_filter f) { return (unsigned)f < 3 ? FILTER_WORDS[f] : "?"; }
 
-#define SPEC_EXPECTED "FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, black, a buffer a-d or cube_a"
+#define SPEC_EXPECTED "FILE.png, FILE.jpg, cube:FILE.png, FILE.bin, an audio or video file, keyboard, mic[:DEVICE], webcam[:DEVICE], black, a buffer a-d or cube_a"
 
 /* what the first word of a spec names, into in; false with the error when it names nothing */
 static bool spec_what(const char *spec, char *copy, char *what, iks_input *in, const char *q, iks_err *e)
@@ -191,11 +196,6 @@ static bool spec_what(const char *spec, char *copy, char *what, iks_input *in, c
         in->kind = IKS_IN_BUFFER, in->buffer = what[0] - 'a';
     } else if (!strcmp(what, "black")) {
         in->kind = IKS_IN_IMAGE, in->path = NULL;
-    } else if (!strcmp(what, "webcam") || !strcmp(what, "mic")) {
-        /* live inputs: an offline render could never repeat them, and the viewer has no capture yet.
-         * Parsed, so that the loader, which knows --missing-media, refuses it or makes it black. */
-        in->kind = IKS_IN_IMAGE, in->path = NULL;
-        in->live = !strcmp(what, "mic") ? "microphone" : "webcam";
     } else {
         return iks_err_field(e, IKS_E_USAGE, "channel", q, "expected " SPEC_EXPECTED " first");
     }

@@ -31,6 +31,8 @@ typedef enum {
     IKS_IN_VOLUME,
     IKS_IN_MUSIC, /* an audio file: the site's 512x2 spectrum + waveform texture at the channel's time */
     IKS_IN_VIDEO, /* a video file: its frame at the channel's time, looping */
+    IKS_IN_MIC,   /* a live microphone or line-in: the music texture of what a capture device hears */
+    IKS_IN_WEBCAM, /* a live camera: its latest frame */
     IKS_IN_KINDS
 } iks_input_kind;
 typedef enum { IKS_FILTER_LINEAR, IKS_FILTER_NEAREST, IKS_FILTER_MIPMAP } iks_filter;
@@ -42,13 +44,12 @@ typedef struct {
     int buffer;       /* IKS_IN_BUFFER: 0..3 for A..D */
     const char *path; /* IKS_IN_IMAGE: a PNG or JPEG file; IKS_IN_CUBEMAP: the first face, X.png, with
                        * X_1.png .. X_5.png beside it (+x -x +y -y +z -z, the site's layout);
-                       * IKS_IN_MUSIC, IKS_IN_VIDEO: the file (NULL: silence / black) */
+                       * IKS_IN_MUSIC, IKS_IN_VIDEO: the file (NULL: silence / black);
+                       * IKS_IN_MIC, IKS_IN_WEBCAM: the capture device (NULL: the default one) */
     iks_filter filter;
     bool repeat;      /* wrap: repeat instead of clamp */
     bool vflip;       /* images: flip vertically on load (the site's default for textures) */
     bool srgb;        /* images: stored as sRGB, read back linear */
-    const char *live; /* "webcam" or "microphone" (static text): a live input, which ikshade cannot run;
-                       * the loader refuses it, or makes it black with --missing-media=black */
 } iks_input;
 
 typedef struct {
@@ -73,6 +74,9 @@ typedef struct {
     /* The sound pass (mainSound), or path NULL. A single file with no sound pass that defines mainSound
      * is its own sound pass too, and only that when no mainImage can be seen in it. */
     iks_pass sound;
+    /* An offline render without a recording of them runs its live inputs (microphone, webcam) silent and
+     * black instead of refusing them (missing_media_black) */
+    bool live_black;
     /* Bytes of decoded media (images, cubemap faces, volumes) the toy may hold in all; 0: IKS_MEDIA_BUDGET */
     size_t media_budget;
 } iks_spec;
@@ -134,6 +138,10 @@ typedef struct {
     bool file;             /* names a file (media that `ikshade import` fetches, that must stay inside a toy) */
     bool vflip;            /* the site's default vflip for it */
     const char *complete;  /* its words for a shell's completion ("keyboard", "file:png jpg jpeg") */
+    /* A live input (a capture device): the viewer captures it, a library host feeds it, and an offline
+     * render replays a recording of it (an input log's) or refuses it; noun names it in messages */
+    bool live;
+    const char *noun;      /* "microphone": what messages call a channel of this kind */
 } iks_channel_kind;
 
 /* The row of kind k; NULL outside (IKS_IN_NONE has none). */

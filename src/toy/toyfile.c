@@ -436,21 +436,14 @@ static bool blank(const char *s)
     return true;
 }
 
-/* A live input from --channelN or a manifest (where: what to name it by): refused, or black with
- * --missing-media=black, said once. */
-/* where: the input's place for messages; field (may be NULL): the caller's field it came from, whose
- * value where's text after the field's name is */
-static bool live_input(const iks_input *in, const char *where, const char *field, unsigned flags, iks_err *e,
-                       const iks_logger *log)
+/* A toy from elsewhere does not choose the user's capture devices: its live inputs take the one the
+ * user picks (the viewer's options, or the default device) */
+static bool device_refused(const iks_input *in, const char *where, iks_err *e)
 {
-    if (!in->live) return true;
-    if (!(flags & IKS_TF_MISSING_BLACK) && field)
-        return iks_err_field(e, IKS_E_UNSUPPORTED, field, where + strlen(field) + 1, "a %s is not supported (an audio "
-                             "or video file is; missing_media_black runs it as black)", in->live);
-    if (!(flags & IKS_TF_MISSING_BLACK))
-        return iks_err_set(e, IKS_E_UNSUPPORTED, "%s: a %s is not supported (an audio or video file is; "
-                           "missing_media_black runs it as black)", where, in->live);
-    iks_warnf(log, "%s: a %s is not supported; black instead", where, in->live);
+    const iks_channel_kind *k = iks_channel_kind_of(in->kind);
+    if (!k || !k->live || !in->path) return false;
+    iks_err_set(e, IKS_E_FORMAT, "%s: a toy may not name a capture device ('%s'): write %s alone, and pick the "
+                "device when running it", where, in->path, k->word);
     return true;
 }
 
@@ -464,6 +457,7 @@ static const char *dir_file(int s, char buf[32])
 bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *man, char *text, unsigned flags,
                                 iks_err *e, const iks_logger *log)
 {
+    (void)log; /* nothing a manifest names is only warned about */
     char fb[32];
     bool ok = true;
     int lineno = 0;
@@ -514,10 +508,11 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
             ok = iks_err_prefix(e, "%s:%d: ", man, lineno);
             break;
         }
-        if (in->live) {
-            char where[PATH_MAX + 96];
-            snprintf(where, sizeof where, "%s:%d: '%.40s'", man, lineno, rhs);
-            if (!(ok = live_input(in, where, NULL, flags, e, log))) break;
+        char here[PATH_MAX + 16];
+        snprintf(here, sizeof here, "%s:%d", man, lineno);
+        if (device_refused(in, here, e)) {
+            ok = false;
+            break;
         }
         if (in->path) {
             char *owned = (char *)in->path;
@@ -586,7 +581,7 @@ static bool load_dir(iks_toyfile *tf, const char *dir, unsigned flags, iks_err *
 
 /* The Image pass at path (kept), its text (kept, or NULL to read path), channels from --channelN */
 static bool load_single(iks_toyfile *tf, const char *path, const char *text, const char *const channel[4],
-                        unsigned flags, iks_err *e, const iks_logger *log)
+                        iks_err *e)
 {
     const char *base = strrchr(path, '/');
     if (!(tf->name = keep_copy(tf, base && base[1] ? base + 1 : path)) ||
@@ -600,7 +595,6 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
         snprintf(field, sizeof field, "channel[%d]", c);
         if (!iks_channel_parse(channel[c], in, e)) return iks_err_rename_field(e, field), false;
         snprintf(where, sizeof where, "channel[%d] '%.40s'", c, channel[c]);
-        if (!live_input(in, where, field, flags, e, log)) return false;
         if (in->path && !(in->path = keep(tf, (char *)in->path))) return oom(e);
         if (in->kind == IKS_IN_BUFFER || in->kind == IKS_IN_CUBE_BUFFER)
             return iks_err_field(e, IKS_E_USAGE, field, where + strlen(field) + 1, "a single file has no buffers (use a "
@@ -612,9 +606,10 @@ static bool load_single(iks_toyfile *tf, const char *path, const char *text, con
 bool iks_toyfile_from_text(iks_toyfile *tf, const char *name, const char *text, const char *const channel[4],
                            unsigned flags, iks_err *e, const iks_logger *log)
 {
+    (void)flags, (void)log; /* the loaders' one shape: a caller's own channels are never missing media */
     memset(tf, 0, sizeof *tf);
     if (!text) return iks_err_set(e, IKS_E_USAGE, "%s: no source text", name ? name : "<memory>");
-    bool ok = load_single(tf, name ? name : "<memory>", text, channel, flags, e, log);
+    bool ok = load_single(tf, name ? name : "<memory>", text, channel, e);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
@@ -655,7 +650,7 @@ bool iks_toyfile_load(iks_toyfile *tf, const char *path, const char *const chann
         if (!ok) iks_toyfile_free(tf);
         return ok;
     }
-    bool ok = load_single(tf, path, NULL, channel, flags, e, log);
+    bool ok = load_single(tf, path, NULL, channel, e);
     if (!ok) iks_toyfile_free(tf);
     return ok;
 }
@@ -730,7 +725,7 @@ bool iks_toyfile_json_media(const char *name, const char *text, iks_media_list *
             bool file = kind && kind->file &&
                         !(kind->kind == IKS_IN_CUBEMAP && is_cube_a(cJSON_GetObjectItemCaseSensitive(in, "id"), media));
             if (!file) {
-                if (!kind) out->skipped += type != NULL; /* a webcam, a microphone, a stream */
+                if (!kind || kind->live) out->skipped += type != NULL; /* a webcam, a microphone, a stream */
                 continue;
             }
             if (!media || !site_media_path(media)) {
