@@ -1,6 +1,6 @@
 /* fuzz_inputlog.c: a recorded session (view --record-input) on arbitrary text: parsed, or refused with
  * IKS_E_FORMAT and a message naming the line; a parsed log replays any frame at any size without a
- * crash or a non-finite iMouse, and keys stay key codes. */
+ * crash or a non-finite iMouse, keys stay key codes, and a recorded live channel's file is a plain name. */
 #include "engine/engine.h"
 #include "fuzz.h"
 
@@ -19,6 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *const *sets;
         int n = iks_input_log_sets(l, &sets);
         for (int i = 0; i < n; i++) (void)strlen(sets[i]);
+        /* a recorded live channel: a plain name beside the log, a start that is a time */
+        for (int slot = 0; slot < 6; slot++)
+            for (int c = 0; c < 4; c++) {
+                const char *file;
+                double t0;
+                if (!iks_input_log_live(l, slot, c, &file, &t0)) continue;
+                if (!(t0 >= 0 && t0 <= 1e9) || !file || strchr(file, '/') || !*file) abort();
+            }
         double dur = iks_input_log_duration(l);
         if (!(dur >= 0) || !isfinite(dur)) abort();
         static const double fps[] = { 1, 30, 60, 1000 };
