@@ -559,38 +559,55 @@ static void scan(const tokens *tk, types *ty, edits *ed, defines *d)
     }
 }
 
-char *iks_zero_init(const char *text)
+/* What both rewrites start from: the text's tokens, its #defines, and the types a zero can be made
+ * of (the built-ins, and what macros are seen to name) */
+typedef struct {
+    size_t len;
+    tokens tk;
+    types ty;
+    edits ed;
+    defines d;
+} rewrite;
+
+static bool prepare(rewrite *rw, const char *text)
 {
-    size_t len = strlen(text);
-    tokens tk = { 0 };
-    types ty = { 0 };
-    edits ed = { 0 };
-    defines d = { 0 };
-    char *out = NULL;
-    if (!tokenise(&tk, text, len) || !collect_defines(text, len, &d)) goto done;
+    *rw = (rewrite){ .len = strlen(text) };
+    if (!tokenise(&rw->tk, text, rw->len) || !collect_defines(text, rw->len, &rw->d)) return false;
     for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
         char *z = fmt(BUILTIN[i], "(0)", "");
-        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
+        add_type(&rw->ty, BUILTIN[i], strlen(BUILTIN[i]), z);
     }
-    learn_macro_types(text, &ty);
-    scan(&tk, &ty, &ed, &d);
-    /* then each macro's body, with every struct of the text known */
-    for (size_t k = 0; k < d.n && !ty.oom && !ed.e.oom; k++) {
-        if (d.v[k].skip) continue;
-        tokens bt = { 0 };
-        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
-        else scan(&bt, &ty, &ed, NULL);
-        free(bt.v);
+    learn_macro_types(text, &rw->ty);
+    return true;
+}
+
+static void release(rewrite *rw)
+{
+    iks_edits_free(&rw->ed.e);
+    free(rw->ed.globals.s);
+    for (int i = 0; i < rw->ty.n; i++) free(rw->ty.v[i].name), free(rw->ty.v[i].zero);
+    free(rw->ty.v);
+    free(rw->tk.v);
+    free(rw->d.v);
+}
+
+char *iks_zero_init(const char *text)
+{
+    rewrite rw;
+    char *out = NULL;
+    if (prepare(&rw, text)) {
+        scan(&rw.tk, &rw.ty, &rw.ed, &rw.d);
+        /* then each macro's body, with every struct of the text known */
+        for (size_t k = 0; k < rw.d.n && !rw.ty.oom && !rw.ed.e.oom; k++) {
+            if (rw.d.v[k].skip) continue;
+            tokens bt = { 0 };
+            if (!tokenise_range(&bt, text, rw.d.v[k].body, rw.d.v[k].end, false)) rw.ed.e.oom = true;
+            else scan(&bt, &rw.ty, &rw.ed, NULL);
+            free(bt.v);
+        }
+        if (!rw.ty.oom && !rw.ed.globals.oom) out = iks_edits_apply(&rw.ed.e, text, rw.len);
     }
-    if (ty.oom || ed.globals.oom) goto done;
-    out = iks_edits_apply(&ed.e, text, len);
-done:
-    iks_edits_free(&ed.e);
-    free(ed.globals.s);
-    for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
-    free(ty.v);
-    free(tk.v);
-    free(d.v);
+    release(&rw);
     return out;
 }
 
@@ -830,48 +847,35 @@ static void returns_scan(const tokens *tk, types *ty, defines *d, edits *ed)
 
 char *iks_default_returns(const char *text)
 {
-    size_t len = strlen(text);
-    tokens tk = { 0 };
-    types ty = { 0 };
-    edits ed = { 0 };
-    defines d = { 0 };
+    rewrite rw;
     char *out = NULL;
-    if (!tokenise(&tk, text, len) || !collect_defines(text, len, &d)) goto done;
-    for (size_t i = 0; i < sizeof BUILTIN / sizeof BUILTIN[0]; i++) {
-        char *z = fmt(BUILTIN[i], "(0)", "");
-        add_type(&ty, BUILTIN[i], strlen(BUILTIN[i]), z);
-    }
-    learn_macro_types(text, &ty);
-    for (size_t i = 0; i < tk.n; i++)
-        if (is(&tk, i, "struct")) learn_struct(&tk, i, &ty);
-    /* each macro's braces and returns, from its tokens (a brace in a comment on its line is none); then
-     * a function defined whole in a macro's body (`#define F float f(float x) { ... }`) gets its return
-     * there, and every expansion carries it */
-    for (size_t k = 0; k < d.n && !ed.e.oom; k++) {
-        tokens bt = { 0 };
-        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
-        for (size_t j = 0; j < bt.n; j++) {
-            d.v[k].braces += is(&bt, j, "{") - is(&bt, j, "}");
-            d.v[k].returns = d.v[k].returns || is(&bt, j, "return");
+    if (prepare(&rw, text)) {
+        tokens *tk = &rw.tk;
+        defines *d = &rw.d;
+        for (size_t i = 0; i < tk->n; i++)
+            if (is(tk, i, "struct")) learn_struct(tk, i, &rw.ty);
+        /* each macro's braces and returns, from its tokens (a brace in a comment on its line is none);
+         * then a function defined whole in a macro's body (`#define F float f(float x) { ... }`) gets its
+         * return there, and every expansion carries it */
+        for (size_t k = 0; k < d->n && !rw.ed.e.oom; k++) {
+            tokens bt = { 0 };
+            if (!tokenise_range(&bt, text, d->v[k].body, d->v[k].end, false)) rw.ed.e.oom = true;
+            for (size_t j = 0; j < bt.n; j++) {
+                d->v[k].braces += is(&bt, j, "{") - is(&bt, j, "}");
+                d->v[k].returns = d->v[k].returns || is(&bt, j, "return");
+            }
+            free(bt.v);
         }
-        free(bt.v);
+        returns_scan(tk, &rw.ty, d, &rw.ed);
+        for (size_t k = 0; k < d->n && !rw.ty.oom && !rw.ed.e.oom; k++) {
+            tokens bt = { 0 };
+            if (!tokenise_range(&bt, text, d->v[k].body, d->v[k].end, false)) rw.ed.e.oom = true;
+            else returns_scan(&bt, &rw.ty, NULL, &rw.ed);
+            free(bt.v);
+        }
+        if (!rw.ty.oom) out = iks_edits_apply(&rw.ed.e, text, rw.len);
     }
-    returns_scan(&tk, &ty, &d, &ed);
-    for (size_t k = 0; k < d.n && !ty.oom && !ed.e.oom; k++) {
-        tokens bt = { 0 };
-        if (!tokenise_range(&bt, text, d.v[k].body, d.v[k].end, false)) ed.e.oom = true;
-        else returns_scan(&bt, &ty, NULL, &ed);
-        free(bt.v);
-    }
-    if (ty.oom) goto done;
-    out = iks_edits_apply(&ed.e, text, len);
-done:
-    iks_edits_free(&ed.e);
-    free(ed.globals.s);
-    for (int i = 0; i < ty.n; i++) free(ty.v[i].name), free(ty.v[i].zero);
-    free(ty.v);
-    free(tk.v);
-    free(d.v);
+    release(&rw);
     return out;
 }
 
