@@ -9,6 +9,19 @@ bin=$1 tests=$2
 png() { python3 "$tests/png.py" "$@"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
+# four_pass.emit(common, buf, cube, img): a JSON toy of Common, Buffer A, Cube A and an Image that reads
+# both (nearest), from the four passes' code
+cat > four_pass.py <<'P'
+import json
+def emit(common, buf, cube, img):
+    print(json.dumps({"renderpass": [
+      {"type": "common", "code": common, "inputs": [], "outputs": []},
+      {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
+      {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
+      {"type": "image", "code": img, "outputs": [], "inputs": [
+        {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
+        {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+P
 
 # centre: renders FILE [OPTIONS] at 32x18 and prints the centre pixel's RGB ("" when render failed).
 # Colours such as 0.5 are compared within 1 (check_px: GL leaves the rounding of 127.5 to the driver);
@@ -165,20 +178,14 @@ zcase "a macro of members in a struct is left alone (a member takes no initialis
 # every pass kind: Buffer A's and Cube A's headers made by a Common macro, a for's init in each, read by
 # the Image; a directory toy; the Sound pass
 python3 - <<'P' > zpass.json
-import json
+import json, four_pass
 common = "#define BUF void mainImage(out vec4 o, in vec2 f) {\n#define CUBE(o) void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd)\n"
 buf = "BUF for (float i; i < 0.5; i += 0.25) o.r += 0.25; }\n"
 cube = "CUBE(c) { for (float k = 0.0, v; k < 2.0; k++) v += 0.125, c.g = v; c.r += 0.0; }\n"
 img = ("void mainImage(out vec4 o, in vec2 f) {\n"
        "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
        "    o = vec4(b.r, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, b.g + b.b, 1.0);\n}\n")
-print(json.dumps({"renderpass": [
-  {"type": "common", "code": common, "inputs": [], "outputs": []},
-  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
-  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
-  {"type": "image", "code": img, "outputs": [], "inputs": [
-    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
-    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+four_pass.emit(common, buf, cube, img)
 P
 check_px "zero-init through macros in Buffer A and Cube A (JSON)" "128 64 0" "$(centre zpass.json)"
 check_px "... with --glsl es" "128 64 0" "$(centre zpass.json --glsl es)"
@@ -259,20 +266,14 @@ check_px "... with --glsl es" "191 64 96" "$(centre cnamed.json --glsl es)"
 # every pass kind: Buffer A writes past a vec4's end, Cube A reads past an array of Common's end, the
 # Image reads both; a directory toy; a Sound pass
 python3 - <<'P' > cpass.json
-import json
+import json, four_pass
 common = "const float TAB[3] = float[3](0.0, 0.25, 0.5);\n"
 buf = "void mainImage(out vec4 o, in vec2 f) { o = vec4(0.0); int k = int(iResolution.x); o[k] = 0.5; }\n"
 cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { int k = int(iResolution.x); o = vec4(TAB[k]); }\n"
 img = ("void mainImage(out vec4 o, in vec2 f) {\n"
        "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
        "    o = vec4(b.a, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, b.r, 1.0);\n}\n")
-print(json.dumps({"renderpass": [
-  {"type": "common", "code": common, "inputs": [], "outputs": []},
-  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
-  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
-  {"type": "image", "code": img, "outputs": [], "inputs": [
-    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
-    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+four_pass.emit(common, buf, cube, img)
 P
 check_px "clamped indices in Buffer A, Cube A and Common's array (JSON)" "128 128 0" "$(centre cpass.json)"
 check_px "... with --glsl es" "128 128 0" "$(centre cpass.json --glsl es)"
@@ -312,20 +313,14 @@ check_px "ten built-ins of literals equal their correctly rounded floats" "255 6
 check_px "... with --glsl es" "255 64 0" "$(centre fold.frag --glsl es)"
 # every pass kind: Common's function, Buffer A, Cube A, the Image; a directory toy; a Sound pass
 python3 - "$(cat fold_expr.txt)" <<'P' > fpass.json
-import json, sys
+import json, sys, four_pass
 e = sys.argv[1]
 common = "float folded() { return %s ? 1.0 : 0.0; }\n" % e
 buf = "void mainImage(out vec4 o, in vec2 f) { o = vec4(%s ? 1.0 : 0.0); }\n" % e
 cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) { o = vec4(%s ? 0.5 : 0.0); }\n" % e
 img = ("void mainImage(out vec4 o, in vec2 f) {\n"
        "    o = vec4(texelFetch(iChannel0, ivec2(0), 0).r, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, folded(), 1.0);\n}\n")
-print(json.dumps({"renderpass": [
-  {"type": "common", "code": common, "inputs": [], "outputs": []},
-  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
-  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
-  {"type": "image", "code": img, "outputs": [], "inputs": [
-    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
-    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+four_pass.emit(common, buf, cube, img)
 P
 check_px "folded in Common, Buffer A and Cube A (JSON)" "255 128 255" "$(centre fpass.json)"
 check_px "... with --glsl es" "255 128 255" "$(centre fpass.json --glsl es)"
@@ -387,7 +382,7 @@ done
 # every pass kind: a struct's zero from Common, an array's from a function defined in a Common macro's body
 # (Buffer A), a header made by a macro (Cube A), an overload and a prototype (Image)
 python3 - <<'P' > rpass.json
-import json
+import json, four_pass
 common = ("struct R { float v; vec2 w; };\n"
           "R common_r(float x) { if (x > 1e9) return R(1.0, vec2(1.0)); x *= 3.0; }\n"
           "#define DEF_ARR float[2] arr(float x) { for (int i = 0; i < 2; i++) { if (x > 1e9) return float[2](1.0, 1.0); x += 1.0; } }\n"
@@ -402,13 +397,7 @@ img = ("float h(float x);\nvec2 h(vec2 x) { return x; }\n"
        "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
        "    o = vec4(b.r, texture(iChannel1, vec3(1.0, 0.0, 0.0)).g, h(f.x) + h(vec2(0.0)).x, 1.0);\n}\n"
        "float h(float x) { if (x > 1e9) return x; x += 5.0; }\n")
-print(json.dumps({"renderpass": [
-  {"type": "common", "code": common, "inputs": [], "outputs": []},
-  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
-  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
-  {"type": "image", "code": img, "outputs": [], "inputs": [
-    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
-    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+four_pass.emit(common, buf, cube, img)
 P
 check_px "default returns in Common, Buffer A, Cube A and Image (JSON)" "64 128 0" "$(centre rpass.json)"
 check_px "... with --glsl es" "64 128 0" "$(centre rpass.json --glsl es)"
@@ -547,20 +536,14 @@ check_eq "__LINE__ in Common, compiled in the Image pass: 2 + 53" "55 0 0" "$(ce
 # Buffer A (line 2: 2 + 27, and Common's line 2 inside it: 2 + 27) and Cube A (line 2: 2 + 30), read by
 # the Image; the values are written as floats and read back exactly
 python3 - <<'P' > lines.json
-import json
+import json, four_pass
 common = "// common\nconst float CL = float(__LINE__);\n"
 buf = "void mainImage(out vec4 o, in vec2 f) {\n    o = vec4(float(__LINE__), CL, 0.0, 1.0);\n}\n"
 cube = "void mainCubemap(out vec4 o, in vec2 f, in vec3 ro, in vec3 rd) {\n    o = vec4(float(__LINE__));\n}\n"
 img = ("void mainImage(out vec4 o, in vec2 f) {\n"
        "    vec4 b = texelFetch(iChannel0, ivec2(0), 0);\n"
        "    o = vec4(b.x / 255.0, b.y / 255.0, texture(iChannel1, vec3(1.0, 0.0, 0.0)).x / 255.0, 1.0);\n}\n")
-print(json.dumps({"renderpass": [
-  {"type": "common", "code": common, "inputs": [], "outputs": []},
-  {"type": "buffer", "name": "Buffer A", "code": buf, "inputs": [], "outputs": [{"id": 257, "channel": 0}]},
-  {"type": "cubemap", "name": "Cube A", "code": cube, "inputs": [], "outputs": [{"id": "4dX3Rr", "channel": 0}]},
-  {"type": "image", "code": img, "outputs": [], "inputs": [
-    {"id": 257, "channel": 0, "type": "buffer", "sampler": {"filter": "nearest"}},
-    {"id": "4dX3Rr", "channel": 1, "type": "cubemap", "sampler": {"filter": "nearest"}}]}]}))
+four_pass.emit(common, buf, cube, img)
 P
 check_eq "__LINE__ in Buffer A (2 + 27 + 3 for Common), Common in it (2 + 27), Cube A (2 + 30 + 3)" "32 29 35" \
   "$(centre lines.json)"
