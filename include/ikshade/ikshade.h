@@ -901,6 +901,13 @@ typedef struct {
      * called and the caller words them (the command line writes its own --set options). The values are
      * valid during the call. */
     void (*on_values)(void *user, const iks_value *values, int n);
+    /* The camera of the toy's webcam channels that name none (a JSON's, a directory's, a bare "webcam"):
+     * a V4L2 device (/dev/video2), "test" (a test pattern, no camera needed); NULL: the first camera.
+     * Each is captured through ffmpeg while the session runs; a missing or lost one is a line in the HUD
+     * and the log, the channel black (or its last frame) until it is back. With record_input, what the
+     * channels showed is also written beside that file as a lossless video (NAME-webcam.mkv) that its
+     * replay reads; nothing captured is written anywhere otherwise. */
+    const char *webcam;
 } iks_live_desc;
 #define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 

@@ -13,6 +13,7 @@
 #include "platform/audio.h"
 #include "platform/platform.h"
 #include "gpu/hud.h"
+#include "engine/livecams.h"
 #include "io/outfile.h"
 #include "engine/writer.h"
 #include "io/pngio.h"
@@ -625,6 +626,7 @@ static float hud_scale(int fh) { return fh >= 1400 ? 3.0f : fh >= 400 ? 2.0f : 1
 typedef struct {
     recorder *rec;
     input_rec *inputs;
+    iks_livecams **cams;
     const iks_live_desc *d;
     iks_logger *log;
 } display_lost;
@@ -637,6 +639,8 @@ static void on_display_lost(void *user)
     iks_warnf(l->log, "the display went away (its connection was lost): the window is gone%s",
               l->rec->w || l->inputs->f ? "; finishing the recording" : "");
     record_close(l->rec, l->d, l->log);
+    iks_livecams_free(*l->cams); /* its recordings' lines go into the input log */
+    *l->cams = NULL;
     inputs_close(l->inputs, l->d, l->log);
 }
 
@@ -860,6 +864,7 @@ typedef struct {
     bool paused, hud_on, want_shot, want_record_toggle;
     recorder rec;
     input_rec inputs;
+    iks_livecams *cams;       /* the webcam channels' cameras, kept across reloads */
     display_lost lost;
     bool record_at_start;
     double last, title_at, fps, frame_ms, last_drawn;
@@ -934,7 +939,9 @@ static void session_begin(session *s)
     s->paused = d->paused;
     s->hud_on = !d->hide_hud;
     inputs_open(&s->inputs, d, &s->l, &s->e->log);
-    s->lost = (display_lost){ &s->rec, &s->inputs, d, &s->e->log };
+    if (!(s->cams = iks_livecams_new(d->webcam, &s->e->log, s->inputs.f, d->record_input)))
+        iks_warnf(&s->e->log, "out of memory: webcam channels stay black");
+    s->lost = (display_lost){ &s->rec, &s->inputs, &s->cams, d, &s->e->log };
     iks_platform_on_display_lost(on_display_lost, &s->lost);
     s->record_at_start = d->record != NULL;
     s->last = iks_now();
@@ -1133,6 +1140,7 @@ static void draw_hud(session *s, int fw, int fh, const float mouse[4])
         size_t k = strlen(text);
         snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", s->rec.on ? "REC" : "rec paused", s->rec.frames, s->rec.path);
     }
+    iks_livecams_hud(s->cams, text, sizeof text);
     iks_hud_draw(&s->hud, text, fw, fh, scale);
 }
 
@@ -1146,11 +1154,13 @@ static bool draw_frame(session *s, int fw, int fh)
     if (!s->ms.clicked && fi.mouse[3] > 0) fi.mouse[3] = -fi.mouse[3];
     iks_frame f;
     iks_frame_from_info(&f, &fi);
+    double t_in = s->inputs.f ? inputs_t(&s->inputs) : 0;
     if (s->inputs.f) {
-        iks_fprintf_c(s->inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", inputs_t(&s->inputs), s->t, fw, fh, fi.mouse[0],
+        iks_fprintf_c(s->inputs.f, "f %.6f %.6f %d %d %.9g %.9g %.9g %.9g\n", t_in, s->t, fw, fh, fi.mouse[0],
                 fi.mouse[1], fi.mouse[2], fi.mouse[3]);
         s->inputs.frames++;
     }
+    iks_livecams_step(s->cams, s->l.toy ? &s->l.toy->gl : NULL, t_in);
     double t_draw = iks_now();
     if (!draw_toy(s, fw, fh, &f)) return false;
     s->stepped = false;
@@ -1246,6 +1256,8 @@ static iks_code session_end(session *s)
     iks_audio_out_close(s->audio);
     iks_platform_on_display_lost(NULL, NULL);
     record_close(&s->rec, d, &e->log);
+    iks_livecams_free(s->cams); /* before the input log closes: its recordings' lines go there */
+    s->cams = NULL;
     inputs_close(&s->inputs, d, &e->log);
     if (s->have_hud) iks_hud_destroy(&s->hud);
     free(s->prects);
