@@ -847,6 +847,42 @@ static void test_memory_channels(iks_engine *e)
     iks_toy_destroy(t);
 }
 
+/* a webcam channel fed by the host's own capture (its camera's frames as pixels, one call a frame): black
+ * until fed, then the frame as given (top row first), iChannelResolution its size; given back, black again */
+static void test_webcam_channel(iks_engine *e)
+{
+    /* the top row: the channel's texels (at their centres, so whatever its size); the bottom row: its
+     * resolution, in bytes */
+    const char *src = "void mainImage(out vec4 c, in vec2 p) {\n"
+                      "    c = p.y > 1.0 ? texture(iChannel1, p / iResolution.xy) : vec4(iChannelResolution[1].xy / 255.0, 0.0, 1.0);\n"
+                      "}\n";
+    iks_toy *t = NULL;
+    iks_toy_desc td = { .path = "cam.frag", .source = src, .width = 2, .height = 2 };
+    td.channel[1] = "webcam";
+    CHECK_CODE("load a shader whose channel 1 is a webcam", iks_toy_load(e, &td, &t), IKS_OK);
+    if (!t) return;
+    uint8_t out[16];
+    CHECK_CODE("draw before any frame", draw_wh(t, NULL, 2, 2, out, NULL), IKS_OK);
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0, "the webcam is black until fed", "0 0 0", "%d %d %d", out[0], out[1],
+          out[2]);
+    for (int frame = 0; frame < 2; frame++) {
+        uint8_t px[16];
+        for (int i = 0; i < 16; i++) px[i] = (uint8_t)(10 * i + 50 * frame + 5);
+        iks_channel_desc cd = IKS_CHANNEL_DESC_INIT;
+        cd.pixels = px, cd.format = IKS_PIXELS_RGBA8, cd.width = 2, cd.height = 2;
+        CHECK_CODE("the host's camera frame into the webcam channel", iks_toy_set_channel(t, 1, &cd), IKS_OK);
+        CHECK_CODE("draw with it", draw_wh(t, NULL, 2, 2, out, NULL), IKS_OK);
+        CHECK(!memcmp(out, px, 8), "the shader reads the frame's top row as given", "5 15 25 35 ...", "%d %d %d %d (frame %d)",
+              out[0], out[1], out[2], out[3], frame);
+        CHECK(out[8] == 2 && out[9] == 2, "... iChannelResolution its size", "2 2", "%d %d", out[8], out[9]);
+    }
+    CHECK_CODE("given back (d NULL)", iks_toy_set_channel(t, 1, NULL), IKS_OK);
+    CHECK_CODE("draw without it", draw_wh(t, NULL, 2, 2, out, NULL), IKS_OK);
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0, "the webcam channel black again", "0 0 0", "%d %d %d", out[0],
+          out[1], out[2]);
+    iks_toy_destroy(t);
+}
+
 static void test_codes(void)
 {
     for (int c = 0; c < IKS_CODE_COUNT; c++) {
@@ -2372,6 +2408,7 @@ int main(int argc, char **argv)
     test_struct_size(e);
     test_old_layouts(e);
     test_memory_channels(e);
+    test_webcam_channel(e);
     test_uniforms(e);
     test_sets(e, &lb);
     test_typed_uniforms(e, &lb);
