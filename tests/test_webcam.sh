@@ -41,8 +41,8 @@ child() { pgrep -P "$vpid" -x ffmpeg | head -1; }
 
 # ---- a session: captured, recorded, the camera pulled and back --------------------------------------
 mkdir out
-"$bin" view show.frag --channel0 webcam:test --size 320x240 --no-hud --record out/%05d.png --record-input s.log \
-  > v.out 2> v.err & vpid=$!
+"$bin" view show.frag --channel0 webcam:test --size 320x240 --no-hud --log --record out/%05d.png \
+  --record-input s.log > v.out 2> v.err & vpid=$!
 wait_for 'webcam test: capturing 320x240' 1 v.err
 sleep 1
 c1=$(child)
@@ -55,6 +55,11 @@ check "the viewer runs on without its camera" kill -0 "$vpid"
 wait_for 'webcam test: back, capturing 320x240' 1 v.err
 c2=$(child)
 check "a new capture after the loss ($c1 -> $c2)" [ -n "$c2" -a "$c2" != "$c1" ]
+# a save rebuilds the toy: the camera runs on (the same ffmpeg), the new version shows it
+sleep 0.3
+printf '// saved\n' >> show.frag
+wait_for 'reload .*: ok' 1 v.out
+check "a reload keeps the capture running" [ "$(child)" = "$c2" ]
 sleep 0.5
 kill -INT "$vpid"; wait "$vpid"; rc=$?; vpid=
 check "Ctrl-C ends the session as an interrupted one (rc $rc)" [ "$rc" -eq 130 ]
