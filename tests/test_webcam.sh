@@ -135,6 +135,9 @@ mkdir none
 check "a camera that is not there: the viewer runs (rc $rc)" [ "$rc" -eq 0 ]
 check "... one line naming it" [ "$(grep -c 'webcam /dev/video-nonesuch: No such file or directory; the channel is black' v.err)" -eq 1 ]
 check "... the channel black" [ "$(png pixel none/00119.png 160 120)" = "0 0 0" ]
+"$bin" view show.frag --channel0 webcam:/dev/null --size 320x240 --no-hud --frames 120 > v.out 2> v.err; rc=$?
+check "a device that is no camera: the viewer runs (rc $rc)" [ "$rc" -eq 0 ]
+check "... one line saying so" [ "$(grep -c 'webcam /dev/null: not a video capture device; the channel is black' v.err)" -eq 1 ]
 
 # ---- privacy: a session without --record/--record-input writes nothing --------------------------------
 mkdir quiet && cp show.frag quiet/ && cd quiet
