@@ -2,8 +2,8 @@
 # The viewer's webcam channel under Xvfb, through the capture a camera goes through (ffmpeg in a thread,
 # the newest frame each draw) fed by the test device `webcam:test` (ffmpeg's testsrc2): what the window
 # showed (the viewer's own PNG recording, read here by Python) is the pattern, upright; the capture's
-# ffmpeg killed mid-session is one line, the viewer runs on and the camera comes back; a camera that is
-# not there is one line and black; --record-input writes the camera beside the log as a lossless video,
+# ffmpeg killed mid-session is one line, the viewer runs on and the camera comes back; a save keeps the
+# capture; a camera that is not there is one line and black, and a line of the HUD while it lasts; --record-input writes the camera beside the log as a lossless video,
 # whose frames (read by ffmpeg) are what the window showed at those times, and `render --input` replays
 # them; and without --record/--record-input nothing is written.
 # usage: test_webcam.sh IKSHADE TESTS_DIR
@@ -138,6 +138,29 @@ check "... the channel black" [ "$(png pixel none/00119.png 160 120)" = "0 0 0" 
 "$bin" view show.frag --channel0 webcam:/dev/null --size 320x240 --no-hud --frames 120 > v.out 2> v.err; rc=$?
 check "a device that is no camera: the viewer runs (rc $rc)" [ "$rc" -eq 0 ]
 check "... one line saying so" [ "$(grep -c 'webcam /dev/null: not a video capture device; the channel is black' v.err)" -eq 1 ]
+
+# ---- the HUD: the camera's trouble is a line of it while it lasts, and none while it captures ------------
+# (the window itself, xwd; a black toy, so that only the HUD's text is bright; its fifth line, under the
+# name, the figures, the time and the size, at 12 pixels a line)
+cat > dark.frag <<'EOF'
+void mainImage(out vec4 o, vec2 p) { o = vec4(texture(iChannel0, p / iResolution.xy).rgb * 0.001, 1.0); }
+EOF
+hud_line5() { # DEVICE: the bright pixels of the HUD's fifth line
+  "$bin" view dark.frag --channel0 "webcam:$1" --size 640x360 > h.out 2> h.err & vpid=$!
+  wait_for "webcam $1: " 1 h.err
+  sleep 0.5
+  local wid; wid=$(xdotool search --name '^dark.frag' 2>/dev/null | head -1)
+  xwd -silent -id "$wid" > hud.xwd
+  kill -INT "$vpid"; wait "$vpid"; vpid=
+  ffmpeg -nostdin -v error -y -i hud.xwd -vf crop=600:12:0:53 -pix_fmt rgb24 line5.png
+  python3 -c "
+import sys; sys.path.insert(0, sys.argv[1]); import png
+w, h, ch, rows = png.read('line5.png')
+print(sum(1 for r in rows for x in range(w) if min(r[x * ch:x * ch + 3]) > 150))" "$tests"
+}
+lit=$(hud_line5 /dev/null) dark=$(hud_line5 test)
+check "a camera in trouble is a line in the HUD ($lit bright pixels) ..." [ "$lit" -gt 100 ]
+check "... and a capturing one none ($dark)" [ "$dark" -eq 0 ]
 
 # ---- privacy: a session without --record/--record-input writes nothing --------------------------------
 mkdir quiet && cp show.frag quiet/ && cd quiet
