@@ -138,6 +138,11 @@ static void rec_start(iks_livecams *lc, cam *k, double t)
     k->rec_over = true;
     snprintf(k->first_name, sizeof k->first_name, "%s", lc->path);
     char out[PATH_MAX];
+    if (strpbrk(lc->path, "\n\r")) {
+        /* its line in the log would be two lines */
+        iks_warnf(&lc->log, "webcam %s: not recorded: the log's name holds a line break", k->device ? k->device : "");
+        return;
+    }
     if (!rec_name(k, 0, out, sizeof out)) return;
     iks_writer_desc wd = { .output = out, .width = k->w, .height = k->h, .fps = REC_FPS, .jobs = 1, .depth = 8,
                            .ffmpeg_args = REC_ARGS, .claim = rec_name, .claim_user = k, .claimed = k->claimed };
@@ -249,6 +254,8 @@ void iks_livecams_step(iks_livecams *lc, iks_gltoy *gl, double t)
             iks_err e = IKS_ERR_INIT;
             if (!iks_livein_frame(gl, p, c, k->cur, k->w, k->h, &e)) iks_warnf(&lc->log, "%s", iks_err_msg(&e));
             iks_err_clear(&e);
+            /* a channel replays one file: after a save moved it to another camera, that one's */
+            for (int j = 0; lc->inputs && j < lc->n; j++) lc->cams[j].channels &= ~(1u << (p * 4 + c));
             if (lc->inputs) k->channels |= 1u << (p * 4 + c);
         }
     for (int i = 0; i < lc->n; i++) {
