@@ -67,7 +67,8 @@ gone() { ! kill -0 "$1" 2>/dev/null; }
 check "... its capture's ffmpeg ended with it" gone "$c2"
 check "... the camera's video written beside the log" [ -s s-webcam.mkv ]
 check "... and named in the log" grep -qE '^c [0-9.]+ image 0 s-webcam.mkv$' s.log
-check "... said once each: no repeated lines" [ "$(grep -c 'webcam test' v.err)" -eq 3 ]
+# (a loaded machine may stall the pattern 3 s and lose it once more: that is a new line, a repeat is not)
+check "... each state said once: no line repeated" [ -z "$(grep 'webcam test' v.err | uniq -d)" ]
 
 # what the window showed: testsrc2 upright (its dark clock box at the top left, red at the bottom left,
 # cyan at the right), in the middle of the session
