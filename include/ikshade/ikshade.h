@@ -593,6 +593,13 @@ typedef struct {
  * it (linear and clamped by default; a mipmapped filter builds mipmaps of pixels, and is linear on a
  * caller's texture, whose levels the library does not touch). */
 IKS_API iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d);
+/* The live input devices a viewer's mic (and later webcam) channels can capture, by kind: kind i's name
+ * ("microphone"), NULL past the last. iks_devices calls each for every device of that kind, the
+ * system's default marked; IKS_E_USAGE naming "kind" for an unknown one, IKS_E_UNSUPPORTED or IKS_E_IO
+ * when they cannot be listed (no sound server, no pactl), with the reason. (Added in 0.4: IKSHADE_1.1.) */
+IKS_API const char *iks_device_kind(int i);
+IKS_API iks_code iks_devices(const char *kind, void (*each)(void *user, const char *name, const char *about, bool is_default),
+                             void *user);
 /* Sound for a microphone channel (mic in its description) from the caller's own capture, appended
  * after what came before (from any thread, while the toy lives): frames of channels interleaved
  * floats (-1..1) at rate, which must be 44100 (the site's analyser's; resample before). Stereo is
