@@ -3,8 +3,8 @@
 
   mic_check.py tone WAV SECONDS FREQ AMP     -> writes a 16-bit mono 44.1 kHz sine
   mic_check.py expect FREQ AMP               -> the 512 spectrum bytes of a steady sine, one line
-  mic_check.py spectrum PNG                  -> the spectrum row a show-the-texture shader drew (bottom half
-                                                of a 512-wide picture), one line
+  mic_check.py spectrum PNG|XWD              -> the spectrum row a show-the-texture shader drew (bottom half
+                                                of a 512-wide picture: a PNG, or an xwd dump of the window)
   mic_check.py compare PNG FREQ AMP TOL      -> exit 1 unless the peak bin is the tone's and every bin is
                                                 within TOL levels of the expected bytes
   mic_check.py silent PNG                    -> exit 1 unless the spectrum is all 0 (silence)
@@ -49,11 +49,27 @@ def expect(freq, amp):
     return out
 
 
+def xwd_bottom_red(path):
+    """the bottom row's red bytes of an xwd dump of the window (32 bits a pixel, TrueColor)"""
+    d = open(path, 'rb').read()
+    h = struct.unpack('>25I', d[:100])
+    hsize, w, ht, bpp, bpl, ncolors, rmask, byte_order = h[0], h[4], h[5], h[11], h[12], h[19], h[14], h[7]
+    assert bpp == 32, f'xwd: {bpp} bits per pixel, only 32 is read'
+    shift = (rmask & -rmask).bit_length() - 1
+    off = hsize + 12 * ncolors + (ht - 1) * bpl
+    vals = struct.unpack(('<' if byte_order == 0 else '>') + f'{w}I', d[off:off + 4 * w])
+    return w, [(v & rmask) >> shift for v in vals]
+
+
 def spectrum(path):
-    w, h, ch, rows = png.read(path)
+    """the bottom row: the texture's row 0 (the shader draws it in the lower half); a PNG or an xwd"""
+    if open(path, 'rb').read(8) == b'\x89PNG\r\n\x1a\n':
+        w, h, ch, rows = png.read(path)
+        row = [rows[h - 1][x * ch] for x in range(w)]
+    else:
+        w, row = xwd_bottom_red(path)
     assert w == 512, f'{path}: {w} wide, expected 512'
-    row = rows[h - 1]  # the bottom row: the texture's row 0 (the shader draws it in the lower half)
-    return [row[x * ch] for x in range(512)]
+    return row
 
 
 def main():
