@@ -7,6 +7,7 @@
                                                 of a 512-wide picture: a PNG, or an xwd dump of the window)
   mic_check.py compare PNG FREQ AMP TOL      -> exit 1 unless the peak bin is the tone's and every bin is
                                                 within TOL levels of the expected bytes
+  mic_check.py above PNG BIN LEVEL           -> exit 1 unless the spectrum's BIN is above LEVEL
   mic_check.py silent PNG                    -> exit 1 unless the spectrum is all 0 (silence)
   mic_check.py wav WAV                       -> "SAMPLES PEAK": a float or 16-bit WAV's length and largest |sample|
 
@@ -94,6 +95,8 @@ def main():
         print(f'peak bin {peak_got} (expected {peak_want}), level {got[peak_got]} (expected {want[peak_want]}), '
               f'{len(bad)} bins off by more than {tol}: {bad[:8]}')
         sys.exit(0 if peak_got == peak_want and not bad else 1)
+    elif cmd == 'above':
+        sys.exit(0 if spectrum(sys.argv[2])[int(sys.argv[3])] > int(sys.argv[4]) else 1)
     elif cmd == 'silent':
         got = spectrum(sys.argv[2])
         print(f'largest spectrum byte {max(got)}')
