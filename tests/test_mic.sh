@@ -108,6 +108,19 @@ check_eq "Ctrl-C ends the viewer (130, as an interrupted program does)" 130 "$rc
 check "... with the input log published" grep -q "^recorded: s.log" v.out
 check "no ffmpeg of the session is left" test -z "$(pgrep -f -- '-name ikshade -i iksmic.monitor' || true)"
 
+# ---- --mic: the device of a channel that names none (a JSON's, a directory's, a bare `mic`) ----------
+# the system's default elsewhere (a second, silent sink's monitor): only --mic can bring the tone
+pactl load-module module-null-sink sink_name=other >/dev/null
+pactl set-default-source other.monitor
+play_loop
+"$bin" view show.frag --channel0 mic --mic iksmic.monitor --size 512x8 --no-hud >v2.out 2>v2.err & vpid=$!
+wid=
+for _ in $(seq 200); do wid=$(xdotool search --name '^show\.frag' 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.1; done
+wait_frame "--mic DEVICE feeds a bare mic channel" compare_tone
+kill -INT $vpid; wait $vpid; vpid=
+stop_loop
+check "... with nothing recorded beside anything" test -z "$(ls | grep -- '-mic[0-9]' | grep -v '^s-mic1.wav$')"
+
 # ---- the recording: a WAV beside the log, the c line, gaps kept as silence ---------------------------
 check "the input log names the microphone's recording" grep -qE '^c [0-9.]+ image 0 s-mic1\.wav$' s.log
 read -r wav_n wav_peak < <(check_py wav s-mic1.wav)
