@@ -19,9 +19,10 @@ BUILD_PKGS=(cmake make gcc pkg-config python3-glad libglfw3-dev libx11-dev libst
 # decimal-comma locale (localedef, from locales)
 CHECK_PKGS=(python3-numpy python3-pil python3-venv python3-setuptools python3-wheel locales)
 # chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests; iproute2: the
-# Slurm farm test's namespaced network (ip); procps: pgrep, the viewer's capture child (test_webcam.sh)
+# Slurm farm test's namespaced network (ip); procps: pgrep, the viewer's capture child (test_webcam.sh);
+# pulseaudio, pulseaudio-utils: view.mic's own sound server, whose null sink's monitor is the microphone
 TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev ffmpeg openexr git man-db
-           bash-completion chromium python3-yaml parallel slurm-wlm munge iproute2 procps)
+           bash-completion chromium python3-yaml parallel slurm-wlm munge iproute2 procps pulseaudio pulseaudio-utils)
 case "${1:-build}" in
   build) PKGS=("${BUILD_PKGS[@]}") ;;
   check) PKGS=("${BUILD_PKGS[@]}" "${CHECK_PKGS[@]}") ;;

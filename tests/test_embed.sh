@@ -186,8 +186,10 @@ check "installed ikshade loads the prefix's libraries" \
 # ---- ABI: every exported symbol is the API's and carries its version node; programs record it ----
 # (the version node itself is an absolute symbol of its own name)
 exports=$(objdump -T "$lib" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
-check "libikshade exports only iks_* symbols, each at IKSHADE_1 ($(grep -v '^IKSHADE_1 iks_' <<<"$exports" | head -n 3 | tr '\n' ' '))" \
-  bash -c '[ -n "$1" ] && ! grep -v "^IKSHADE_1 iks_" <<<"$1"' _ "$exports"
+# (IKSHADE_1, or a later node of the same SONAME: IKSHADE_1.1 holds what 0.4 added)
+check "libikshade exports only iks_* symbols, each at IKSHADE_1[.N] ($(grep -vE '^IKSHADE_1(\.[0-9]+)? iks_' <<<"$exports" | head -n 3 | tr '\n' ' '))" \
+  bash -c '[ -n "$1" ] && ! grep -vE "^IKSHADE_1(\.[0-9]+)? iks_" <<<"$1"' _ "$exports"
+check "what 0.4 added is at IKSHADE_1.1 (iks_toy_feed_audio)" grep -q "^IKSHADE_1.1 iks_toy_feed_audio$" <<<"$exports"
 exports=$(objdump -T "$libdir/libik.so" | awk '/ DF | DO / && $0 !~ /\*UND\*|\*ABS\*/ {print $(NF-1), $NF}')
 check "libik exports only ik_* symbols, each at IK_0" bash -c '[ -n "$1" ] && ! grep -v "^IK_0 ik_" <<<"$1"' _ "$exports"
 check "a program built against it records the version of what it calls (render_frame: IKSHADE_1)" \

@@ -192,6 +192,24 @@ except ikshade.Error as e:
 check_eq "Toy.set_channel: a strided uint8 slice, float32 above 1, None, a bad channel" \
   "$(printf '%s\n' '[100, 50, 25, 127] [10, 20, 30, 127]' '[191, 191, 191, 191]' '[0, 0, 0]' "usage 'channel'")" "$out"
 
+# ---- a microphone channel fed from memory: a tone on bin 48 shows there; a music channel refuses ----
+out=$(py -c '
+import numpy as np, ikshade
+src = "void mainImage(out vec4 c, in vec2 p) { c = vec4(texelFetch(iChannel0, ivec2(p), 0).r); }"
+t = ikshade.Toy(src, size=(512, 1), channels={0: "mic"})
+print(int(t.snapshot()[0].max()))                                 # nothing fed: silence
+n = 1033 * 128
+tone = (0.05 * np.sin(2 * np.pi * 48 / 2048 * np.arange(n))).astype(np.float32)
+t.feed_audio(0, np.stack([tone, tone], axis=1))                   # stereo, L = R
+row = t.snapshot()[0, :, 0]
+print(int(row.argmax()), bool(row[48] > 200))
+try:
+    t.feed_audio(1, tone)
+except ikshade.Error as e:
+    print(e.code_name, repr(e.field))' 2>&1)
+check_eq "Toy.feed_audio: silence first, a fed tone peaks at its bin, a channel that is no microphone refused" \
+  "$(printf '%s\n' '0' '48 True' "usage 'channel'")" "$out"
+
 # ---- a whole toy in memory (a dict: the site's JSON), its state saved and restored, reset ----
 out=$(py -c '
 import ikshade

@@ -593,6 +593,22 @@ typedef struct {
  * it (linear and clamped by default; a mipmapped filter builds mipmaps of pixels, and is linear on a
  * caller's texture, whose levels the library does not touch). */
 IKS_API iks_code iks_toy_set_channel(iks_toy *t, int c, const iks_channel_desc *d);
+/* The live input devices a viewer's mic and webcam channels can capture, by kind: kind i's name
+ * ("microphone", "webcam"), NULL past the last. iks_devices calls each for every device of that kind, the
+ * system's default marked; IKS_E_USAGE naming "kind" for an unknown one, IKS_E_UNSUPPORTED or IKS_E_IO
+ * when they cannot be listed (no sound server, no pactl), with the reason. (Added in 0.4: IKSHADE_1.1.) */
+IKS_API const char *iks_device_kind(int i);
+IKS_API iks_code iks_devices(const char *kind, void (*each)(void *user, const char *name, const char *about, bool is_default),
+                             void *user);
+/* Sound for a microphone channel (mic in its description) from the caller's own capture, appended
+ * after what came before (from any thread, while the toy lives): frames of channels interleaved
+ * floats (-1..1) at rate, which must be 44100 (the site's analyser's; resample before). Stereo is
+ * mixed to mono as WebAudio does ((L + R) / 2); 1 or 2 channels. Each draw then shows the site's 512x2
+ * texture of the newest sound (spectrum and waveform) and iChannelTime the seconds fed so far.
+ * IKS_E_USAGE naming "pass" (an iks_pass_id the toy lacks), "channel" (not 0..3, or not a microphone
+ * channel), "channels", "rate" or "samples" (NULL with frames > 0). (Added in 0.4: IKSHADE_1.1.) */
+IKS_API iks_code iks_toy_feed_audio(iks_toy *t, iks_pass_id pass, int channel, const float *samples, size_t frames,
+                                    int channels, int rate);
 /* Samples first .. first+n-1 of the toy's sound pass (sample s plays at s / 44100 s; its `time` is the
  * site's float one, from the 512x512 block that holds s, whatever first is) into lr, 2n floats
  * interleaved left, right, as mainSound returned them (not clamped); lr_len, its bytes, must hold them
@@ -908,6 +924,9 @@ typedef struct {
      * channels showed is also written beside that file as a lossless video (NAME-webcam.mkv) that its
      * replay reads; nothing captured is written anywhere otherwise. */
     const char *webcam;
+    /* The capture source (PulseAudio/PipeWire's name, `ikshade devices`) for the toy's microphone
+     * channels that name none; NULL: the default source. (Added in 0.4.) */
+    const char *mic;
 } iks_live_desc;
 #define IKS_LIVE_DESC_INIT IKS_DESC_INIT_(iks_live_desc)
 

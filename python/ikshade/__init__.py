@@ -312,6 +312,24 @@ class Toy:
         _lib.check(_lib.iks_toy_set_channel(self._live(), int(channel), d.ptr))
         del keep  # the library copied the pixels
 
+    def feed_audio(self, channel: int, samples: Any, pass_: str = "image") -> None:
+        """Appends sound to a microphone channel (`mic` in channels): float samples at 44.1 kHz, shape (n,)
+        mono or (n, 2) stereo (mixed to mono as WebAudio does, (L + R) / 2), from your own capture; each
+        snapshot then shows the site's 512x2 analyser texture of the newest sound. Other rates: resample
+        first. Needs numpy."""
+        if pass_ not in self._PASSES:
+            raise Error(1, f"pass {pass_!r}: expected one of " + ", ".join(self._PASSES), "pass")
+        if isinstance(channel, bool) or not isinstance(channel, int) or not 0 <= channel <= 3:
+            raise Error(1, f"channel {channel!r}: expected 0 to 3", "channel")
+        if _np is None:
+            raise Error(1, "feed_audio needs numpy", "samples")
+        a = _np.ascontiguousarray(samples, dtype=_np.float32)
+        if a.ndim not in (1, 2) or (a.ndim == 2 and a.shape[1] not in (1, 2)):
+            raise Error(1, f"samples: shape {a.shape}: expected (n,) or (n, 2)", "channels")
+        chans = 1 if a.ndim == 1 else a.shape[1]
+        _lib.check(_lib.iks_toy_feed_audio(self._live(), self._PASSES[pass_], int(channel), a.ctypes.data,
+                                           a.shape[0], chans, 44100))
+
     def reset(self) -> None:
         """Back to before the first frame: buffers and Cube A zero, no key held; the next snapshot is
         iFrame 0."""

@@ -115,6 +115,8 @@ iks_toy_name = _gl("iks_toy_name", ctypes.c_char_p, P)
 iks_toy_set = _gl("iks_toy_set", ctypes.c_int, P, ctypes.c_char_p)
 iks_toy_draw = _gl("iks_toy_draw", ctypes.c_int, P, P, P)
 iks_toy_set_channel = _gl("iks_toy_set_channel", ctypes.c_int, P, ctypes.c_int, P)
+iks_toy_feed_audio = _gl("iks_toy_feed_audio", ctypes.c_int, P, ctypes.c_int, ctypes.c_int, P, ctypes.c_size_t,
+                         ctypes.c_int, ctypes.c_int)
 iks_render = _gl("iks_render", ctypes.c_int, P, P, P)
 iks_toy_reset = _gl("iks_toy_reset", ctypes.c_int, P)
 iks_toy_state_size = _gl("iks_toy_state_size", ctypes.c_size_t, P)

@@ -111,6 +111,7 @@ int cmd_view(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_completion(int argc, char **argv);
 int cmd_demos(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 /* A toy named on the command line: ARG itself when it is not a bare name, or a toy of the user's is
  * there; else (nothing there, or what cannot be a toy: a directory without image.glsl, an empty file)
@@ -126,6 +127,6 @@ bool iks_cli_toy_missing(const char *cmd, const char *arg);
 /* The demos' names, space separated (for the completions) */
 void iks_cli_demo_names(FILE *f);
 extern const iks_help HELP_SOLVE, HELP_BENCH, HELP_CHECK, HELP_RENDER, HELP_VIEW, HELP_IMPORT, HELP_COMPLETION, HELP_DEMOS,
-    HELP_INFO;
+    HELP_INFO, HELP_DEVICES;
 
 #endif

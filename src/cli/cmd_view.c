@@ -22,6 +22,7 @@ typedef struct {
     double record_fps;
     const char *record_input;
     const char *webcam;
+    const char *mic;
     const char *shader;
     char demo[4096]; /* where a demo named in place of a path is */
     char title[1024]; /* the window's first title: the toy's name shown on one line (iks_shown_text) */
@@ -55,12 +56,17 @@ static const iks_opt OPTIONS[] = {
       .flags = IKS_OPT_NONZERO, .expect = "expected a number", .need = "frames per second"),
     IKS_OPT_STRING_ROW(vopts, record_input, "--record-input", NULL, "FILE",
       "write the session's inputs (mouse and keys each frame, window size,\n"
-      "--set, the panel's changes) for `ikshade render SHADER --input FILE`,\nwhich replays them at any size/fps",
+      "--set, the panel's changes) for `ikshade render SHADER --input FILE`,\nwhich replays them at any size/fps;"
+      " microphones are recorded beside it\n(FILE's name-micN.wav)",
       "record_input", .complete = "file", .need = "a file for the session's inputs"),
     IKS_OPT_STRING_ROW(vopts, webcam, "--webcam", NULL, "DEVICE",
       "the camera of webcam channels that name none (a JSON's, a bare 'webcam'):\n"
       "/dev/videoN, or 'test' (a test pattern); default: the first camera", "webcam",
       .need = "a camera: /dev/videoN or test"),
+    IKS_OPT_STRING_ROW(vopts, mic, "--mic", NULL, "DEVICE",
+      "the capture source (`ikshade devices`) of the toy's microphone channels\n"
+      "that name none (a JSON's, a directory's); mic:DEVICE names one per channel", "mic",
+      .need = "a capture source's name (ikshade devices lists them)"),
     { IKS_OPT_END, .flags = 0 },
 };
 
@@ -207,7 +213,7 @@ static int parse_args(int argc, char **argv, vopts *o, iks_live_desc *d, iks_win
     *d = (iks_live_desc){ IKS_DESC_SIZE(iks_live_desc), .toy = iks_shared_toy(&o->s, o->shader), .time0 = o->s.t0, .paused = o->paused,
                           .hide_hud = o->no_hud, .mute = o->mute, .no_vsync_cap = o->no_vsync, .frames = o->frames,
                           .measure = o->log, .record = o->record, .record_fps = o->record_fps,
-                          .record_input = o->record_input, .webcam = o->webcam };
+                          .record_input = o->record_input, .webcam = o->webcam, .mic = o->mic };
     if (iks_window_check(wd) != IKS_OK || iks_live_check(d) != IKS_OK) return iks_opts_error(&o->args);
     return -1;
 }

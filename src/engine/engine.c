@@ -11,6 +11,7 @@
 #include "base/strutil.h"
 
 #include "io/pngio.h"
+#include "media/analyser.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -877,6 +878,39 @@ void iks_toy_key(iks_toy *t, int keycode, bool down)
     if (!t || keycode < 0 || keycode >= 256 || !enter_quietly(t->e)) return;
     iks_gltoy_key(&t->gl, keycode, down);
     iks_engine_leave(t->e);
+}
+
+/* No GL and no engine entered: the feed only appends to the channel's ring (livemic.c), so a host's
+ * capture thread calls it as it likes */
+iks_code iks_toy_feed_audio(iks_toy *t, iks_pass_id pass, int channel, const float *samples, size_t frames,
+                            int channels, int rate)
+{
+    if (!t) return iks_fail_usage("iks_toy_feed_audio: toy is NULL");
+    char v[48];
+    snprintf(v, sizeof v, "%d", (int)pass);
+    int p = iks_pass_slot_of_id((int)pass);
+    if (p < 0 || !t->gl.prog[p].prog) return iks_fail_field("pass", v, "%s has no such pass", iks_toy_name(t));
+    snprintf(v, sizeof v, "%d", rate);
+    if (rate != IKS_ANALYSER_RATE) return iks_fail_field("rate", v, "expected 44100 (resample before feeding)");
+    snprintf(v, sizeof v, "%d", channels);
+    if (channels != 1 && channels != 2) return iks_fail_field("channels", v, "expected 1 or 2");
+    if (frames && !samples) return iks_fail_field("samples", NULL, "NULL with %zu frames", frames);
+    iks_err err = IKS_ERR_INIT;
+    float mono[1024];
+    /* in pieces: the ring takes any length, and the down-mix needs no allocation */
+    for (size_t at = 0; at < frames || at == 0; at += sizeof mono / sizeof *mono) {
+        size_t n = frames - at < sizeof mono / sizeof *mono ? frames - at : sizeof mono / sizeof *mono;
+        for (size_t i = 0; i < n; i++)
+            mono[i] = channels == 1 ? samples[at + i] : 0.5f * (samples[2 * (at + i)] + samples[2 * (at + i) + 1]);
+        if (!iks_livein_audio(&t->gl, p, channel, mono, n, &err)) {
+            snprintf(v, sizeof v, "%d", channel);
+            iks_code code = iks_fail_field("channel", v, "%s", iks_err_msg(&err));
+            iks_err_clear(&err);
+            return code;
+        }
+        if (frames == 0) break;
+    }
+    return IKS_OK;
 }
 
 void iks_frame_from_info(iks_frame *f, const iks_frame_info *fi)

@@ -4,6 +4,7 @@
  * engine's logger carry everything), or parse GLSL (src/glsl/source.c). */
 #include "engine/engine.h"
 #include "engine/toyreads.h"
+#include "engine/livemics.h"
 #include "base/strutil.h"
 #include "engine/panel.h"
 #include "glsl/uniforms.h"
@@ -865,6 +866,7 @@ typedef struct {
     recorder rec;
     input_rec inputs;
     iks_livecams *cams;       /* the webcam channels' cameras, kept across reloads */
+    iks_mics *mics;            /* the microphones the toy's mic channels capture (livemics.c) */
     display_lost lost;
     bool record_at_start;
     double last, title_at, fps, frame_ms, last_drawn;
@@ -941,6 +943,8 @@ static void session_begin(session *s)
     inputs_open(&s->inputs, d, &s->l, &s->e->log);
     if (!(s->cams = iks_livecams_new(d->webcam, &s->e->log, s->inputs.f, d->record_input)))
         iks_warnf(&s->e->log, "out of memory: webcam channels stay black");
+    if (!(s->mics = iks_mics_new(d->mic, s->inputs.f ? d->record_input : NULL)))
+        iks_warnf(&s->e->log, "out of memory: microphone channels are silent");
     s->lost = (display_lost){ &s->rec, &s->inputs, &s->cams, d, &s->e->log };
     iks_platform_on_display_lost(on_display_lost, &s->lost);
     s->record_at_start = d->record != NULL;
@@ -1141,6 +1145,12 @@ static void draw_hud(session *s, int fw, int fh, const float mouse[4])
         snprintf(text + k, sizeof text - k, "\n%s %ld  %.200s", s->rec.on ? "REC" : "rec paused", s->rec.frames, s->rec.path);
     }
     iks_livecams_hud(s->cams, text, sizeof text);
+    char mics[1024];
+    iks_mics_hud(s->mics, mics, sizeof mics);
+    if (mics[0]) {
+        size_t k = strlen(text);
+        snprintf(text + k, sizeof text - k, "\n%s", mics);
+    }
     iks_hud_draw(&s->hud, text, fw, fh, scale);
 }
 
@@ -1258,6 +1268,7 @@ static iks_code session_end(session *s)
     record_close(&s->rec, d, &e->log);
     iks_livecams_free(s->cams); /* before the input log closes: its recordings' lines go there */
     s->cams = NULL;
+    iks_mics_free(s->mics, &e->log);
     inputs_close(&s->inputs, d, &e->log);
     if (s->have_hud) iks_hud_destroy(&s->hud);
     free(s->prects);
@@ -1296,6 +1307,8 @@ static iks_code live_run(iks_engine *e, const iks_live_desc *d)
         int nevents = read_events(&s);
         if (s.quit) break;
         watch_reload(&s);
+        /* every time round, drawn or idle: the capture's queue stays short and the recording whole */
+        iks_mics_pump(s.mics, s.l.toy ? &s.l.toy->gl : NULL, s.inputs.f, s.inputs.f ? inputs_t(&s.inputs) : 0, &e->log);
         int fw, fh;
         p->framebuffer_size(p, &fw, &fh);
         if (idle(&s, nevents, fw, fh)) {

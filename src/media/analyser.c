@@ -20,6 +20,7 @@ void iks_analyser_init(iks_analyser *a, const float *samples, size_t n, bool loo
 
 float iks_analyser_sample(const iks_analyser *a, long long pos)
 {
+    pos -= a->origin;
     if (pos < 0 || a->n == 0) return 0.0f;
     if ((unsigned long long)pos >= a->n) {
         if (!a->loop) return 0.0f;

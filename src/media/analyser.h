@@ -23,6 +23,7 @@ typedef struct {
     const float *samples; /* mono at IKS_ANALYSER_RATE, not owned */
     size_t n;
     bool loop;            /* past the end: from the start again (the site's music), else silence */
+    long long origin;     /* the position samples[0] is at (0 but for a live window: livemic.c) */
     /* magnitudes already computed, by window position: successive frames share most of their history */
     struct { long long pos; bool valid; double mag[IKS_ANALYSER_BINS]; } cache[IKS_ANALYSER_HISTORY + 2];
     int next;
