@@ -170,4 +170,11 @@ check "a captured session without recording (rc $rc)" [ "$rc" -eq 0 ]
 check "... which captured" grep -q 'webcam test: capturing' ../v.err
 check "... leaves no file behind" [ "$(ls -A)" = show.frag ]
 cd ..
+# `ikshade devices` lists the cameras a webcam channel can name: the test pattern always (exit 1 only
+# for a kind it could not list: the microphones where no sound server answers)
+"$bin" devices > devices.txt 2> /dev/null
+check "ikshade devices lists webcam:test under webcams" python3 -c "
+import sys
+t = open('devices.txt').read()
+sys.exit(0 if 'webcams:\n' in t and '  test  a test pattern' in t.split('webcams:')[1] else 1)"
 finish
