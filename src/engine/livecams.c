@@ -176,6 +176,22 @@ static bool rec_submit(cam *k)
 
 /* The slots before t's hold what the last draw before them showed; the slot of t holds this draw's
  * frame until a later draw in it, or the end */
+/* The recording's last slot written and its file closed (claimed under its name); a failure said once,
+ * and its channels get no line */
+static void rec_close(iks_livecams *lc, cam *k)
+{
+    iks_err e = IKS_ERR_INIT;
+    bool ok = rec_submit(k);
+    k->claimed[0] = '\0';
+    if (!iks_writer_close(k->wr, ok, NULL, &e) || !ok || !k->claimed[0]) {
+        iks_warnf(&lc->log, "webcam %s: its recording failed: %s", k->device ? k->device : "",
+                  e.code != IKS_OK ? iks_err_msg(&e) : "the video could not be written");
+        k->channels = 0;
+    }
+    iks_err_clear(&e);
+    k->wr = NULL;
+}
+
 static void rec_step(iks_livecams *lc, cam *k, double t, bool fresh)
 {
     if (!k->wr && !k->rec_over) rec_start(lc, k, t);
@@ -188,16 +204,7 @@ static void rec_step(iks_livecams *lc, cam *k, double t, bool fresh)
         /* what was recorded stays, and replays up to here (its last frame held after) */
         iks_warnf(&lc->log, "webcam %s: the camera's size changed to %dx%d: its recording ends here",
                   k->device ? k->device : "", k->w, k->h);
-        bool ok = rec_submit(k);
-        iks_err e = IKS_ERR_INIT;
-        k->claimed[0] = '\0';
-        if (!iks_writer_close(k->wr, ok, NULL, &e) || !ok || !k->claimed[0]) {
-            iks_warnf(&lc->log, "webcam %s: its recording failed: %s", k->device ? k->device : "",
-                      e.code != IKS_OK ? iks_err_msg(&e) : "the video could not be written");
-            k->channels = 0;
-        }
-        iks_err_clear(&e);
-        k->wr = NULL;
+        rec_close(lc, k);
         return;
     }
     if (fresh && !rec_hold(k)) rec_fail(lc, k, "out of memory");
@@ -207,16 +214,7 @@ static void rec_step(iks_livecams *lc, cam *k, double t, bool fresh)
 static void rec_end(iks_livecams *lc, cam *k)
 {
     if (k->wr) {
-        iks_err e = IKS_ERR_INIT;
-        bool ok = rec_submit(k);
-        k->claimed[0] = '\0';
-        if (!iks_writer_close(k->wr, ok, NULL, &e) || !ok || !k->claimed[0]) {
-            iks_warnf(&lc->log, "webcam %s: its recording failed: %s", k->device ? k->device : "",
-                      e.code != IKS_OK ? iks_err_msg(&e) : "the video could not be written");
-            k->channels = 0;
-        }
-        iks_err_clear(&e);
-        k->wr = NULL;
+        rec_close(lc, k);
     }
     if (!k->channels || !k->claimed[0] || !lc->inputs) return;
     const char *slash = strrchr(k->claimed, '/');

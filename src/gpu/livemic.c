@@ -89,10 +89,7 @@ void iks_livemic_update(iks_gltoy *t, int pass, int c, struct iks_livein *l, con
     iks_analyser_frame(&m->an, (double)end / IKS_ANALYSER_RATE, dt, m->bytes);
     m->last_end = end;
     m->last_dt = dt;
-    glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, IKS_ANALYSER_BINS, 2, GL_RED, GL_UNSIGNED_BYTE, m->bytes);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    iks_music_upload(t->tex[pass][c], m->bytes);
 }
 
 bool iks_livemic_feed(struct iks_livein *l, const float *mono, size_t n, iks_err *e)

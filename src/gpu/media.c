@@ -76,6 +76,14 @@ static bool open_channel(iks_gltoy *t, int pass, int c, bool once, double start,
     return true;
 }
 
+void iks_music_upload(unsigned tex, const uint8_t bytes[2 * IKS_ANALYSER_BINS])
+{
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, IKS_ANALYSER_BINS, 2, GL_RED, GL_UNSIGNED_BYTE, bytes);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e) { return open_channel(t, pass, c, false, 0, e); }
 
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time)
@@ -97,10 +105,7 @@ void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *
         iks_analyser_frame(&m->an, tc, dt, m->bytes);
         m->last_t = tc;
         m->last_dt = dt;
-        glBindTexture(GL_TEXTURE_2D, t->tex[pass][c]);
-        glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-        glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, IKS_ANALYSER_BINS, 2, GL_RED, GL_UNSIGNED_BYTE, m->bytes);
-        glBindTexture(GL_TEXTURE_2D, 0);
+        iks_music_upload(t->tex[pass][c], m->bytes);
         return;
     }
     if (!in->path) return; /* black */

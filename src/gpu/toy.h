@@ -160,6 +160,9 @@ void iks_gltoy_pass_opts(const iks_spec *d, const iks_pass *ps, iks_entry entry,
 bool iks_media_open(iks_gltoy *t, int pass, int c, iks_err *e);
 void iks_media_update(iks_gltoy *t, int pass, int c, const iks_frame *f, float *channel_time);
 void iks_media_close(iks_gltoy *t, int pass, int c);
+/* The site's 512x2 music texture (the analyser's bytes: spectrum row, waveform row) into tex: music and
+ * microphone channels alike */
+void iks_music_upload(unsigned tex, const uint8_t bytes[2 * 512]);
 /* A live channel (microphone, webcam) replaced by its recording at path (a WAV, a video): from then on
  * the music or video channel of that file, its time the frame's time less start, played once (silence,
  * or its last frame, past its end). An offline render's replay of a session (render.c). */
