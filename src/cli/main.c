@@ -19,7 +19,7 @@ const iks_command IKS_COMMANDS[] = {
     { "import", cmd_import, IKS_CMD_NET, "fetch a shader's JSON and media from shadertoy.com's API", &HELP_IMPORT },
     { "info", cmd_info, 0, "describe a toy without drawing it: passes, channels, uniforms (--json)", &HELP_INFO },
     { "demos", cmd_demos, 0, "list the toys that ship with ikshade, by name (ikshade view creature)", &HELP_DEMOS },
-    { "devices", cmd_devices, 0, "list the microphones a live channel can capture (mic:DEVICE, view --mic)",
+    { "devices", cmd_devices, 0, "list the microphones and webcams live channels can capture (mic:, webcam:)",
       &HELP_DEVICES },
     { "completion", cmd_completion, 0, "print a shell's completion script (bash, zsh, fish)", &HELP_COMPLETION },
 };
