@@ -25,9 +25,9 @@ const iks_help HELP_DEVICES = {
     .options = OPTIONS,
     .after = "examples:\n"
              "  ikshade devices\n"
-             "  ikshade view toy.json --mic alsa_input.usb-Blue_Yeti-00.analog-stereo\n"
-             "  ikshade view bars.frag --channel0 mic:alsa_input.pci-0000_00_1f.3.analog-stereo\n"
-             "  ikshade view cam.frag --channel0 webcam:test\n",
+             "  ikshade view creature --mic alsa_input.usb-Blue_Yeti-00.analog-stereo\n"
+             "  ikshade view --channel0 mic:alsa_input.pci-0000_00_1f.3.analog-stereo\n"
+             "  ikshade view --channel0 webcam:test\n",
 };
 
 static void one(void *user, const char *name, const char *about, bool is_default)
