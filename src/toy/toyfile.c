@@ -511,6 +511,8 @@ bool iks_toyfile_parse_manifest(iks_toyfile *tf, const char *dir, const char *ma
         char here[PATH_MAX + 16];
         snprintf(here, sizeof here, "%s:%d", man, lineno);
         if (device_refused(in, here, e)) {
+            free((char *)in->path); /* the parser's copy, not yet the toy's */
+            in->path = NULL;
             ok = false;
             break;
         }
