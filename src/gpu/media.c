@@ -156,7 +156,7 @@ void iks_gltoy_music_add(const iks_gltoy *t, long long first, long n, int32_t *a
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++) {
             const struct iks_media *m = t->media[p][c];
-            if (!m || m->video || m->live || !m->audio.n) continue;
+            if (!m || m->video || !m->audio.n) continue; /* a live channel holds no track */
             long long len = (long long)m->audio.n;
             /* a replayed recording starts where the session's capture did, and plays once */
             long long skip = m->once ? llround(m->start * IKS_ANALYSER_RATE) : 0;
@@ -188,7 +188,7 @@ bool iks_gltoy_has_audio(const iks_gltoy *t)
     if (t->sound.prog) return true;
     for (int p = 0; p < IKS_PASSES; p++)
         for (int c = 0; c < 4; c++)
-            if (t->media[p][c] && !t->media[p][c]->video && !t->media[p][c]->live && t->media[p][c]->audio.n) return true;
+            if (t->media[p][c] && !t->media[p][c]->video && t->media[p][c]->audio.n) return true;
     return false;
 }
 
