@@ -10,6 +10,12 @@
   mic_check.py above PNG BIN LEVEL           -> exit 1 unless the spectrum's BIN is above LEVEL
   mic_check.py silent PNG                    -> exit 1 unless the spectrum is all 0 (silence)
   mic_check.py wav WAV                       -> "SAMPLES PEAK": a float or 16-bit WAV's length and largest |sample|
+  mic_check.py halves IMG SIDE               -> exit 1 unless SIDE (left or right) of the bottom row is bright
+                                                (over 150) and brighter than the other half by 50
+  mic_check.py sync VIDEO FREQ_A FREQ_B      -> a recording of a two-halves shader (left: tone A's bin, right:
+                                                tone B's) with the microphone as its sound track, decoded by
+                                                ffmpeg: "T_PICTURE T_SOUND PICTURE_S SOUND_S", the times the
+                                                picture and the sound turn from A to B and both lengths
 
 The expected bytes follow the site's AnalyserNode (src/media/analyser.h): Blackman window of 2048
 samples, |X[k]| / 2048, smoothed 0.8 over frames (a steady tone: the same magnitude every frame, so the
@@ -73,6 +79,58 @@ def spectrum(path):
     return row
 
 
+def bottom_red(path):
+    if open(path, 'rb').read(8) == b'\x89PNG\r\n\x1a\n':
+        w, h, ch, rows = png.read(path)
+        return [rows[h - 1][x * ch] for x in range(w)]
+    return xwd_bottom_red(path)[1]
+
+
+def goertzel(x, freq):
+    """the amplitude of freq in x (one bin of a DFT at any frequency)"""
+    w = 2 * math.pi * freq / RATE
+    c, s1, s2 = 2 * math.cos(w), 0.0, 0.0
+    for v in x:
+        s1, s2 = v + c * s1 - s2, s1
+    return math.sqrt(max(s1 * s1 + s2 * s2 - c * s1 * s2, 0.0)) * 2 / len(x)
+
+
+def sync(path, fa, fb):
+    """when the picture and the sound of a recording turn from tone A to tone B"""
+    import subprocess
+    probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries',
+                            'stream=width,height,r_frame_rate', '-of', 'csv=p=0', path],
+                           capture_output=True, text=True, check=True).stdout.strip().split(',')
+    w, h = int(probe[0]), int(probe[1])
+    num, den = probe[2].split('/')
+    fps = int(num) / int(den)
+    raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24',
+                          '-'], capture_output=True, check=True).stdout
+    n = len(raw) // (w * h * 3)
+    t_pic = None
+    for k in range(n):
+        row = raw[(k * h + h // 2) * w * 3:(k * h + h // 2 + 1) * w * 3]
+        left = sum(row[3 * x] for x in range(w // 8, 3 * w // 8)) / (w // 4)
+        right = sum(row[3 * x] for x in range(5 * w // 8, 7 * w // 8)) / (w // 4)
+        if right > 100 and right > left:
+            t_pic = k / fps
+            break
+    pcm = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-map', '0:a:0', '-f', 'f32le', '-ac', '1', '-ar',
+                          str(RATE), '-'], capture_output=True, check=True).stdout
+    a = array.array('f')
+    a.frombytes(pcm)
+    t_snd, heard_a, win = None, 0, RATE // 100
+    for i in range(0, len(a) - win, win):
+        x = a[i:i + win]
+        ga, gb = goertzel(x, fa), goertzel(x, fb)
+        if ga > 0.01 and ga > 4 * gb:
+            heard_a += 1
+        if gb > 0.01 and gb > 4 * ga:
+            t_snd = i / RATE
+            break
+    return t_pic, t_snd, n / fps, len(a) / RATE, heard_a
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == 'tone':
@@ -118,6 +176,17 @@ def main():
         s = array.array('f' if tag == 3 else 'h', data)
         scale = 1.0 if tag == 3 else 32768.0
         print(len(s), max((abs(v) / scale for v in s), default=0))
+    elif cmd == 'halves':
+        row = bottom_red(sys.argv[2])
+        w = len(row)
+        left = sum(row[w // 8:3 * w // 8]) / (w // 4)
+        right = sum(row[5 * w // 8:7 * w // 8]) / (w // 4)
+        this, other = (left, right) if sys.argv[3] == 'left' else (right, left)
+        print(f'left {left:.0f}, right {right:.0f}')
+        sys.exit(0 if this > 150 and this > other + 50 else 1)
+    elif cmd == 'sync':
+        t_pic, t_snd, pic_s, snd_s, heard_a = sync(sys.argv[2], float(sys.argv[3]), float(sys.argv[4]))
+        print(t_pic, t_snd, f'{pic_s:.4f}', f'{snd_s:.4f}', heard_a)
     else:
         raise SystemExit(__doc__)
 

@@ -19,7 +19,7 @@ check_py() { python3 "$tests/mic_check.py" "$@"; }
 tmp=$(mktemp -d)
 pa= vpid= play=
 cleanup() {
-  [ -n "$play" ] && { kill $play 2>/dev/null; pkill -P $play 2>/dev/null; }
+  [ -n "$play" ] && { pkill -P $play 2>/dev/null; kill $play 2>/dev/null; }
   for p in $vpid $pa; do kill "$p" 2>/dev/null; done
   wait 2>/dev/null
   rm -rf "$tmp"
@@ -56,7 +56,7 @@ void mainImage(out vec4 o, in vec2 p) {
 EOF
 # the tone, again and again until the sink goes (paplay then fails and the loop ends)
 play_loop() { (while paplay -d iksmic tone.wav 2>/dev/null; do :; done) & play=$!; }
-stop_loop() { [ -n "$play" ] && { kill $play 2>/dev/null; pkill -P $play 2>/dev/null; wait $play 2>/dev/null; }; play=; }
+stop_loop() { [ -n "$play" ] && { pkill -P $play 2>/dev/null; kill $play 2>/dev/null; wait $play 2>/dev/null; }; play=; }
 play_loop
 "$bin" view show.frag --channel0 mic:iksmic.monitor --size 512x8 --no-hud --record-input s.log >v.out 2>v.err & vpid=$!
 wid=
@@ -151,5 +151,56 @@ check "the replay's last frame shows the tone ($(compare_tone ra/$f))" compare_t
 check_eq "a render of a mic channel without --input refuses" 1 "$rc"
 check "... in one line naming --input and --missing-media" \
   test "$(grep -c . nolog.err)" = 1 -a -n "$(grep -- '--input.*--missing-media' nolog.err)"
+# ---- --record: the microphone is the video's sound track, in step with the picture -------------------
+# A shader of two halves (left: tone A's bin, right: tone B's); tone A, then B once the window shows A.
+# The recording, decoded by ffmpeg: its sound holds A, then turns to B where its picture does (the
+# picture a few frames later: the analyser's window and smoothing), and lasts as long as its frames.
+# Under Xvfb the viewer draws faster than --record-fps; each frame still carries the sound that came
+# with it, so the two stay together whatever the pace.
+freqb=2067.1875
+check_py tone toneb.wav 20 $freqb $amp
+cat >halves.frag <<'EOF'
+void mainImage(out vec4 o, in vec2 p) {
+    int bin = p.x < iResolution.x * 0.5 ? 48 : 96;
+    o = vec4(texelFetch(iChannel0, ivec2(bin, 0), 0).r, 0.0, 0.0, 1.0);
+}
+EOF
+shows_a() { check_py halves "$1" left; }
+shows_b() { check_py halves "$1" right; }
+pactl set-default-source iksmic.monitor
+play_loop
+"$bin" view halves.frag --channel0 mic --size 128x64 --no-hud --record take.mp4 >v3.out 2>v3.err & vpid=$!
+wid=
+for _ in $(seq 200); do wid=$(xdotool search --name '^halves\.frag' 2>/dev/null | head -1); [ -n "$wid" ] && break; sleep 0.1; done
+wait_frame "the recording's window shows tone A" shows_a
+sleep 0.5
+stop_loop
+(while paplay -d iksmic toneb.wav 2>/dev/null; do :; done) & play=$!
+wait_frame "... then tone B" shows_b
+sleep 0.5
+kill -INT $vpid; wait $vpid; rc=$?; vpid=
+stop_loop
+check_eq "Ctrl-C ends the recording viewer (130)" 130 "$rc"
+check "... and says the recording" grep -q "^recorded: take.mp4 ([0-9]* frames)" v3.out
+check_eq "the recording has a picture and a sound track (ffprobe)" "h264 aac" \
+  "$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 take.mp4 | tr '\n' ' ' | sed 's/ $//')"
+read -r t_pic t_snd pic_s snd_s heard_a < <(check_py sync take.mp4 $freq $freqb)
+echo "picture turns to B at $t_pic s, the sound at $t_snd s; picture $pic_s s, sound $snd_s s; A heard in $heard_a windows of 10 ms"
+check "the sound track holds tone A ($heard_a windows of 10 ms)" test "$heard_a" -ge 20
+check "the sound turns to tone B ($t_snd) and the picture does ($t_pic)" test "$t_snd" != None -a "$t_pic" != None
+check "... the picture 0 to 0.3 s after the sound ($t_pic - $t_snd)" \
+  python3 -c "import sys; d=$t_pic-$t_snd; sys.exit(0 if -0.02 <= d <= 0.3 else 1)"
+check "the sound lasts as long as the picture ($snd_s s, $pic_s s)" \
+  python3 -c "import sys; sys.exit(0 if abs($snd_s-$pic_s) < 0.05 else 1)"
+check "no temporary of the recording is left" test -z "$(ls -A | grep '^\.take')"
+# a GIF has no sound: one line says the microphone is not in it; the picture is recorded
+"$bin" view halves.frag --channel0 mic --size 64x32 --no-hud --frames 5 --record take.gif >v4.out 2>v4.err; rc=$?
+check_eq "a GIF recording with a microphone: exit 0" 0 "$rc"
+check "... one line: a GIF has no sound track" grep -q "take.gif: this format has no sound track: the microphone is not in it" v4.err
+check_eq "... its 5 frames (ffprobe)" 5 "$(ffprobe -v error -count_frames -show_entries stream=nb_read_frames -of csv=p=0 take.gif)"
+# no microphone in the toy: no sound track
+"$bin" view show.frag --size 64x32 --no-hud --frames 5 --record quiet.mp4 >v5.out 2>v5.err
+check_eq "a toy with no microphone records no sound track" "h264" \
+  "$(ffprobe -v error -show_entries stream=codec_name -of csv=p=0 quiet.mp4 | tr '\n' ' ' | sed 's/ $//')"
 echo "the viewer said:"; sed 's/^/  /' v.err
 finish

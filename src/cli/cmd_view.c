@@ -49,7 +49,8 @@ static const iks_opt OPTIONS[] = {
       "measure", .flags = 0),
     IKS_OPT_STRING_ROW(vopts, record, "--record", NULL, "OUT",
       "record what the window shows (no HUD), one frame per displayed frame, as\n"
-      "render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif .webp); V\npauses", "record",
+      "render writes it: out/%05d.png or a video (.mp4 .webm .mkv .gif .webp); V\npauses;"
+      " a video's sound track is the toy's microphone", "record",
       .complete = "file", .need = "an output: out/%05d.png or a video name"),
     IKS_OPT_DOUBLE_ROW(vopts, record_fps, "--record-fps", NULL, "F",
       "a recorded video's frame rate (default 60)", "record_fps",

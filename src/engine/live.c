@@ -444,24 +444,30 @@ static void record_report(const iks_live_desc *d, iks_logger *log, const char *p
     else if (msg) iks_warnf(log, "%s", msg);
 }
 
-/* Ends the current recording: the file closed (a video finished by ffmpeg), its frames reported */
-static void record_close(recorder *r, const iks_live_desc *d, iks_logger *log)
+/* Ends the current recording: the file closed (a video finished by ffmpeg, the microphone's sound
+ * muxed in), its frames reported */
+static void record_close(recorder *r, const iks_live_desc *d, iks_mics *mics, iks_logger *log)
 {
     if (!r->w) return;
     iks_err err = IKS_ERR_INIT;
     iks_writer_result res;
     r->claimed[0] = '\0';
+    /* a sound track that could not be finished is left out rather than muxed half-written */
+    bool sound = iks_mics_track_path(mics) && iks_mics_track_finish(mics, log);
     bool ok = iks_writer_close(r->w, true, &res, &err);
+    iks_mics_track_end(mics);
     r->w = NULL;
     r->on = false;
     if (ok && r->claiming && r->claimed[0]) snprintf(r->path, sizeof r->path, "%s", r->claimed);
+    if (ok && sound && res.note[0]) iks_warnf(log, "recording %s: %s", r->path, res.note);
     if (ok) record_report(d, log, r->path, res.written, NULL);
     else record_report(d, log, r->path, res.written, iks_err_msg(&err));
     iks_err_clear(&err);
 }
 
-/* Starts a recording of w x h frames; false (reported) when the output cannot be opened */
-static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, int w, int h)
+/* Starts a recording of w x h frames, with the microphone's sound where the toy listens to one and
+ * the format has sound; false (reported) when the output cannot be opened */
+static bool record_open(recorder *r, const iks_live_desc *d, iks_mics *mics, iks_logger *log, int w, int h)
 {
     const iks_format *fmt;
     bool pattern = false;
@@ -482,7 +488,14 @@ static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, in
         wd.claim_user = &r->names;
         wd.claimed = r->claimed;
     }
+    const iks_format *f = d->record ? fmt : iks_format_of(r->path, false);
+    if (iks_mics_capturing(mics) && f && !f->audio)
+        iks_warnf(log, "recording %s: this format has no sound track: the microphone is not in it (an .mp4, .webm or "
+                  ".mkv has one)", r->path);
+    else if (f && f->audio && iks_mics_track_begin(mics, r->path, wd.fps, log))
+        wd.audio_after = iks_mics_track_path(mics);
     if ((pattern && !iks_output_check_writable(r->path, true, r->next_frame, &err)) || !iks_writer_open(&wd, &r->w, &err)) {
+        iks_mics_track_end(mics);
         record_report(d, log, r->path, 0, iks_err_msg(&err));
         iks_err_clear(&err);
         r->w = NULL;
@@ -496,7 +509,7 @@ static bool record_open(recorder *r, const iks_live_desc *d, iks_logger *log, in
 }
 
 /* The back buffer as it is now (the toy drawn, no HUD yet) into the recording */
-static void record_frame(recorder *r, const iks_live_desc *d, iks_logger *log, int w, int h)
+static void record_frame(recorder *r, const iks_live_desc *d, iks_mics *mics, iks_logger *log, int w, int h)
 {
     if (!r->on) return;
     if (w != r->w_px || h != r->h_px) {
@@ -504,16 +517,17 @@ static void record_frame(recorder *r, const iks_live_desc *d, iks_logger *log, i
         snprintf(msg, sizeof msg, "recording: the window was resized to %dx%d: %s ends here (V records again)", w, h,
                  r->path);
         iks_warnf(log, "%s", msg);
-        record_close(r, d, log);
+        record_close(r, d, mics, log);
         return;
     }
     int slot;
     uint8_t *px = iks_writer_acquire(r->w, &slot);
     if (px) iks_gpu_read_screen(w, h, px);
     if (!px || !iks_writer_submit(r->w, slot, r->next_frame++)) {
-        record_close(r, d, log); /* the writer says why */
+        record_close(r, d, mics, log); /* the writer says why */
         return;
     }
+    iks_mics_track_frame(mics);
     r->frames++;
 }
 
@@ -628,6 +642,7 @@ typedef struct {
     recorder *rec;
     input_rec *inputs;
     iks_livecams **cams;
+    iks_mics **mics;
     const iks_live_desc *d;
     iks_logger *log;
 } display_lost;
@@ -639,7 +654,7 @@ static void on_display_lost(void *user)
     display_lost *l = user;
     iks_warnf(l->log, "the display went away (its connection was lost): the window is gone%s",
               l->rec->w || l->inputs->f ? "; finishing the recording" : "");
-    record_close(l->rec, l->d, l->log);
+    record_close(l->rec, l->d, *l->mics, l->log);
     iks_livecams_free(*l->cams); /* its recordings' lines go into the input log */
     *l->cams = NULL;
     inputs_close(l->inputs, l->d, l->log);
@@ -945,7 +960,7 @@ static void session_begin(session *s)
         iks_warnf(&s->e->log, "out of memory: webcam channels stay black");
     if (!(s->mics = iks_mics_new(d->mic, s->inputs.f ? d->record_input : NULL)))
         iks_warnf(&s->e->log, "out of memory: microphone channels are silent");
-    s->lost = (display_lost){ &s->rec, &s->inputs, &s->cams, d, &s->e->log };
+    s->lost = (display_lost){ &s->rec, &s->inputs, &s->cams, &s->mics, d, &s->e->log };
     iks_platform_on_display_lost(on_display_lost, &s->lost);
     s->record_at_start = d->record != NULL;
     s->last = iks_now();
@@ -1124,10 +1139,10 @@ static void take_frame(session *s, int fw, int fh)
     }
     if (s->record_at_start || s->want_record_toggle) {
         if (s->rec.w && !s->record_at_start) s->rec.on = !s->rec.on;  /* pause, resume */
-        else if (!s->rec.w) (void)record_open(&s->rec, s->d, &s->e->log, fw, fh);
+        else if (!s->rec.w) (void)record_open(&s->rec, s->d, s->mics, &s->e->log, fw, fh);
         s->record_at_start = s->want_record_toggle = false;
     }
-    record_frame(&s->rec, s->d, &s->e->log, fw, fh);
+    record_frame(&s->rec, s->d, s->mics, &s->e->log, fw, fh);
 }
 
 /* the HUD: its figures and error, the panel's hint while hidden, the recording's state */
@@ -1265,7 +1280,7 @@ static iks_code session_end(session *s)
         iks_logf(&e->log, IKS_LOG_DIAGNOSTICS, "view: ended by %s", s->why ? s->why : d->frames && s->drawn >= d->frames ? "its frames" : "a signal or the embedding program");
     iks_audio_out_close(s->audio);
     iks_platform_on_display_lost(NULL, NULL);
-    record_close(&s->rec, d, &e->log);
+    record_close(&s->rec, d, s->mics, &e->log);
     iks_livecams_free(s->cams); /* before the input log closes: its recordings' lines go there */
     s->cams = NULL;
     iks_mics_free(s->mics, &e->log);

@@ -2,12 +2,14 @@
 #include "engine/livemics.h"
 
 #include "base/strutil.h"
+#include "io/outfile.h"
 #include "media/capture_audio.h"
 #include "toy/spec.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +29,28 @@ typedef struct {
     char news[300];                 /* the last change of state, shown while the device is away */
 } mic;
 
+/* the newest sound waiting for the recording's next frame: the backlog bounds (in samples) keep the
+ * sound within 0.1 s of the picture; the ring holds what a stall (a compile) brings at once, newest */
+#define TRACK_RING 8192
+#define TRACK_HIGH (IKS_CAPTURE_RATE / 10)
+#define TRACK_LOW (IKS_CAPTURE_RATE / 20)
+
+typedef struct {
+    char *tmp;                      /* the WAV's temporary name; NULL: no track */
+    FILE *f;
+    double fps;
+    long frames;                    /* frames recorded */
+    uint32_t samples;               /* samples written */
+    bool failed;                    /* a write failed: finish says so */
+    float ring[TRACK_RING];
+    size_t head, len;               /* the oldest waiting sample, and how many */
+} track;
+
 struct iks_mics {
     char *dflt, *log_path;
     mic m[MAX_MICS];
     int n;
+    track tr;                       /* the screen recording's sound: m[0]'s */
 };
 
 iks_mics *iks_mics_new(const char *dflt, const char *log_path)
@@ -112,11 +132,21 @@ static mic *mic_for(iks_mics *ms, const char *device, double t, iks_logger *log)
 }
 
 /* The samples that came, to every mic channel of t that listens to m, and into its recording */
-static void deliver(mic *m, iks_gltoy *t, const char *dflt, iks_logger *log)
+static void track_push(track *tr, const float *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        tr->ring[(tr->head + tr->len) % TRACK_RING] = s[i];
+        if (tr->len < TRACK_RING) tr->len++;
+        else tr->head = (tr->head + 1) % TRACK_RING; /* the oldest goes */
+    }
+}
+
+static void deliver(mic *m, iks_gltoy *t, const char *dflt, track *tr, iks_logger *log)
 {
     float buf[4096];
     for (size_t n; (n = iks_capture_audio_take(m->cap, buf, sizeof buf / sizeof *buf)) > 0;) {
         if (m->wav && fwrite(buf, sizeof *buf, n, m->wav) == n) m->frames += (uint32_t)n;
+        if (tr) track_push(tr, buf, n);
         for (int p = 0; t && p < IKS_PASSES; p++)
             for (int c = 0; c < 4; c++) {
                 const iks_input *in = &t->in[p][c];
@@ -150,7 +180,7 @@ void iks_mics_pump(iks_mics *ms, iks_gltoy *t, FILE *inputs, double session_t, i
             iks_warnf(log, "%s", line);
             snprintf(m->news, sizeof m->news, "%s", line);
         }
-        deliver(m, t, ms->dflt, log);
+        deliver(m, t, ms->dflt, i == 0 && ms->tr.f ? &ms->tr : NULL, log);
     }
 }
 
@@ -167,9 +197,81 @@ void iks_mics_hud(const iks_mics *ms, char *text, size_t n)
     }
 }
 
+bool iks_mics_capturing(const iks_mics *ms) { return ms && ms->n > 0 && ms->m[0].cap; }
+
+bool iks_mics_track_begin(iks_mics *ms, const char *video, double fps, iks_logger *log)
+{
+    if (!iks_mics_capturing(ms) || ms->tr.tmp) return false;
+    track *tr = &ms->tr;
+    memset(tr, 0, sizeof *tr);
+    int fd = iks_make_parent_dirs(video) ? iks_outfile_tmp_create(video, &tr->tmp) : -1;
+    if (fd < 0 || !(tr->f = fdopen(fd, "wb"))) {
+        iks_warnf(log, "%s: the microphone's sound for it: %s: recorded without", video, iks_outfile_strerror(errno));
+        iks_outfile_tmp_discard(fd, &tr->tmp);
+        return false;
+    }
+    tr->fps = fps;
+    wav_header(tr->f, UINT32_MAX);
+    return true;
+}
+
+const char *iks_mics_track_path(const iks_mics *ms) { return ms && ms->tr.f ? ms->tr.tmp : NULL; }
+
+void iks_mics_track_frame(iks_mics *ms)
+{
+    track *tr = ms ? &ms->tr : NULL;
+    if (!tr || !tr->f) return;
+    /* frame k ends at sample round((k + 1) x rate / fps): no drift over a long take */
+    long k = tr->frames++;
+    size_t need = (size_t)(llround((double)(k + 1) * IKS_CAPTURE_RATE / tr->fps) -
+                           llround((double)k * IKS_CAPTURE_RATE / tr->fps));
+    if (tr->len > need + TRACK_HIGH) {
+        size_t drop = tr->len - need - TRACK_LOW;
+        tr->head = (tr->head + drop) % TRACK_RING;
+        tr->len -= drop;
+    }
+    float out[2048];
+    while (need > 0 && !tr->failed) {
+        size_t n = need < sizeof out / sizeof *out ? need : sizeof out / sizeof *out;
+        for (size_t i = 0; i < n; i++) {
+            out[i] = tr->len ? tr->ring[tr->head] : 0.0f;
+            if (tr->len) tr->head = (tr->head + 1) % TRACK_RING, tr->len--;
+        }
+        if (fwrite(out, sizeof *out, n, tr->f) != n) tr->failed = true;
+        tr->samples += (uint32_t)n;
+        need -= n;
+    }
+}
+
+bool iks_mics_track_finish(iks_mics *ms, iks_logger *log)
+{
+    track *tr = ms ? &ms->tr : NULL;
+    if (!tr || !tr->f) return false;
+    /* past 4 GiB the header keeps its "to the end of the file" sizes, which ffmpeg reads */
+    bool ok = !tr->failed && fflush(tr->f) == 0 && !ferror(tr->f);
+    if (ok && tr->samples < UINT32_MAX / 4 - 64 && fseek(tr->f, 0, SEEK_SET) == 0) {
+        wav_header(tr->f, tr->samples);
+        ok = fflush(tr->f) == 0 && !ferror(tr->f);
+    }
+    int e = ok ? 0 : errno ? errno : EIO;
+    if (fclose(tr->f) != 0 && ok) ok = false, e = errno;
+    tr->f = NULL;
+    if (!ok) iks_warnf(log, "the microphone's sound for the recording: %s: recorded without", iks_outfile_strerror(e));
+    return ok;
+}
+
+void iks_mics_track_end(iks_mics *ms)
+{
+    if (!ms) return;
+    if (ms->tr.f) fclose(ms->tr.f);
+    ms->tr.f = NULL;
+    iks_outfile_tmp_discard(-1, &ms->tr.tmp);
+}
+
 void iks_mics_free(iks_mics *ms, iks_logger *log)
 {
     if (!ms) return;
+    iks_mics_track_end(ms);
     for (int i = 0; i < ms->n; i++) {
         mic *m = &ms->m[i];
         iks_capture_audio_stop(m->cap);

@@ -384,6 +384,7 @@ bool iks_writer_close(iks_writer *w, bool caller_ok, iks_writer_result *res, iks
         iks_err_clear(&verr);
         res->fps_played = w->vid.fps_played;
         res->padded = w->vid.padded;
+        snprintf(res->note, sizeof res->note, "%s", w->vid.note);
     }
     iks_err_clear(&w->err);
     free(w->seq);

@@ -29,6 +29,10 @@ typedef struct {
     int quality;          /* lossy formats: 1..100; 0: IKS_DEFAULT_QUALITY */
     bool png_fast;        /* 8-bit PNGs through the fast path (ISA-L) rather than libdeflate at png_level */
     const char *audio;    /* a video's audio track: a WAV file of the same length, or NULL */
+    /* a video's audio track that is still being written while the frames come (the viewer's
+     * microphone): a WAV that is whole by iks_writer_close, muxed in then without encoding the
+     * picture again. NULL: none. A format with no sound (GIF) takes neither. */
+    const char *audio_after;
     /* a single file (video, animation) under a name the user did not type: claimed, never replacing
      * anything, as claim(0), claim(1), ... names it (iks_outfile_tmp_claim); the name taken is written
      * into claimed (PATH_MAX bytes). NULL: output is replaced as the user asked. */
@@ -49,6 +53,7 @@ typedef struct {
     bool kept;            /* a video: the file is there (complete, or the frames written when stopped) */
     double fps_played;    /* a video's frame rate as the file says (a GIF's whole-centisecond delay) */
     bool padded;          /* a video of odd size padded to even by a black row or column */
+    char note[320];       /* audio_after could not be added (why; the picture was kept), or empty */
 } iks_writer_result;
 
 typedef struct iks_writer iks_writer;

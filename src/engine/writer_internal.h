@@ -16,6 +16,8 @@ typedef struct {
     int tmp_fd;           /* tmp held open: its mode is set through it when it is published */
     double fps_played;    /* the file's frame rate: a GIF's is what its whole-centisecond delay gives */
     bool padded;          /* an odd size padded to even for 4:2:0 */
+    const iks_format *fmt; /* its row: the sound track's options when one is muxed in at the end */
+    char note[320];       /* what went wrong with a sound track muxed in at the end (the picture kept) */
 } iks_video;
 
 /* Starts ffmpeg making d->output as the format's row says (its muxer and options, or the user's

@@ -156,6 +156,7 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
 {
     memset(v, 0, sizeof *v);
     v->fd = v->err_fd = v->tmp_fd = -1;
+    v->fmt = f;
     const char *out = d->output;
     char *ffmpeg = iks_find_program("ffmpeg");
     bool have_ffmpeg = ffmpeg != NULL;
@@ -333,6 +334,68 @@ static void unfinished_reason(int fd, char *buf, size_t n)
     }
 }
 
+/* The finished picture (v->tmp) and the WAV d->audio_after into a second temporary that takes the
+ * first's place: the picture copied, the sound encoded as the format's row says. The WAV is as long as
+ * the frames (the caller's), so nothing is cut. false (why in v->note) leaves v->tmp as it was: a
+ * recording without its sound is still the recording. */
+static bool mux_sound(iks_video *v, const iks_writer_desc *d)
+{
+    const char *slash = strrchr(d->output, '/');
+    const char *ext = strrchr(slash ? slash + 1 : d->output, '.');
+    if (!ext || strlen(ext) > 32) ext = "";
+    char *tmp = NULL;
+    int fd = iks_outfile_tmp_create_ext(d->output, ext, &tmp);
+    if (fd < 0) {
+        snprintf(v->note, sizeof v->note, "%s", iks_outfile_strerror(errno));
+        return false;
+    }
+    argv_t a = { 0 };
+    arg(&a, "ffmpeg");
+    args_of(&a, "-hide_banner -nostdin -loglevel error -y -i");
+    file_arg(&a, v->tmp);
+    arg(&a, "-i");
+    file_arg(&a, d->audio_after);
+    args_of(&a, "-map 0:v:0 -map 1:a:0 -c:v copy");
+    args_of(&a, v->fmt->audio_args);
+    args_of(&a, v->fmt->mux_args);
+    arg(&a, "-f");
+    arg(&a, v->fmt->muxer);
+    file_arg(&a, tmp);
+    pid_t pid = 0;
+    int rc = ENOMEM;
+    /* ffmpeg's log from its start again: only this run's lines can be its reasons */
+    if (v->err_fd >= 0 && (ftruncate(v->err_fd, 0) != 0 || lseek(v->err_fd, 0, SEEK_SET) != 0)) {
+        close(v->err_fd);
+        v->err_fd = -1;
+    }
+    if (!a.oom) {
+        const int cfds[] = { IKS_SPAWN_KEEP, IKS_SPAWN_KEEP, v->err_fd >= 0 ? v->err_fd : IKS_SPAWN_KEEP };
+        rc = iks_spawn(&pid, a.v, cfds, 3, true);
+    }
+    args_free(&a);
+    int status = -1;
+    if (rc == 0) {
+        iks_outfile_tmp_writer(tmp, pid);
+        iks_outfile_tmp_finishing(tmp);
+        iks_wait_exit(pid);
+        iks_outfile_tmp_writer(tmp, 0);
+        status = iks_reap(pid);
+    }
+    char line[256] = "";
+    if (rc == 0) unfinished_reason(v->err_fd, line, sizeof line);
+    if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && !line[0]) {
+        iks_outfile_tmp_discard(v->tmp_fd, &v->tmp);
+        v->tmp = tmp;
+        v->tmp_fd = fd;
+        return true;
+    }
+    if (rc != 0) snprintf(line, sizeof line, "ffmpeg: %s", strerror(rc));
+    else if (!line[0]) first_line(v->err_fd, line, sizeof line);
+    snprintf(v->note, sizeof v->note, "%s", line[0] ? line : "ffmpeg failed");
+    iks_outfile_tmp_discard(fd, &tmp);
+    return false;
+}
+
 bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *err)
 {
     /* closing its input is how ffmpeg learns the clip is over and writes the file's end */
@@ -366,6 +429,12 @@ bool iks_video_end(iks_video *v, const iks_writer_desc *d, bool keep, iks_err *e
             iks_err_set(err, IKS_E_IO, "%s: ffmpeg could not finish it: %s", d->output, line);
             ok = false;
         }
+    }
+    /* a sound track lost keeps the picture: the note says why */
+    if (ok && d->audio_after && v->fmt && v->fmt->audio && !d->ffmpeg_args && !mux_sound(v, d)) {
+        char why[200];
+        snprintf(why, sizeof why, "%.199s", v->note);
+        snprintf(v->note, sizeof v->note, "its sound track could not be added (%s): the picture is kept alone", why);
     }
     if (ok) {
         /* the mode a new file gets (ffmpeg kept our 0600), what is at the name checked, renamed */
