@@ -95,8 +95,19 @@ def goertzel(x, freq):
     return math.sqrt(max(s1 * s1 + s2 * s2 - c * s1 * s2, 0.0)) * 2 / len(x)
 
 
+def first_lasting(labels, times, want, n):
+    """the time of the first label want that the next n labelled ones all repeat (None: none)"""
+    seen = [(t, v) for t, v in zip(times, labels) if v is not None]
+    for i, (t, v) in enumerate(seen):
+        if v == want and len(seen) >= i + n and all(w == want for _, w in seen[i:i + n]):
+            return t
+    return None
+
+
 def sync(path, fa, fb):
-    """when the picture and the sound of a recording turn from tone A to tone B"""
+    """when the picture and the sound of a recording turn from tone A to tone B. A recording drawn
+    faster than its fps has silent gaps in its sound (each frame holds the sound that came with it):
+    silent windows say nothing, and the turn is the first B that the next ones confirm"""
     import subprocess
     probe = subprocess.run(['ffprobe', '-v', 'error', '-select_streams', 'v:0', '-show_entries',
                             'stream=width,height,r_frame_rate', '-of', 'csv=p=0', path],
@@ -107,27 +118,26 @@ def sync(path, fa, fb):
     raw = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-map', '0:v:0', '-f', 'rawvideo', '-pix_fmt', 'rgb24',
                           '-'], capture_output=True, check=True).stdout
     n = len(raw) // (w * h * 3)
-    t_pic = None
+    pic = []
     for k in range(n):
         row = raw[(k * h + h // 2) * w * 3:(k * h + h // 2 + 1) * w * 3]
         left = sum(row[3 * x] for x in range(w // 8, 3 * w // 8)) / (w // 4)
         right = sum(row[3 * x] for x in range(5 * w // 8, 7 * w // 8)) / (w // 4)
-        if right > 100 and right > left:
-            t_pic = k / fps
-            break
+        pic.append('B' if right > 100 and right > left + 50 else 'A' if left > 100 and left > right + 50 else None)
+    t_pic = first_lasting(pic, [k / fps for k in range(n)], 'B', 3)
     pcm = subprocess.run(['ffmpeg', '-v', 'error', '-i', path, '-map', '0:a:0', '-f', 'f32le', '-ac', '1', '-ar',
                           str(RATE), '-'], capture_output=True, check=True).stdout
     a = array.array('f')
     a.frombytes(pcm)
-    t_snd, heard_a, win = None, 0, RATE // 100
+    win = RATE // 100
+    snd, times = [], []
     for i in range(0, len(a) - win, win):
         x = a[i:i + win]
         ga, gb = goertzel(x, fa), goertzel(x, fb)
-        if ga > 0.01 and ga > 4 * gb:
-            heard_a += 1
-        if gb > 0.01 and gb > 4 * ga:
-            t_snd = i / RATE
-            break
+        snd.append('B' if gb > 0.005 and gb > 3 * ga else 'A' if ga > 0.005 and ga > 3 * gb else None)
+        times.append(i / RATE)
+    t_snd = first_lasting(snd, times, 'B', 5)
+    heard_a = sum(1 for v, t in zip(snd, times) if v == 'A' and (t_snd is None or t < t_snd))
     return t_pic, t_snd, n / fps, len(a) / RATE, heard_a
 
 

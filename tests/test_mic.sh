@@ -19,7 +19,7 @@ check_py() { python3 "$tests/mic_check.py" "$@"; }
 tmp=$(mktemp -d)
 pa= vpid= play=
 cleanup() {
-  [ -n "$play" ] && { pkill -P $play 2>/dev/null; kill $play 2>/dev/null; }
+  stop_loop 2>/dev/null
   for p in $vpid $pa; do kill "$p" 2>/dev/null; done
   wait 2>/dev/null
   rm -rf "$tmp"
@@ -55,8 +55,15 @@ void mainImage(out vec4 o, in vec2 p) {
 }
 EOF
 # the tone, again and again until the sink goes (paplay then fails and the loop ends)
-play_loop() { (while paplay -d iksmic tone.wav 2>/dev/null; do :; done) & play=$!; }
-stop_loop() { [ -n "$play" ] && { pkill -P $play 2>/dev/null; kill $play 2>/dev/null; wait $play 2>/dev/null; }; play=; }
+# (the file by its full name, so that the loop's players, this test's alone, can be told by it)
+play_loop() { (while paplay -d iksmic "$tmp/${1:-tone.wav}" 2>/dev/null; do :; done) & play=$!; }
+# the loop first, so that no new player starts, then any player it left (a kill between two plays)
+stop_loop() {
+  [ -n "$play" ] && { kill $play 2>/dev/null; wait $play 2>/dev/null; }
+  pkill -f "paplay -d iksmic $tmp/" 2>/dev/null
+  for _ in $(seq 50); do pgrep -f "paplay -d iksmic $tmp/" >/dev/null || break; sleep 0.1; done
+  play=
+}
 play_loop
 "$bin" view show.frag --channel0 mic:iksmic.monitor --size 512x8 --no-hud --record-input s.log >v.out 2>v.err & vpid=$!
 wid=
@@ -175,7 +182,7 @@ for _ in $(seq 200); do wid=$(xdotool search --name '^halves\.frag' 2>/dev/null 
 wait_frame "the recording's window shows tone A" shows_a
 sleep 0.5
 stop_loop
-(while paplay -d iksmic toneb.wav 2>/dev/null; do :; done) & play=$!
+play_loop toneb.wav
 wait_frame "... then tone B" shows_b
 sleep 0.5
 kill -INT $vpid; wait $vpid; rc=$?; vpid=
