@@ -391,7 +391,14 @@ static bool mux_sound(iks_video *v, const iks_writer_desc *d)
     }
     if (rc != 0) snprintf(line, sizeof line, "ffmpeg: %s", strerror(rc));
     else if (!line[0]) first_line(v->err_fd, line, sizeof line);
-    snprintf(v->note, sizeof v->note, "%s", line[0] ? line : "ffmpeg failed");
+    /* "file:NAME: reason": the reason; the names are ours (a hidden temporary, the caller's WAV) */
+    const char *why = line;
+    const char *const named[] = { v->tmp, d->audio_after, tmp };
+    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
+        size_t k = strlen(named[i]);
+        if (!strncmp(why, "file:", 5) && !strncmp(why + 5, named[i], k) && !strncmp(why + 5 + k, ": ", 2)) why += 7 + k;
+    }
+    snprintf(v->note, sizeof v->note, "%s", why[0] ? why : "ffmpeg failed");
     iks_outfile_tmp_discard(fd, &tmp);
     return false;
 }
