@@ -75,7 +75,7 @@ print(r["played"]["ended"], r["played"]["number"])' "$out")
   ;;
 vlc)
   command -v cvlc >/dev/null || { echo "FAIL: VLC is not installed (scripts/deps.sh test installs vlc-bin and vlc-plugin-base)" >&2; exit 1; }
-  # VLC refuses to run as root: as nobody then, in a directory nobody may write
+  # VLC refuses to run as root: as nobody then, the films readable to it and the scene directories writable
   as=()
   if [ "$(id -u)" = 0 ]; then as=(setpriv --reuid=nobody --regid=nogroup --clear-groups); chmod 755 "$tmp"; fi
   # frames FILM: the numbers of the frames VLC shows of FILM, consecutive repeats as one (VLC's scene
