@@ -82,6 +82,9 @@ int main(int argc, char **argv)
     FIELD(iks_render_desc, seconds);
     FIELD(iks_render_desc, quality);
     FIELD(iks_render_desc, stats_size);
+    FIELD(iks_render_desc, segment);
+    FIELD(iks_render_desc, segments);
+    FIELD(iks_render_desc, join);
     END();
     BEGIN(iks_draw_desc);
     FIELD(iks_draw_desc, struct_size);
@@ -110,6 +113,9 @@ int main(int argc, char **argv)
     FIELD(iks_render_stats, samples);
     FIELD(iks_render_stats, width);
     FIELD(iks_render_stats, height);
+    FIELD(iks_render_stats, segments_there);
+    FIELD(iks_render_stats, joined);
+    FIELD(iks_render_stats, joined_before);
     END();
     BEGIN(iks_progress);
     FIELD(iks_progress, done);
@@ -185,6 +191,9 @@ int main(int argc, char **argv)
     printf("PASSES = {'image': %d, 'a': %d, 'b': %d, 'c': %d, 'd': %d, 'cube_a': %d}\n", (int)IKS_PASS_IMAGE,
            (int)IKS_PASS_A, (int)IKS_PASS_B, (int)IKS_PASS_C, (int)IKS_PASS_D, (int)IKS_PASS_CUBE_A);
     printf("GLSL = {'auto': %d, 'es': %d, '330': %d}\n", (int)IKS_GLSL_AUTO, (int)IKS_GLSL_ES, (int)IKS_GLSL_330);
+    /* what a render in segments does about the film (iks_render_desc.join), by the names render takes */
+    printf("JOIN = {'none': %d, 'when_done': %d, 'now': %d}\n", (int)IKS_JOIN_NONE, (int)IKS_JOIN_WHEN_DONE,
+           (int)IKS_JOIN_NOW);
     /* the header's version, which the library loaded at run time must give (iks_version) */
     printf("HEADER_VERSION = '%d.%d.%d'\n", IKSHADE_VERSION_MAJOR, IKSHADE_VERSION_MINOR, IKSHADE_VERSION_PATCH);
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

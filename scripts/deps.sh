@@ -21,8 +21,10 @@ CHECK_PKGS=(python3-numpy python3-pil python3-venv python3-setuptools python3-wh
 # chromium: the WebGL2 harness; parallel, slurm-wlm, munge, python3-yaml: the scale-out tests; iproute2: the
 # Slurm farm test's namespaced network (ip); procps: pgrep, the viewer's capture child (test_webcam.sh);
 # pulseaudio, pulseaudio-utils: view.mic's own sound server, whose null sink's monitor is the microphone
+# vlc-bin, vlc-plugin-base: VLC without its GUI (some 7 MB), playing joined films to their end (cli.playback_vlc)
 TEST_PKGS=(xvfb xauth xdotool x11-apps clang libclang-rt-14-dev ffmpeg openexr git man-db
-           bash-completion chromium python3-yaml parallel slurm-wlm munge iproute2 procps pulseaudio pulseaudio-utils)
+           bash-completion chromium python3-yaml parallel slurm-wlm munge iproute2 procps pulseaudio pulseaudio-utils
+           vlc-bin vlc-plugin-base)
 case "${1:-build}" in
   build) PKGS=("${BUILD_PKGS[@]}") ;;
   check) PKGS=("${BUILD_PKGS[@]}" "${CHECK_PKGS[@]}") ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_python.sh SRC BUILD: the Python package as a user installs it, offline: a clean venv
+# test_python.sh SRC BUILD [segments]: the Python package as a user installs it, offline: a clean venv
 # (python3 -m venv --system-site-packages, numpy from Debian), `pip install ./python` from the source
 # tree, then every call of the package held against the command line: Toy.snapshot's pixels are
 # `ikshade render`'s (top row first), a demo by name as the command line takes it, set() changes a
@@ -38,6 +38,79 @@ check "the layout was made from the header (_layout.py installed)" test -f "$whe
 check_eq "ikshade.version() is the program's" "$("$bin" --version | awk '{print $2}')" "$(py -c 'import ikshade; print(ikshade.version())' 2>&1)"
 check "type stubs and py.typed installed" test -f "$where/__init__.pyi" -a -f "$where/ik.pyi" -a -f "$where/py.typed"
 check "the stubs parse" py -c 'import ast, sys; [ast.parse(open(f).read()) for f in sys.argv[1:]]' "$where/__init__.pyi" "$where/ik.pyi"
+
+# ---- a film in segments (python.segments: needs ffmpeg, which the fast tier's set leaves out) ----
+# render(segments=3, segment=K) for each part, then the film joined; read back by ffprobe/ffmpeg alone:
+# its frame count, and its decoded frames those of a one-piece render of the same film
+segments_section() {
+  command -v ffprobe >/dev/null || {
+    echo "FAIL: ffmpeg is not installed (scripts/deps.sh test installs it)" >&2; fail=$((fail + 1)); return; }
+  cd "$tmp" || return
+  # the frame number in 10 black or white columns, read back through the codec's loss
+  printf '%s\n' 'void mainImage(out vec4 c, in vec2 p) {' '    int b = int(p.x / iResolution.x * 10.0);' \
+    '    c = vec4(vec3(float((iFrame >> b) & 1)), 1.0);' '}' >num.glsl
+  local N=50 W=160 H=32 out ext
+  # numbers FILM: the frame numbers its frames show, decoded by ffmpeg, one line
+  numbers() {
+    ffmpeg -v error -i "$1" -map 0:v:0 -fps_mode passthrough -f rawvideo -pix_fmt gray - | /usr/bin/python3 -c '
+import sys
+d = sys.stdin.buffer.read(); W, H = int(sys.argv[1]), int(sys.argv[2])
+row = lambda i: d[i * W * H + (H // 2) * W:i * W * H + (H // 2 + 1) * W]
+print(" ".join(str(sum(1 << b for b in range(10) if row(i)[int((b + 0.5) * W / 10)] > 128)) for i in range(len(d) // (W * H))))' "$W" "$H"
+  }
+  # mp4: each part alone (join "none"), then the join by hand ("now"), and again (kept); webm: the last
+  # part to finish joins ("when_done", the default)
+  out=$(py -c '
+import ikshade
+N, size = 50, (160, 32)
+def seg(film, k, **kw):
+    s = ikshade.render("num.glsl", film, frames=N, size=size, segment=k, segments=3, **kw)
+    return "%d/%d %d %s %s" % (s["written"], s["total"], s["segments_there"], s["joined"], s["joined_before"])
+print(" | ".join(seg("film.mp4", k, join="none") for k in (2, 0, 1)))
+print(seg("film.mp4", 0, join="now"), "|", seg("film.mp4", 0, join="now"))
+print(" | ".join(seg("film.webm", k) for k in (1, 2, 0)))
+s = ikshade.render("num.glsl", "one.mp4", frames=N, size=size)
+print(s["written"], s["segments_there"], s["joined"], s["joined_before"])
+ikshade.render("num.glsl", "one.webm", frames=N, size=size)
+for kw in ({"join": "later"}, {"segment": 3, "segments": 3}, {"join": "now"}):
+    try:
+        ikshade.render("num.glsl", "bad.mp4", frames=N, size=size, **kw)
+        print("no error")
+    except ikshade.Error as e:
+        print(e.code_name, e.field)
+' 2>&1)
+  echo "$out"
+  check_eq "render(segments=3, join=\"none\"): each part its 16, 17, 17 frames; segments there 1, 2, 3; no join" \
+    "16/16 1 False False | 17/17 2 False False | 17/17 3 False False" "$(sed -n 1p <<<"$out")"
+  check_eq "join=\"now\": no frame drawn, all 3 there, joined; again: the film found joined already (its segments not counted)" \
+    "0/0 3 True False | 0/0 0 False True" "$(sed -n 2p <<<"$out")"
+  check_eq "the default join (\"when_done\"): the last part to finish joins" \
+    "17/17 1 False False | 16/16 2 False False | 17/17 3 True False" "$(sed -n 3p <<<"$out")"
+  check_eq "a render not in segments: no segments, no join" "50 0 False False" "$(sed -n 4p <<<"$out")"
+  check_eq "a bad join name; a segment past the last; a join without segments: usage errors naming the field" \
+    "usage join
+usage segment
+usage segments" "$(sed -n 5,7p <<<"$out")"
+  for ext in mp4 webm; do
+    check "$ext: the joined film is there" [ -s "film.$ext" ]
+    check_eq "$ext: ffprobe counts $N frames in the joined film" "$N" \
+      "$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "film.$ext")"
+    check_eq "$ext: its frames, decoded by ffmpeg, every one once and in order" "$(seq -s ' ' 0 $((N - 1)))" \
+      "$(numbers "film.$ext")"
+    # the segments were encoded apart (each from a key frame), so their bits differ from one run's;
+    # what they show may differ only by the codec's loss
+    check "$ext: its decoded frames are one run's film's, within the codec's loss (PSNR >= 40 dB)" \
+      /usr/bin/python3 -c '
+import subprocess, sys, math
+a, b = (subprocess.run(["ffmpeg", "-v", "error", "-i", f, "-map", "0:v:0", "-fps_mode", "passthrough", "-f",
+                        "rawvideo", "-pix_fmt", "gray", "-"], capture_output=True, check=True).stdout for f in sys.argv[1:3])
+mse = sum((x - y) ** 2 for x, y in zip(a, b)) / max(1, len(a))
+psnr = 99 if mse == 0 else 10 * math.log10(255 ** 2 / mse)
+print(sys.argv[1], "against", sys.argv[2] + ":", len(a), "bytes, PSNR %.1f dB" % psnr, file=sys.stderr)
+sys.exit(not (len(a) == len(b) == int(sys.argv[3]) and psnr >= 40))' "film.$ext" "one.$ext" $((N * W * H))
+  done
+}
+if [ "${3:-}" = segments ]; then segments_section; finish; exit; fi
 
 # ---- snapshot: the pixels of `ikshade render`, top row first ----
 "$bin" render "$src/shaders/limb.frag" -o "$tmp/cli.png" --size 640x360 --time 1.5 --mouse 400,200 --quiet

@@ -453,15 +453,23 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
            size: Tuple[int, int] = (1280, 720), fps: float = 60.0, time: float = 0.0,
            mouse: Optional[Sequence[float]] = None, seconds: float = 0.0, ssaa: int = 1,
            channels: Optional[Dict[int, str]] = None, sets: Optional[Dict[str, Any]] = None,
-           progress: Optional[Callable[[int, int], Optional[bool]]] = None, cube_size: int = 0) -> Dict[str, Any]:
+           progress: Optional[Callable[[int, int], Optional[bool]]] = None, cube_size: int = 0,
+           segment: int = 0, segments: int = 0, join: str = "when_done") -> Dict[str, Any]:
     """Renders frames of a toy to files, as `ikshade render` does: output is a pattern (out/%04d.png),
     one file for one frame, a video (.mp4 .webm .gif through ffmpeg), an animated .webp, .exr, or .wav
     for the sound (seconds long). frames: a count from 0, (first, end) or a range. progress(done, total)
     is called as frames are written, and with the same numbers between the steps of a frame whose Cube A
     is drawn in steps (strips of its faces); returning False stops the render, within the frame too
     (ikshade.Error, code_name "interrupted", every file on disk complete); Ctrl-C stops it the same way
-    and raises KeyboardInterrupt (progress runs on a worker thread of the package's then). Returns the
-    render's numbers (written, total, seconds, samples, width, height)."""
+    and raises KeyboardInterrupt (progress runs on a worker thread of the package's then). A film in
+    segments, for a render farm (`ikshade render --shard K/N` on a video): segments=N and segment=K
+    (0..N-1) render part K of the film output (.mp4 .mkv .webm) into its own segment,
+    output.parts/KKKKK-of-NNNNN.EXT; join "when_done" (the default, as the command line does) joins the
+    film once every segment is there, "none" leaves that to a later call, and "now" draws nothing and
+    joins the segments there (segment unused), refusing one that is missing, damaged or of another
+    render. Returns the render's numbers (written, total, seconds, samples, width, height; and for a film
+    in segments segments_there, how many are there whole, and joined, joined_before: whether the film
+    was joined by this call, or found joined already)."""
     if isinstance(frames, range):
         if frames.step != 1:
             raise Error(1, f"frames {frames!r}: a range with step 1", "frames")
@@ -470,10 +478,16 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
         first, end = frames
     else:
         first, end = 0, int(frames)
+    if join not in _lib._layout.JOIN:
+        raise Error(1, f"join {join!r}: expected one of " + ", ".join(_lib._layout.JOIN), "join")
     with Toy(source, size=size, channels=channels, sets=sets, cube_size=cube_size) as toy:
         d = _lib.Struct("iks_render_desc", output=os.fspath(output), width=int(size[0]), height=int(size[1]),
                         first=int(first), end=int(end), fps=float(fps), time0=float(time), ssaa=int(ssaa),
                         seconds=float(seconds))
+        # the library refuses a join without segments, naming the segments it needs
+        if segments or join != "when_done":
+            # the header's iks_join, by name (gen_layout.c)
+            d["segment"], d["segments"], d["join"] = int(segment), int(segments), _lib._layout.JOIN[join]
         if mouse is not None:
             m = [float(v) for v in mouse]
             d["mouse"] = m if len(m) == 4 else m + [abs(m[0]), abs(m[1])]
@@ -500,4 +514,5 @@ def render(source: Union[str, os.PathLike], output: str, frames: Union[int, Tupl
                 raise errors[0]
             _lib.check(code)  # on the thread that made the call: the last error is per thread
         _interruptible(run)
-        return {k: stats[k] for k in ("written", "total", "seconds", "samples", "width", "height")}
+        return {k: stats[k] for k in ("written", "total", "seconds", "samples", "width", "height",
+                                      "segments_there", "joined", "joined_before")}

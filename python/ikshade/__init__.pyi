@@ -44,4 +44,5 @@ def render(source: Union[str, PathLike[str]], output: str, frames: Union[int, Tu
            size: Tuple[int, int] = ..., fps: float = ..., time: float = ..., mouse: Optional[Sequence[float]] = ...,
            seconds: float = ..., ssaa: int = ..., channels: Optional[Dict[int, str]] = ...,
            sets: Optional[Dict[str, Any]] = ...,
-           progress: Optional[Callable[[int, int], Optional[bool]]] = ..., cube_size: int = ...) -> Dict[str, Any]: ...
+           progress: Optional[Callable[[int, int], Optional[bool]]] = ..., cube_size: int = ...,
+           segment: int = ..., segments: int = ..., join: str = ...) -> Dict[str, Any]: ...

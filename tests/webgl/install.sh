@@ -6,7 +6,7 @@ src=$1 dest=$2
 mkdir -p "$dest"
 exec 9>"$dest/.install.lock"
 flock 9
-cp "$src"/{package.json,package-lock.json,render.mjs,site.js,analyser.mjs} "$dest"/
+cp "$src"/{package.json,package-lock.json,render.mjs,site.js,analyser.mjs,playback.mjs} "$dest"/
 if ! [ -f "$dest/node_modules/puppeteer-core/package.json" ] ||
    ! cmp -s "$src/package-lock.json" "$dest/node_modules/.ikshade-lock"; then
   if ! (cd "$dest" && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1); then
