@@ -14,13 +14,14 @@
 #   on_ctl CMD...                runs CMD on the controller (sbatch, squeue, sinfo talk to slurmctld)
 #   node_procs NODE              the pids of every process on NODE
 #   node_freeze NODE, node_lose NODE
+#   node_revive NODE             a lost NODE back (a new machine of that name and address, its slurmd)
 #   cluster_stop                 stops everything started here (a trap calls it on every way out)
 #
 # Needs root (namespaces, daemons), unshare and nsenter (util-linux), ip (iproute2), Debian's
 # slurm-wlm and munge. Only one Slurm cluster should run on a machine at a time.
 
 cl_dir= cl_ctl= cl_munged=
-declare -A cl_holder=() cl_netns=()
+declare -A cl_holder=() cl_netns=() cl_ip=()
 cl_nodes=()
 cl_self_net=$(readlink /proc/self/ns/net)
 
@@ -100,6 +101,31 @@ node_freeze() {
 # node_lose NODE: the machine is gone, with its slurmd, its tasks and its network
 node_lose() { cl_kill_machine "$1" KILL; }
 
+# cl_make_node NAME: machine NAME, plugged into the controller's bridge with its address cl_ip[NAME]
+cl_make_node() {
+  local n=$1 ip=${cl_ip[$1]}
+  cl_make_machine "$n" || return 1
+  on_ctl sh -ec "ip link add v$n type veth peer name eth0 netns ${cl_holder[$n]}; ip link set v$n master br0 up" &&
+    cl_in "$n" sh -ec "hostname $n; ip link set lo up; ip addr add $ip/24 dev eth0; ip link set eth0 up" ||
+    { echo "slurm_cluster: the network of $n failed" >&2; return 1; }
+}
+
+# node_revive NODE: a lost NODE comes back, as a machine rebooted: a new machine of that name and
+# address, its slurmd started again; slurmctld returns it to service when it registers
+# (ReturnToService=1). Returns once sinfo says it is idle (bounded, 60 s).
+node_revive() {
+  local n=$1
+  [ -z "$(cl_procs "$n")" ] || { echo "slurm_cluster: $n is not lost" >&2; return 1; }
+  cl_make_node "$n" || return 1
+  cl_in "$n" slurmd -N "$n" || { echo "slurm_cluster: slurmd on $n did not start again" >&2; return 1; }
+  for _ in $(seq 120); do
+    [ "$(on_ctl sinfo -h -n "$n" -o %t 2>/dev/null)" = idle ] && return 0
+    sleep 0.5
+  done
+  echo "slurm_cluster: $n did not come back idle in 60 s; sinfo says: $(on_ctl sinfo -h -n "$n" -o %t)" >&2
+  return 1
+}
+
 cluster_start() {
   cl_dir=$1; shift
   cl_nodes=("$@")
@@ -122,10 +148,8 @@ cluster_start() {
   i=10
   for n in "${cl_nodes[@]}"; do
     i=$((i + 1)); ip=10.77.0.$i
-    cl_make_machine "$n" || return 1
-    on_ctl sh -ec "ip link add v$n type veth peer name eth0 netns ${cl_holder[$n]}; ip link set v$n master br0 up" &&
-      cl_in "$n" sh -ec "hostname $n; ip link set lo up; ip addr add $ip/24 dev eth0; ip link set eth0 up" ||
-      { echo "slurm_cluster: the network of $n failed" >&2; return 1; }
+    cl_ip[$n]=$ip
+    cl_make_node "$n" || return 1
     mkdir -p "$cl_dir/spool/$n"
     nodes+="NodeName=$n NodeHostname=$n NodeAddr=$ip CPUs=2 RealMemory=1000 State=UNKNOWN"$'\n'
   done

@@ -3,7 +3,9 @@
  * SIGURG after the stop: it once cut the patience short at random, and CI lost a video); a reader that
  * has stopped reading makes it give up, with EINTR, within the patience. Removing the temporaries on
  * a signal ends a child that would make one after the removal. Publishing under a name that must not
- * be taken (a checkpoint's) leaves what is there alone, a symbolic link included. */
+ * be taken (a checkpoint's) leaves what is there alone, a symbolic link included. A temporary is
+ * locked by its writer until it is published, so a cleaner removes a dead writer's (an unlocked one, a
+ * killed node's) and never a live one's (another process's, or this one's). */
 #include "check.h"
 #include "io/outfile.h"
 #include "base/subproc.h"
@@ -11,6 +13,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -174,8 +177,79 @@ static void claims(void)
     rmdir(dir);
 }
 
+/* every hidden name: iks_outfile_remove_stale_in's choice left to the lock */
+static bool any_hidden(void *user, const char *entry)
+{
+    (void)user;
+    return strcmp(entry, ".") != 0 && strcmp(entry, "..") != 0;
+}
+
+/* A child's temporary (its writer alive) and one no process holds (its writer killed), side by side */
+static void stale_locks(void)
+{
+    char dir[] = "/tmp/iks-stale-XXXXXX", target[PATH_MAX], dead[PATH_MAX], buf[PATH_MAX] = "";
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    snprintf(target, sizeof target, "%s/00004.png", dir);
+    int up[2], hold[2];
+    CHECK(pipe(up) == 0 && pipe(hold) == 0, "pipes");
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* the live writer: makes its temporary, says its name, and holds it until told */
+        char *t = NULL;
+        close(up[0]);
+        close(hold[1]);
+        if (iks_outfile_tmp_create(target, &t) < 0) _exit(1);
+        if (write(up[1], t, strlen(t)) < 0) _exit(1);
+        close(up[1]);
+        char c;
+        while (read(hold[0], &c, 1) < 0 && errno == EINTR) {}
+        _exit(0);
+    }
+    close(up[1]);
+    close(hold[0]);
+    ssize_t got = 0, r;
+    while ((r = read(up[0], buf + got, sizeof buf - 1 - (size_t)got)) > 0) got += r;
+    buf[got > 0 ? got : 0] = 0;
+    close(up[0]);
+    const char *base = strrchr(buf, '/');
+    CHECK(base && iks_outfile_tmp_is(base + 1, "00004.png", ""), "the child's temporary %s has a temporary's name", buf);
+    snprintf(dead, sizeof dead, "%s/.00004.png.Ab12Cd", dir);
+    int fd = open(dead, O_CREAT | O_EXCL | O_WRONLY, 0600);
+    CHECK(fd >= 0 && write(fd, "half a frame", 12) == 12, "a dead writer's temporary");
+    if (fd >= 0) close(fd);
+    char *mine = NULL;
+    int mfd = iks_outfile_tmp_create(target, &mine);
+    CHECK(mfd >= 0, "this process's own temporary");
+    CHECK(iks_outfile_remove_stale(buf) == 0 && access(buf, F_OK) == 0, "a live writer's temporary is left (%s)", buf);
+    CHECK(iks_outfile_remove_stale(mine) == 0 && access(mine, F_OK) == 0, "this process's own temporary is left");
+    char first[PATH_MAX] = "";
+    long n = iks_outfile_remove_stale_in(dir, any_hidden, NULL, first, sizeof first);
+    CHECK(n == 1 && strcmp(first, dead) == 0, "the directory's sweep removed 1 (%ld), the dead writer's (%s)", n, first);
+    CHECK(access(dead, F_OK) != 0 && access(buf, F_OK) == 0 && access(mine, F_OK) == 0,
+          "only the dead writer's temporary is gone");
+    /* the writer killed, as a lost node's: its lock went with it, and the temporary is now stale */
+    kill(pid, SIGKILL);
+    int status;
+    waitpid(pid, &status, 0);
+    CHECK(iks_outfile_remove_stale(buf) == 1 && access(buf, F_OK) != 0, "the killed writer's temporary is removed");
+    /* published: the lock ends with it (no copy of the descriptor kept), the file at its name */
+    CHECK(write(mfd, "x", 1) == 1 && iks_outfile_tmp_publish(mfd, mine, target), "publish");
+    int lfd = open(target, O_RDWR);
+    CHECK(lfd >= 0 && flock(lfd, LOCK_EX | LOCK_NB) == 0, "a published file holds no lock (errno %d)", errno);
+    if (lfd >= 0) close(lfd);
+    free(mine);
+    CHECK(!iks_outfile_tmp_is(".00004.png.short", "00004.png", "") && !iks_outfile_tmp_is("00004.png.Ab12Cd", "00004.png", "") &&
+          !iks_outfile_tmp_is(".00004.png.Ab12C-", "00004.png", "") && iks_outfile_tmp_is(".a.mp4.Ab12Cd.mp4", "a.mp4", ".mp4") &&
+          !iks_outfile_tmp_is(".a.mp4.Ab12Cd", "a.mp4", ".mp4"),
+          "temporaries' names: hidden, the target's, 6 letters or digits, the extension");
+    close(hold[1]);
+    unlink(target);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    stale_locks();
     claims();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -211,6 +211,26 @@ check "... and says so" grep -q 'resume: removed 1 temporary a stopped run left 
 check_eq "--resume of part 1/2 removes its two, draws the missing frame, keeps a name not of its making" \
   ".05.png.short 00.png 01.png 02.png 03.png 04.png 05.png " "$(ls -A stale | tr '\n' ' ')"
 check "... and says so" grep -q 'resume: removed 2 temporaries a stopped run left' stale1.log
+# hold FILE: a live writer's lock on FILE (flock, as ikshade holds its temporaries' until they are
+# renamed), held by a process of its own until `kill $held`; returns once it is held
+hold() {
+  (flock -x 9 && exec sleep 120) 9<>"$1" &
+  held=$!
+  for _ in $(seq 200); do flock -n -x "$1" true 2>/dev/null || return 0; sleep 0.02; done
+  return 1
+}
+# a temporary of this part whose writer lives (a run of the same part on a node cut off from the
+# controller, not dead) is left; the dead writer's beside it is removed
+cp stale/03.png stale/.02.png.LiVe01; head -c 30 stale/01.png >stale/.01.png.DeAd01
+check "a live writer's lock is held on stale/.02.png.LiVe01" hold stale/.02.png.LiVe01
+"$bin" "${S[@]}" --shard 0/2 --resume 2>stale2.log
+check_eq "--resume removes a temporary no process holds, and leaves one whose writer holds its lock" \
+  ".02.png.LiVe01 00.png 01.png 02.png 03.png 04.png 05.png " "$(ls -A stale | grep -v short | tr '\n' ' ')"
+check "... and says so, naming the dead one" grep -q 'resume: removed 1 temporary a stopped run left (stale/.01.png.DeAd01)' stale2.log
+kill $held; wait $held 2>/dev/null
+"$bin" "${S[@]}" --shard 0/2 --resume 2>stale3.log
+check_eq "... and removes it once its writer is gone" ".05.png.short 00.png 01.png 02.png 03.png 04.png 05.png " \
+  "$(ls -A stale | tr '\n' ' ')"
 
 # a feedback toy killed mid-way: the kept frames are drawn again unsaved for the buffers' state
 T=(render "$trails" --size 320x180 --frames 40 --jobs 1)
@@ -480,6 +500,20 @@ expect_fail "a file that is no checkpoint" 1 "not an ikshade checkpoint" "$bin" 
 check "a file that is no checkpoint is never replaced by a save: a warning says so" grep -q "not an ikshade checkpoint; not replaced" junkw.log
 check "... it is as it was" [ "$(cat "junk/$(ck cp 10)")" = hello ]
 check "no refused render wrote a frame" [ -z "$(find ref* -type f 2>/dev/null)" ]
+# the checkpoint directory, shared by every part: a temporary whose writer is gone (a node killed while
+# it saved a checkpoint) is removed by the next run that saves there, whichever render's it was; one
+# whose writer still holds its lock (another part saving now) is left; a name not of ikshade's making too
+live=".$(ck cp 5).LiVe02" dead1=".$(ck cp 10).DeAd02" dead2=".ckpt-0123456789abcdef-000000000007.iksc.DeAd03"
+for f in "$live" "$dead1" "$dead2" .ckpt-junk.iksc.DeAd04; do head -c 300 "cp/$(ck cp 5)" >"cp/$f"; done
+check "a live writer's lock is held on cp/$live" hold "cp/$live"
+"$bin" "${C[@]}" -o cres/%03d.png --frames 0:3 --checkpoint cp --checkpoint-every 5 2>cres.log
+check_eq "a render saving checkpoints removes the dead writers' temporaries, any render's, and leaves the live one" \
+  "$live .ckpt-junk.iksc.DeAd04" "$(ls -A cp | grep '^\.' | sort | tr '\n' ' ' | sed 's/ $//')"
+check "... and says so" grep -qE -- '--checkpoint: removed 2 temporaries a stopped run left \(cp/\.ckpt-' cres.log
+kill $held; wait $held 2>/dev/null
+"$bin" "${C[@]}" -o cres2/%03d.png --frames 3:4 --checkpoint cp --resume 2>cres2.log
+check_eq "--resume with checkpoints removes it once its writer is gone" ".ckpt-junk.iksc.DeAd04" "$(ls -A cp | grep '^\.' | tr '\n' ' ' | sed 's/ $//')"
+rm "cp/.ckpt-junk.iksc.DeAd04"
 check "no temporary checkpoint left behind" [ -z "$(find cp dcp two volcp cuth -name '.*' -type f)" ]
 
 # a toy without buffers: checkpoints are not needed and none are written

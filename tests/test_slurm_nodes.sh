@@ -9,9 +9,14 @@
 #           node with --resume: it keeps exactly the frames the lost run finished, starts from a
 #           checkpoint, removes the temporary the lost run was writing, and the directory then holds
 #           one run's frames and nothing else (no frame missing, none twice, no partial file, no
-#           temporary).
-# Each case takes the output's name as render.sbatch's OUT, so a video output can be added as one
-# more call (same_as_one compares a video by its decoded frames). Run by test_slurm.sh, as root.
+#           temporary); the lost run's checkpoint temporary is removed too, by its dead lock.
+#   film:   the lost node back (rebooted), a film in segments (OUT=film.mp4, EXTRA options) with the
+#           node running one task lost while its segment is encoded: the requeued task removes the
+#           segment's temporary, the strict join job (JOIN=4) keeps the film, which decodes to the
+#           frames of one local run in the same segments, with its frame count and duration, and
+#           leaves its parts directory holding the segments alone (no temporary, no lock).
+# Each case takes the output's name as render.sbatch's OUT (same_as_one compares a video by its
+# decoded frames). Run by test_slurm.sh, as root.
 # usage: test_slurm_nodes.sh IKSHADE ROOT
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,9 +47,21 @@ cd "$share"
 is_video() { case $1 in *.mp4|*.mkv|*.webm) return 0;; esac; return 1; }
 out_pattern() { if is_video "$1"; then echo "$1"; else echo "$1/%05d.png"; fi; }
 
-# one_run TOY OUT FRAMES SIZE: the reference, one process on this machine, into one-OUT
+# one_run TOY OUT FRAMES SIZE [PARTS]: the reference, made on this machine into one-OUT (with $EXTRA's
+# options, as render.sbatch takes them): one process for frame files; for a film in PARTS segments,
+# its segments one after another here, the last joining them. A segment is an encode of its own, so
+# the farm's film decodes to the pixels of one made in the same segments, not of one unsplit encode
+# (the encoder's look-ahead and rate control see another stream)
 one_run() {
-  "$bin" render "$1" -o "$(out_pattern "one-$2")" --frames "$3" --size "$4" --quiet
+  local extra k
+  read -ra extra <<<"${EXTRA:-}"
+  if [ -z "${5:-}" ]; then
+    "$bin" render "$1" -o "$(out_pattern "one-$2")" --frames "$3" --size "$4" "${extra[@]}" --quiet
+  else
+    for ((k = 0; k < $5; k++)); do
+      "$bin" render "$1" -o "one-$2" --frames "$3" --size "$4" "${extra[@]}" --shard $k/$5 --quiet || return
+    done
+  fi
 }
 
 # same_as_one OUT: the farm's OUT equals one run's: frame files byte for byte, with nothing else in
@@ -73,9 +90,10 @@ same_as_one() {
 # submit TOY OUT FRAMES SIZE CHECKPOINT_EVERY ARRAY: render.sbatch as a user submits it, from the
 # shared directory; each task's log is log/JOB_TASK-NODE.log, so the file names say where each ran.
 # --requeue on the command line as well as in the script: a task whose node fails runs again.
+# EXTRA (render.sbatch's more options, no comma) from the environment when set.
 submit() {
   on_ctl timeout 600 sbatch --wait --requeue --array="$6" --output='log/%A_%a-%N.log' \
-    --export=ALL,IKSHADE="$bin",SHADER="$1",OUT="$2",FRAMES="$3",SIZE="$4",CHECKPOINT_EVERY="$5" "$sbatch_script"
+    --export=ALL,IKSHADE="$bin",SHADER="$1",OUT="$2",FRAMES="$3",SIZE="$4",CHECKPOINT_EVERY="$5",EXTRA="${EXTRA:-}" "$sbatch_script"
 }
 
 # the node names that ran task K of the arrays logged so far, from the log names
@@ -99,14 +117,16 @@ spread() {
 # The toy: trails with many more points in Buffer A (feedback, so a task starts from a checkpoint),
 # slow on purpose (about 40 frames/s at 96x54 on llvmpipe) so that a task is still drawing when the
 # test stops its node. 4 tasks of 120 frames, checkpoints every 20.
+# make_heavy [DIR [POINTS]]: that toy in DIR (heavy), with POINTS points (1000)
 make_heavy() {
-  rm -rf heavy && cp -r "$root/examples/scale-out/trails" heavy && cat >heavy/a.glsl <<'EOF'
-// Buffer A: the trails of 1000 points, slow on purpose, so that a task lasts long enough to be stopped
+  local dir=${1:-heavy} n=${2:-1000}
+  rm -rf "$dir" && cp -r "$root/examples/scale-out/trails" "$dir" && cat >"$dir/a.glsl" <<EOF
+// Buffer A: the trails of $n points, slow on purpose, so that a task lasts long enough to be stopped
 void mainImage(out vec4 col, in vec2 fragCoord)
 {
     vec2 uv = (2.0 * fragCoord - iResolution.xy) / iResolution.y;
     vec3 acc = texelFetch(iChannel0, ivec2(fragCoord), 0).rgb * 0.97;
-    for (int i = 0; i < 1000; i++) {
+    for (int i = 0; i < $n; i++) {
         float t = iTime * (0.5 + 0.001 * float(i)) + 0.37 * float(i);
         vec2 p = vec2(cos(t), sin(1.3 * t)) * vec2(1.2, 0.7);
         acc += (0.5 + 0.5 * cos(float(i) + vec3(0.0, 2.0, 4.0))) * 0.00002 / (0.002 + dot(uv - p, uv - p));
@@ -159,7 +179,17 @@ lost() {
     head -c 200 "$(printf "one-%s/%05d.png" "$out" $((a + have)))" >"$out/$tmps"
     tmps="$tmps (left by the test)"
   fi
-  echo "lost $out: iknode2 hangs then is lost with $have of frames $a:$b written (temporaries then: $tmps)"
+  # the same for a checkpoint being saved: its temporary, which the rerun (saving checkpoints there) must
+  # tell from a live part's by its lock, and remove
+  local cks newest
+  cks=$(ls -A "$out.checkpoints" | grep '^\.' | tr '\n' ' ')
+  newest=$(ls "$out.checkpoints" | grep -E '^ckpt-[0-9a-f]{16}-[0-9]{12}\.iksc$' | tail -1)
+  if [ -z "$cks" ] && [ -n "$newest" ]; then
+    cks=".$newest.Lo5tCk"
+    head -c 300 "$out.checkpoints/$newest" >"$out.checkpoints/$cks"
+    cks="$cks (left by the test)"
+  fi
+  echo "lost $out: iknode2 hangs then is lost with $have of frames $a:$b written (temporaries then: $tmps; checkpoints': ${cks:-none})"
   node_lose iknode2
   check "lost $out: nothing of iknode2 is left running" [ -z "$(node_procs iknode2)" ]
   # slurmctld finds out by itself: no answer for SlurmdTimeout, then DOWN, the task requeued
@@ -178,17 +208,103 @@ lost() {
   again=$(cat log/*_"$k"-iknode1.log 2>/dev/null)
   echo "lost $out: the rerun on iknode1 said: $(tr '\n' ' ' <<<"$again")"
   check "lost $out: the rerun kept exactly the $have frames the lost run finished" grep -q "($have kept from before)" <<<"$again"
+  check "lost $out: the rerun's log says where it ran and that it is Slurm's second attempt" \
+    grep -q "on iknode1, attempt 2 (SLURM_RESTART_COUNT=1)" <<<"$again"
   local from
   from=$(sed -nE 's/.*buffers from the checkpoint of frame ([0-9]+).*/\1/p' <<<"$again" | head -1)
   check "lost $out: the rerun started from a checkpoint inside its part (frame ${from:-none}, part $a:$b)" \
     [ -n "$from" -a "${from:-0}" -gt $a -a "${from:-0}" -le $((a + have)) ]
   same_as_one "$out"
+  check "lost $out: a task saving checkpoints removed the lost run's checkpoint temporary, and said so ($(grep -h 'checkpoint: removed' log/*.log | tr '\n' ' '))" \
+    grep -q -- '--checkpoint: removed [0-9]* temporar.* a stopped run left' log/*.log
   check "lost $out: the checkpoints hold only whole checkpoints, no temporary ($(ls -A "$out.checkpoints" | grep -v '^ckpt-.*\.iksc$' | tr '\n' ' '))" \
     [ -z "$(ls -A "$out.checkpoints" | grep -v '^ckpt-[0-9a-f]*-[0-9]*\.iksc$')" ]
 }
 
+# ---- film: a film in segments, a node lost midway through a segment ---------------------------------
+# render.sbatch with OUT a video: each task writes its segment of the film (picture alone) and the last
+# to finish joins them; then JOIN=4, the strict join run after the array, finds the film and keeps it.
+# The node running one task is lost once that task's segment is being encoded (its hidden temporary has
+# ffmpeg's first bytes): the task, requeued on the other node, draws its segment again from a
+# checkpoint, removes the lost run's temporary (its lock died with it), and the film equals one run's
+# decoded frame for frame, with one run's frame count and duration. A slower toy than lost's (8000
+# points, some 8 frames/s at 64x64 alone), 48 frames of 64x64 in 4 segments of 12, so that a segment
+# lasts seconds; EXTRA's option is given to every task, the join and the reference alike.
+film() {
+  local out=$1 frames=0:48 sb task k seg tmp gone=
+  rm -rf log/*
+  # iknode2, lost by the case before, comes back as a rebooted machine would
+  if [ -z "$(node_procs iknode2)" ]; then
+    check "film $out: iknode2 came back (a new machine of that name, its slurmd registered, idle)" node_revive iknode2 || return
+  fi
+  make_heavy heavyfilm 8000
+  export EXTRA="--time 1.5"
+  one_run heavyfilm "$out" $frames 64x64 4
+  check "film $out: the reference, its 4 segments made here one after another, is joined" [ -f "one-$out" ]
+  submit heavyfilm "$out" $frames 64x64 6 0-3 >submit-film.txt 2>&1 &
+  sb=$!
+  for _ in $(seq 600); do
+    task=$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null | head -1)
+    [ -n "$task" ] && break
+    sleep 0.1
+  done
+  if ! check "film $out: a task of the array runs on iknode2 within 60 s" [ -n "$task" ]; then
+    on_ctl scancel -u root; wait $sb; unset EXTRA; return
+  fi
+  k=${task#*_}
+  seg=$(printf "%s.parts/%05d-of-00004.mp4" "$out" "$k")
+  # its segment is being encoded: the temporary beside it has ffmpeg's first bytes
+  for _ in $(seq 1200); do
+    tmp=$(find "$out.parts" -maxdepth 1 -name ".${seg##*/}.*" -size +0 2>/dev/null | head -1)
+    [ -n "$tmp" ] && break
+    [ -z "$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null)" ] && break
+    sleep 0.05
+  done
+  check "film $out: every process on iknode2 stopped (SIGSTOP)" node_freeze iknode2
+  if ! check "film $out: task $task stopped on iknode2 midway through its segment (temporary: ${tmp:-none}; a faster machine needs a slower toy)" \
+       [ -n "$tmp" -a -e "$tmp" -a ! -e "$seg" ]; then
+    node_lose iknode2; on_ctl scancel -u root; wait $sb; unset EXTRA; return
+  fi
+  echo "film $out: iknode2 hangs then is lost while encoding $seg (its temporary: $tmp)"
+  node_lose iknode2
+  for _ in $(seq 120); do
+    [ "$(on_ctl sinfo -h -n iknode2 -o %t)" = 'down*' ] && gone=1 && break
+    sleep 0.5
+  done
+  check "film $out: slurmctld marks iknode2 DOWN within 60 s" [ -n "$gone" ] || on_ctl scancel -u root
+  wait $sb
+  check "film $out: sbatch --wait of the array exits 0 once the requeued task is done (sbatch: $(tr '\n' ' ' <submit-film.txt))" [ $? -eq 0 ]
+  check "film $out: task $task ran first on iknode2, then on iknode1 (logs: $(ls log | tr '\n' ' '))" [ "$(nodes_of "$k")" = "iknode1 iknode2 " ]
+  local again
+  again=$(cat log/*_"$k"-iknode1.log 2>/dev/null)
+  echo "film $out: the rerun on iknode1 said: $(tr '\n' ' ' <<<"$again")"
+  check "film $out: the rerun removed the temporary of the lost run's segment" \
+    grep -qF "resume: removed 1 temporary a stopped run left ($tmp)" <<<"$again"
+  # the strict join after the array, as docs/scale-out.md has it: the film is there, whole, and kept
+  on_ctl timeout 300 sbatch --wait --output='log/join-%j.log' \
+    --export=ALL,IKSHADE="$bin",SHADER=heavyfilm,OUT="$out",FRAMES=$frames,SIZE=64x64,EXTRA="$EXTRA",JOIN=4 "$sbatch_script" >submit-join.txt 2>&1
+  check "film $out: the strict join after the array (JOIN=4) exits 0 (sbatch: $(tr '\n' ' ' <submit-join.txt); log: $(cat log/join-*.log | tr '\n' ' '))" [ $? -eq 0 ]
+  check "film $out: the join job is one job, not an array of joins (logs: $(ls log | grep join | tr '\n' ' '))" [ "$(ls log | grep -c '^join-')" -eq 1 ]
+  same_as_one "$out"
+  local n1 n2 d1 d2
+  n1=$(ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets -of csv=p=0 "one-$out")
+  n2=$(ffprobe -v error -count_packets -select_streams v:0 -show_entries stream=nb_read_packets -of csv=p=0 "$out")
+  check_eq "film $out: ffprobe counts 48 frames, as in one run's ($n1)" "48 48" "$n1 $n2"
+  d1=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "one-$out")
+  d2=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$out")
+  check "film $out: its duration is one run's ($d2 s; one run's $d1 s; 48 frames at 60 fps are 0.8 s)" \
+    [ -n "$d2" ] && [ "$d1" = "$d2" ] && python3 -c "import sys; sys.exit(abs(float('$d2') - 0.8) > 1 / 60)"
+  check_eq "film $out: its parts directory holds the 4 segments and nothing else (no temporary, no lock)" \
+    "00000-of-00004.mp4 00001-of-00004.mp4 00002-of-00004.mp4 00003-of-00004.mp4" "$(ls -A "$out.parts" | tr '\n' ' ' | sed 's/ $//')"
+  check "film $out: no temporary beside the film ($(ls -A | grep '^\.' | tr '\n' ' '))" [ -z "$(ls -A | grep '^\.')" ]
+  check "film $out: the checkpoints hold only whole checkpoints ($(ls -A "$out.checkpoints" | grep -v '^ckpt-.*\.iksc$' | tr '\n' ' '))" \
+    [ -z "$(ls -A "$out.checkpoints" | grep -v '^ckpt-[0-9a-f]*-[0-9]*\.iksc$')" ]
+  unset EXTRA
+}
+
 spread frames
 lost lostframes
+film film.mp4
 if [ "$fail" -ne 0 ]; then
   echo "--- slurmctld.log:" >&2; tail -20 "$d/cluster/log/slurmctld.log" >&2
   for f in log/*.log; do echo "--- $f:" >&2; tail -5 "$f" >&2; done

@@ -378,6 +378,27 @@ static bool put_state(void *user, void *data, size_t len)
 /* What to do with what is at a checkpoint's name before saving there */
 typedef enum { WRITE_NEW, KEEP, REPLACE_DAMAGED, LEAVE_ALONE } at_name;
 
+/* ".ckpt-KEY-FRAME.iksc.XXXXXX": a checkpoint's temporary (iks_outfile_tmp_create's name), any render's */
+static bool ckpt_tmp(void *user, const char *entry)
+{
+    (void)user;
+    size_t n = strlen(entry);
+    char base[NAME_MAX + 1];
+    if (n < 9 || n - 8 > NAME_MAX) return false;
+    snprintf(base, sizeof base, "%.*s", (int)(n - 8), entry + 1);
+    uint64_t key;
+    long frame;
+    bool old;
+    return parse_name(base, &key, &frame, &old) && iks_outfile_tmp_is(entry, base, "");
+}
+
+long iks_ckpt_remove_stale(const char *dir, char *first, size_t n)
+{
+    /* any render's: the lock, not the name, tells a dead writer's (parts share the directory, and warm
+     * up through each other's frames, so a name cannot say whose a temporary is) */
+    return iks_outfile_remove_stale_in(dir, ckpt_tmp, NULL, first, n);
+}
+
 /* A whole checkpoint of this very render is kept (a rerun, or a racing task of the same render, passed
  * the same frame); a damaged one of this format is written again; anything else there, a checkpoint of
  * another render or another format or no checkpoint at all, is never replaced. */

@@ -81,6 +81,11 @@ bool iks_ckpt_load(const char *dir, long frame, iks_gltoy *t, const iks_ckpt_wan
  * else at the name is left alone, with a warning (a save that is skipped, not a failure). */
 bool iks_ckpt_save(const char *dir, iks_gltoy *t, const iks_ckpt_want *want, const iks_logger *log, iks_err *err);
 
+/* Removes the checkpoint temporaries in dir whose writer is gone (a killed node's: no process holds
+ * their lock; iks_outfile_remove_stale), of any render, never a live writer's. How many; first gets
+ * the first one's path. */
+long iks_ckpt_remove_stale(const char *dir, char *first, size_t n);
+
 /* FNV-1a 64, for the parameter hashes */
 #define IKS_FNV_START 0xcbf29ce484222325ull
 uint64_t iks_fnv(uint64_t h, const void *data, size_t n);

@@ -613,14 +613,30 @@ static bool kept_frame(const plan *p, long i, long *other)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* ".NAME.XXXXXXEXT": a temporary of this part's segment (user: its file's name) */
+static bool segment_tmp(void *user, const char *entry)
+{
+    const char *base = strrchr((const char *)user, '/');
+    base = base ? base + 1 : user;
+    const char *ext = strrchr(base, '.');
+    return iks_outfile_tmp_is(entry, base, ext ? ext : "");
+}
+
 /* Resuming: removes the hidden temporaries (`.NAME.XXXXXX`, iks_outfile_tmp_create's names) that a
- * killed run left beside the frame files of [first, end), so that a part run again after a lost node
- * or a SIGKILL leaves no debris. Only this part's frames: another part's temporaries may be a live
- * render's (a part's frames are its own, so one run of a part at a time is the rule). Returns how
- * many were removed; name gets the first one's. */
+ * killed run left beside the frame files of [first, end), or beside this part's segment, so that a part
+ * run again after a lost node or a SIGKILL leaves no debris. Only this part's files, and only those
+ * whose writer is gone (iks_outfile_remove_stale: no process holds their lock), so that a run of the
+ * same part still alive elsewhere (a node cut off from the controller, not dead) keeps its own.
+ * Returns how many were removed; name gets the first one's. */
 static long remove_stale_temporaries(const plan *p, long first, long end, char *name, size_t n)
 {
     long removed = 0, count = end - first;
+    if (p->d.resume && p->film) {
+        char dir[PATH_MAX];
+        const char *slash = strrchr(p->seg, '/');
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p->seg) : 1, slash ? p->seg : ".");
+        return iks_outfile_remove_stale_in(dir, segment_tmp, (void *)p->seg, name, n);
+    }
     if (!p->d.resume || !p->pattern || p->fmt->sink != IKS_SINK_FILES || count <= 0) return 0;
     char **paths = calloc((size_t)count, sizeof *paths);
     if (!paths) return 0;
@@ -642,19 +658,14 @@ static long remove_stale_temporaries(const plan *p, long first, long end, char *
         while ((e = readdir(dp))) {
             /* ".NAME.XXXXXX": NAME a frame file of this part in this directory */
             size_t len = strlen(e->d_name);
-            if (e->d_name[0] != '.' || len < 9 || e->d_name[len - 7] != '.') continue;
-            bool six = true;
-            for (size_t k = len - 6; k < len; k++)
-                if (!((e->d_name[k] >= 'a' && e->d_name[k] <= 'z') || (e->d_name[k] >= 'A' && e->d_name[k] <= 'Z') ||
-                      (e->d_name[k] >= '0' && e->d_name[k] <= '9')))
-                    six = false;
-            if (!six || dl + len - 8 >= sizeof path) continue;
+            if (e->d_name[0] != '.' || len < 9 || dl + len - 8 >= sizeof path) continue;
             snprintf(path, sizeof path, "%.*s%.*s", (int)dl, paths[i], (int)(len - 8), e->d_name + 1);
             const char *key = path;
-            if (!bsearch(&key, paths, (size_t)have, sizeof *paths, cmp_str)) continue;
+            if (!iks_outfile_tmp_is(e->d_name, path + dl, "") || !bsearch(&key, paths, (size_t)have, sizeof *paths, cmp_str))
+                continue;
             char tmp[PATH_MAX];
             snprintf(tmp, sizeof tmp, "%.*s%s", (int)dl, paths[i], e->d_name);
-            if (unlink(tmp) == 0 && removed++ == 0) snprintf(name, n, "%s", tmp);
+            if (iks_outfile_remove_stale(tmp) == 1 && removed++ == 0) snprintf(name, n, "%s", tmp);
         }
         closedir(dp);
     }
@@ -824,6 +835,13 @@ static bool film_after(iks_toy *t, const plan *p, iks_render_stats *st, iks_err 
         ok = false;
     }
     iks_err_clear(&why);
+    /* the film is there, whole: the lock has served, and goes while held, so that the parts directory
+     * holds the segments alone. A part that opened it before and waits gets it next and finds the film;
+     * one that comes later makes a new one and finds the film too: a second join needs a film missing. */
+    struct stat a, b;
+    if (fd >= 0 && (st->joined || st->joined_before) && fstat(fd, &a) == 0 && lstat(lock, &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        unlink(lock);
     if (fd >= 0) close(fd);
     return ok;
 }
@@ -1049,6 +1067,12 @@ static iks_code render_frames(iks_toy *t, const iks_render_desc *d, const iks_fo
     long nstale = remove_stale_temporaries(&p, r->first, r->end, stale, sizeof stale);
     if (nstale)
         iks_logf(&t->e->log, IKS_LOG_INFO, "resume: removed %ld temporar%s a stopped run left (%s)", nstale,
+                 nstale == 1 ? "y" : "ies", stale);
+    /* the checkpoint directory is shared by every part, which warm up through each other's frames: its
+     * temporaries are told dead or live by their lock alone, whoever's they are */
+    if (r->checkpoint_dir && t->gl.has_buffers && (r->resume || r->checkpoint_every > 0) &&
+        (nstale = iks_ckpt_remove_stale(r->checkpoint_dir, stale, sizeof stale)))
+        iks_logf(&t->e->log, IKS_LOG_INFO, "checkpoint_dir: removed %ld temporar%s a stopped run left (%s)", nstale,
                  nstale == 1 ? "y" : "ies", stale);
     long from = r->first, other = 0;
     while (from < r->end && kept_frame(&p, from, &other)) from++, st->kept++;

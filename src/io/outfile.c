@@ -4,6 +4,7 @@
 
 #include "base/clock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -228,6 +230,19 @@ static void find_mode(void)
 
 int iks_outfile_tmp_create(const char *path, char **tmp) { return iks_outfile_tmp_create_ext(path, "", tmp); }
 
+/* Takes the writer's lock on a new temporary (flock, LOCK_EX, held by this open file description until
+ * it is closed: after the rename, see publish). Between mkostemps and the lock a cleaner may have found
+ * the file unlocked and removed it as a dead writer's: then the name no longer leads to this file, and
+ * the caller makes another. true when the file is ours and locked, or when the file system has no
+ * locks (then it stays unlocked, and cleaners, which cannot lock it either, leave it alone). */
+static bool lock_new(int fd, const char *name)
+{
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) return true;
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && lstat(name, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp)
 {
     *tmp = NULL;
@@ -238,13 +253,23 @@ int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp)
     const char *slash = strrchr(path, '/');
     size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
     const char *base = path + dirlen;
-    /* hidden, beside the target (rename stays within one file system), unpredictable and claimed with
-     * O_EXCL (mkostemps: a name planted in advance, a symbolic link included, is never followed, and
-     * two processes never share one, whatever their PID namespaces), and short enough for a name
-     * already near NAME_MAX */
-    if (strlen(base) + ne + 8 <= NAME_MAX) snprintf(t, n + ne + 32, "%.*s.%s.XXXXXX%s", (int)dirlen, path, base, ext);
-    else snprintf(t, n + ne + 32, "%.*s.ikshade.XXXXXX%s", (int)dirlen, path, ext);
-    int fd = mkostemps(t, (int)ne, O_CLOEXEC);
+    int fd = -1;
+    /* a few tries: each lost only to a cleaner that removed the new file in the instant before its lock */
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        /* hidden, beside the target (rename stays within one file system), unpredictable and claimed
+         * with O_EXCL (mkostemps: a name planted in advance, a symbolic link included, is never
+         * followed, and two processes never share one, whatever their PID namespaces), and short
+         * enough for a name already near NAME_MAX */
+        if (strlen(base) + ne + 8 <= NAME_MAX) snprintf(t, n + ne + 32, "%.*s.%s.XXXXXX%s", (int)dirlen, path, base, ext);
+        else snprintf(t, n + ne + 32, "%.*s.ikshade.XXXXXX%s", (int)dirlen, path, ext);
+        fd = mkostemps(t, (int)ne, O_CLOEXEC);
+        if (fd < 0) break;
+        if (!lock_new(fd, t)) {
+            close(fd);
+            fd = -1;
+            errno = EAGAIN;
+        }
+    }
     if (fd < 0) {
         int e = errno;
         free(t);
@@ -262,16 +287,89 @@ int iks_outfile_tmp_create_ext(const char *path, const char *ext, char **tmp)
     return fd;
 }
 
+bool iks_outfile_tmp_is(const char *entry, const char *base, const char *ext)
+{
+    size_t nb = strlen(base), ne = strlen(ext), n = strlen(entry);
+    if (n != 1 + nb + 7 + ne || entry[0] != '.' || strncmp(entry + 1, base, nb) != 0 || entry[1 + nb] != '.' ||
+        strcmp(entry + n - ne, ext) != 0)
+        return false;
+    for (size_t k = 2 + nb; k < 8 + nb; k++) {
+        char c = entry[k];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return false;
+    }
+    return true;
+}
+
+int iks_outfile_remove_stale(const char *tmp)
+{
+    /* for writing: NFS emulates flock with a POSIX lock on the server, which an exclusive lock needs */
+    int fd = open(tmp, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT ? 0 : -1;
+    struct stat a, b;
+    int r = -1;
+    if (fstat(fd, &a) != 0) goto out;
+    if (!S_ISREG(a.st_mode)) {
+        errno = IKS_EOUT_SPECIAL;
+        goto out;
+    }
+    /* held by a live writer (EWOULDBLOCK), or no locks here to tell (left: it may be live) */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        r = errno == EWOULDBLOCK ? 0 : -1;
+        goto out;
+    }
+    /* the name still leads to the file locked (its writer did not rename it in between) */
+    if (lstat(tmp, &b) != 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) r = 0;
+    else r = unlink(tmp) == 0 ? 1 : -1;
+out:;
+    int e = errno;
+    close(fd);
+    errno = e;
+    return r;
+}
+
+long iks_outfile_remove_stale_in(const char *dir, iks_tmp_match_fn match, void *user, char *first, size_t n)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) return 0;
+    long removed = 0;
+    struct dirent *e;
+    char path[PATH_MAX];
+    while ((e = readdir(dp)))
+        if (e->d_name[0] == '.' && match(user, e->d_name) &&
+            (size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < sizeof path &&
+            iks_outfile_remove_stale(path) == 1 && removed++ == 0 && first)
+            snprintf(first, n, "%s", path);
+    closedir(dp);
+    return removed;
+}
+
+/* Closes a temporary's fd for its errors (NFS reports a failed write-back at close, on every close of
+ * a descriptor) while a duplicate keeps its lock (it belongs to the open file description) until the
+ * rename is done: released earlier, a cleaner could take the whole file for a dead writer's. The
+ * duplicate, or -1 when none could be made (the lock then ends here: the old, narrower window). */
+static int close_keeping_lock(int fd, bool *ok, int *e)
+{
+    int keep = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (close(fd) != 0 && *ok) *ok = false, *e = errno;
+    return keep;
+}
+
+static void drop_lock(int keep)
+{
+    if (keep >= 0) close(keep);
+}
+
 bool iks_outfile_tmp_publish(int fd, const char *tmp, const char *path)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, find_mode);
     bool ok = fchmod(fd, file_mode) == 0;
     int e = errno;
-    if (close(fd) != 0 && ok) ok = false, e = errno;
+    int keep = close_keeping_lock(fd, &ok, &e);
     if (ok && iks_outfile_check(path) != 0) ok = false, e = errno;
     if (ok && rename(tmp, path) != 0) ok = false, e = errno;
     if (!ok) unlink(tmp);
+    drop_lock(keep);
     iks_outfile_tmp_done(tmp);
     errno = e;
     return ok;
@@ -301,7 +399,7 @@ bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user
     pthread_once(&once, find_mode);
     bool ok = fchmod(fd, file_mode) == 0;
     int e = errno;
-    if (close(fd) != 0 && ok) ok = false, e = errno;
+    int keep = close_keeping_lock(fd, &ok, &e);
     if (ok) {
         ok = false;
         e = EEXIST;
@@ -311,6 +409,7 @@ bool iks_outfile_tmp_claim(int fd, const char *tmp, iks_name_fn name, void *user
         }
     }
     if (!ok) unlink(tmp);
+    drop_lock(keep);
     iks_outfile_tmp_done(tmp);
     errno = e;
     return ok;
@@ -325,9 +424,9 @@ static bool only_name(void *user, int attempt, char *buf, size_t n)
 void iks_outfile_tmp_discard(int fd, char **tmp)
 {
     int e = errno;
+    if (*tmp) unlink(*tmp); /* before the close that ends its lock */
     if (fd >= 0) close(fd);
     if (*tmp) {
-        unlink(*tmp);
         iks_outfile_tmp_done(*tmp);
         free(*tmp);
         *tmp = NULL;

@@ -5,7 +5,9 @@
  *   device, a directory or a read-only file there is an error (EEXIST-like errnos, worded by
  *   iks_outfile_strerror), never silently replaced. New files get 0666 less the umask, as any tool's.
  * - Temporaries in flight are registered, so that a signal handler can remove them all before the
- *   process ends (iks_outfile_remove_temporaries is async-signal-safe).
+ *   process ends (iks_outfile_remove_temporaries is async-signal-safe), and locked (flock, LOCK_EX)
+ *   from their creation to their rename or removal, so that another process can tell a dead writer's
+ *   temporary (a killed node's) from a live one's, and remove only the dead (iks_outfile_remove_stale).
  * - iks_stop_request (async-signal-safe) makes blocking writes give up with EINTR when their reader
  *   has not taken anything for 3 s (other signals meanwhile do not shorten that), so that a reader that
  *   stopped reading cannot keep a render from stopping, while a frame on its way to a reader that
@@ -39,8 +41,8 @@ int iks_outfile_check(const char *path);
 /* strerror, with the refusals above worded for an output ("a symbolic link: not replaced", ...) */
 const char *iks_outfile_strerror(int e);
 
-/* Creates a temporary file beside path (O_EXCL, mode 0600 until published), registered for removal
- * on a signal. tmp (malloc'd, caller frees after iks_outfile_tmp_done) gets its name. -1 with errno. */
+/* Creates a temporary file beside path (O_EXCL, mode 0600 until published, locked while fd or a copy
+ * of it is open), registered for removal on a signal. tmp (malloc'd, caller frees after iks_outfile_tmp_done) gets its name. -1 with errno. */
 int iks_outfile_tmp_create(const char *path, char **tmp);
 /* The same, its name ending with ext (at most 32 bytes: ".mp4"), for a writer that tells the format
  * from the name (ffmpeg). */
@@ -69,6 +71,18 @@ bool iks_rename_new(const char *from, const char *to);
 /* A temporary given up: fd closed (when >= 0), the file removed, unregistered, *tmp freed and NULL;
  * errno kept. Safe with *tmp NULL. */
 void iks_outfile_tmp_discard(int fd, char **tmp);
+/* Whether a directory entry is the name of a temporary made for base (a file name, no directory) with
+ * ext ("" for iks_outfile_tmp_create): ".BASE.XXXXXXEXT". */
+bool iks_outfile_tmp_is(const char *entry, const char *base, const char *ext);
+/* Removes the temporary tmp if its writer is gone: only when its lock can be taken (a live writer
+ * holds it), it is a regular file and the name still leads to the file locked. 1 removed, 0 left
+ * (a live writer's, or gone already), -1 left with errno (no locks on this file system: ENOLCK or
+ * the like; it is not a regular file: IKS_EOUT_SPECIAL; or the open's error). */
+int iks_outfile_remove_stale(const char *tmp);
+/* Removes, as above, every temporary in dir whose name match accepts (a hidden name); how many were
+ * removed, first (when not NULL) gets the first one's path. A dir that cannot be read: 0. */
+typedef bool (*iks_tmp_match_fn)(void *user, const char *entry);
+long iks_outfile_remove_stale_in(const char *dir, iks_tmp_match_fn match, void *user, char *first, size_t n);
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
