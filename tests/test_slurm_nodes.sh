@@ -139,6 +139,17 @@ EOF
 # frames of [A, B) in OUT (complete files: frames are renamed into place whole)
 count_in() { local n=0 i; for ((i = $2; i < $3; i++)); do [ -e "$(printf "%s/%05d.png" "$1" "$i")" ] && n=$((n + 1)); done; echo $n; }
 
+# the task of the array iknode2 runs, as squeue names it (JOB_K), once there is one (60 s at most)
+task_on_node2() {
+  local t
+  for _ in $(seq 600); do
+    t=$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null | head -1)
+    [ -n "$t" ] && break
+    sleep 0.1
+  done
+  echo "$t"
+}
+
 lost() {
   local out=$1 frames=0:480 per=120 sb task k a b have=0 gone=
   rm -rf log/*
@@ -146,12 +157,7 @@ lost() {
   one_run heavy "$out" $frames 96x54
   submit heavy "$out" $frames 96x54 20 0-3 >submit-lost.txt 2>&1 &
   sb=$!
-  # the task iknode2 runs, as squeue names it (JOB_K)
-  for _ in $(seq 600); do
-    task=$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null | head -1)
-    [ -n "$task" ] && break
-    sleep 0.1
-  done
+  task=$(task_on_node2)
   if ! check "lost $out: a task of the array runs on iknode2 within 60 s (squeue: $(on_ctl squeue -h -o '%i %t %N' | tr '\n' ','))" [ -n "$task" ]; then
     on_ctl scancel -u root; wait $sb; return
   fi
@@ -243,11 +249,7 @@ film() {
   check "film $out: the reference, its 4 segments made here one after another, is joined" [ -f "one-$out" ]
   submit heavyfilm "$out" $frames 64x64 6 0-3 >submit-film.txt 2>&1 &
   sb=$!
-  for _ in $(seq 600); do
-    task=$(on_ctl squeue -h -t R -w iknode2 -o '%i' 2>/dev/null | head -1)
-    [ -n "$task" ] && break
-    sleep 0.1
-  done
+  task=$(task_on_node2)
   if ! check "film $out: a task of the array runs on iknode2 within 60 s" [ -n "$task" ]; then
     on_ctl scancel -u root; wait $sb; unset EXTRA; return
   fi
