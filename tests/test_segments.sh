@@ -120,9 +120,19 @@ started; kill -INT $pid; wait $pid; rc=$?
 check "a part stopped by Ctrl-C: exit 130" [ "$rc" -eq 130 ]
 check "... saying its segment was not made" grep -q "segment slow.mp4.parts/00000-of-00002.mp4 not made" int.err
 check "... and leaving no segment and no temporary" [ -z "$(ls -A slow.mp4.parts | grep -v -e 00001-of -e join.lock)" ]
+# a joiner killed mid-join left its film in the making beside the film (no lock: its writer is dead);
+# one still being written elsewhere holds its lock (flock, as ikshade holds its own)
+echo partial >.slow.mp4.dEaD02.mp4
+echo live >.slow.mp4.LiVe03.mp4
+(flock -x 9 && exec sleep 120) 9<>.slow.mp4.LiVe03.mp4 & holder=$!
+for _ in $(seq 200); do flock -n -x .slow.mp4.LiVe03.mp4 true 2>/dev/null || break; sleep 0.02; done
 "$bin" "${S[@]}" -o slow.mp4 --shard 0/2 --resume --quiet
 check_eq "the part again draws it and joins the film: 120 frames" 120 \
   "$(ffprobe -v error -count_packets -show_entries stream=nb_read_packets -of csv=p=0 slow.mp4)"
+check_eq "... removing a dead joiner's temporaries beside the film, never a live writer's" ".slow.mp4.LiVe03.mp4" \
+  "$(ls -A | grep '^\.slow' | tr '\n' ' ' | sed 's/ $//')"
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+rm -f .slow.mp4.LiVe03.mp4
 
 # ---- a join refuses, in one line, what would not make this film ---------------------------------------
 # refused NAME WORDS: the join exits 1 with one line holding WORDS, and leaves no film and no temporary
