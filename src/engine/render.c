@@ -613,15 +613,6 @@ static bool kept_frame(const plan *p, long i, long *other)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* ".NAME.XXXXXXEXT": a temporary of this part's segment (user: its file's name) */
-static bool segment_tmp(void *user, const char *entry)
-{
-    const char *base = strrchr((const char *)user, '/');
-    base = base ? base + 1 : user;
-    const char *ext = strrchr(base, '.');
-    return iks_outfile_tmp_is(entry, base, ext ? ext : "");
-}
-
 /* Resuming: removes the hidden temporaries (`.NAME.XXXXXX`, iks_outfile_tmp_create's names) that a
  * killed run left beside the frame files of [first, end), or beside this part's segment, so that a part
  * run again after a lost node or a SIGKILL leaves no debris. Only this part's files, and only those
@@ -632,10 +623,9 @@ static long remove_stale_temporaries(const plan *p, long first, long end, char *
 {
     long removed = 0, count = end - first;
     if (p->d.resume && p->film) {
-        char dir[PATH_MAX];
-        const char *slash = strrchr(p->seg, '/');
-        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - p->seg) : 1, slash ? p->seg : ".");
-        return iks_outfile_remove_stale_in(dir, segment_tmp, (void *)p->seg, name, n);
+        /* the segment's temporary keeps its extension (the writer's, for ffmpeg) */
+        const char *slash = strrchr(p->seg, '/'), *ext = strrchr(slash ? slash + 1 : p->seg, '.');
+        return iks_outfile_remove_stale_of(p->seg, ext ? ext : "", name, n);
     }
     if (!p->d.resume || !p->pattern || p->fmt->sink != IKS_SINK_FILES || count <= 0) return 0;
     char **paths = calloc((size_t)count, sizeof *paths);

@@ -325,27 +325,18 @@ static bool run_join(const iks_film *f, char **argv, const char *tmp, iks_err *e
     return true;
 }
 
-/* ".FILM.XXXXXX.EXT": a join's film in the making (user: the film's file name). Its writer holds its
- * lock until the rename. Not ".FILM.XXXXXX": the list and the sound track are closed once written, and
- * read by ffmpeg afterwards, so an unlocked one may still be in use; they are small beside the film. */
-static bool join_tmp(void *user, const char *entry)
-{
-    const char *base = user, *ext = strrchr(base, '.');
-    return ext && ext[1] && iks_outfile_tmp_is(entry, base, ext);
-}
-
 bool iks_film_join(const iks_film *f, const char *audio, iks_err *err)
 {
     char *list = NULL, *tmp = NULL, **argv = NULL;
     int argc = 0;
-    /* a joiner killed mid-join (a lost node) left its film in the making beside the film: gone once
-     * its writer is (another joiner still at work holds its lock) */
     const char *slash = strrchr(f->output, '/');
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - f->output) + 1 : 1, slash ? f->output : ".");
-    (void)iks_outfile_remove_stale_in(dir, join_tmp, (void *)(slash ? slash + 1 : f->output), NULL, 0);
-    if (!write_list(f, &list, err)) return false;
     const char *ext = strrchr(slash ? slash + 1 : f->output, '.');
+    /* a joiner killed mid-join (a lost node) left its film in the making (".FILM.XXXXXX.EXT") beside
+     * the film: gone once its writer is (another joiner still at work holds its lock). Not the list
+     * and the sound (".FILM.XXXXXX"): closed once written and read by ffmpeg afterwards, an unlocked
+     * one may still be in use; they are small beside the film. */
+    if (ext && ext[1] && strlen(ext) <= 32) (void)iks_outfile_remove_stale_of(f->output, ext, NULL, 0);
+    if (!write_list(f, &list, err)) return false;
     int fd = iks_outfile_tmp_create_ext(f->output, ext && strlen(ext) <= 32 ? ext : "", &tmp);
     bool ok = fd >= 0;
     if (!ok) iks_err_set(err, IKS_E_IO, "%s: %s", f->output, iks_outfile_strerror(errno));

@@ -145,6 +145,15 @@ static void args_of(argv_t *a, const char *s)
     free(w);
 }
 
+/* The extension a temporary for out keeps ("" for none or one too long): ffmpeg tells the container
+ * from it under the user's own arguments */
+static const char *tmp_ext(const char *out)
+{
+    const char *slash = strrchr(out, '/');
+    const char *ext = strrchr(slash ? slash + 1 : out, '.');
+    return ext && strlen(ext) <= 32 ? ext : "";
+}
+
 /* Removes the temporary (a video not made) */
 static void tmp_drop(iks_video *v)
 {
@@ -186,9 +195,7 @@ bool iks_video_start(iks_video *v, const iks_writer_desc *d, const iks_format *f
         free(user);
         return iks_err_errno(err, IKS_E_IO, e, out);
     }
-    const char *slash = strrchr(out, '/');
-    const char *ext = strrchr(slash ? slash + 1 : out, '.');
-    if (!ext || strlen(ext) > 32) ext = "";
+    const char *ext = tmp_ext(out);
     /* the temporary is ours, made before ffmpeg starts; ffmpeg is handed it as file:NAME, so that no
      * ':' in a directory's name is read as a protocol ("take:2/", "pipe:/"), and it keeps the output's
      * extension, so that ffmpeg can tell the container from it under the user's own arguments */
@@ -340,11 +347,8 @@ static void unfinished_reason(int fd, char *buf, size_t n)
  * recording without its sound is still the recording. */
 static bool mux_sound(iks_video *v, const iks_writer_desc *d)
 {
-    const char *slash = strrchr(d->output, '/');
-    const char *ext = strrchr(slash ? slash + 1 : d->output, '.');
-    if (!ext || strlen(ext) > 32) ext = "";
     char *tmp = NULL;
-    int fd = iks_outfile_tmp_create_ext(d->output, ext, &tmp);
+    int fd = iks_outfile_tmp_create_ext(d->output, tmp_ext(d->output), &tmp);
     if (fd < 0) {
         snprintf(v->note, sizeof v->note, "%s", iks_outfile_strerror(errno));
         return false;

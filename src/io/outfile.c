@@ -343,6 +343,26 @@ long iks_outfile_remove_stale_in(const char *dir, iks_tmp_match_fn match, void *
     return removed;
 }
 
+typedef struct {
+    const char *base, *ext;
+} tmp_of;
+
+static bool is_tmp_of(void *user, const char *entry)
+{
+    const tmp_of *t = user;
+    return iks_outfile_tmp_is(entry, t->base, t->ext);
+}
+
+long iks_outfile_remove_stale_of(const char *path, const char *ext, char *first, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".") >= sizeof dir)
+        return 0;
+    tmp_of t = { slash ? slash + 1 : path, ext };
+    return iks_outfile_remove_stale_in(dir, is_tmp_of, &t, first, n);
+}
+
 /* Closes a temporary's fd for its errors (NFS reports a failed write-back at close, on every close of
  * a descriptor) while a duplicate keeps its lock (it belongs to the open file description) until the
  * rename is done: released earlier, a cleaner could take the whole file for a dead writer's. The

@@ -83,6 +83,9 @@ int iks_outfile_remove_stale(const char *tmp);
  * removed, first (when not NULL) gets the first one's path. A dir that cannot be read: 0. */
 typedef bool (*iks_tmp_match_fn)(void *user, const char *entry);
 long iks_outfile_remove_stale_in(const char *dir, iks_tmp_match_fn match, void *user, char *first, size_t n);
+/* Removes, as above, the temporaries made for path (iks_outfile_tmp_create_ext(path, ext): ".BASE.XXXXXXEXT"
+ * beside it) whose writer is gone: a killed run's file in the making. How many; first as above. */
+long iks_outfile_remove_stale_of(const char *path, const char *ext, char *first, size_t n);
 /* Unregisters tmp (after it was renamed or removed). */
 void iks_outfile_tmp_done(const char *tmp);
 /* Registers any path to remove on a signal (a video's partial file); 0 and later unregister with
