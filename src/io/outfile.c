@@ -357,7 +357,9 @@ long iks_outfile_remove_stale_of(const char *path, const char *ext, char *first,
 {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
-    if ((size_t)snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".") >= sizeof dir)
+    /* no trailing '/': the paths made from it are the ones a user reads in the log */
+    int len = slash ? (slash == path ? 1 : (int)(slash - path)) : 1;
+    if ((size_t)snprintf(dir, sizeof dir, "%.*s", len, slash ? path : ".") >= sizeof dir)
         return 0;
     tmp_of t = { slash ? slash + 1 : path, ext };
     return iks_outfile_remove_stale_in(dir, is_tmp_of, &t, first, n);
